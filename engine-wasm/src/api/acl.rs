@@ -1,0 +1,1 @@
+//! Exports for engine_core::acl (being written).

@@ -1,0 +1,69 @@
+//! The export table: each entry becomes a `#[wasm_bindgen]` function and a row of
+//! [`call_json`], so the WASM surface and the native vector runner cannot drift apart.
+
+use serde::{Serialize, de::DeserializeOwned};
+use wasm_bindgen::prelude::*;
+
+use crate::api::{self, ApiError};
+
+/// Runs `f` on a JS value: deserialize, call, serialize as plain JSON-compatible JS.
+fn js_call<I, O>(f: fn(I) -> Result<O, ApiError>, input: JsValue) -> Result<JsValue, JsError>
+where
+    I: DeserializeOwned,
+    O: Serialize,
+{
+    let input: I = serde_wasm_bindgen::from_value(input)
+        .map_err(|e| JsError::new(&format!("invalid_input: {e}")))?;
+    let out = f(input).map_err(|e| JsError::new(&e.to_string()))?;
+    out.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsError::new(&format!("internal: {e}")))
+}
+
+/// Runs `f` on a `serde_json::Value`: the native twin of [`js_call`].
+fn json_call<I, O>(
+    f: fn(I) -> Result<O, ApiError>,
+    input: serde_json::Value,
+) -> Result<serde_json::Value, ApiError>
+where
+    I: DeserializeOwned,
+    O: Serialize,
+{
+    let input: I = serde_json::from_value(input).map_err(|e| ApiError::invalid_input(e.to_string()))?;
+    let out = f(input)?;
+    serde_json::to_value(out).map_err(|e| ApiError::new("internal", e.to_string()))
+}
+
+macro_rules! exports {
+    ($($name:ident => $path:path),* $(,)?) => {
+        $(
+            #[doc = concat!("WASM export of `", stringify!($path), "`.")]
+            #[wasm_bindgen]
+            pub fn $name(input: JsValue) -> Result<JsValue, JsError> {
+                js_call($path, input)
+            }
+        )*
+
+        /// Calls the export named `name` with a JSON input, exactly as the WASM export would.
+        pub fn call_json(name: &str, input: serde_json::Value) -> Result<serde_json::Value, ApiError> {
+            match name {
+                $( stringify!($name) => json_call($path, input), )*
+                _ => Err(ApiError::new("unknown_function", name.to_string())),
+            }
+        }
+    };
+}
+
+exports! {
+    // -- text --
+
+    // -- rank --
+
+    // -- markdown --
+
+    // -- links --
+
+    // -- acl --
+
+    // -- hash --
+
+}

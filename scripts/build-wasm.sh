@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds engine-wasm for WebAssembly and regenerates its JS bindings:
+#   engine-wasm/pkg/       --target web, wasm-opt'ed; committed, bundled by the plugin
+#   engine-wasm/pkg-node/  --target nodejs; for Node tests and benchmarks (not committed)
+# The build is reproducible: local paths are remapped, so a fresh clone anywhere builds
+# byte-identical files (CI checks the committed pkg/ against a fresh build).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+want="$(grep -A3 '^wasm-bindgen = ' Cargo.toml | head -1 | sed -E 's/.*"=([0-9.]+)".*/\1/')"
+have="$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" || true
+if [ "$have" != "$want" ]; then
+  echo "build-wasm: wasm-bindgen-cli $want is required (found: ${have:-none})." >&2
+  echo "  install it with: cargo install wasm-bindgen-cli --version $want" >&2
+  exit 1
+fi
+
+cargo_home="${CARGO_HOME:-$HOME/.cargo}"
+rustup_home="${RUSTUP_HOME:-$HOME/.rustup}"
+export RUSTFLAGS="--remap-path-prefix=$root=/obsidian-tc --remap-path-prefix=$cargo_home=/cargo --remap-path-prefix=$rustup_home=/rustup"
+export CARGO_TARGET_DIR="$root/target/wasm-build"
+cargo build -p engine-wasm --target wasm32-unknown-unknown --profile wasm
+wasm="$CARGO_TARGET_DIR/wasm32-unknown-unknown/wasm/engine_wasm.wasm"
+
+rm -rf engine-wasm/pkg engine-wasm/pkg-node
+wasm-bindgen --target web --out-dir engine-wasm/pkg "$wasm"
+wasm-bindgen --target nodejs --out-dir engine-wasm/pkg-node "$wasm"
+for dir in engine-wasm/pkg engine-wasm/pkg-node; do
+  node_modules/.bin/wasm-opt -O3 \
+    "$dir/engine_wasm_bg.wasm" -o "$dir/engine_wasm_bg.wasm"
+done
+rm -f engine-wasm/pkg/.gitignore engine-wasm/pkg-node/.gitignore
+echo "build-wasm: engine-wasm/pkg ($(wc -c < engine-wasm/pkg/engine_wasm_bg.wasm) bytes of wasm) and engine-wasm/pkg-node are up to date"
