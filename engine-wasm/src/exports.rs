@@ -61,6 +61,9 @@ exports! {
     // -- markdown --
 
     // -- links --
+    resolve_link => api::links::resolve_link,
+    link_text_after_move => api::links::link_text_after_move,
+    rewrite_note_links => api::links::rewrite_note_links,
 
     // -- acl --
 

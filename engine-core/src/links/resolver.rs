@@ -154,7 +154,9 @@ impl LinkResolver {
             candidates = self.by_name.get(file_name(&wanted));
         }
         if candidates.is_none() {
-            wanted.push_str(".md");
+            // Folded together, as JavaScript lowercases `linkpath + ".md"` (this matters for
+            // the final-sigma rule: `Σ` before `.md` is not word-final).
+            wanted = fold(&[linkpath, ".md"].concat());
             candidates = self.by_name.get(file_name(&wanted));
         }
         let Some(candidates) = candidates else {
@@ -386,6 +388,13 @@ mod tests {
             r.resolve("caf\u{e9}", "x.md"),
             Resolution::Resolved("Cafe\u{301}.md")
         );
+    }
+
+    #[test]
+    fn final_sigma_folds_like_javascript() {
+        let r = resolver(&["ΟΔΟΣ.md"]);
+        assert_eq!(r.resolve("ΟΔΟΣ", "x.md"), Resolution::Resolved("ΟΔΟΣ.md"));
+        assert_eq!(r.resolve("οδοσ", "x.md"), Resolution::Resolved("ΟΔΟΣ.md"));
     }
 
     #[test]

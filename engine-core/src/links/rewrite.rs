@@ -116,12 +116,17 @@ pub(crate) fn points_at(
 /// Whether the `./` or `../` `linkpath`, joined to the folder of `source`, is `target`'s
 /// path (with or without its `.md`).
 fn names_relative(linkpath: &str, source: &str, target: &str) -> bool {
-    let wanted = fold(linkpath);
-    let Some((joined, _)) = join_relative(&wanted, &fold(parent(source))) else {
-        return false;
-    };
+    let folder = fold(parent(source));
     let target = fold(target);
-    target == joined || target.strip_suffix(".md") == Some(joined.as_str())
+    [fold(linkpath), fold(&[linkpath, ".md"].concat())]
+        .iter()
+        .any(|wanted| join_relative(wanted, &folder).is_some_and(|(joined, _)| joined == target))
+}
+
+/// Whether `linkpath` spells out the whole vault path `path`, with or without its `.md`.
+fn names(linkpath: &str, path: &str) -> bool {
+    let path = fold(path);
+    path == fold(linkpath) || path == fold(&[linkpath, ".md"].concat())
 }
 
 /// Writes the target of `parsed` (taken from `text`) anew for `mv`, trying the spellings of
@@ -132,7 +137,7 @@ pub(crate) fn respell(
     mv: &LinkMove<'_>,
     after: &LinkResolver,
 ) -> Result<RewrittenLink, RewriteError> {
-    let style = Style::of(&parsed.linkpath, mv.source_before, mv.target_before);
+    let style = Style::of(&parsed.linkpath, parsed.syntax, mv.source_before, mv.target_before);
     let omit_md = fold(file_name(&parsed.linkpath)) != fold(file_name(mv.target_before));
     let raw_path = &text[parsed.path_span.clone()];
     let mut unrepresentable = false;
@@ -177,7 +182,8 @@ enum Style {
     },
     /// `./` or `../` relative to the source note's folder.
     Relative,
-    /// Relative to the source note's folder without a leading `./`: `[a](sub/Note.md)`.
+    /// Relative to the source note's folder without a leading `./`, in a markdown link:
+    /// `[a](sub/Note.md)` in `x/src.md` for `x/sub/Note.md`.
     FromSourceFolder,
     /// The last `segments` segments of the vault path: `[[b/Note]]` for `a/b/Note.md`.
     Suffix {
@@ -187,8 +193,11 @@ enum Style {
 }
 
 impl Style {
-    /// The style of `linkpath`, which resolved to `target` from the note at `source`.
-    fn of(linkpath: &str, source: &str, target: &str) -> Style {
+    /// The style of `linkpath`, written in `syntax`, which resolved to `target` from the
+    /// note at `source`. Only markdown destinations are read as relative to the source
+    /// folder without `./` (Obsidian writes them so in its "relative path" format; it never
+    /// writes wikilinks so).
+    fn of(linkpath: &str, syntax: LinkSyntax, source: &str, target: &str) -> Style {
         if let Some(relative) = Style::of_relative(linkpath) {
             return relative;
         }
@@ -198,16 +207,14 @@ impl Style {
         if !linkpath.contains('/') {
             return Style::Bare;
         }
-        let names = |key: &str, path: &str| {
-            let path = fold(path);
-            path == key || path.strip_suffix(".md") == Some(key)
-        };
-        let key = fold(linkpath);
-        if names(&key, target) {
+        if names(linkpath, target) {
             return Style::Absolute { slash: false };
         }
         let folder = parent(source);
-        if !folder.is_empty() && names(&fold(&[folder, "/", linkpath].concat()), target) {
+        if syntax != LinkSyntax::Wikilink
+            && !folder.is_empty()
+            && names(&[folder, "/", linkpath].concat(), target)
+        {
             return Style::FromSourceFolder;
         }
         Style::Suffix {
