@@ -62,6 +62,7 @@ exports! {
 
     // -- links --
     resolve_link => api::links::resolve_link,
+    resolve_links => api::links::resolve_links,
     link_text_after_move => api::links::link_text_after_move,
     rewrite_note_links => api::links::rewrite_note_links,
 

@@ -53,16 +53,95 @@ pub struct ResolveLinkOutput {
 /// Resolves one link written in `source` against the vault `paths`, as Obsidian does.
 pub fn resolve_link(input: ResolveLinkInput) -> Result<ResolveLinkOutput, ApiError> {
     validate_vault_path(&input.source).map_err(path_error)?;
-    let parsed = parse_link(&input.link).map_err(syntax_error)?;
+    let resolver = LinkResolver::new(&input.paths).map_err(path_error)?;
+    resolve_one(&resolver, &input.source, &input.link)
+}
+
+/// One link to resolve in [`ResolveLinksInput`].
+#[derive(Debug, Deserialize)]
+pub struct LinkInNote {
+    /// The note the link is written in.
+    pub source: String,
+    /// The link as written.
+    pub link: String,
+}
+
+/// Input of [`resolve_links`].
+#[derive(Debug, Deserialize)]
+pub struct ResolveLinksInput {
+    /// Every file of the vault, vault-relative with `/` separators.
+    pub paths: Vec<String>,
+    /// The links to resolve.
+    pub links: Vec<LinkInNote>,
+}
+
+/// A failure of one link in [`ResolveLinksOutput`].
+#[derive(Debug, Serialize)]
+pub struct LinkFailure {
+    /// The error code `resolve_link` would have returned.
+    pub code: String,
+    /// Human-readable reason.
+    pub message: String,
+}
+
+/// The outcome for one link of [`resolve_links`]: its resolution or why it has none.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum ResolveLinksItem {
+    /// The link resolved (or was found unresolved or ambiguous).
+    Resolution(ResolveLinkOutput),
+    /// The link could not be looked up (not a link, an external URL, a bad source path).
+    Failure {
+        /// What went wrong.
+        error: LinkFailure,
+    },
+}
+
+/// Output of [`resolve_links`].
+#[derive(Debug, Serialize)]
+pub struct ResolveLinksOutput {
+    /// One item per input link, in input order.
+    pub results: Vec<ResolveLinksItem>,
+}
+
+/// Resolves many links against one vault, indexing the vault's paths once.
+pub fn resolve_links(input: ResolveLinksInput) -> Result<ResolveLinksOutput, ApiError> {
+    let resolver = LinkResolver::new(&input.paths).map_err(path_error)?;
+    let results = input
+        .links
+        .iter()
+        .map(|l| {
+            validate_vault_path(&l.source)
+                .map_err(path_error)
+                .and_then(|()| resolve_one(&resolver, &l.source, &l.link))
+                .map_or_else(
+                    |e| ResolveLinksItem::Failure {
+                        error: LinkFailure {
+                            code: e.code,
+                            message: e.message,
+                        },
+                    },
+                    ResolveLinksItem::Resolution,
+                )
+        })
+        .collect();
+    Ok(ResolveLinksOutput { results })
+}
+
+/// Resolves `link` written in `source` with an already built resolver.
+fn resolve_one(
+    resolver: &LinkResolver,
+    source: &str,
+    link: &str,
+) -> Result<ResolveLinkOutput, ApiError> {
+    let parsed = parse_link(link).map_err(syntax_error)?;
     if parsed.external {
         return Err(ApiError::new(
             "external_link",
-            format!("{:?} is a URL, not a vault link", input.link),
+            format!("{link:?} is a URL, not a vault link"),
         ));
     }
-    let resolver = LinkResolver::new(&input.paths).map_err(path_error)?;
-    let resolution = resolver.resolve(&parsed.linkpath, &input.source);
-    let (status, path, candidates) = match resolution {
+    let (status, path, candidates) = match resolver.resolve(&parsed.linkpath, source) {
         Resolution::Resolved(p) => (ResolveStatus::Resolved, Some(p.to_string()), None),
         Resolution::Ambiguous(all) => (
             ResolveStatus::Ambiguous,
