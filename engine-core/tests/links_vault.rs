@@ -73,12 +73,13 @@ fn links(text: &str) -> Vec<&str> {
                     i += end + 2;
                     continue;
                 }
-            } else if !in_code && rest.starts_with("](") {
-                if let (Some(open), Some(close)) = (line[..i].rfind('['), rest.find(')')) {
-                    out.push(&line[open..i + close + 1]);
-                    i += close + 1;
-                    continue;
-                }
+            } else if !in_code
+                && rest.starts_with("](")
+                && let (Some(open), Some(close)) = (line[..i].rfind('['), rest.find(')'))
+            {
+                out.push(&line[open..i + close + 1]);
+                i += close + 1;
+                continue;
             }
             i += rest.chars().next().unwrap().len_utf8();
         }

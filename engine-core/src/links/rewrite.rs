@@ -137,7 +137,12 @@ pub(crate) fn respell(
     mv: &LinkMove<'_>,
     after: &LinkResolver,
 ) -> Result<RewrittenLink, RewriteError> {
-    let style = Style::of(&parsed.linkpath, parsed.syntax, mv.source_before, mv.target_before);
+    let style = Style::of(
+        &parsed.linkpath,
+        parsed.syntax,
+        mv.source_before,
+        mv.target_before,
+    );
     let omit_md = fold(file_name(&parsed.linkpath)) != fold(file_name(mv.target_before));
     let raw_path = &text[parsed.path_span.clone()];
     let mut unrepresentable = false;
