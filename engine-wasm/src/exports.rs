@@ -66,5 +66,9 @@ exports! {
     // -- acl --
 
     // -- hash --
+    canonical_json => api::hash::canonical_json,
+    args_hash => api::hash::args_hash,
+    tool_list_hash => api::hash::tool_list_hash,
+    sha256_hex => api::hash::sha256_hex,
 
 }
