@@ -28,7 +28,8 @@ where
     I: DeserializeOwned,
     O: Serialize,
 {
-    let input: I = serde_json::from_value(input).map_err(|e| ApiError::invalid_input(e.to_string()))?;
+    let input: I =
+        serde_json::from_value(input).map_err(|e| ApiError::invalid_input(e.to_string()))?;
     let out = f(input)?;
     serde_json::to_value(out).map_err(|e| ApiError::new("internal", e.to_string()))
 }
@@ -69,5 +70,9 @@ exports! {
     // -- acl --
 
     // -- hash --
+    canonical_json => api::hash::canonical_json,
+    args_hash => api::hash::args_hash,
+    tool_list_hash => api::hash::tool_list_hash,
+    sha256_hex => api::hash::sha256_hex,
 
 }
