@@ -159,9 +159,26 @@ fn ends_short(w: &[u8], end: usize) -> bool {
 
 /// The longest of `suffixes` that `w` ends with, as its index in `suffixes`.
 fn longest_suffix(w: &[u8], suffixes: &[&str]) -> Option<usize> {
+    let last = *w.last()?;
     (0..suffixes.len())
-        .filter(|&i| w.ends_with(suffixes[i].as_bytes()))
+        .filter(|&i| {
+            let s = suffixes[i].as_bytes();
+            s.last() == Some(&last) && w.ends_with(s)
+        })
         .max_by_key(|&i| suffixes[i].len())
+}
+
+/// The rule of `rules` (suffix, replacement) with the longest suffix that `w` ends with.
+fn longest_rule(
+    w: &[u8],
+    rules: &[(&'static str, &'static str)],
+) -> Option<(&'static str, &'static str)> {
+    let last = *w.last()?;
+    rules
+        .iter()
+        .filter(|(s, _)| s.as_bytes().last() == Some(&last) && w.ends_with(s.as_bytes()))
+        .max_by_key(|(s, _)| s.len())
+        .copied()
 }
 
 /// Replaces the last `len` bytes of `w` with `with`.
@@ -287,8 +304,7 @@ fn step_2(w: &mut Vec<u8>, r: &Regions) {
         ("lessli", "less"),
         ("li", ""),
     ];
-    let suffixes = RULES.map(|(s, _)| s);
-    let Some((suffix, with)) = longest_suffix(w, &suffixes).map(|i| RULES[i]) else {
+    let Some((suffix, with)) = longest_rule(w, &RULES) else {
         return;
     };
     let stem_len = w.len() - suffix.len();
@@ -315,8 +331,7 @@ fn step_3(w: &mut Vec<u8>, r: &Regions) {
         ("ness", ""),
         ("ative", ""),
     ];
-    let suffixes = RULES.map(|(s, _)| s);
-    let Some((suffix, with)) = longest_suffix(w, &suffixes).map(|i| RULES[i]) else {
+    let Some((suffix, with)) = longest_rule(w, &RULES) else {
         return;
     };
     let stem_len = w.len() - suffix.len();
