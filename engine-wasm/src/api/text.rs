@@ -51,7 +51,9 @@ pub struct AnalyzerFingerprintOutput {
 }
 
 /// The fingerprint of an analyzer configuration, with the settings it stands for.
-pub fn analyzer_fingerprint(input: AnalyzerFingerprintInput) -> Result<AnalyzerFingerprintOutput, ApiError> {
+pub fn analyzer_fingerprint(
+    input: AnalyzerFingerprintInput,
+) -> Result<AnalyzerFingerprintOutput, ApiError> {
     let analyzer = Analyzer::new(input.settings);
     Ok(AnalyzerFingerprintOutput {
         fingerprint: analyzer.fingerprint(),
