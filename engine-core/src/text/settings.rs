@@ -70,13 +70,15 @@ impl Default for AnalyzerSettings {
     /// - CJK bigrams on: without them Chinese and Japanese search matches single characters
     ///   and Thai text is not searchable by word at all;
     /// - English stemming on: English is the most common language of vaults and stemming
-    ///   lifts recall (SciFact: nDCG@10 0.668 → 0.682 with FTS5). It only touches terms of
-    ///   plain `a`–`z` letters, and query and notes are stemmed alike, so other languages
+    ///   lifts quality (SciFact test, BM25 k1 0.9 b 0.4 over these terms: nDCG@10 0.662
+    ///   without, 0.685 with; R@100 0.885 → 0.920). It only touches terms of plain `a`–`z`
+    ///   letters, and query and notes are stemmed alike, so other languages
     ///   keep matching;
     /// - stop words off: BM25's IDF already discounts them, and removing them breaks
     ///   queries made of them (`to be or not to be`, `The Who`) and words of other
     ///   languages (`a`, `no`, `be`). [`AnalyzerSettings::english`] turns them on;
-    /// - tokens over 64 characters dropped: longer than any word or a SHA-256 in hex.
+    /// - tokens over 64 characters dropped: longer than any word, while a SHA-256 in hex
+    ///   (64) still fits.
     fn default() -> Self {
         Self {
             fold_case: true,
@@ -93,6 +95,8 @@ impl Default for AnalyzerSettings {
 impl AnalyzerSettings {
     /// The defaults plus Lucene's English stop words: the counterpart of Lucene's
     /// `EnglishAnalyzer` (as used by Pyserini's BM25 baselines) for English collections.
+    /// On SciFact (test, BM25 k1 0.9 b 0.4, title + text) its terms give nDCG@10 0.682 and
+    /// R@100 0.923; Pyserini's flat BM25 has 0.679 and 0.925.
     pub fn english() -> Self {
         Self {
             stopwords: StopWords::English,

@@ -1,10 +1,22 @@
 //! Exports for [`engine_core::text`]: analyzing text into terms, the analyzer fingerprint
 //! and the English stemmer.
+//!
+//! Inputs are taken as JSON values and parsed here with serde_json, so unknown or misspelt
+//! fields (`fold_cases`) are refused in WASM exactly as natively: serde-wasm-bindgen reads
+//! only the declared fields of a struct and would ignore them, silently changing the
+//! analyzer (and its fingerprint) in the plugin.
 
 use engine_core::text::{ANALYZER_VERSION, Analyzer, AnalyzerSettings, Stemmer, Token};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::ApiError;
+
+/// Parses an export's input, refusing unknown fields.
+fn parse<T: DeserializeOwned>(input: Value) -> Result<T, ApiError> {
+    serde_json::from_value(input).map_err(|e| ApiError::invalid_input(e.to_string()))
+}
 
 /// Input of [`analyze`].
 #[derive(Debug, Deserialize)]
@@ -12,9 +24,9 @@ use super::ApiError;
 pub struct AnalyzeInput {
     /// The text to analyze.
     pub text: String,
-    /// Analyzer settings; missing fields (or the whole object) take the defaults.
+    /// Analyzer settings; missing fields (or a missing or null object) take the defaults.
     #[serde(default)]
-    pub settings: AnalyzerSettings,
+    pub settings: Option<AnalyzerSettings>,
 }
 
 /// Output of [`analyze`].
@@ -24,9 +36,10 @@ pub struct AnalyzeOutput {
     pub tokens: Vec<Token>,
 }
 
-/// Analyzes a text into tokens.
-pub fn analyze(input: AnalyzeInput) -> Result<AnalyzeOutput, ApiError> {
-    let tokens = Analyzer::new(input.settings).analyze(&input.text);
+/// Analyzes a text into tokens. Input: [`AnalyzeInput`].
+pub fn analyze(input: Value) -> Result<AnalyzeOutput, ApiError> {
+    let input: AnalyzeInput = parse(input)?;
+    let tokens = Analyzer::new(input.settings.unwrap_or_default()).analyze(&input.text);
     Ok(AnalyzeOutput { tokens })
 }
 
@@ -34,9 +47,9 @@ pub fn analyze(input: AnalyzeInput) -> Result<AnalyzeOutput, ApiError> {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AnalyzerFingerprintInput {
-    /// Analyzer settings; missing fields (or the whole object) take the defaults.
+    /// Analyzer settings; missing fields (or a missing or null object) take the defaults.
     #[serde(default)]
-    pub settings: AnalyzerSettings,
+    pub settings: Option<AnalyzerSettings>,
 }
 
 /// Output of [`analyzer_fingerprint`].
@@ -51,10 +64,10 @@ pub struct AnalyzerFingerprintOutput {
 }
 
 /// The fingerprint of an analyzer configuration, with the settings it stands for.
-pub fn analyzer_fingerprint(
-    input: AnalyzerFingerprintInput,
-) -> Result<AnalyzerFingerprintOutput, ApiError> {
-    let analyzer = Analyzer::new(input.settings);
+/// Input: [`AnalyzerFingerprintInput`].
+pub fn analyzer_fingerprint(input: Value) -> Result<AnalyzerFingerprintOutput, ApiError> {
+    let input: AnalyzerFingerprintInput = parse(input)?;
+    let analyzer = Analyzer::new(input.settings.unwrap_or_default());
     Ok(AnalyzerFingerprintOutput {
         fingerprint: analyzer.fingerprint(),
         analyzer_version: ANALYZER_VERSION,
@@ -69,12 +82,8 @@ pub struct StemInput {
     /// One word.
     pub word: String,
     /// The stemmer; `english` when absent.
-    #[serde(default = "english")]
-    pub stemmer: Stemmer,
-}
-
-fn english() -> Stemmer {
-    Stemmer::English
+    #[serde(default)]
+    pub stemmer: Option<Stemmer>,
 }
 
 /// Output of [`stem`].
@@ -85,8 +94,10 @@ pub struct StemOutput {
 }
 
 /// Stems one word, exactly as the Snowball `english` stemmer does (for ASCII words).
-pub fn stem(input: StemInput) -> Result<StemOutput, ApiError> {
-    let stem = match input.stemmer {
+/// Input: [`StemInput`].
+pub fn stem(input: Value) -> Result<StemOutput, ApiError> {
+    let input: StemInput = parse(input)?;
+    let stem = match input.stemmer.unwrap_or(Stemmer::English) {
         Stemmer::English => engine_core::text::stem_english(&input.word),
         Stemmer::None => input.word,
     };

@@ -198,6 +198,8 @@ def main():
         cases.append({"name": name, "input": inp, "expected": {"tokens": locate(text, specs)}})
     cases.append({"name": "settings omitted: defaults", "input": {"text": "Running cats"},
                   "expected": {"tokens": locate("Running cats", [("run", "Running"), ("cat", "cats")])}})
+    cases.append({"name": "settings null: defaults", "input": {"text": "Running cats", "settings": None},
+                  "expected": {"tokens": locate("Running cats", [("run", "Running"), ("cat", "cats")])}})
     for name, inp in ERRORS:
         cases.append({"name": name, "input": inp, "error": "invalid_input"})
     names = [c["name"] for c in cases]

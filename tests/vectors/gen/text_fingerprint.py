@@ -97,10 +97,11 @@ ERRORS = [
 
 
 def main():
-    cases = [{"name": "settings omitted", "input": {}, "expected": expected({})}]
+    cases = [{"name": "settings omitted", "input": {}, "expected": expected({})},
+             {"name": "settings null", "input": {"settings": None}, "expected": expected({})}]
     for name, settings in SETTINGS:
         cases.append({"name": name, "input": {"settings": settings}, "expected": expected(settings)})
-    fingerprints = [c["expected"]["fingerprint"] for c in cases[3:]]
+    fingerprints = [c["expected"]["fingerprint"] for c in cases[4:]]
     assert len(set(fingerprints)) == len(fingerprints), "distinct settings must give distinct fingerprints"
     for name, inp in ERRORS:
         cases.append({"name": name, "input": inp, "error": "invalid_input"})

@@ -96,6 +96,7 @@ def main():
     cases.append({"name": "stemmer none returns the word", "input": {"word": "running", "stemmer": "none"}, "expected": {"stem": "running"}})
     cases.append({"name": "unknown stemmer is invalid input", "input": {"word": "running", "stemmer": "porter"}, "error": "invalid_input"})
     cases.append({"name": "missing word is invalid input", "input": {}, "error": "invalid_input"})
+    cases.append({"name": "unknown field is invalid input", "input": {"word": "running", "lang": "en"}, "error": "invalid_input"})
     doc = {
         "function": "stem",
         "description": "English (Porter2 / Snowball english) stemming of single words.",
