@@ -78,7 +78,7 @@ impl Folder {
             if end == start + first.len_utf8() && self.push_if_unchanged(first, folded) {
                 continue;
             }
-            self.fold_chunk(&piece[start..end], folded);
+            self.fold_chunk(piece.get(start..end).unwrap_or_default(), folded);
         }
     }
 
@@ -89,14 +89,9 @@ impl Folder {
             return true;
         }
         let mut first = None;
-        let mut record = |d: char| {
+        self.decompose(c, &mut |d| {
             first.get_or_insert(d);
-        };
-        if self.compatibility {
-            decompose_compatible(c, &mut record);
-        } else {
-            decompose_canonical(c, &mut record);
-        }
+        });
         let lead = first.unwrap_or(c);
         !is_combining_mark(c)
             && !is_combining_mark(lead)
@@ -119,15 +114,10 @@ impl Folder {
         }
         let mut count = 0;
         let mut same = true;
-        let mut check = |d: char| {
+        self.decompose(c, &mut |d| {
             count += 1;
             same &= d == c;
-        };
-        if self.compatibility {
-            decompose_compatible(c, &mut check);
-        } else {
-            decompose_canonical(c, &mut check);
-        }
+        });
         let unchanged = count == 1
             && same
             && !chars::is_dropped(c)
@@ -158,6 +148,7 @@ impl Folder {
         self.scratch = out;
     }
 
+    /// The full canonical (or, with `compatibility`, compatibility) decomposition of `c`.
     fn decompose(&self, c: char, emit: &mut impl FnMut(char)) {
         if self.compatibility {
             decompose_compatible(c, emit);
