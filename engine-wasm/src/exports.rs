@@ -56,6 +56,9 @@ macro_rules! exports {
 
 exports! {
     // -- text --
+    analyze => api::text::analyze,
+    analyzer_fingerprint => api::text::analyzer_fingerprint,
+    stem => api::text::stem,
 
     // -- rank --
 
