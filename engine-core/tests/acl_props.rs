@@ -144,6 +144,29 @@ proptest! {
     }
 
     #[test]
+    fn glob_agrees_with_the_reference_past_64_tokens(
+        prefix in prop_oneof![
+            prop::collection::vec(prop::sample::select(vec!['a', 'b']), 52..66),
+            prop::collection::vec(prop::sample::select(vec!['a', 'b']), 116..130),
+        ],
+        tail in pattern(),
+        path_tail in raw_path(),
+        flip in any::<bool>(),
+        ci in any::<bool>(),
+    ) {
+        // A literal head of 52-65 or 116-129 tokens puts the tail's wildcards on the edges of
+        // the 64-state words (states 63/64 and 127/128).
+        let head: String = prefix.into_iter().collect();
+        let pattern = format!("{head}/{tail}");
+        let path = if flip { format!("{head}/{path_tail}") } else { format!("{head}{path_tail}") };
+        let case = if ci { CaseMode::Insensitive } else { CaseMode::Sensitive };
+        let glob = Glob::compile(&pattern, case).unwrap();
+        let p: Vec<char> = pattern.chars().collect();
+        let s: Vec<char> = path.chars().collect();
+        prop_assert_eq!(glob.matches(&path), reference(&p, &s, ci), "pattern {:?} path {:?} ci {}", pattern, path, ci);
+    }
+
+    #[test]
     fn a_glob_without_wildcards_matches_only_itself(literal in valid_path(), other in valid_path(), ci in any::<bool>()) {
         let case = if ci { CaseMode::Insensitive } else { CaseMode::Sensitive };
         let glob = Glob::compile(&escape(&literal), case).unwrap();

@@ -17,7 +17,11 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let (pattern, path) = text.split_once('\n').unwrap_or((text, ""));
-    let case = if mode & 1 == 1 { CaseMode::Insensitive } else { CaseMode::Sensitive };
+    let case = if mode & 1 == 1 {
+        CaseMode::Insensitive
+    } else {
+        CaseMode::Sensitive
+    };
     if let Ok(glob) = Glob::compile(pattern, case) {
         core::hint::black_box(glob.matches(path));
     }

@@ -14,8 +14,6 @@
 //! `.obsidian-mobile`, the server's own `.obsidian-tc` cache which indexes every note, and
 //! freedesktop `.Trash-1000` folders), and the Windows aliases above.
 
-use alloc::string::String;
-
 use crate::acl::casefold::fold_char;
 use crate::acl::path::to_nfc;
 
@@ -34,19 +32,32 @@ pub fn is_hard_denied(path: &str) -> bool {
 fn names_control_dir(segment: &str) -> bool {
     let name = segment.split(':').next().unwrap_or(segment);
     let name = name.trim_end_matches(['.', ' ']);
-    let folded: String = name.chars().map(fold_char).collect();
-    folded == ".git"
-        || folded.starts_with(".obsidian")
-        || folded.starts_with(".trash")
-        || is_short_name(&folded)
+    let folded = || name.chars().map(fold_char);
+    // Every control name starts with `.`, `g`, `o` or `t` (short names): a quick first test.
+    if !matches!(folded().next(), Some('.' | 'g' | 'o' | 't')) {
+        return false;
+    }
+    folded().eq(".git".chars())
+        || strip_folded_prefix(folded(), ".obsidian").is_some()
+        || strip_folded_prefix(folded(), ".trash").is_some()
+        || ["git~", "obsidi~", "trash~"]
+            .iter()
+            .any(|stem| is_short_name(folded(), stem))
 }
 
-/// Whether a folded name is a DOS 8.3 short name of a control directory (`GIT~1`, `OBSIDI~2`).
-fn is_short_name(folded: &str) -> bool {
-    ["git~", "obsidi~", "trash~"].iter().any(|stem| {
-        folded
-            .strip_prefix(stem)
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+/// What follows `prefix` in the folded name, if the name starts with it.
+fn strip_folded_prefix<I: Iterator<Item = char>>(mut folded: I, prefix: &str) -> Option<I> {
+    prefix
+        .chars()
+        .all(|p| folded.next() == Some(p))
+        .then_some(folded)
+}
+
+/// Whether a folded name is a DOS 8.3 short name `stem` + digits (`GIT~1`, `OBSIDI~2`).
+fn is_short_name(folded: impl Iterator<Item = char>, stem: &str) -> bool {
+    strip_folded_prefix(folded, stem).is_some_and(|digits| {
+        let mut digits = digits.peekable();
+        digits.peek().is_some() && digits.all(|c| c.is_ascii_digit())
     })
 }
 

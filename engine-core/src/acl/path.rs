@@ -89,11 +89,12 @@ pub fn validate_path(path: &str) -> Result<String, PathError> {
     if path.is_empty() {
         return Err(PathError::Empty);
     }
-    // NFC at most triples a string; anything this long cannot come back under the limit.
-    if path.len() > 3 * MAX_PATH_BYTES {
+    // NFC shrinks text at most threefold (Hangul jamo: 9 bytes compose into 3), so an input
+    // over four times the limit stays too long; refuse it before normalising.
+    if path.len() > 4 * MAX_PATH_BYTES {
         return Err(PathError::TooLong);
     }
-    let nfc: String = path.nfc().collect();
+    let nfc = to_nfc(path).into_owned();
     if nfc.len() > MAX_PATH_BYTES {
         return Err(PathError::TooLong);
     }
@@ -120,6 +121,9 @@ pub fn validate_path(path: &str) -> Result<String, PathError> {
 
 /// `text` in NFC, borrowed when it already is (the common case, decided without allocating).
 pub(crate) fn to_nfc(text: &str) -> Cow<'_, str> {
+    if text.is_ascii() {
+        return Cow::Borrowed(text);
+    }
     match is_nfc_quick(text.chars()) {
         IsNormalized::Yes => Cow::Borrowed(text),
         _ => Cow::Owned(text.nfc().collect()),

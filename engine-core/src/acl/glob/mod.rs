@@ -20,8 +20,8 @@
 //! A pattern that can never match a valid vault path is refused when compiled, so that a
 //! typo in a config cannot silently match nothing: a leading `/`, an empty segment (`a//b`,
 //! a trailing `/`), a `.` or `..` segment, control characters, and the syntax errors below.
-//! Matching simulates the token list as an automaton (see [`matcher`]): its cost is bounded
-//! by `tokens × path characters`, with no exponential backtracking.
+//! Matching simulates the token list as an automaton over bit sets (see [`matcher`]): its cost
+//! is bounded by `path characters × tokens / 64` word operations, with no backtracking.
 
 mod class;
 mod matcher;
@@ -36,6 +36,7 @@ use unicode_normalization::UnicodeNormalization;
 use crate::acl::casefold::fold_char;
 use crate::acl::path::to_nfc;
 use class::CharClass;
+use matcher::Automaton;
 
 /// Longest pattern accepted, in bytes of its NFC form.
 pub const MAX_GLOB_BYTES: usize = 1024;
@@ -135,6 +136,9 @@ impl Token {
 pub struct Glob {
     source: String,
     tokens: Vec<Token>,
+    automaton: Automaton,
+    /// The literal characters every match ends with (a quick test before the automaton).
+    literal_suffix: Vec<char>,
     case: CaseMode,
 }
 
@@ -144,6 +148,7 @@ impl Glob {
         if pattern.is_empty() {
             return Err(GlobError::Empty);
         }
+        // As for paths: NFC shrinks at most threefold, so this is too long after it too.
         if pattern.len() > 4 * MAX_GLOB_BYTES {
             return Err(GlobError::TooLong);
         }
@@ -165,9 +170,13 @@ impl Glob {
             return Err(GlobError::DotSegment);
         }
         let tokens = tokenize(&segments, case == CaseMode::Insensitive)?;
+        let automaton = Automaton::new(&tokens);
+        let literal_suffix = literal_suffix(&tokens);
         Ok(Glob {
             source,
             tokens,
+            automaton,
+            literal_suffix,
             case,
         })
     }
@@ -186,10 +195,42 @@ impl Glob {
     pub fn matches(&self, path: &str) -> bool {
         let path = to_nfc(path);
         match self.case {
-            CaseMode::Sensitive => matcher::run(&self.tokens, path.chars()),
-            CaseMode::Insensitive => matcher::run(&self.tokens, path.chars().map(fold_char)),
+            CaseMode::Sensitive => {
+                self.ends_with_suffix(path.chars().rev())
+                    && self.automaton.run(&self.tokens, path.chars())
+            }
+            CaseMode::Insensitive => {
+                self.ends_with_suffix(path.chars().rev().map(fold_char))
+                    && self
+                        .automaton
+                        .run(&self.tokens, path.chars().map(fold_char))
+            }
         }
     }
+
+    /// Whether the characters `reversed` (the path from its end) end with the literal suffix.
+    fn ends_with_suffix(&self, mut reversed: impl Iterator<Item = char>) -> bool {
+        self.literal_suffix
+            .iter()
+            .rev()
+            .all(|&c| reversed.next() == Some(c))
+    }
+}
+
+/// The characters of the literal tokens that end the list.
+fn literal_suffix(tokens: &[Token]) -> Vec<char> {
+    let literals = tokens
+        .iter()
+        .rev()
+        .take_while(|t| matches!(t, Token::Literal(_)))
+        .count();
+    tokens[tokens.len() - literals..]
+        .iter()
+        .filter_map(|t| match t {
+            Token::Literal(c) => Some(*c),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Whether a segment is a globstar: two or more stars and nothing else.
@@ -286,6 +327,7 @@ pub fn glob_match(pattern: &str, path: &str, case: CaseMode) -> Result<bool, Glo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::format;
     use alloc::string::ToString;
 
     fn m(pattern: &str, path: &str) -> bool {
@@ -390,6 +432,25 @@ mod tests {
         let deep = "a/".repeat(2_000) + "b";
         assert!(!m("**/a/**/a/**/a/**/a/**/c", &deep));
         assert!(m("**/a/**/a/**/a/**/a/**/b", &deep));
+    }
+
+    #[test]
+    fn every_token_kind_works_across_the_64_state_words() {
+        for n in (52..=70).chain(116..=134) {
+            let head = "a".repeat(n);
+            let at = |tail: &str| format!("{head}{tail}");
+            assert!(m(&at("/**/b"), &at("/b")), "{n}");
+            assert!(m(&at("/**/b"), &at("/x/y/b")), "{n}");
+            assert!(!m(&at("/**/b"), &at("/xb")), "{n}");
+            assert!(m(&at("/**"), &head), "{n}");
+            assert!(m(&at("/**"), &at("/x/y")), "{n}");
+            assert!(m(&at("*b"), &at("xxb")), "{n}");
+            assert!(!m(&at("*b"), &at("x/b")), "{n}");
+            assert!(m(&at("**b"), &at("x/b")), "{n}");
+            assert!(m(&at("?[!a]c"), &at("xbc")), "{n}");
+            assert!(!m(&at("?[!a]c"), &at("xac")), "{n}");
+            assert!(m(&at("**"), &at("/anything/at/all")), "{n}");
+        }
     }
 
     #[test]
