@@ -15,12 +15,12 @@
 //!
 //! Wildcards match names starting with a dot like any other name. Patterns and paths are
 //! compared in Unicode NFC, so an NFD path matches an NFC pattern. In case-insensitive mode,
-//! characters compare after [`fold_char`](crate::acl::casefold::fold_char).
+//! characters compare after [`fold_char`].
 //!
 //! A pattern that can never match a valid vault path is refused when compiled, so that a
 //! typo in a config cannot silently match nothing: a leading `/`, an empty segment (`a//b`,
 //! a trailing `/`), a `.` or `..` segment, control characters, and the syntax errors below.
-//! Matching simulates the token list as an automaton over bit sets (see [`matcher`]): its cost
+//! Matching simulates the token list as an automaton over bit sets (`glob/matcher.rs`): its cost
 //! is bounded by `path characters × tokens / 64` word operations, with no backtracking.
 
 mod class;
