@@ -67,6 +67,13 @@ exports! {
     // -- links --
 
     // -- acl --
+    parse_scope => api::acl::parse_scope,
+    scopes_satisfy => api::acl::scopes_satisfy,
+    scope_class => api::acl::scope_class,
+    glob_match => api::acl::glob_match,
+    validate_path => api::acl::validate_path,
+    acl_evaluate => api::acl::acl_evaluate,
+    acl_from_presets => api::acl::acl_from_presets,
 
     // -- hash --
     canonical_json => api::hash::canonical_json,
