@@ -6,15 +6,16 @@ use wasm_bindgen::prelude::*;
 
 use crate::api::{self, ApiError};
 
-/// Runs `f` on a JS value: deserialize, call, serialize as plain JSON-compatible JS.
+/// Runs `f` on a JS value. The input goes through `serde_json::Value` first, so parsing is
+/// exactly the native parsing (serde-wasm-bindgen alone ignores `deny_unknown_fields`).
 fn js_call<I, O>(f: fn(I) -> Result<O, ApiError>, input: JsValue) -> Result<JsValue, JsError>
 where
     I: DeserializeOwned,
     O: Serialize,
 {
-    let input: I = serde_wasm_bindgen::from_value(input)
+    let input: serde_json::Value = serde_wasm_bindgen::from_value(input)
         .map_err(|e| JsError::new(&format!("invalid_input: {e}")))?;
-    let out = f(input).map_err(|e| JsError::new(&e.to_string()))?;
+    let out = json_call(f, input).map_err(|e| JsError::new(&e.to_string()))?;
     out.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| JsError::new(&format!("internal: {e}")))
 }

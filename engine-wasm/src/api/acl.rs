@@ -177,9 +177,8 @@ pub fn validate_path(input: ValidatePathInput) -> Result<ValidatePathOutput, Api
 /// Input of [`acl_evaluate`].
 #[derive(Debug, Deserialize)]
 pub struct AclEvaluateInput {
-    /// The folder ACL, exactly as in the config file (camelCase fields). Taken as JSON and
-    /// converted by serde_json, because serde-wasm-bindgen ignores `deny_unknown_fields`
-    /// (serde-wasm-bindgen issue #39): a misspelt field must fail in the plugin too.
+    /// The folder ACL, exactly as in the config file (camelCase fields). Kept as JSON here so
+    /// that a bad config reports `invalid_config` rather than `invalid_input`.
     pub config: serde_json::Value,
     /// The vault-relative path.
     pub path: String,

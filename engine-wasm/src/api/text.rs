@@ -1,22 +1,13 @@
 //! Exports for [`engine_core::text`]: analyzing text into terms, the analyzer fingerprint
 //! and the English stemmer.
 //!
-//! Inputs are taken as JSON values and parsed here with serde_json, so unknown or misspelt
-//! fields (`fold_cases`) are refused in WASM exactly as natively: serde-wasm-bindgen reads
-//! only the declared fields of a struct and would ignore them, silently changing the
-//! analyzer (and its fingerprint) in the plugin.
+//! Inputs refuse unknown fields (`fold_cases`), natively and in WASM alike, so a misspelt
+//! setting can never silently change the analyzer (and its fingerprint) in the plugin.
 
 use engine_core::text::{ANALYZER_VERSION, Analyzer, AnalyzerSettings, Stemmer, Token};
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use super::ApiError;
-
-/// Parses an export's input, refusing unknown fields.
-fn parse<T: DeserializeOwned>(input: Value) -> Result<T, ApiError> {
-    serde_json::from_value(input).map_err(|e| ApiError::invalid_input(e.to_string()))
-}
 
 /// Input of [`analyze`].
 #[derive(Debug, Deserialize)]
@@ -37,8 +28,7 @@ pub struct AnalyzeOutput {
 }
 
 /// Analyzes a text into tokens. Input: [`AnalyzeInput`].
-pub fn analyze(input: Value) -> Result<AnalyzeOutput, ApiError> {
-    let input: AnalyzeInput = parse(input)?;
+pub fn analyze(input: AnalyzeInput) -> Result<AnalyzeOutput, ApiError> {
     let tokens = Analyzer::new(input.settings.unwrap_or_default()).analyze(&input.text);
     Ok(AnalyzeOutput { tokens })
 }
@@ -65,8 +55,9 @@ pub struct AnalyzerFingerprintOutput {
 
 /// The fingerprint of an analyzer configuration, with the settings it stands for.
 /// Input: [`AnalyzerFingerprintInput`].
-pub fn analyzer_fingerprint(input: Value) -> Result<AnalyzerFingerprintOutput, ApiError> {
-    let input: AnalyzerFingerprintInput = parse(input)?;
+pub fn analyzer_fingerprint(
+    input: AnalyzerFingerprintInput,
+) -> Result<AnalyzerFingerprintOutput, ApiError> {
     let analyzer = Analyzer::new(input.settings.unwrap_or_default());
     Ok(AnalyzerFingerprintOutput {
         fingerprint: analyzer.fingerprint(),
@@ -95,8 +86,7 @@ pub struct StemOutput {
 
 /// Stems one word, exactly as the Snowball `english` stemmer does (for ASCII words).
 /// Input: [`StemInput`].
-pub fn stem(input: Value) -> Result<StemOutput, ApiError> {
-    let input: StemInput = parse(input)?;
+pub fn stem(input: StemInput) -> Result<StemOutput, ApiError> {
     let stem = match input.stemmer.unwrap_or(Stemmer::English) {
         Stemmer::English => engine_core::text::stem_english(&input.word),
         Stemmer::None => input.word,
