@@ -50,12 +50,32 @@ impl Multiline {
     }
 }
 
-/// Remembers, across the lines of one note, that no closer exists past some offset, so an
-/// input with many unclosed openers costs one search per closer kind in total.
+/// Remembers, for each kind of multi-line construct, where its next closer is, so a note
+/// with many openers costs one forward scan per closer kind in total.
 #[derive(Debug, Default)]
 pub(crate) struct Masker {
-    no_html_comment_end_after: Option<usize>,
-    no_display_math_end_after: Option<usize>,
+    next_closers: [NextCloser; 3],
+}
+
+/// The result of the last search for a closer: where it started and what it found.
+#[derive(Debug, Default, Clone, Copy)]
+struct NextCloser {
+    searched: Option<(usize, Option<usize>)>,
+}
+
+impl NextCloser {
+    /// The start of the first closer of `kind` at or after `from`. Reuses the last search
+    /// when it started no later and found nothing before `from`.
+    fn at_or_after(&mut self, kind: Multiline, bytes: &[u8], from: usize) -> Option<usize> {
+        match self.searched {
+            Some((start, found)) if start <= from && found.is_none_or(|f| f >= from) => found,
+            _ => {
+                let found = find(bytes, from, kind.closer());
+                self.searched = Some((from, found));
+                found
+            }
+        }
+    }
 }
 
 impl Masker {
@@ -95,15 +115,10 @@ impl Masker {
                     }
                 }
                 b'%' if rest.starts_with(Multiline::Comment.opener()) => {
-                    match Multiline::Comment.close_in(bytes, at + 2, to) {
-                        Some(end) => {
-                            out.push((at, end));
-                            at = end;
-                        }
-                        None => {
-                            out.push((at, to));
-                            return Some(Multiline::Comment);
-                        }
+                    match self.open_or_close(Multiline::Comment, bytes, at, to, out) {
+                        Step::Closed(end) => at = end,
+                        Step::Open => return Some(Multiline::Comment),
+                        Step::Literal => at += Multiline::Comment.opener().len(),
                     }
                 }
                 b'<' if rest.starts_with(Multiline::HtmlComment.opener()) => {
@@ -135,8 +150,8 @@ impl Masker {
         None
     }
 
-    /// Handles an opener of `kind` at `at`: closed on this line, left open (a closer exists
-    /// later in the note), or plain text (no closer anywhere after it).
+    /// Handles an opener of `kind` at `at`: closed on this line, left open (a closer
+    /// exists later in the note, or it is a `%%` comment), or plain text.
     fn open_or_close(
         &mut self,
         kind: Multiline,
@@ -145,24 +160,23 @@ impl Masker {
         to: usize,
         out: &mut Vec<(usize, usize)>,
     ) -> Step {
-        let body = at + kind.opener().len();
-        if let Some(end) = kind.close_in(bytes, body, to) {
-            out.push((at, end));
-            return Step::Closed(end);
-        }
-        let none_after = match kind {
-            Multiline::HtmlComment => &mut self.no_html_comment_end_after,
-            _ => &mut self.no_display_math_end_after,
+        let slot = match kind {
+            Multiline::Comment => 0,
+            Multiline::HtmlComment => 1,
+            Multiline::Math => 2,
         };
-        if none_after.is_some_and(|n| n <= body) {
-            return Step::Literal;
-        }
-        if kind.close_in(bytes, to, bytes.len()).is_some() {
-            out.push((at, to));
-            Step::Open
-        } else {
-            *none_after = Some(body);
-            Step::Literal
+        let closer = self.next_closers[slot].at_or_after(kind, bytes, at + kind.opener().len());
+        match closer {
+            Some(close) if close + kind.closer().len() <= to => {
+                let end = close + kind.closer().len();
+                out.push((at, end));
+                Step::Closed(end)
+            }
+            None if kind != Multiline::Comment => Step::Literal,
+            _ => {
+                out.push((at, to));
+                Step::Open
+            }
         }
     }
 }
