@@ -2,7 +2,8 @@
 //! skipping the masked spans (code, comments, math).
 //!
 //! Tag boundary (after Obsidian, as read back from its metadata cache): a `#` starts a tag
-//! at the start of the line's content, after whitespace, after `_` or `*` (emphasis marks),
+//! at the start of the line's content, after whitespace, after `_` or `*` (emphasis marks,
+//! whose closing `_` is then not part of the tag: `_#a_` is `#a`),
 //! right after another tag (`#a#b` is two tags), or after `|` on a table line. Link text
 //! is text (`[see #x](y)` has the tag `#x`); wikilinks, destinations and autolinks are not.
 
@@ -221,7 +222,8 @@ impl Reader<'_, '_, '_> {
     }
 
     /// A tag at `at` (a `#`): the end of its body when a body starts there (valid tag or
-    /// not: an all-digit `#123` still ends where the next `#` may chain on).
+    /// not: an all-digit `#123` still ends where the next `#` may chain on). After `_`
+    /// (emphasis), as many trailing `_` as open it are the closing mark, not the tag.
     fn tag(&mut self, at: usize, limit: usize, chained: bool) -> Option<usize> {
         let before = self.text[..at].chars().next_back();
         let boundary = chained
@@ -235,12 +237,15 @@ impl Reader<'_, '_, '_> {
         if end == at + 1 {
             return None;
         }
-        let body = &self.text[at + 1..end];
+        let opening = self.bytes[self.segment.from..at].iter().rev().take_while(|&&b| b == b'_').count();
+        let closing = self.bytes[at + 1..end].iter().rev().take_while(|&&b| b == b'_').count();
+        let tag_end = end - closing.min(opening);
+        let body = &self.text[at + 1..tag_end];
         if is_valid_body(body) {
             self.meta.tags.push(Tag {
-                tag: self.text[at..end].to_string(),
+                tag: self.text[at..tag_end].to_string(),
                 key: body.to_lowercase(),
-                position: self.index.pos(at, end),
+                position: self.index.pos(at, tag_end),
             });
         }
         Some(end)
@@ -309,8 +314,8 @@ mod tests {
         assert_eq!(tags("#a b #c d#e (#f) [x #g]"), ["#a", "#c", "#g"]);
         assert_eq!(tags("#tl#tm #tn/#to"), ["#tl", "#tm", "#tn/", "#to"]);
         assert_eq!(
-            tags("x _#uc_ y snake_case_#wc **#b**"),
-            ["#uc_", "#wc", "#b"]
+            tags("x _#uc_ y snake_case_#wc **#b** __#c__ #d_"),
+            ["#uc", "#wc", "#b", "#c", "#d_"]
         );
         assert_eq!(tags("#123 #1a #123#x"), ["#1a", "#x"]);
         assert_eq!(
