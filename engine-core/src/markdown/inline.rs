@@ -237,8 +237,16 @@ impl Reader<'_, '_, '_> {
         if end == at + 1 {
             return None;
         }
-        let opening = self.bytes[self.segment.from..at].iter().rev().take_while(|&&b| b == b'_').count();
-        let closing = self.bytes[at + 1..end].iter().rev().take_while(|&&b| b == b'_').count();
+        let opening = self.bytes[self.segment.from..at]
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b'_')
+            .count();
+        let closing = self.bytes[at + 1..end]
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b'_')
+            .count();
         let tag_end = end - closing.min(opening);
         let body = &self.text[at + 1..tag_end];
         if is_valid_body(body) {
