@@ -19,7 +19,10 @@ fuzz_target!(|data: &[u8]| {
     // The first two bytes pick a budget, so small budgets (and their hard splits) get fuzzed.
     let max_tokens = 1 + usize::from(data.first().copied().unwrap_or(0) % 64);
     let chars_per_token = 1 + usize::from(data.get(1).copied().unwrap_or(0) % 8);
-    for options in [ChunkOptions::default(), ChunkOptions::new(max_tokens, chars_per_token).unwrap()] {
+    for options in [
+        ChunkOptions::default(),
+        ChunkOptions::new(max_tokens, chars_per_token).unwrap(),
+    ] {
         let chunks = chunk_extracted(&text, &meta, &options);
         if let Err(why) = markdown_support::check_chunks(&text, &meta, &chunks, &options) {
             panic!("chunk {options:?}: {why}");
