@@ -36,9 +36,9 @@ pub(crate) fn header(text: &str, at: usize, end: usize) -> Option<Header> {
         _ => None,
     };
     rest += usize::from(fold.is_some());
-    let title = line[rest..].trim_matches([' ', '\t']);
-    let title_start =
-        at + rest + (line[rest..].len() - line[rest..].trim_start_matches([' ', '\t']).len());
+    let title_and_after = line[rest..].trim_start_matches([' ', '\t']);
+    let title_start = at + line.len() - title_and_after.len();
+    let title = title_and_after.trim_end_matches([' ', '\t']);
     Some(Header {
         callout_type: kind.to_lowercase(),
         metadata,

@@ -225,6 +225,7 @@ impl Parser<'_> {
                 }
             }
             Start::Heading(heading) => self.atx_heading(line, heading),
+            // Handled above: it ends the paragraph by turning it into a heading.
             Start::Setext(_) => {}
             Start::ThematicBreak => {
                 if root {
