@@ -64,6 +64,8 @@ exports! {
     // -- rank --
 
     // -- markdown --
+    extract_markdown => api::markdown::extract_markdown,
+    chunk_markdown => api::markdown::chunk_markdown,
 
     // -- links --
 
