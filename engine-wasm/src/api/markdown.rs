@@ -1,49 +1,28 @@
 //! Exports for [`engine_core::markdown`]: a note's Obsidian metadata and its chunks.
 
-use std::collections::BTreeMap;
-
 use engine_core::markdown::{self, Chunk, ChunkOptions, NoteMetadata};
-use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 
 use super::ApiError;
 
-/// Fields an input does not know, collected so that a misspelt option (`maxTokens`) is an
-/// error rather than silently ignored. (`deny_unknown_fields` would only work natively:
-/// the WASM deserializer reads objects field by field.)
-type UnknownFields = BTreeMap<String, IgnoredAny>;
-
-fn refuse_unknown(unknown: &UnknownFields) -> Result<(), ApiError> {
-    if unknown.is_empty() {
-        return Ok(());
-    }
-    let names: Vec<&str> = unknown.keys().map(String::as_str).collect();
-    Err(ApiError::invalid_input(format!(
-        "unknown field(s): {}",
-        names.join(", ")
-    )))
-}
-
 /// Input of [`extract_markdown`].
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ExtractMarkdownInput {
     /// The note's full text, frontmatter included.
     pub text: String,
-    /// Any other field (refused).
-    #[serde(flatten)]
-    pub unknown: UnknownFields,
 }
 
 /// Extracts a note's frontmatter span, headings, links, embeds, external links, tags,
 /// block ids, list items, callouts and sections (see [`markdown::extract`]). An unknown
 /// field is an `invalid_input` error.
 pub fn extract_markdown(input: ExtractMarkdownInput) -> Result<NoteMetadata, ApiError> {
-    refuse_unknown(&input.unknown)?;
     Ok(markdown::extract(&input.text))
 }
 
 /// Input of [`chunk_markdown`].
 #[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ChunkMarkdownInput {
     /// The note's full text, frontmatter included (it is left out of every chunk).
     pub text: String,
@@ -53,9 +32,6 @@ pub struct ChunkMarkdownInput {
     /// Chars per estimated token (default 4).
     #[serde(default = "default_chars_per_token")]
     pub chars_per_token: usize,
-    /// Any other field (refused).
-    #[serde(flatten)]
-    pub unknown: UnknownFields,
 }
 
 fn default_max_tokens() -> usize {
@@ -76,7 +52,6 @@ pub struct ChunkMarkdownOutput {
 /// Cuts a note into chunks by headings under a token budget (see [`markdown::chunk`]).
 /// A zero `max_tokens` or `chars_per_token`, or an unknown field, is an `invalid_input` error.
 pub fn chunk_markdown(input: ChunkMarkdownInput) -> Result<ChunkMarkdownOutput, ApiError> {
-    refuse_unknown(&input.unknown)?;
     let options = ChunkOptions::new(input.max_tokens, input.chars_per_token)
         .map_err(|e| ApiError::invalid_input(e.to_string()))?;
     Ok(ChunkMarkdownOutput {
