@@ -6,15 +6,16 @@ use wasm_bindgen::prelude::*;
 
 use crate::api::{self, ApiError};
 
-/// Runs `f` on a JS value: deserialize, call, serialize as plain JSON-compatible JS.
+/// Runs `f` on a JS value. The input goes through `serde_json::Value` first, so parsing is
+/// exactly the native parsing (serde-wasm-bindgen alone ignores `deny_unknown_fields`).
 fn js_call<I, O>(f: fn(I) -> Result<O, ApiError>, input: JsValue) -> Result<JsValue, JsError>
 where
     I: DeserializeOwned,
     O: Serialize,
 {
-    let input: I = serde_wasm_bindgen::from_value(input)
+    let input: serde_json::Value = serde_wasm_bindgen::from_value(input)
         .map_err(|e| JsError::new(&format!("invalid_input: {e}")))?;
-    let out = f(input).map_err(|e| JsError::new(&e.to_string()))?;
+    let out = json_call(f, input).map_err(|e| JsError::new(&e.to_string()))?;
     out.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| JsError::new(&format!("internal: {e}")))
 }
@@ -56,10 +57,15 @@ macro_rules! exports {
 
 exports! {
     // -- text --
+    analyze => api::text::analyze,
+    analyzer_fingerprint => api::text::analyzer_fingerprint,
+    stem => api::text::stem,
 
     // -- rank --
 
     // -- markdown --
+    extract_markdown => api::markdown::extract_markdown,
+    chunk_markdown => api::markdown::chunk_markdown,
 
     // -- links --
     resolve_link => api::links::resolve_link,
@@ -68,6 +74,13 @@ exports! {
     rewrite_note_links => api::links::rewrite_note_links,
 
     // -- acl --
+    parse_scope => api::acl::parse_scope,
+    scopes_satisfy => api::acl::scopes_satisfy,
+    scope_class => api::acl::scope_class,
+    glob_match => api::acl::glob_match,
+    validate_path => api::acl::validate_path,
+    acl_evaluate => api::acl::acl_evaluate,
+    acl_from_presets => api::acl::acl_from_presets,
 
     // -- hash --
     canonical_json => api::hash::canonical_json,
