@@ -8,7 +8,8 @@
 //!   (subpath split off, markdown destinations percent-decoded).
 //! - [`link_text_after_move`] computes the text a link must become when its target or the
 //!   note holding it moves, in the style it was written in; [`rewrite_links`] does it for
-//!   every link of a note given their [`LinkSpan`]s and a set of [`Moves`].
+//!   every link of a note given their [`LinkSpan`]s and a set of [`Moves`], and
+//!   [`rewrite_links_in_note`] finds the spans itself with [`crate::markdown::extract`].
 
 mod error;
 mod fold;
@@ -20,7 +21,10 @@ mod resolver;
 mod rewrite;
 
 pub use error::{PathError, PathProblem, RewriteError, SyntaxError};
-pub use note::{LinkEdit, LinkSpan, Moves, NoteRewrite, SkippedLink, VaultChange, rewrite_links};
+pub use note::{
+    LinkEdit, LinkSpan, Moves, NoteRewrite, SkippedLink, VaultChange, link_spans, rewrite_links,
+    rewrite_links_in_note,
+};
 pub use parse::{LinkSyntax, ParsedLink, parse_destination, parse_link};
 pub use path::validate_vault_path;
 pub use resolver::{LinkResolver, Resolution};

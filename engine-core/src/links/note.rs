@@ -12,9 +12,11 @@ use super::parse::{LinkSyntax, parse_destination, parse_link};
 use super::path::validate_vault_path;
 use super::resolver::LinkResolver;
 use super::rewrite::{LinkMove, points_at, respell};
+use crate::markdown::{self, NoteMetadata};
 
 /// Where one link sits in a note: a byte range and the syntax found there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LinkSpan {
     /// Byte offset of the first byte of the link (`[` or `!`, or of a lone destination).
     pub start: usize,
@@ -162,6 +164,35 @@ pub fn rewrite_links(
     Ok(out)
 }
 
+/// [`rewrite_links`] over every link and embed that [`markdown::extract`] finds in `text`
+/// (wikilinks and markdown links outside code, comments and math).
+pub fn rewrite_links_in_note(
+    text: &str,
+    note: &str,
+    change: &VaultChange<'_>,
+) -> Result<NoteRewrite, RewriteError> {
+    rewrite_links(text, &link_spans(&markdown::extract(text)), note, change)
+}
+
+/// The spans of the links and embeds of extracted note metadata, in text order.
+pub fn link_spans(meta: &NoteMetadata) -> Vec<LinkSpan> {
+    let mut spans: Vec<LinkSpan> = meta
+        .links
+        .iter()
+        .chain(&meta.embeds)
+        .map(|l| LinkSpan {
+            start: l.position.start.offset,
+            end: l.position.end.offset,
+            syntax: match l.syntax {
+                markdown::LinkSyntax::Wikilink => LinkSyntax::Wikilink,
+                markdown::LinkSyntax::Markdown => LinkSyntax::Markdown,
+            },
+        })
+        .collect();
+    spans.sort_by_key(|s| s.start);
+    spans
+}
+
 /// The text of `span`, checked to lie in `text` on character boundaries at or after `from`.
 fn span_text<'t>(text: &'t str, span: &LinkSpan, from: usize) -> Result<&'t str, RewriteError> {
     let bad = || RewriteError::BadSpan {
@@ -285,6 +316,25 @@ mod tests {
         };
         let out = rewrite_links(text, &spans_of(text), "d/e/src.md", &change).unwrap();
         assert_eq!(out.text, "[a](./d/N.md) [[./d/e/M]] [[N]]");
+    }
+
+    #[test]
+    fn whole_note_rewrite_uses_the_markdown_extractor() {
+        let text = "---\nup: x\n---\n# [[Note]]\n\n![[Note#^b|x]] [a](Note.md) `[[Note]]` %%[[Note]]%%\n| [[Note\\|n]] |\n|---|\n";
+        let before = LinkResolver::new(["src.md", "Note.md"]).unwrap();
+        let moves = Moves::new([("Note.md", "b/New.md")]).unwrap();
+        let after = LinkResolver::new(moves.apply(["src.md", "Note.md"])).unwrap();
+        let change = VaultChange {
+            before: &before,
+            after: &after,
+            moves: &moves,
+        };
+        let out = rewrite_links_in_note(text, "src.md", &change).unwrap();
+        assert_eq!(
+            out.text,
+            "---\nup: x\n---\n# [[New]]\n\n![[New#^b|x]] [a](New.md) `[[Note]]` %%[[Note]]%%\n| [[New\\|n]] |\n|---|\n"
+        );
+        assert_eq!(out.edits.len(), 4);
     }
 
     #[test]

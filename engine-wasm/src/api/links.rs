@@ -3,7 +3,7 @@
 use engine_core::links::{
     LinkMove, LinkResolver, LinkSpan, Moves, PathError, Resolution, RewriteError, SyntaxError,
     VaultChange, link_text_after_move as core_link_text_after_move, parse_link,
-    rewrite_links as core_rewrite_links, validate_vault_path,
+    rewrite_links as core_rewrite_links, rewrite_links_in_note, validate_vault_path,
 };
 use serde::{Deserialize, Serialize};
 
@@ -11,6 +11,7 @@ use super::ApiError;
 
 /// Input of [`resolve_link`].
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ResolveLinkInput {
     /// Every file of the vault, vault-relative with `/` separators.
     pub paths: Vec<String>,
@@ -59,6 +60,7 @@ pub fn resolve_link(input: ResolveLinkInput) -> Result<ResolveLinkOutput, ApiErr
 
 /// One link to resolve in [`ResolveLinksInput`].
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LinkInNote {
     /// The note the link is written in.
     pub source: String,
@@ -68,6 +70,7 @@ pub struct LinkInNote {
 
 /// Input of [`resolve_links`].
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ResolveLinksInput {
     /// Every file of the vault, vault-relative with `/` separators.
     pub paths: Vec<String>,
@@ -162,6 +165,7 @@ fn resolve_one(
 
 /// Input of [`link_text_after_move`].
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LinkTextAfterMoveInput {
     /// Every file of the vault after the move.
     pub paths: Vec<String>,
@@ -208,6 +212,7 @@ pub fn link_text_after_move(
 
 /// One move of a file.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MoveInput {
     /// The file's path before the move.
     pub from: String,
@@ -217,11 +222,14 @@ pub struct MoveInput {
 
 /// Input of [`rewrite_note_links`].
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RewriteNoteLinksInput {
     /// The note's text.
     pub text: String,
-    /// Where its links are (byte offsets into `text`, sorted, not overlapping).
-    pub spans: Vec<LinkSpan>,
+    /// Where its links are (byte offsets into `text`, sorted, not overlapping); when absent,
+    /// every link and embed the markdown extractor finds.
+    #[serde(default)]
+    pub spans: Option<Vec<LinkSpan>>,
     /// Every file of the vault before the moves.
     pub paths: Vec<String>,
     /// The note's path before the moves.
@@ -280,8 +288,11 @@ pub fn rewrite_note_links(
         after: &after,
         moves: &moves,
     };
-    let out = core_rewrite_links(&input.text, &input.spans, &input.note, &change)
-        .map_err(rewrite_error)?;
+    let out = match &input.spans {
+        Some(spans) => core_rewrite_links(&input.text, spans, &input.note, &change),
+        None => rewrite_links_in_note(&input.text, &input.note, &change),
+    }
+    .map_err(rewrite_error)?;
     Ok(RewriteNoteLinksOutput {
         text: out.text,
         edits: out
