@@ -57,6 +57,13 @@ exports! {
     // -- text --
 
     // -- rank --
+    bm25_search => api::rank::bm25_search,
+    bm25_roundtrip => api::rank::bm25_roundtrip,
+    bm25_decode => api::rank::bm25_decode,
+    cosine => api::rank::cosine,
+    dot => api::rank::dot,
+    rrf => api::rank::rrf,
+    fuse_scores => api::rank::fuse_scores,
 
     // -- markdown --
 
