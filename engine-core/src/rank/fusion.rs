@@ -4,8 +4,9 @@
 //! id ascending (byte order).
 //!
 //! Common rules: a list whose weight is `0` is ignored entirely; within one list, only the
-//! first occurrence of an id counts; every id present in a list of positive weight is in
-//! the output.
+//! first occurrence of an id counts (later repeats are dropped before anything else, so
+//! they take no rank: `[a, a, b]` ranks `b` second); every id present in a list of
+//! positive weight is in the output.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -140,17 +141,18 @@ impl<'a> Accumulator<'a> {
     }
 }
 
-/// The first occurrence of each id in `ids`, with its position.
-fn first_occurrences<'a, I: Iterator<Item = &'a str>>(ids: I) -> Vec<(usize, &'a str)> {
+/// The positions in `ids` of the first occurrence of each id, in order.
+fn first_occurrences<'a, I: Iterator<Item = &'a str>>(ids: I) -> Vec<usize> {
     let mut seen: FixedMap<&str, ()> = FixedMap::default();
     ids.enumerate()
         .filter(|(_, id)| seen.insert(id, ()).is_none())
+        .map(|(at, _)| at)
         .collect()
 }
 
 /// Weighted Reciprocal Rank Fusion: `score(d) = Σ_l w_l / (k + rank_l(d))` with 1-based
-/// ranks, each term computed as `w_l / (k + rank as f64)` and summed over the lists in
-/// input order. Documents absent from a list get nothing from it. `k = 60` is customary.
+/// ranks among the distinct ids of the list, each term computed as
+/// `w_l / (k + rank as f64)` and summed over the lists in input order. Documents absent from a list get nothing from it. `k = 60` is customary.
 pub fn rrf(lists: &[RankedList], k: f64) -> Result<Vec<Hit>, FusionError> {
     if !(k.is_finite() && k >= 0.0) {
         return Err(FusionError::InvalidK(k));
@@ -160,9 +162,10 @@ pub fn rrf(lists: &[RankedList], k: f64) -> Result<Vec<Hit>, FusionError> {
     }
     let mut acc = Accumulator::default();
     for list in lists.iter().filter(|l| l.weight > 0.0) {
-        for (position, id) in first_occurrences(list.ids.iter().map(String::as_str)) {
-            let slot = acc.slot(id);
-            acc.sums[slot].1 += list.weight / (k + (position + 1) as f64);
+        let distinct = first_occurrences(list.ids.iter().map(String::as_str));
+        for (rank0, at) in distinct.into_iter().enumerate() {
+            let slot = acc.slot(&list.ids[at]);
+            acc.sums[slot].1 += list.weight / (k + (rank0 + 1) as f64);
         }
     }
     Ok(acc.ranked())
@@ -257,7 +260,7 @@ pub fn fuse_scores(lists: &[ScoredList], how: Normalization) -> Result<Vec<Hit>,
         if list.weight > 0.0 {
             let hits: Vec<&Hit> = first_occurrences(list.hits.iter().map(|h| h.id.as_str()))
                 .into_iter()
-                .map(|(at, _)| &list.hits[at])
+                .map(|at| &list.hits[at])
                 .collect();
             for hit in &hits {
                 acc.slot(hit.id.as_str());
@@ -302,10 +305,11 @@ mod tests {
             },
             RankedList {
                 weight: 2.0,
-                ids: ids(&["c", "a", "a"]),
+                ids: ids(&["c", "c", "a", "a"]),
             },
         ];
         let got = rrf(&lists, 60.0).unwrap();
+        // repeats take no rank: "a" is second in the second list
         let a = 1.0 / 61.0 + 2.0 / 62.0;
         let c = 1.0 / 63.0 + 2.0 / 61.0;
         let b = 1.0 / 62.0;

@@ -285,8 +285,6 @@ search_error("b above one", BASIC, ["dog"], 10, P(b=1.5), "invalid_params", "b m
 search_error("negative k1", BASIC, ["dog"], 10, P(k1=-0.5), "invalid_params", "k1 must be >= 0")
 search_error("k1 above maximum", BASIC, ["dog"], 10, P(k1=1001.0), "invalid_params", "k1 must be <= 1000")
 search_error("negative weight", BASIC, ["dog"], 10, P(tags=-1.0), "invalid_params", "weights must be >= 0")
-search_error("unknown field", [{"id": "a", "fields": {"summary": ["x"]}}], ["x"], 10, P(), "invalid_input",
-             "fields are title, aliases, headings, tags, body")
 search_error("missing query", BASIC, None, 10, P(), "invalid_input", "query is required (null is not a list)")
 
 # ------------------------------------------------------------------------------ roundtrip
