@@ -487,7 +487,7 @@ fn from_hex(hex: &str) -> Result<Vec<u8>, ApiError> {
         (c as char).to_digit(16).map(|d| d as u8)
     }
     let bytes = hex.as_bytes();
-    if bytes.len() % 2 != 0 {
+    if !bytes.len().is_multiple_of(2) {
         return Err(ApiError::invalid_input("hex string has an odd length"));
     }
     bytes
