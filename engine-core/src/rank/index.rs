@@ -262,8 +262,9 @@ impl InvertedIndex {
     }
 
     /// The `k` best documents for the query terms, ranked by score descending, then id
-    /// ascending. A query term listed `n` times counts `n` times (its contribution is
-    /// multiplied by `n`); terms are summed in first-occurrence order; unknown terms are
+    /// ascending. Each distinct query term counts once, however often it is listed
+    /// (repeats are dropped; chosen on SciFact train, where it beats weighting by query
+    /// term frequency); terms are summed in first-occurrence order; unknown terms are
     /// ignored. Only documents containing a query term in a field of non-zero weight are
     /// returned.
     pub fn search_terms<S: AsRef<str>>(&self, query: &[S], k: usize) -> Vec<ScoredDoc> {
@@ -275,9 +276,9 @@ impl InvertedIndex {
         let mut scores = vec![0.0f32; self.docs.len()];
         let mut matched = vec![false; self.docs.len()];
         let mut candidates: Vec<u32> = Vec::new();
-        for (term, qtf) in query {
+        for term in query {
             let entry = &self.terms[term as usize];
-            let weight = qtf as f32 * idf(self.live, entry.df);
+            let weight = idf(self.live, entry.df);
             for run in doc_runs(entry.postings.entries()) {
                 let doc = run[0].doc() as usize;
                 if let Some(tf) = scorer.weighted_tf(run, &self.lens[doc]) {
@@ -306,23 +307,14 @@ impl InvertedIndex {
             .collect()
     }
 
-    /// Distinct known query terms with their multiplicity, in first-occurrence order.
-    fn query_terms<S: AsRef<str>>(&self, query: &[S]) -> Vec<(u32, u32)> {
-        let mut position: FixedMap<u32, usize> = FixedMap::default();
-        let mut out: Vec<(u32, u32)> = Vec::new();
-        for term in query {
-            let Some(&id) = self.term_ids.get(term.as_ref()) else {
-                continue;
-            };
-            match position.get(&id) {
-                Some(&at) => out[at].1 = out[at].1.saturating_add(1),
-                None => {
-                    position.insert(id, out.len());
-                    out.push((id, 1));
-                }
-            }
-        }
-        out
+    /// Distinct known query terms, in first-occurrence order.
+    fn query_terms<S: AsRef<str>>(&self, query: &[S]) -> Vec<u32> {
+        let mut seen: FixedMap<u32, ()> = FixedMap::default();
+        query
+            .iter()
+            .filter_map(|term| self.term_ids.get(term.as_ref()).copied())
+            .filter(|id| seen.insert(*id, ()).is_none())
+            .collect()
     }
 
     /// The term id of `text`, creating the term if needed.
@@ -453,13 +445,13 @@ mod tests {
     }
 
     #[test]
-    fn duplicate_query_terms_multiply() {
+    fn duplicate_query_terms_count_once() {
         let mut index = body_only(1.2, 0.75);
         add(&mut index, "a", "", "cat dog");
         add(&mut index, "b", "", "bird");
-        let once = index.search_terms(&["cat"], 1)[0].score;
-        let twice = index.search_terms(&["cat", "cat"], 1)[0].score;
-        assert_eq!(twice, 2.0 * once);
+        let once = index.search_terms(&["cat", "dog"], 1);
+        let repeated = index.search_terms(&["cat", "dog", "cat", "unknown", "cat"], 1);
+        assert_eq!(repeated, once);
     }
 
     #[test]

@@ -15,8 +15,8 @@
 //!   takes no part);
 //! - saturation is applied once, after the fields are combined:
 //!   `s = (k1 + 1) · tf~ / (k1 + tf~)`;
-//! - `score(d) = Σ_t qtf_t · idf_t · s_t`, where `qtf_t` is the number of times `t`
-//!   occurs in the query.
+//! - `score(d) = Σ_t idf_t · s_t` over the distinct query terms: a term repeated in the
+//!   query counts once (on SciFact train this beats weighting by query term frequency).
 //!
 //! Documents that contain no query term in a field of positive weight are not returned.
 //!
@@ -31,8 +31,8 @@
 //!    from `sum = 0`.
 //! 4. `s = (k1 + 1) / (1 + k1 / sum)` — algebraically `(k1 + 1) · sum / (k1 + sum)`, but
 //!    finite even when a huge weight makes `sum` infinite.
-//! 5. `score += (qtf * idf) * s`, over the distinct query terms in the order of their
-//!    first occurrence in the query, starting from `score = 0`.
+//! 5. `score += idf * s`, over the distinct query terms in the order of their first
+//!    occurrence in the query, starting from `score = 0`.
 //!
 //! Results are ranked by score descending, then by id ascending (byte order).
 //!

@@ -5,7 +5,7 @@ Independent source: "BM25 by hand". Every score is computed here in f64 straight
 BM25F formula documented in engine-core/src/rank/mod.rs (Lucene IDF
 ln(1 + (N - df + 0.5) / (df + 0.5)); per-field length normalisation
 w_f * tf_f / ((1 - b) + b * len_f / avglen_f) summed over fields; one saturation
-(k1 + 1) * tf / (k1 + tf); query terms weighted by their multiplicity), without looking at
+(k1 + 1) * tf / (k1 + tf); each distinct query term counted once), without looking at
 the engine's code or output. The engine computes in f32, hence `tolerance`.
 
 The serialized bytes are produced by an independent Python encoder of the byte format
@@ -57,11 +57,8 @@ def bm25f(state, params, query, k):
     lens = {i: [len(fields.get(f, [])) for f in FIELDS] for i, fields in state.items()}
     totals = [sum(lens[i][j] for i in state) for j in range(5)]
     avg = [t / n for t in totals]
-    qtf = {}
-    for t in query:
-        qtf[t] = qtf.get(t, 0) + 1
     scores = {}
-    for t, mult in qtf.items():  # dicts keep first-occurrence order
+    for t in dict.fromkeys(query):  # distinct terms, first-occurrence order
         holders = [i for i, fields in state.items() if any(t in fields.get(f, []) for f in FIELDS)]
         df = len(holders)
         if df == 0:
@@ -79,7 +76,7 @@ def bm25f(state, params, query, k):
             if not active:
                 continue
             sat = (k1 + 1) * tf / (k1 + tf) if not math.isinf(tf) else k1 + 1
-            scores[i] = scores.get(i, 0.0) + mult * idf * sat
+            scores[i] = scores.get(i, 0.0) + idf * sat
     ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0].encode("utf-8")))
     top = ranked[: k + 1]
     for (a, sa), (b_, sb) in zip(top, top[1:]):
@@ -230,7 +227,7 @@ search("k1 zero is binary", BASIC, ["bird", "dog"], 10, P(k1=0.0))
 search("k1 large nearly linear", BASIC, ["bird", "dog"], 10, P(k1=1000.0))
 search("k1 small", BASIC, ["bird"], 10, P(k1=0.1, b=0.3))
 search("field empty everywhere takes no part", BASIC, ["dog"], 10, P(headings=5.0, aliases=7.0))
-search("duplicate query terms count twice", BASIC, ["dog", "dog", "cat"], 10)
+search("duplicate query terms count once", BASIC, ["dog", "dog", "cat"], 10)
 search("duplicate query terms order of first occurrence", BASIC, ["cat", "dog", "cat"], 10)
 search("query terms absent", BASIC, ["zebra", "lion"], 10)
 search("some query terms absent", BASIC, ["zebra", "cat"], 10)
