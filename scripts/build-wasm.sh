@@ -31,4 +31,6 @@ for dir in engine-wasm/pkg engine-wasm/pkg-node; do
     "$dir/engine_wasm_bg.wasm" -o "$dir/engine_wasm_bg.wasm"
 done
 rm -f engine-wasm/pkg/.gitignore engine-wasm/pkg-node/.gitignore
+# The repository's package.json says "type": "module"; the nodejs glue is CommonJS.
+echo '{ "type": "commonjs" }' > engine-wasm/pkg-node/package.json
 echo "build-wasm: engine-wasm/pkg ($(wc -c < engine-wasm/pkg/engine_wasm_bg.wasm) bytes of wasm) and engine-wasm/pkg-node are up to date"

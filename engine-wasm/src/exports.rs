@@ -6,15 +6,16 @@ use wasm_bindgen::prelude::*;
 
 use crate::api::{self, ApiError};
 
-/// Runs `f` on a JS value: deserialize, call, serialize as plain JSON-compatible JS.
+/// Runs `f` on a JS value. The input goes through `serde_json::Value` first, so parsing is
+/// exactly the native parsing (serde-wasm-bindgen alone ignores `deny_unknown_fields`).
 fn js_call<I, O>(f: fn(I) -> Result<O, ApiError>, input: JsValue) -> Result<JsValue, JsError>
 where
     I: DeserializeOwned,
     O: Serialize,
 {
-    let input: I = serde_wasm_bindgen::from_value(input)
+    let input: serde_json::Value = serde_wasm_bindgen::from_value(input)
         .map_err(|e| JsError::new(&format!("invalid_input: {e}")))?;
-    let out = f(input).map_err(|e| JsError::new(&e.to_string()))?;
+    let out = json_call(f, input).map_err(|e| JsError::new(&e.to_string()))?;
     out.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| JsError::new(&format!("internal: {e}")))
 }
@@ -28,7 +29,8 @@ where
     I: DeserializeOwned,
     O: Serialize,
 {
-    let input: I = serde_json::from_value(input).map_err(|e| ApiError::invalid_input(e.to_string()))?;
+    let input: I =
+        serde_json::from_value(input).map_err(|e| ApiError::invalid_input(e.to_string()))?;
     let out = f(input)?;
     serde_json::to_value(out).map_err(|e| ApiError::new("internal", e.to_string()))
 }
@@ -55,6 +57,9 @@ macro_rules! exports {
 
 exports! {
     // -- text --
+    analyze => api::text::analyze,
+    analyzer_fingerprint => api::text::analyzer_fingerprint,
+    stem => api::text::stem,
 
     // -- rank --
     bm25_search => api::rank::bm25_search,
@@ -70,7 +75,18 @@ exports! {
     // -- links --
 
     // -- acl --
+    parse_scope => api::acl::parse_scope,
+    scopes_satisfy => api::acl::scopes_satisfy,
+    scope_class => api::acl::scope_class,
+    glob_match => api::acl::glob_match,
+    validate_path => api::acl::validate_path,
+    acl_evaluate => api::acl::acl_evaluate,
+    acl_from_presets => api::acl::acl_from_presets,
 
     // -- hash --
+    canonical_json => api::hash::canonical_json,
+    args_hash => api::hash::args_hash,
+    tool_list_hash => api::hash::tool_list_hash,
+    sha256_hex => api::hash::sha256_hex,
 
 }

@@ -14,12 +14,16 @@ fn vectors_dir() -> PathBuf {
 /// everything else must match exactly.
 fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
-            (Some(p), Some(q), _, _) => p == q,
-            (_, _, Some(p), Some(q)) => p == q,
-            _ => x.as_f64().map(f64::to_bits) == y.as_f64().map(f64::to_bits),
-        },
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q)),
+        (Value::Number(x), Value::Number(y)) => {
+            match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
+                (Some(p), Some(q), _, _) => p == q,
+                (_, _, Some(p), Some(q)) => p == q,
+                _ => x.as_f64().map(f64::to_bits) == y.as_f64().map(f64::to_bits),
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
+        }
         (Value::Object(x), Value::Object(y)) => {
             x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
         }
@@ -34,9 +38,13 @@ fn close(a: &Value, b: &Value, tol: f64) -> bool {
             let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
             (x - y).abs() <= tol * y.abs().max(1.0)
         }
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| close(p, q, tol)),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| close(p, q, tol))
+        }
         (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| close(v, w, tol)))
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| close(v, w, tol)))
         }
         _ => a == b,
     }
@@ -47,9 +55,14 @@ fn close(a: &Value, b: &Value, tol: f64) -> bool {
 fn check(function: &str, case: &mut Value, bless: bool) -> Result<(), String> {
     let got = engine_wasm::call_json(function, case["input"].clone());
     if let (Ok(v), Some(reference)) = (&got, case.get("reference")) {
-        let tol = case.get("tolerance").and_then(Value::as_f64).unwrap_or(1e-6);
+        let tol = case
+            .get("tolerance")
+            .and_then(Value::as_f64)
+            .unwrap_or(1e-6);
         if !close(v, reference, tol) {
-            return Err(format!("differs from reference {reference} beyond {tol}: got {v}"));
+            return Err(format!(
+                "differs from reference {reference} beyond {tol}: got {v}"
+            ));
         }
     }
     match (&got, case.get("expected"), case.get("error")) {
@@ -61,7 +74,9 @@ fn check(function: &str, case: &mut Value, bless: bool) -> Result<(), String> {
         }
         _ => Err(format!(
             "expected {}\n  got      {:?}",
-            case.get("expected").or(case.get("error")).unwrap_or(&Value::Null),
+            case.get("expected")
+                .or(case.get("error"))
+                .unwrap_or(&Value::Null),
             got.map(|v| v.to_string()).map_err(|e| e.to_string())
         )),
     }
@@ -80,7 +95,10 @@ fn golden_vectors_pass_natively() {
     for file in &files {
         let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap())
             .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-        let function = doc["function"].as_str().expect("vector file names its function").to_string();
+        let function = doc["function"]
+            .as_str()
+            .expect("vector file names its function")
+            .to_string();
         let cases = doc["cases"].as_array_mut().expect("vector file has cases");
         assert!(!cases.is_empty(), "{}: no cases", file.display());
         for case in cases.iter_mut() {
@@ -97,6 +115,14 @@ fn golden_vectors_pass_natively() {
             std::fs::write(file, serde_json::to_string_pretty(&doc).unwrap() + "\n").unwrap();
         }
     }
-    println!("{passed} golden vectors passed natively across {} files", files.len());
-    assert!(failures.is_empty(), "{} vector(s) failed:\n{}", failures.len(), failures.join("\n"));
+    println!(
+        "{passed} golden vectors passed natively across {} files",
+        files.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} vector(s) failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -17,7 +17,10 @@ pub struct ApiError {
 impl ApiError {
     /// Builds an error from a code and a message.
     pub fn new(code: &str, message: impl Into<String>) -> Self {
-        Self { code: code.to_string(), message: message.into() }
+        Self {
+            code: code.to_string(),
+            message: message.into(),
+        }
     }
 
     /// An `invalid_input` error.

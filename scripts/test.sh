@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Runs every test of obsidian-tc. On a fresh machine it first installs what the tests need
+# (Rust targets, wasm-bindgen-cli at the pinned version, npm packages, cargo-fuzz) and skips
+# whatever is already present at the right version.
+#
+#   scripts/test.sh            everything
+#   FUZZ_SECONDS=0 scripts/test.sh    skip the fuzzing smoke run
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+step() { printf '\n==> %s\n' "$*"; }
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+
+step "toolchain: Rust targets for WebAssembly and a bare no_std target"
+installed="$(rustup target list --installed)"
+for t in wasm32-unknown-unknown x86_64-unknown-none; do
+  grep -qx "$t" <<<"$installed" || rustup target add "$t"
+done
+rustup component list --installed | grep -q '^rustfmt' || rustup component add rustfmt
+rustup component list --installed | grep -q '^clippy' || rustup component add clippy
+
+step "wasm-bindgen-cli (pinned to the wasm-bindgen crate version)"
+want="$(grep -E '^wasm-bindgen = ' Cargo.toml | sed -E 's/.*"=([0-9.]+)".*/\1/')"
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$want" ]; then
+  echo "installing wasm-bindgen-cli $want (about 10 minutes on 2 cores; cached in ~/.cargo/bin afterwards)"
+  cargo install wasm-bindgen-cli --version "$want"
+fi
+wasm-bindgen --version
+
+step "npm packages"
+if [ ! -d node_modules ] || ! cmp -s package-lock.json node_modules/.package-lock.json; then
+  npm ci --no-audit --no-fund
+fi
+
+step "format and lint"
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+
+step "engine-core builds without std (wasm32-unknown-unknown, x86_64-unknown-none)"
+cargo build -p engine-core --quiet --target wasm32-unknown-unknown
+cargo build -p engine-core --quiet --target x86_64-unknown-none
+
+step "Rust tests (unit, property, golden vectors natively)"
+cargo test --workspace
+
+step "WebAssembly build is reproducible and the committed engine-wasm/pkg is current"
+bash scripts/build-wasm.sh
+if [ -n "$(git status --porcelain -- engine-wasm/pkg)" ]; then
+  git status --short -- engine-wasm/pkg
+  echo "engine-wasm/pkg differs from a fresh build: run 'npm run build:wasm' and commit engine-wasm/pkg" >&2
+  exit 1
+fi
+
+step "golden vectors on the WebAssembly builds (node --test)"
+node --test tests/wasm/
+
+if [ -d ../shared/data/scifact ]; then
+  step "SciFact retrieval quality (test split; parameters chosen on train)"
+  cargo run --release --quiet -p engine-core --example eval_scifact -- --split test --min-ndcg 0.68
+fi
+
+fuzz_seconds="${FUZZ_SECONDS:-20}"
+if [ "$fuzz_seconds" -gt 0 ]; then
+  step "fuzzing smoke run (${fuzz_seconds}s per target)"
+  if ! cargo fuzz --version >/dev/null 2>&1; then cargo install cargo-fuzz --locked || cargo install cargo-fuzz; fi
+  for target in $(cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz list); do
+    log="$(mktemp)"
+    if (cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run "$target" -- -max_total_time="$fuzz_seconds" -rss_limit_mb=4096) >"$log" 2>&1; then
+      echo "fuzz $target: $(grep -Eo '#[0-9]+ +DONE.*' "$log" | tail -n 1)"
+    else
+      tail -n 60 "$log"; echo "fuzz target $target failed" >&2; exit 1
+    fi
+  done
+fi
+
+step "all tests passed"
