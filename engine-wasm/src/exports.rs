@@ -69,6 +69,9 @@ exports! {
     dot => api::rank::dot,
     rrf => api::rank::rrf,
     fuse_scores => api::rank::fuse_scores,
+    lexical_search => api::rank::lexical_search,
+    lexical_roundtrip => api::rank::lexical_roundtrip,
+    lexical_decode => api::rank::lexical_decode,
 
     // -- markdown --
 

@@ -1,15 +1,19 @@
-//! Exports for [`engine_core::rank`]: BM25F search over pre-analyzed terms, index
-//! serialization, cosine/dot and rank fusion.
+//! Exports for [`engine_core::rank`]: BM25F search over pre-analyzed terms and over text,
+//! index serialization, cosine/dot, rank fusion, and the `LexicalIndex` class the plugin
+//! keeps in memory.
 //!
 //! Float inputs accept plain numbers and, because JSON has no literal for them, the strings
 //! `"NaN"`, `"Infinity"` and `"-Infinity"` (so that the typed errors for non-finite input
 //! can be exercised from JSON).
 
 use engine_core::rank::{
-    self, AnalyzerStamp, Bm25Params, DecodeError, Field, FusionError, IndexError, InvertedIndex,
-    Normalization, ParamsError, RankedList, ScoredDoc, ScoredList, VectorError,
+    self, AnalyzerStamp, Bm25Params, DecodeError, Document, Field, FusionError, IndexError,
+    InvertedIndex, LexicalDecodeError, LexicalIndex, Normalization, ParamsError, RankedList,
+    ScoredDoc, ScoredList, VectorError,
 };
+use engine_core::text::AnalyzerSettings;
 use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
 
 use super::ApiError;
 
@@ -499,4 +503,240 @@ fn from_hex(hex: &str) -> Result<Vec<u8>, ApiError> {
             )),
         })
         .collect()
+}
+
+/// A document given as text, for [`lexical_search`] and [`lexical_roundtrip`].
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TextDoc {
+    /// Document id.
+    pub id: String,
+    /// Its text per field.
+    #[serde(default)]
+    pub doc: Document,
+}
+
+/// A change applied after the initial text documents.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+pub enum TextOp {
+    /// Insert or replace a document.
+    Upsert {
+        /// Document id.
+        id: String,
+        /// Its text per field.
+        #[serde(default)]
+        doc: Document,
+    },
+    /// Remove a document (a missing id is a no-op).
+    Remove {
+        /// Document id.
+        id: String,
+    },
+}
+
+/// Input of [`lexical_search`] and [`lexical_roundtrip`].
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LexicalSearchInput {
+    /// Analyzer settings (defaults when absent).
+    #[serde(default)]
+    pub analyzer: AnalyzerSettings,
+    /// Scoring parameters (defaults when absent).
+    #[serde(default)]
+    pub params: Bm25Params,
+    /// Documents upserted first, in order.
+    #[serde(default)]
+    pub docs: Vec<TextDoc>,
+    /// Changes applied next, in order.
+    #[serde(default)]
+    pub ops: Vec<TextOp>,
+    /// The free-text query.
+    pub query: String,
+    /// Number of results wanted.
+    pub k: usize,
+}
+
+/// Output of [`lexical_roundtrip`].
+#[derive(Debug, Clone, Serialize)]
+pub struct LexicalRoundtripOutput {
+    /// Search results of the index read back from its bytes.
+    pub results: Vec<ScoredHit>,
+    /// Whether serializing the read-back index gives the very same bytes.
+    pub stable_bytes: bool,
+}
+
+/// Input of [`lexical_decode`].
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LexicalDecodeInput {
+    /// Serialized index, hex (either case).
+    pub bytes_hex: String,
+    /// The free-text query.
+    #[serde(default)]
+    pub query: String,
+    /// Number of results wanted.
+    #[serde(default)]
+    pub k: usize,
+}
+
+/// Maps a text-level decoding error to its code.
+fn lexical_decode_error(e: LexicalDecodeError) -> ApiError {
+    match e {
+        LexicalDecodeError::Index(e) => decode_error(e),
+        LexicalDecodeError::Settings(_) => ApiError::new("invalid_settings", e.to_string()),
+        LexicalDecodeError::AnalyzerMismatch { .. } => {
+            ApiError::new("analyzer_mismatch", e.to_string())
+        }
+    }
+}
+
+/// Builds the text-level index described by `input`.
+fn build_lexical(input: &LexicalSearchInput) -> Result<LexicalIndex, ApiError> {
+    let mut index =
+        LexicalIndex::new(input.analyzer.clone(), input.params).map_err(params_error)?;
+    for d in &input.docs {
+        index.upsert(&d.id, &d.doc).map_err(index_error)?;
+    }
+    for op in &input.ops {
+        match op {
+            TextOp::Upsert { id, doc } => index.upsert(id, doc).map_err(index_error)?,
+            TextOp::Remove { id } => {
+                index.remove(id);
+            }
+        }
+    }
+    Ok(index)
+}
+
+/// BM25F top-k over documents given as text, analyzed with the given settings.
+pub fn lexical_search(input: LexicalSearchInput) -> Result<Vec<ScoredHit>, ApiError> {
+    let index = build_lexical(&input)?;
+    Ok(hits(index.search(&input.query, input.k)))
+}
+
+/// Builds the text-level index, serializes it, reads it back (rebuilding the analyzer
+/// from the stored settings) and searches the copy.
+pub fn lexical_roundtrip(input: LexicalSearchInput) -> Result<LexicalRoundtripOutput, ApiError> {
+    let bytes = build_lexical(&input)?.to_bytes();
+    let index = LexicalIndex::from_bytes(&bytes).map_err(lexical_decode_error)?;
+    Ok(LexicalRoundtripOutput {
+        results: hits(index.search(&input.query, input.k)),
+        stable_bytes: index.to_bytes() == bytes,
+    })
+}
+
+/// Reads a serialized text-level index and searches it; typed errors for invalid bytes,
+/// unreadable analyzer settings, or an analyzer whose fingerprint changed.
+pub fn lexical_decode(input: LexicalDecodeInput) -> Result<Vec<ScoredHit>, ApiError> {
+    let bytes = from_hex(&input.bytes_hex)?;
+    let index = LexicalIndex::from_bytes(&bytes).map_err(lexical_decode_error)?;
+    Ok(hits(index.search(&input.query, input.k)))
+}
+
+/// Options of the `LexicalIndex` constructor.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct LexicalOptions {
+    analyzer: AnalyzerSettings,
+    params: Bm25Params,
+}
+
+/// A JS error carrying `code: message`, like the stateless exports.
+fn js_error(e: ApiError) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+/// Reads an optional JS value (`undefined` or `null` = default) into `T`, through
+/// `serde_json::Value` like the stateless exports (so unknown fields are refused).
+fn from_js<T: serde::de::DeserializeOwned + Default>(value: JsValue) -> Result<T, JsError> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(T::default());
+    }
+    let invalid = |e: String| js_error(ApiError::invalid_input(e));
+    let json: serde_json::Value =
+        serde_wasm_bindgen::from_value(value).map_err(|e| invalid(e.to_string()))?;
+    serde_json::from_value(json).map_err(|e| invalid(e.to_string()))
+}
+
+/// The lexical index as a JS class, kept in memory by the plugin: documents are upserted
+/// and removed as notes change, searched with free text, and persisted with
+/// `to_bytes` / `LexicalIndex.from_bytes`.
+#[wasm_bindgen(js_name = LexicalIndex)]
+pub struct LexicalIndexHandle {
+    inner: LexicalIndex,
+}
+
+#[wasm_bindgen(js_class = LexicalIndex)]
+impl LexicalIndexHandle {
+    /// `new LexicalIndex({analyzer?, params?})`: an empty index (defaults when omitted).
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<LexicalIndexHandle, JsError> {
+        let options: LexicalOptions = from_js(options)?;
+        let inner = LexicalIndex::new(options.analyzer, options.params)
+            .map_err(|e| js_error(params_error(e)))?;
+        Ok(LexicalIndexHandle { inner })
+    }
+
+    /// Inserts or replaces a document `{title?, aliases?, headings?, tags?, body?}`.
+    pub fn upsert(&mut self, id: &str, doc: JsValue) -> Result<(), JsError> {
+        let doc: Document = from_js(doc)?;
+        self.inner
+            .upsert(id, &doc)
+            .map_err(|e| js_error(index_error(e)))
+    }
+
+    /// Removes a document; returns whether it was indexed.
+    pub fn remove(&mut self, id: &str) -> bool {
+        self.inner.remove(id)
+    }
+
+    /// The `k` best documents for a free-text query: `[{id, score}]`.
+    pub fn search(&self, query: &str, k: usize) -> Result<JsValue, JsError> {
+        let results = hits(self.inner.search(query, k));
+        results
+            .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+            .map_err(|e| js_error(ApiError::new("internal", e.to_string())))
+    }
+
+    /// Replaces the scoring parameters `{k1?, b?, weights?}` (no re-indexing needed).
+    pub fn set_params(&mut self, params: JsValue) -> Result<(), JsError> {
+        let params: Bm25Params = from_js(params)?;
+        self.inner
+            .set_params(params)
+            .map_err(|e| js_error(params_error(e)))
+    }
+
+    /// The canonical bytes of the index, for the host to persist.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.inner.to_bytes()
+    }
+
+    /// Reads bytes written by `to_bytes` (typed `code: message` errors when they are
+    /// foreign, truncated, corrupt, or from a different analyzer).
+    pub fn from_bytes(bytes: &[u8]) -> Result<LexicalIndexHandle, JsError> {
+        let inner =
+            LexicalIndex::from_bytes(bytes).map_err(|e| js_error(lexical_decode_error(e)))?;
+        Ok(LexicalIndexHandle { inner })
+    }
+
+    /// Number of documents.
+    pub fn len(&self) -> usize {
+        self.inner.len()
+    }
+
+    /// Whether the index holds no document.
+    pub fn is_empty(&self) -> bool {
+        self.inner.is_empty()
+    }
+
+    /// Whether a document with this id is indexed.
+    pub fn contains(&self, id: &str) -> bool {
+        self.inner.contains(id)
+    }
+
+    /// The analyzer fingerprint stored with the index.
+    pub fn fingerprint(&self) -> String {
+        self.inner.analyzer().fingerprint()
+    }
 }
