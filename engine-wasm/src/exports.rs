@@ -74,6 +74,8 @@ exports! {
     lexical_decode => api::rank::lexical_decode,
 
     // -- markdown --
+    extract_markdown => api::markdown::extract_markdown,
+    chunk_markdown => api::markdown::chunk_markdown,
 
     // -- links --
 
