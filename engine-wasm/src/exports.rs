@@ -62,6 +62,16 @@ exports! {
     stem => api::text::stem,
 
     // -- rank --
+    bm25_search => api::rank::bm25_search,
+    bm25_roundtrip => api::rank::bm25_roundtrip,
+    bm25_decode => api::rank::bm25_decode,
+    cosine => api::rank::cosine,
+    dot => api::rank::dot,
+    rrf => api::rank::rrf,
+    fuse_scores => api::rank::fuse_scores,
+    lexical_search => api::rank::lexical_search,
+    lexical_roundtrip => api::rank::lexical_roundtrip,
+    lexical_decode => api::rank::lexical_decode,
 
     // -- markdown --
     extract_markdown => api::markdown::extract_markdown,

@@ -1,0 +1,261 @@
+//! The text-level index: an [`Analyzer`] and an [`InvertedIndex`] that always travel
+//! together, so documents and queries are analyzed alike and a persisted index is never
+//! read with a different analyzer than the one that built it.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::codec::{AnalyzerStamp, DecodeError};
+use super::field::Field;
+use super::index::{IndexError, InvertedIndex};
+use super::params::{Bm25Params, ParamsError};
+use super::topk::ScoredDoc;
+use crate::text::{Analyzer, AnalyzerSettings};
+
+/// A note as the lexical index sees it: the text of each field.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Document {
+    /// The title.
+    pub title: String,
+    /// Aliases (each analyzed separately, terms concatenated).
+    pub aliases: Vec<String>,
+    /// Heading texts.
+    pub headings: Vec<String>,
+    /// Tags (e.g. `project/alpha`).
+    pub tags: Vec<String>,
+    /// The body text.
+    pub body: String,
+}
+
+/// Why serialized bytes could not be read back as a [`LexicalIndex`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum LexicalDecodeError {
+    /// The index bytes themselves are invalid.
+    Index(DecodeError),
+    /// The stored analyzer settings cannot be read by this build.
+    Settings(String),
+    /// This build's analyzer for the stored settings has a different fingerprint than the
+    /// one that built the index (the analyzer changed): the index must be rebuilt.
+    AnalyzerMismatch {
+        /// Fingerprint stored in the bytes.
+        stored: String,
+        /// Fingerprint of this build's analyzer.
+        current: String,
+    },
+}
+
+impl fmt::Display for LexicalDecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LexicalDecodeError::Index(e) => e.fmt(f),
+            LexicalDecodeError::Settings(why) => {
+                write!(f, "stored analyzer settings unreadable: {why}")
+            }
+            LexicalDecodeError::AnalyzerMismatch { stored, current } => write!(
+                f,
+                "index built by analyzer {stored}, this build's analyzer is {current}: rebuild the index"
+            ),
+        }
+    }
+}
+
+impl From<DecodeError> for LexicalDecodeError {
+    fn from(e: DecodeError) -> Self {
+        LexicalDecodeError::Index(e)
+    }
+}
+
+/// A BM25F index over [`Document`]s, searched with free text.
+#[derive(Debug, Clone)]
+pub struct LexicalIndex {
+    analyzer: Analyzer,
+    index: InvertedIndex,
+}
+
+impl LexicalIndex {
+    /// An empty index with the given analyzer settings and scoring parameters.
+    pub fn new(settings: AnalyzerSettings, params: Bm25Params) -> Result<Self, ParamsError> {
+        Ok(LexicalIndex {
+            analyzer: Analyzer::new(settings),
+            index: InvertedIndex::new(params)?,
+        })
+    }
+
+    /// The analyzer.
+    pub fn analyzer(&self) -> &Analyzer {
+        &self.analyzer
+    }
+
+    /// The underlying term-level index.
+    pub fn index(&self) -> &InvertedIndex {
+        &self.index
+    }
+
+    /// Replaces the scoring parameters (no re-indexing needed).
+    pub fn set_params(&mut self, params: Bm25Params) -> Result<(), ParamsError> {
+        self.index.set_params(params)
+    }
+
+    /// Number of documents.
+    pub fn len(&self) -> usize {
+        self.index.len()
+    }
+
+    /// Whether the index holds no document.
+    pub fn is_empty(&self) -> bool {
+        self.index.is_empty()
+    }
+
+    /// Whether a document with this id is indexed.
+    pub fn contains(&self, id: &str) -> bool {
+        self.index.contains(id)
+    }
+
+    /// Analyzes and inserts the document `id`, replacing any previous version.
+    pub fn upsert(&mut self, id: &str, doc: &Document) -> Result<(), IndexError> {
+        let analyze_all = |texts: &[String]| -> Vec<String> {
+            texts.iter().flat_map(|t| self.analyzer.terms(t)).collect()
+        };
+        let title = self.analyzer.terms(&doc.title);
+        let aliases = analyze_all(&doc.aliases);
+        let headings = analyze_all(&doc.headings);
+        let tags = analyze_all(&doc.tags);
+        let body = self.analyzer.terms(&doc.body);
+        self.index.upsert(
+            id,
+            &[
+                (Field::Title, &title[..]),
+                (Field::Aliases, &aliases[..]),
+                (Field::Headings, &headings[..]),
+                (Field::Tags, &tags[..]),
+                (Field::Body, &body[..]),
+            ],
+        )
+    }
+
+    /// Removes the document `id`; returns whether it was indexed.
+    pub fn remove(&mut self, id: &str) -> bool {
+        self.index.remove(id)
+    }
+
+    /// The `k` best documents for a free-text query (analyzed like the documents).
+    pub fn search(&self, query: &str, k: usize) -> Vec<ScoredDoc> {
+        self.index.search_terms(&self.analyzer.terms(query), k)
+    }
+
+    /// The analyzer stamp written with the index: fingerprint and settings as JSON.
+    fn stamp(&self) -> AnalyzerStamp {
+        AnalyzerStamp {
+            fingerprint: self.analyzer.fingerprint(),
+            settings: serde_json::to_string(self.analyzer.settings()).unwrap_or_default(),
+        }
+    }
+
+    /// The canonical bytes of the index (see [`InvertedIndex::to_bytes`]).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.index.to_bytes(&self.stamp())
+    }
+
+    /// Reads bytes written by [`LexicalIndex::to_bytes`], rebuilding the analyzer from the
+    /// stored settings and checking that it still has the stored fingerprint.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, LexicalDecodeError> {
+        let (index, stamp) = InvertedIndex::from_bytes(bytes)?;
+        let settings: AnalyzerSettings = serde_json::from_str(&stamp.settings)
+            .map_err(|e| LexicalDecodeError::Settings(e.to_string()))?;
+        let analyzer = Analyzer::new(settings);
+        let current = analyzer.fingerprint();
+        if current != stamp.fingerprint {
+            return Err(LexicalDecodeError::AnalyzerMismatch {
+                stored: stamp.fingerprint,
+                current,
+            });
+        }
+        Ok(LexicalIndex { analyzer, index })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::{Stemmer, StopWords};
+    use alloc::borrow::ToOwned;
+    use alloc::vec;
+
+    fn note(title: &str, body: &str) -> Document {
+        Document {
+            title: title.to_owned(),
+            body: body.to_owned(),
+            ..Document::default()
+        }
+    }
+
+    fn index() -> LexicalIndex {
+        let mut index =
+            LexicalIndex::new(AnalyzerSettings::default(), Bm25Params::default()).unwrap();
+        index
+            .upsert("a.md", &note("Running notes", "I went running today"))
+            .unwrap();
+        index
+            .upsert("b.md", &note("Bread", "flour and water"))
+            .unwrap();
+        let tagged = Document {
+            tags: vec!["project/run".to_owned()],
+            ..Document::default()
+        };
+        index.upsert("c.md", &tagged).unwrap();
+        index
+    }
+
+    #[test]
+    fn documents_and_queries_are_analyzed_alike() {
+        let index = index();
+        let ids: Vec<String> = index.search("RUNS", 10).into_iter().map(|d| d.id).collect();
+        assert_eq!(ids, ["a.md", "c.md"]);
+        assert!(index.search("", 10).is_empty());
+        assert_eq!(index.len(), 3);
+    }
+
+    #[test]
+    fn bytes_round_trip_with_the_analyzer() {
+        let settings = AnalyzerSettings {
+            stemmer: Stemmer::None,
+            stopwords: StopWords::English,
+            ..AnalyzerSettings::default()
+        };
+        let mut index = LexicalIndex::new(settings.clone(), Bm25Params::default()).unwrap();
+        index.upsert("x", &note("The running man", "runs")).unwrap();
+        let bytes = index.to_bytes();
+        let back = LexicalIndex::from_bytes(&bytes).unwrap();
+        assert_eq!(back.analyzer().settings(), &settings);
+        assert_eq!(back.search("running", 5), index.search("running", 5));
+        assert_eq!(back.to_bytes(), bytes);
+    }
+
+    #[test]
+    fn a_foreign_analyzer_is_refused() {
+        let index = index();
+        let settings = serde_json::to_string(index.analyzer().settings()).unwrap();
+        let stamp = AnalyzerStamp {
+            fingerprint: "0".repeat(32),
+            settings,
+        };
+        let bytes = index.index().to_bytes(&stamp);
+        assert!(matches!(
+            LexicalIndex::from_bytes(&bytes),
+            Err(LexicalDecodeError::AnalyzerMismatch { .. })
+        ));
+        let bytes = index.index().to_bytes(&AnalyzerStamp::default());
+        assert!(matches!(
+            LexicalIndex::from_bytes(&bytes),
+            Err(LexicalDecodeError::Settings(_))
+        ));
+        assert!(matches!(
+            LexicalIndex::from_bytes(b"nope"),
+            Err(LexicalDecodeError::Index(DecodeError::NotAnIndex))
+        ));
+    }
+}

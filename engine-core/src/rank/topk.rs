@@ -1,0 +1,80 @@
+//! Ranked results and the stable ordering every ranking in this module uses:
+//! score descending, then id ascending by bytes.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::cmp::Ordering;
+
+use serde::{Deserialize, Serialize};
+
+/// One ranked document: its id and score.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScoredDoc {
+    /// The document id given at indexing time.
+    pub id: String,
+    /// Its BM25F score (`> 0` unless a weight or `k1` underflows it to `0`).
+    pub score: f32,
+}
+
+/// The ranking order: higher score first, ties broken by id ascending (byte order).
+/// Scores must not be NaN; `total_cmp` makes the order total regardless.
+pub(crate) fn rank_order<S: PartialOrd + Copy>(
+    (score_a, id_a): (S, &str),
+    (score_b, id_b): (S, &str),
+) -> Ordering {
+    score_b
+        .partial_cmp(&score_a)
+        .unwrap_or(Ordering::Equal)
+        .then_with(|| id_a.cmp(id_b))
+}
+
+/// Keeps the `k` first items of `items` under `order` and sorts them: a partial
+/// selection (`O(n + k log k)`) instead of a full sort.
+pub(crate) fn select_top<T>(
+    items: &mut Vec<T>,
+    k: usize,
+    mut order: impl FnMut(&T, &T) -> Ordering,
+) {
+    if k == 0 {
+        items.clear();
+        return;
+    }
+    if k < items.len() {
+        items.select_nth_unstable_by(k - 1, &mut order);
+        items.truncate(k);
+    }
+    items.sort_unstable_by(order);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ties_break_by_id_bytes() {
+        assert_eq!(rank_order((1.0f32, "b"), (1.0, "a")), Ordering::Greater);
+        assert_eq!(rank_order((2.0f32, "b"), (1.0, "a")), Ordering::Less);
+        // byte order: uppercase before lowercase, "é" (0xC3..) after "z"
+        assert_eq!(rank_order((1.0f32, "Z"), (1.0, "a")), Ordering::Less);
+        assert_eq!(rank_order((1.0f32, "é"), (1.0, "z")), Ordering::Greater);
+    }
+
+    #[test]
+    fn select_top_is_a_sorted_prefix() {
+        let all: Vec<(f32, &str)> = alloc::vec![
+            (1.0, "c"),
+            (3.0, "a"),
+            (2.0, "b"),
+            (3.0, "0"),
+            (0.5, "d"),
+            (2.0, "a")
+        ];
+        let mut sorted = all.clone();
+        sorted.sort_by(|a, b| rank_order(*a, *b));
+        for k in 0..8 {
+            let mut top = all.clone();
+            select_top(&mut top, k, |a, b| rank_order(*a, *b));
+            assert_eq!(top[..], sorted[..k.min(sorted.len())]);
+        }
+    }
+}
