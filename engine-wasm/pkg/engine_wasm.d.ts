@@ -1,6 +1,61 @@
 /* tslint:disable */
 /* eslint-disable */
 
+/**
+ * The lexical index as a JS class, kept in memory by the plugin: documents are upserted
+ * and removed as notes change, searched with free text, and persisted with
+ * `to_bytes` / `LexicalIndex.from_bytes`.
+ */
+export class LexicalIndex {
+    free(): void;
+    [Symbol.dispose](): void;
+    /**
+     * Whether a document with this id is indexed.
+     */
+    contains(id: string): boolean;
+    /**
+     * The analyzer fingerprint stored with the index.
+     */
+    fingerprint(): string;
+    /**
+     * Reads bytes written by `to_bytes` (typed `code: message` errors when they are
+     * foreign, truncated, corrupt, or from a different analyzer).
+     */
+    static from_bytes(bytes: Uint8Array | number[]): LexicalIndex;
+    /**
+     * Whether the index holds no document.
+     */
+    is_empty(): boolean;
+    /**
+     * Number of documents.
+     */
+    len(): number;
+    /**
+     * `new LexicalIndex({analyzer?, params?})`: an empty index (defaults when omitted).
+     */
+    constructor(options: any);
+    /**
+     * Removes a document; returns whether it was indexed.
+     */
+    remove(id: string): boolean;
+    /**
+     * The `k` best documents for a free-text query: `[{id, score}]`.
+     */
+    search(query: string, k: number): any;
+    /**
+     * Replaces the scoring parameters `{k1?, b?, weights?}` (no re-indexing needed).
+     */
+    set_params(params: any): void;
+    /**
+     * The canonical bytes of the index, for the host to persist.
+     */
+    to_bytes(): Uint8Array;
+    /**
+     * Inserts or replaces a document `{title?, aliases?, headings?, tags?, body?}`.
+     */
+    upsert(id: string, doc: any): void;
+}
+
 export function acl_evaluate(input: any): any;
 
 export function acl_from_presets(input: any): any;
@@ -11,11 +66,43 @@ export function analyzer_fingerprint(input: any): any;
 
 export function args_hash(input: any): any;
 
+export function bm25_decode(input: any): any;
+
+export function bm25_roundtrip(input: any): any;
+
+export function bm25_search(input: any): any;
+
 export function canonical_json(input: any): any;
+
+export function chunk_markdown(input: any): any;
+
+export function cosine(input: any): any;
+
+export function dot(input: any): any;
+
+export function extract_markdown(input: any): any;
+
+export function fuse_scores(input: any): any;
 
 export function glob_match(input: any): any;
 
+export function lexical_decode(input: any): any;
+
+export function lexical_roundtrip(input: any): any;
+
+export function lexical_search(input: any): any;
+
+export function link_text_after_move(input: any): any;
+
 export function parse_scope(input: any): any;
+
+export function resolve_link(input: any): any;
+
+export function resolve_links(input: any): any;
+
+export function rewrite_note_links(input: any): any;
+
+export function rrf(input: any): any;
 
 export function scope_class(input: any): any;
 
@@ -33,14 +120,42 @@ export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembl
 
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
+    readonly __wbg_lexicalindex_free: (a: number, b: number) => void;
     readonly acl_evaluate: (a: any) => [number, number, number];
     readonly acl_from_presets: (a: any) => [number, number, number];
     readonly analyze: (a: any) => [number, number, number];
     readonly analyzer_fingerprint: (a: any) => [number, number, number];
     readonly args_hash: (a: any) => [number, number, number];
+    readonly bm25_decode: (a: any) => [number, number, number];
+    readonly bm25_roundtrip: (a: any) => [number, number, number];
+    readonly bm25_search: (a: any) => [number, number, number];
     readonly canonical_json: (a: any) => [number, number, number];
+    readonly chunk_markdown: (a: any) => [number, number, number];
+    readonly cosine: (a: any) => [number, number, number];
+    readonly dot: (a: any) => [number, number, number];
+    readonly extract_markdown: (a: any) => [number, number, number];
+    readonly fuse_scores: (a: any) => [number, number, number];
     readonly glob_match: (a: any) => [number, number, number];
+    readonly lexical_decode: (a: any) => [number, number, number];
+    readonly lexical_roundtrip: (a: any) => [number, number, number];
+    readonly lexical_search: (a: any) => [number, number, number];
+    readonly lexicalindex_contains: (a: number, b: number, c: number) => number;
+    readonly lexicalindex_fingerprint: (a: number) => [number, number];
+    readonly lexicalindex_from_bytes: (a: number, b: number) => [number, number, number];
+    readonly lexicalindex_is_empty: (a: number) => number;
+    readonly lexicalindex_len: (a: number) => number;
+    readonly lexicalindex_new: (a: any) => [number, number, number];
+    readonly lexicalindex_remove: (a: number, b: number, c: number) => number;
+    readonly lexicalindex_search: (a: number, b: number, c: number, d: number) => [number, number, number];
+    readonly lexicalindex_set_params: (a: number, b: any) => [number, number];
+    readonly lexicalindex_to_bytes: (a: number) => [number, number];
+    readonly lexicalindex_upsert: (a: number, b: number, c: number, d: any) => [number, number];
+    readonly link_text_after_move: (a: any) => [number, number, number];
     readonly parse_scope: (a: any) => [number, number, number];
+    readonly resolve_link: (a: any) => [number, number, number];
+    readonly resolve_links: (a: any) => [number, number, number];
+    readonly rewrite_note_links: (a: any) => [number, number, number];
+    readonly rrf: (a: any) => [number, number, number];
     readonly scope_class: (a: any) => [number, number, number];
     readonly scopes_satisfy: (a: any) => [number, number, number];
     readonly sha256_hex: (a: any) => [number, number, number];

@@ -1,6 +1,162 @@
 /* @ts-self-types="./engine_wasm.d.ts" */
 
 /**
+ * The lexical index as a JS class, kept in memory by the plugin: documents are upserted
+ * and removed as notes change, searched with free text, and persisted with
+ * `to_bytes` / `LexicalIndex.from_bytes`.
+ */
+export class LexicalIndex {
+    static __wrap(ptr) {
+        const obj = Object.create(LexicalIndex.prototype);
+        obj.__wbg_ptr = ptr;
+        LexicalIndexFinalization.register(obj, obj.__wbg_ptr, obj);
+        return obj;
+    }
+    __destroy_into_raw() {
+        const ptr = this.__wbg_ptr;
+        this.__wbg_ptr = 0;
+        LexicalIndexFinalization.unregister(this);
+        return ptr;
+    }
+    free() {
+        const ptr = this.__destroy_into_raw();
+        wasm.__wbg_lexicalindex_free(ptr, 0);
+    }
+    /**
+     * Whether a document with this id is indexed.
+     * @param {string} id
+     * @returns {boolean}
+     */
+    contains(id) {
+        const ptr0 = passStringToWasm0(id, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.lexicalindex_contains(this.__wbg_ptr, ptr0, len0);
+        return ret !== 0;
+    }
+    /**
+     * The analyzer fingerprint stored with the index.
+     * @returns {string}
+     */
+    fingerprint() {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const ret = wasm.lexicalindex_fingerprint(this.__wbg_ptr);
+            deferred1_0 = ret[0];
+            deferred1_1 = ret[1];
+            return getStringFromWasm0(ret[0], ret[1]);
+        } finally {
+            wasm.__wbindgen_free(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
+     * Reads bytes written by `to_bytes` (typed `code: message` errors when they are
+     * foreign, truncated, corrupt, or from a different analyzer).
+     * @param {Uint8Array | number[]} bytes
+     * @returns {LexicalIndex}
+     */
+    static from_bytes(bytes) {
+        const ptr0 = passArray8ToWasm0(bytes, wasm.__wbindgen_malloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.lexicalindex_from_bytes(ptr0, len0);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return LexicalIndex.__wrap(ret[0]);
+    }
+    /**
+     * Whether the index holds no document.
+     * @returns {boolean}
+     */
+    is_empty() {
+        const ret = wasm.lexicalindex_is_empty(this.__wbg_ptr);
+        return ret !== 0;
+    }
+    /**
+     * Number of documents.
+     * @returns {number}
+     */
+    len() {
+        const ret = wasm.lexicalindex_len(this.__wbg_ptr);
+        return ret >>> 0;
+    }
+    /**
+     * `new LexicalIndex({analyzer?, params?})`: an empty index (defaults when omitted).
+     * @param {any} options
+     */
+    constructor(options) {
+        const ret = wasm.lexicalindex_new(options);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        this.__wbg_ptr = ret[0];
+        LexicalIndexFinalization.register(this, this.__wbg_ptr, this);
+        return this;
+    }
+    /**
+     * Removes a document; returns whether it was indexed.
+     * @param {string} id
+     * @returns {boolean}
+     */
+    remove(id) {
+        const ptr0 = passStringToWasm0(id, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.lexicalindex_remove(this.__wbg_ptr, ptr0, len0);
+        return ret !== 0;
+    }
+    /**
+     * The `k` best documents for a free-text query: `[{id, score}]`.
+     * @param {string} query
+     * @param {number} k
+     * @returns {any}
+     */
+    search(query, k) {
+        const val2 = +k;
+        const ptr0 = passStringToWasm0(query, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.lexicalindex_search(this.__wbg_ptr, ptr0, len0, val2);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
+     * Replaces the scoring parameters `{k1?, b?, weights?}` (no re-indexing needed).
+     * @param {any} params
+     */
+    set_params(params) {
+        const ret = wasm.lexicalindex_set_params(this.__wbg_ptr, params);
+        if (ret[1]) {
+            throw takeFromExternrefTable0(ret[0]);
+        }
+    }
+    /**
+     * The canonical bytes of the index, for the host to persist.
+     * @returns {Uint8Array}
+     */
+    to_bytes() {
+        const ret = wasm.lexicalindex_to_bytes(this.__wbg_ptr);
+        var v1 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+        return v1;
+    }
+    /**
+     * Inserts or replaces a document `{title?, aliases?, headings?, tags?, body?}`.
+     * @param {string} id
+     * @param {any} doc
+     */
+    upsert(id, doc) {
+        const ptr0 = passStringToWasm0(id, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.lexicalindex_upsert(this.__wbg_ptr, ptr0, len0, doc);
+        if (ret[1]) {
+            throw takeFromExternrefTable0(ret[0]);
+        }
+    }
+}
+if (Symbol.dispose) LexicalIndex.prototype[Symbol.dispose] = LexicalIndex.prototype.free;
+
+/**
  * @param {any} input
  * @returns {any}
  */
@@ -64,8 +220,104 @@ export function args_hash(input) {
  * @param {any} input
  * @returns {any}
  */
+export function bm25_decode(input) {
+    const ret = wasm.bm25_decode(input);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * @param {any} input
+ * @returns {any}
+ */
+export function bm25_roundtrip(input) {
+    const ret = wasm.bm25_roundtrip(input);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * @param {any} input
+ * @returns {any}
+ */
+export function bm25_search(input) {
+    const ret = wasm.bm25_search(input);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * @param {any} input
+ * @returns {any}
+ */
 export function canonical_json(input) {
     const ret = wasm.canonical_json(input);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * @param {any} input
+ * @returns {any}
+ */
+export function chunk_markdown(input) {
+    const ret = wasm.chunk_markdown(input);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * @param {any} input
+ * @returns {any}
+ */
+export function cosine(input) {
+    const ret = wasm.cosine(input);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * @param {any} input
+ * @returns {any}
+ */
+export function dot(input) {
+    const ret = wasm.dot(input);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * @param {any} input
+ * @returns {any}
+ */
+export function extract_markdown(input) {
+    const ret = wasm.extract_markdown(input);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * @param {any} input
+ * @returns {any}
+ */
+export function fuse_scores(input) {
+    const ret = wasm.fuse_scores(input);
     if (ret[2]) {
         throw takeFromExternrefTable0(ret[1]);
     }
@@ -88,8 +340,104 @@ export function glob_match(input) {
  * @param {any} input
  * @returns {any}
  */
+export function lexical_decode(input) {
+    const ret = wasm.lexical_decode(input);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * @param {any} input
+ * @returns {any}
+ */
+export function lexical_roundtrip(input) {
+    const ret = wasm.lexical_roundtrip(input);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * @param {any} input
+ * @returns {any}
+ */
+export function lexical_search(input) {
+    const ret = wasm.lexical_search(input);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * @param {any} input
+ * @returns {any}
+ */
+export function link_text_after_move(input) {
+    const ret = wasm.link_text_after_move(input);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * @param {any} input
+ * @returns {any}
+ */
 export function parse_scope(input) {
     const ret = wasm.parse_scope(input);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * @param {any} input
+ * @returns {any}
+ */
+export function resolve_link(input) {
+    const ret = wasm.resolve_link(input);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * @param {any} input
+ * @returns {any}
+ */
+export function resolve_links(input) {
+    const ret = wasm.resolve_links(input);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * @param {any} input
+ * @returns {any}
+ */
+export function rewrite_note_links(input) {
+    const ret = wasm.rewrite_note_links(input);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * @param {any} input
+ * @returns {any}
+ */
+export function rrf(input) {
+    const ret = wasm.rrf(input);
     if (ret[2]) {
         throw takeFromExternrefTable0(ret[1]);
     }
@@ -211,6 +559,10 @@ function __wbg_get_imports() {
             const ret = typeof(arg0) === 'function';
             return ret;
         },
+        __wbg___wbindgen_is_null_c22311b1cc228e3a: function(arg0) {
+            const ret = arg0 === null;
+            return ret;
+        },
         __wbg___wbindgen_is_object_8b968c3ab8e96595: function(arg0) {
             const val = arg0;
             const ret = typeof(val) === 'object' && val !== null;
@@ -218,6 +570,10 @@ function __wbg_get_imports() {
         },
         __wbg___wbindgen_is_string_fc456fee5d3317de: function(arg0) {
             const ret = typeof(arg0) === 'string';
+            return ret;
+        },
+        __wbg___wbindgen_is_undefined_be5b34249ff1fc15: function(arg0) {
+            const ret = arg0 === undefined;
             return ret;
         },
         __wbg___wbindgen_jsval_eq_38d7bfbe4cc84039: function(arg0, arg1) {
@@ -395,6 +751,10 @@ function __wbg_get_imports() {
     };
 }
 
+const LexicalIndexFinalization = (typeof FinalizationRegistry === 'undefined')
+    ? { register: () => {}, unregister: () => {} }
+    : new FinalizationRegistry(ptr => wasm.__wbg_lexicalindex_free(ptr, 1));
+
 function addToExternrefTable0(obj) {
     const idx = wasm.__externref_table_alloc();
     wasm.__wbindgen_externrefs.set(idx, obj);
@@ -496,6 +856,13 @@ function handleError(f, args) {
 
 function isLikeNone(x) {
     return x === undefined || x === null;
+}
+
+function passArray8ToWasm0(arg, malloc) {
+    const ptr = malloc(arg.length * 1, 1) >>> 0;
+    getUint8ArrayMemory0().set(arg, ptr / 1);
+    WASM_VECTOR_LEN = arg.length;
+    return ptr;
 }
 
 function passStringToWasm0(arg, malloc, realloc) {
