@@ -57,6 +57,9 @@ node --test tests/wasm/
 if [ -d ../shared/data/scifact ]; then
   step "SciFact retrieval quality (test split; parameters chosen on train)"
   cargo run --release --quiet -p engine-core --example eval_scifact -- --split test --min-ndcg 0.68
+
+  step "SciFact native vs WebAssembly (identical rankings, WASM within 3x)"
+  cargo run --release --quiet -p engine-core --example bench_scifact -- --rounds 3 --max-ratio 3
 fi
 
 fuzz_seconds="${FUZZ_SECONDS:-20}"
