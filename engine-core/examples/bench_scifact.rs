@@ -22,7 +22,10 @@ use engine_core::text::AnalyzerSettings;
 use serde_json::Value;
 
 #[path = "scifact/mod.rs"]
-#[expect(dead_code, reason = "the benchmark times searches; it does not judge them with qrels")]
+#[expect(
+    dead_code,
+    reason = "the benchmark times searches; it does not judge them with qrels"
+)]
 mod scifact;
 
 /// Timings of one round, in milliseconds, and the digest of its top-10 rankings.

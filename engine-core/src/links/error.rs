@@ -8,44 +8,18 @@ use core::fmt;
 
 use serde::{Deserialize, Serialize};
 
-/// Why a string is not a usable vault-relative path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PathProblem {
-    /// The path is the empty string.
-    Empty,
-    /// The path starts with `/`; vault paths are relative to the vault root.
-    LeadingSlash,
-    /// The path ends with `/`; a vault path names a file, not a folder.
-    TrailingSlash,
-    /// The path contains `//` (an empty segment).
-    EmptySegment,
-    /// A segment is `.` or `..`.
-    DotSegment,
-    /// The path contains a NUL character.
-    Nul,
-}
-
 /// A path given as vault-relative was not one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PathError {
     /// The offending path, as given.
     pub path: String,
-    /// What is wrong with it.
-    pub problem: PathProblem,
+    /// What is wrong with it (the ACL's path validation decides for every module).
+    pub problem: crate::acl::PathError,
 }
 
 impl fmt::Display for PathError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let why = match self.problem {
-            PathProblem::Empty => "is empty",
-            PathProblem::LeadingSlash => "starts with '/'",
-            PathProblem::TrailingSlash => "ends with '/'",
-            PathProblem::EmptySegment => "contains an empty segment ('//')",
-            PathProblem::DotSegment => "contains a '.' or '..' segment",
-            PathProblem::Nul => "contains a NUL character",
-        };
-        write!(f, "vault path {:?} {why}", self.path)
+        write!(f, "vault path {:?}: {}", self.path, self.problem)
     }
 }
 

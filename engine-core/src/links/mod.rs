@@ -20,7 +20,7 @@ mod percent;
 mod resolver;
 mod rewrite;
 
-pub use error::{PathError, PathProblem, RewriteError, SyntaxError};
+pub use error::{PathError, RewriteError, SyntaxError};
 pub use note::{
     LinkEdit, LinkSpan, Moves, NoteRewrite, SkippedLink, VaultChange, link_spans, rewrite_links,
     rewrite_links_in_note,

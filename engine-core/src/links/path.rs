@@ -4,34 +4,19 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::error::{PathError, PathProblem};
+use super::error::PathError;
 use super::fold::fold;
 
-/// Checks that `path` is a vault-relative file path: non-empty, no leading or trailing `/`,
-/// no empty, `.` or `..` segments, no NUL.
+/// Checks that `path` is a vault-relative file path, by the same rules as the ACL
+/// ([`crate::acl::validate_path`]): no leading `/`, no empty, `.` or `..` segments, no NUL,
+/// control characters or backslashes.
 pub fn validate_vault_path(path: &str) -> Result<(), PathError> {
-    let problem = if path.is_empty() {
-        Some(PathProblem::Empty)
-    } else if path.starts_with('/') {
-        Some(PathProblem::LeadingSlash)
-    } else if path.ends_with('/') {
-        Some(PathProblem::TrailingSlash)
-    } else if path.contains('\0') {
-        Some(PathProblem::Nul)
-    } else if path.split('/').any(str::is_empty) {
-        Some(PathProblem::EmptySegment)
-    } else if path.split('/').any(|s| s == "." || s == "..") {
-        Some(PathProblem::DotSegment)
-    } else {
-        None
-    };
-    match problem {
-        Some(problem) => Err(PathError {
+    crate::acl::validate_path(path)
+        .map(drop)
+        .map_err(|problem| PathError {
             path: String::from(path),
             problem,
-        }),
-        None => Ok(()),
-    }
+        })
 }
 
 /// The folder holding `path` (`""` for a file at the vault root), like Obsidian's `dirname`.
@@ -84,16 +69,17 @@ mod tests {
 
     #[test]
     fn validation_reasons() {
+        use crate::acl::PathError as AclPathError;
         let problem = |p: &str| validate_vault_path(p).err().map(|e| e.problem);
         assert_eq!(problem("a/b.md"), None);
         assert_eq!(problem("a b/ü 😀.md"), None);
-        assert_eq!(problem(""), Some(PathProblem::Empty));
-        assert_eq!(problem("/a.md"), Some(PathProblem::LeadingSlash));
-        assert_eq!(problem("a/"), Some(PathProblem::TrailingSlash));
-        assert_eq!(problem("a//b.md"), Some(PathProblem::EmptySegment));
-        assert_eq!(problem("a/../b.md"), Some(PathProblem::DotSegment));
-        assert_eq!(problem("./b.md"), Some(PathProblem::DotSegment));
-        assert_eq!(problem("a\0.md"), Some(PathProblem::Nul));
+        assert_eq!(problem(""), Some(AclPathError::Empty));
+        assert_eq!(problem("/a.md"), Some(AclPathError::Absolute));
+        assert_eq!(problem("a/"), Some(AclPathError::EmptySegment));
+        assert_eq!(problem("a//b.md"), Some(AclPathError::EmptySegment));
+        assert_eq!(problem("a/../b.md"), Some(AclPathError::DotDotSegment));
+        assert_eq!(problem("./b.md"), Some(AclPathError::DotSegment));
+        assert_eq!(problem("a\0.md"), Some(AclPathError::Nul));
         // Dots inside names are fine.
         assert_eq!(problem("..hidden/.x.md"), None);
     }
