@@ -8,6 +8,8 @@ use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::lines::is_space_or_tab;
+
 /// Whitespace as JavaScript's `\s` and `String.prototype.trim` define it.
 pub(crate) fn is_js_whitespace(c: char) -> bool {
     matches!(
@@ -82,7 +84,7 @@ const MAX_PAREN_DEPTH: usize = 32;
 /// span lines: only spaces and tabs may separate the parts.
 pub(crate) fn destination(bytes: &[u8], open: usize, limit: usize) -> Option<Destination> {
     let skip_spaces = |mut at: usize| {
-        while at < limit && matches!(bytes[at], b' ' | b'\t') {
+        while at < limit && is_space_or_tab(bytes[at]) {
             at += 1;
         }
         at
