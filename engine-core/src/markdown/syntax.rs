@@ -321,6 +321,7 @@ mod tests {
         assert_eq!(percent_decode("plain"), "plain");
         assert_eq!(percent_decode("a%2Fb"), "a/b");
         assert_eq!(percent_decode("100%.md"), "100%.md");
+        assert_eq!(percent_decode("100% sure"), "100% sure");
         assert_eq!(percent_decode("a%2"), "a%2");
         assert_eq!(percent_decode("%FF"), "%FF");
         assert_eq!(percent_decode("%C3"), "%C3");
