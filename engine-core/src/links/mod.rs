@@ -20,12 +20,13 @@ mod percent;
 mod resolver;
 mod rewrite;
 
+pub use crate::markdown::LinkSyntax;
 pub use error::{PathError, RewriteError, SyntaxError};
 pub use note::{
     LinkEdit, LinkSpan, Moves, NoteRewrite, SkippedLink, VaultChange, link_spans, rewrite_links,
     rewrite_links_in_note,
 };
-pub use parse::{LinkSyntax, ParsedLink, parse_destination, parse_link};
+pub use parse::{ParsedLink, parse_destination, parse_link};
 pub use path::validate_vault_path;
 pub use resolver::{LinkResolver, Resolution};
 pub use rewrite::{LinkMove, RewrittenLink, link_text_after_move};

@@ -8,10 +8,11 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::error::{PathError, RewriteError};
-use super::parse::{LinkSyntax, parse_destination, parse_link};
+use super::parse::{parse_destination, parse_link};
 use super::path::validate_vault_path;
 use super::resolver::LinkResolver;
 use super::rewrite::{LinkMove, points_at, respell};
+use crate::markdown::LinkSyntax;
 use crate::markdown::{self, NoteMetadata};
 
 /// Where one link sits in a note: a byte range and the syntax found there.
@@ -183,10 +184,7 @@ pub fn link_spans(meta: &NoteMetadata) -> Vec<LinkSpan> {
         .map(|l| LinkSpan {
             start: l.position.start.offset,
             end: l.position.end.offset,
-            syntax: match l.syntax {
-                markdown::LinkSyntax::Wikilink => LinkSyntax::Wikilink,
-                markdown::LinkSyntax::Markdown => LinkSyntax::Markdown,
-            },
+            syntax: l.syntax,
         })
         .collect();
     spans.sort_by_key(|s| s.start);

@@ -8,23 +8,12 @@
 use alloc::string::String;
 use core::ops::Range;
 
-use serde::{Deserialize, Serialize};
-
 use super::error::SyntaxError;
-use super::percent::{is_trimmed_space, percent_decode, unescape_backslashes};
-
-/// The syntax a link is written in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum LinkSyntax {
-    /// `[[...]]` or `![[...]]`.
-    Wikilink,
-    /// `[text](destination)` or `![alt](destination)`.
-    Markdown,
-    /// A markdown destination on its own, e.g. the `dest` of a reference definition
-    /// `[ref]: dest`.
-    Destination,
-}
+use crate::markdown::LinkSyntax;
+use crate::markdown::syntax::{
+    angle_destination_end, decode_destination, has_scheme, is_js_whitespace, js_leading_space,
+    js_trim, subpath_start, unescape, wikilink_alias_split,
+};
 
 /// One link, taken apart.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,7 +60,8 @@ pub fn parse_destination(text: &str) -> Result<ParsedLink, SyntaxError> {
     let end = text.trim_end().len().max(start);
     let bytes = text.as_bytes();
     if bytes.get(start) == Some(&b'<') {
-        let close = scan_angle(bytes, start + 1)?;
+        let close = angle_destination_end(bytes, start + 1, bytes.len())
+            .ok_or(SyntaxError::UnclosedDestination)?;
         if close + 1 != end {
             return Err(SyntaxError::TrailingText);
         }
@@ -93,17 +83,11 @@ fn parse_wikilink(rest: &str, offset: usize, embed: bool) -> Result<ParsedLink, 
     if inner.contains(['\n', '\r']) {
         return Err(SyntaxError::MultilineWikilink);
     }
-    // The target ends at the first `|`; inside tables the pipe is written `\|`.
-    let target_end = match inner.find('|') {
-        Some(p) if inner[..p].ends_with('\\') => p - 1,
-        Some(p) => p,
-        None => inner.len(),
-    };
-    let target = &inner[..target_end];
+    let target = &inner[..wikilink_alias_split(inner).0];
     let (path, subpath) = target.split_at(target.find('#').unwrap_or(target.len()));
-    let trimmed = trim(path);
-    let lead = path.len() - path.trim_start_matches(is_trimmed_space).len();
-    let subpath = subpath.trim_end_matches(is_trimmed_space);
+    let trimmed = js_trim(path);
+    let lead = js_leading_space(path);
+    let subpath = subpath.trim_end_matches(is_js_whitespace);
     if trimmed.is_empty() && subpath.is_empty() {
         return Err(SyntaxError::EmptyTarget);
     }
@@ -126,30 +110,18 @@ fn parse_markdown(text: &str, open: usize, embed: bool) -> Result<ParsedLink, Sy
     if bytes.get(close + 1) != Some(&b'(') {
         return Err(SyntaxError::MissingDestination);
     }
-    let mut i = skip_space(bytes, close + 2);
-    let (range, angle) = if bytes.get(i) == Some(&b'<') {
-        let gt = scan_angle(bytes, i + 1)?;
-        let range = i + 1..gt;
-        i = gt + 1;
-        (range, true)
-    } else {
-        let end = scan_bare(bytes, i);
-        let range = i..end;
-        i = end;
-        (range, false)
-    };
-    i = skip_space(bytes, i);
-    if let Some(&quote) = bytes.get(i).filter(|b| matches!(b, b'"' | b'\'' | b'(')) {
-        i = scan_title(bytes, i + 1, if quote == b'(' { b')' } else { quote })?;
-        i = skip_space(bytes, i);
-    }
-    if bytes.get(i) != Some(&b')') {
-        return Err(SyntaxError::UnclosedDestination);
-    }
-    if i + 1 != bytes.len() {
+    let dest = crate::markdown::syntax::destination(bytes, close + 1, bytes.len())
+        .ok_or(SyntaxError::UnclosedDestination)?;
+    if dest.close != bytes.len() {
         return Err(SyntaxError::TrailingText);
     }
-    destination(text, range, LinkSyntax::Markdown, embed, angle)
+    destination(
+        text,
+        dest.start..dest.end,
+        LinkSyntax::Markdown,
+        embed,
+        dest.angle_brackets,
+    )
 }
 
 /// Builds the parsed link from the destination at `range` of `text`.
@@ -161,14 +133,12 @@ fn destination(
     angle_brackets: bool,
 ) -> Result<ParsedLink, SyntaxError> {
     let raw = &text[range.clone()];
-    let external = has_scheme(raw);
-    let (path, subpath) = raw.split_at(raw.find('#').unwrap_or(raw.len()));
-    let trimmed = trim(path);
-    let lead = path.len() - path.trim_start_matches(is_trimmed_space).len();
-    let linkpath = String::from(percent_decode(&unescape_backslashes(trimmed)));
-    let subpath = String::from(percent_decode(&unescape_backslashes(
-        subpath.trim_end_matches(is_trimmed_space),
-    )));
+    let external = has_scheme(&unescape(raw));
+    let (path, subpath) = raw.split_at(subpath_start(raw));
+    let trimmed = js_trim(path);
+    let lead = js_leading_space(path);
+    let linkpath = decode_destination(trimmed);
+    let subpath = decode_destination(subpath.trim_end_matches(is_js_whitespace));
     if linkpath.is_empty() && subpath.is_empty() {
         return Err(SyntaxError::EmptyTarget);
     }
@@ -182,24 +152,6 @@ fn destination(
         subpath,
         external,
     })
-}
-
-/// `s` without surrounding whitespace.
-fn trim(s: &str) -> &str {
-    s.trim_matches(is_trimmed_space)
-}
-
-/// Whether `raw` starts with a URL scheme of at least two characters (`https:`, `mailto:`).
-fn has_scheme(raw: &str) -> bool {
-    let Some(colon) = raw.find(':') else {
-        return false;
-    };
-    let scheme = &raw[..colon];
-    scheme.len() >= 2
-        && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-        && scheme
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
 }
 
 /// Finds the `]` closing the link text that opened just before `from`, honouring nested
@@ -222,65 +174,6 @@ fn scan_text(bytes: &[u8], from: usize) -> Result<usize, SyntaxError> {
         i += 1;
     }
     Err(SyntaxError::UnclosedText)
-}
-
-/// Finds the `>` closing an angle-bracket destination that opened just before `from`.
-fn scan_angle(bytes: &[u8], from: usize) -> Result<usize, SyntaxError> {
-    let mut i = from;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' => i += 1,
-            b'>' => return Ok(i),
-            b'<' | b'\n' | b'\r' => return Err(SyntaxError::UnclosedDestination),
-            _ => {}
-        }
-        i += 1;
-    }
-    Err(SyntaxError::UnclosedDestination)
-}
-
-/// Finds the end of a bare destination starting at `from`: the first space or control
-/// character, or a `)` that closes no `(` of the destination.
-fn scan_bare(bytes: &[u8], from: usize) -> usize {
-    let mut depth = 0usize;
-    let mut i = from;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' if bytes.get(i + 1).is_some_and(u8::is_ascii_punctuation) => i += 1,
-            b'(' => depth += 1,
-            b')' if depth == 0 => return i,
-            b')' => depth -= 1,
-            b if b <= b' ' || b == 0x7f => return i,
-            _ => {}
-        }
-        i += 1;
-    }
-    i
-}
-
-/// Finds the end (one past the closing delimiter) of a link title starting at `from`.
-fn scan_title(bytes: &[u8], from: usize, close: u8) -> Result<usize, SyntaxError> {
-    let mut i = from;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' => i += 1,
-            b if b == close => return Ok(i + 1),
-            _ => {}
-        }
-        i += 1;
-    }
-    Err(SyntaxError::UnclosedDestination)
-}
-
-/// Skips spaces, tabs and line breaks.
-fn skip_space(bytes: &[u8], mut i: usize) -> usize {
-    while bytes
-        .get(i)
-        .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
-    {
-        i += 1;
-    }
-    i
 }
 
 #[cfg(test)]
@@ -376,6 +269,33 @@ mod tests {
         assert!(parse_link("[a](mailto:me@x.org)").unwrap().external);
         let p = parse_link("[a](#Heading)").unwrap();
         assert_eq!((p.linkpath.as_str(), p.subpath.as_str()), ("", "#Heading"));
+    }
+
+    #[test]
+    fn markdown_reads_like_extraction() {
+        // An escaped `#` still starts the subpath; `%23` does not.
+        let t = r"[a](Note\#Head)";
+        let p = parse_link(t).unwrap();
+        assert_eq!((p.linkpath.as_str(), p.subpath.as_str()), ("Note", "#Head"));
+        assert_eq!(target(t, &p), "Note");
+        // Escaped backslash, then an escaped punctuation character.
+        assert_eq!(parse_link(r"[a](x\\\_y)").unwrap().linkpath, r"x\_y");
+        // Decoding is all or nothing, like `decodeURIComponent`.
+        assert_eq!(parse_link("[a](%zz%20)").unwrap().linkpath, "%zz%20");
+        // A 33-letter "scheme" is not one (CommonMark's limit, as extraction reads it).
+        let long = alloc::format!("[a]({}:x)", "a".repeat(33));
+        assert!(!parse_link(&long).unwrap().external);
+        assert_eq!(
+            parse_link("[a](<b>\"t\")"),
+            Err(SyntaxError::UnclosedDestination)
+        );
+        assert_eq!(
+            parse_link("[a](b\n)"),
+            Err(SyntaxError::UnclosedDestination)
+        );
+        let deep = alloc::format!("[a]({}{})", "(".repeat(40), ")".repeat(40));
+        assert_eq!(parse_link(&deep), Err(SyntaxError::UnclosedDestination));
+        assert_eq!(parse_link("[[\u{85}a]]").unwrap().linkpath, "\u{85}a");
     }
 
     #[test]

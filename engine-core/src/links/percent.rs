@@ -1,56 +1,11 @@
-//! Markdown link destinations are URLs: CommonMark backslash escapes and percent-encoding
-//! (`[a](My%20Note.md)`) are undone before resolution, and a rewritten destination is encoded
-//! again so that it decodes back to the new path.
+//! Markdown link destinations are URLs: parsing undoes backslash escapes and
+//! percent-encoding (`[a](My%20Note.md)`, see [`crate::markdown::syntax`]), so a rewritten
+//! destination is encoded here so that it decodes back to the new path.
 
-use alloc::borrow::Cow;
 use alloc::string::String;
-use alloc::vec::Vec;
 use core::fmt::Write;
 
-/// Removes CommonMark backslash escapes (`\` before ASCII punctuation).
-pub(crate) fn unescape_backslashes(s: &str) -> Cow<'_, str> {
-    if !s.contains('\\') {
-        return Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match chars.peek() {
-            Some(&next) if c == '\\' && next.is_ascii_punctuation() => {
-                out.push(next);
-                chars.next();
-            }
-            _ => out.push(c),
-        }
-    }
-    Cow::Owned(out)
-}
-
-/// Percent-decodes `s` the way JavaScript's `decodeURIComponent` does, falling back to `s`
-/// unchanged when it is not validly encoded (a `%` without two hex digits, or escapes that
-/// do not form UTF-8) — as `decodeURIComponent` would throw.
-pub(crate) fn percent_decode(s: &str) -> Cow<'_, str> {
-    if !s.contains('%') {
-        return Cow::Borrowed(s);
-    }
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = |j: usize| bytes.get(j).and_then(|b| (*b as char).to_digit(16));
-            match (hex(i + 1), hex(i + 2)) {
-                (Some(hi), Some(lo)) => out.push((hi * 16 + lo) as u8),
-                _ => return Cow::Borrowed(s),
-            }
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).map_or(Cow::Borrowed(s), Cow::Owned)
-}
+use crate::markdown::syntax::is_js_whitespace;
 
 /// Whether `raw` percent-encodes non-ASCII characters (`Caf%C3%A9`): a rewrite then encodes
 /// them too, keeping the link's spelling style.
@@ -62,8 +17,8 @@ pub(crate) fn encodes_non_ascii(raw: &str) -> bool {
     })
 }
 
-/// Encodes `path` as a bare markdown link destination that [`unescape_backslashes`] and
-/// [`percent_decode`] turn back into `path`: spaces, `%`, `#`, `<`, `>`, `\`, control
+/// Encodes `path` as a bare markdown link destination that
+/// [`decode_destination`](crate::markdown::syntax::decode_destination) turns back into `path`: spaces, `%`, `#`, `<`, `>`, `\`, control
 /// characters, whitespace at either end (which parsing would trim) and (if unbalanced)
 /// parentheses become `%XX`; with `non_ascii`, so do all non-ASCII characters. Other
 /// characters stay as they are, as Obsidian writes them.
@@ -87,8 +42,8 @@ pub(crate) fn encode_angle_destination(path: &str) -> String {
 
 /// Encodes the characters of `path` that `must` selects, and any whitespace at either end.
 fn encode_with(path: &str, must: impl Fn(char) -> bool) -> String {
-    let lead = path.len() - path.trim_start_matches(is_trimmed_space).len();
-    let inner_end = path.trim_end_matches(is_trimmed_space).len().max(lead);
+    let lead = path.len() - path.trim_start_matches(is_js_whitespace).len();
+    let inner_end = path.trim_end_matches(is_js_whitespace).len().max(lead);
     let mut out = String::with_capacity(path.len());
     for (i, c) in path.char_indices() {
         if i < lead || i >= inner_end || must(c) {
@@ -98,11 +53,6 @@ fn encode_with(path: &str, must: impl Fn(char) -> bool) -> String {
         }
     }
     out
-}
-
-/// Whitespace that parsing trims around link targets (JavaScript's `trim` set).
-pub(crate) fn is_trimmed_space(c: char) -> bool {
-    c.is_whitespace() || c == '\u{feff}'
 }
 
 /// Whether every `(` in `s` is closed by a later `)` and no `)` comes unopened.
@@ -131,29 +81,7 @@ fn push_encoded(out: &mut String, c: char) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn decodes_valid_escapes() {
-        assert_eq!(percent_decode("My%20Note.md"), "My Note.md");
-        assert_eq!(percent_decode("Caf%C3%A9"), "Café");
-        assert_eq!(percent_decode("a%2Fb"), "a/b");
-        assert_eq!(percent_decode("plain"), "plain");
-    }
-
-    #[test]
-    fn invalid_encoding_is_left_alone() {
-        assert_eq!(percent_decode("100% sure"), "100% sure");
-        assert_eq!(percent_decode("a%2"), "a%2");
-        assert_eq!(percent_decode("%C3"), "%C3");
-        assert_eq!(percent_decode("%zz%20"), "%zz%20");
-    }
-
-    #[test]
-    fn backslash_escapes() {
-        assert_eq!(unescape_backslashes(r"a\(b\)"), "a(b)");
-        assert_eq!(unescape_backslashes(r"a\b"), r"a\b");
-        assert_eq!(unescape_backslashes("a\\"), "a\\");
-    }
+    use crate::markdown::syntax::{percent_decode, unescape};
 
     #[test]
     fn encoding_round_trips() {
@@ -169,7 +97,7 @@ mod tests {
             for full in [false, true] {
                 let enc = encode_destination(p, full);
                 assert!(!enc.contains(' '), "{enc}");
-                assert_eq!(percent_decode(&unescape_backslashes(&enc)), p);
+                assert_eq!(percent_decode(&unescape(&enc)), p);
             }
             assert_eq!(percent_decode(&encode_angle_destination(p)), p);
         }

@@ -24,10 +24,11 @@ use alloc::vec::Vec;
 
 use super::error::RewriteError;
 use super::fold::fold;
-use super::parse::{LinkSyntax, ParsedLink, parse_destination, parse_link};
+use super::parse::{ParsedLink, parse_destination, parse_link};
 use super::path::{file_name, parent, relative_path, strip_md, validate_vault_path};
 use super::percent::{encode_angle_destination, encode_destination, encodes_non_ascii};
 use super::resolver::{LinkResolver, Resolution, join_relative};
+use crate::markdown::LinkSyntax;
 
 /// Where the note holding a link and the link's target are before and after a move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,12 +10,12 @@
 use alloc::string::ToString;
 use alloc::vec::Vec;
 
-use super::links::{
-    autolink, destination, has_scheme, percent_decode, split_subpath, split_wikilink, unescape,
-    wikilink,
-};
+use super::links::{autolink, split_destination, split_subpath, split_wikilink, wikilink};
 use super::position::LineIndex;
-use super::tags::{body_end, is_js_whitespace, is_valid_body};
+use super::syntax::{
+    decode_destination, destination, has_scheme, is_js_whitespace, js_trim, unescape,
+};
+use super::tags::{body_end, is_valid_body};
 use super::types::{ExternalLink, Link, LinkSyntax, NoteMetadata, Tag};
 
 /// One stretch of inline text to read.
@@ -173,14 +173,15 @@ impl Reader<'_, '_, '_> {
         end: usize,
         embed: bool,
     ) {
-        let destination = unescape(&self.text[dest_start..dest_end]);
+        let raw = &self.text[dest_start..dest_end];
         let display = self.text[open + 1..close].trim();
         let display_text = (!display.is_empty()).then(|| display.to_string());
         let original = self.text[start..end].to_string();
         let position = self.index.pos(start, end);
-        if has_scheme(&destination) {
+        let unescaped = unescape(raw);
+        if has_scheme(&unescaped) {
             self.meta.external_links.push(ExternalLink {
-                url: destination,
+                url: unescaped.into_owned(),
                 original,
                 display_text,
                 embed,
@@ -188,11 +189,11 @@ impl Reader<'_, '_, '_> {
             });
             return;
         }
-        let link = percent_decode(&destination);
-        if link.trim().is_empty() {
+        let link = decode_destination(raw);
+        if js_trim(&link).is_empty() {
             return;
         }
-        let (path, subpath) = split_subpath(&link);
+        let (path, subpath) = split_destination(raw);
         let found = Link {
             syntax: LinkSyntax::Markdown,
             link,

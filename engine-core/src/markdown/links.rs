@@ -1,10 +1,12 @@
-//! Link syntax: wikilinks, markdown link destinations, autolinks, and the decoding of what
-//! they point at. Links never span lines.
+//! Links as extraction records them: wikilinks, the parts of wikilinks and markdown link
+//! destinations, and autolinks, read with the shared [`syntax`](super::syntax) primitives.
+//! Links never span lines.
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::lines::is_space_or_tab;
+use super::syntax::{decode_destination, js_trim, scheme_len, subpath_start, wikilink_alias_split};
 use super::types::Subpath;
 
 /// The wikilink opened by `[[` at `at`: the end of its inner text and of its `]]`. The inner
@@ -26,131 +28,52 @@ pub(crate) fn wikilink(bytes: &[u8], at: usize, limit: usize) -> Option<(usize, 
     None
 }
 
-/// Splits a wikilink's inner text into its destination and display text (after the first
-/// `|`; a `\|`, as written in tables, counts as `|`). `None` when the destination is blank.
+/// Splits a wikilink's inner text into its destination and display text (see
+/// [`wikilink_alias_split`]). `None` when the destination is blank.
 pub(crate) fn split_wikilink(inner: &str) -> Option<(String, Option<String>)> {
-    let (target, display) = match inner.split_once('|') {
-        Some((target, display)) => (target.strip_suffix('\\').unwrap_or(target), Some(display)),
-        None => (inner, None),
-    };
-    let target = target.trim();
-    let display = display
-        .map(str::trim)
+    let (target_end, display_start) = wikilink_alias_split(inner);
+    let target = js_trim(&inner[..target_end]);
+    let display = display_start
+        .map(|at| js_trim(&inner[at..]))
         .filter(|d| !d.is_empty())
         .map(ToString::to_string);
     (!target.is_empty()).then(|| (target.to_string(), display))
 }
 
-/// Splits a link destination at its first `#` into the file path and the subpath.
+/// Splits a wikilink destination at its first `#` into the file path and the subpath.
 pub(crate) fn split_subpath(link: &str) -> (String, Option<Subpath>) {
-    let Some((path, sub)) = link.split_once('#') else {
-        return (link.trim().to_string(), None);
-    };
-    let subpath = match sub.trim_start().strip_prefix('^') {
-        Some(id) => Some(id.trim())
+    match link.split_once('#') {
+        Some((path, sub)) => (js_trim(path).to_string(), subpath(sub)),
+        None => (js_trim(link).to_string(), None),
+    }
+}
+
+/// Splits a markdown link destination as written (`raw`, inside any `<>`) into the file
+/// path and the subpath, each decoded (see [`subpath_start`] and [`decode_destination`]).
+pub(crate) fn split_destination(raw: &str) -> (String, Option<Subpath>) {
+    let at = subpath_start(raw);
+    let path = js_trim(&decode_destination(&raw[..at])).to_string();
+    let sub = decode_destination(&raw[at..]);
+    (path, sub.strip_prefix('#').and_then(subpath))
+}
+
+/// The subpath written after a `#`: a block reference `^id`, or a chain of headings
+/// separated by `#`. `None` when nothing but whitespace (and `#` or `^`) is written.
+fn subpath(sub: &str) -> Option<Subpath> {
+    match js_trim(sub).strip_prefix('^') {
+        Some(id) => Some(js_trim(id))
             .filter(|id| !id.is_empty())
             .map(|id| Subpath::Block { id: id.to_string() }),
         None => {
             let headings: Vec<String> = sub
                 .split('#')
-                .map(str::trim)
+                .map(js_trim)
                 .filter(|h| !h.is_empty())
                 .map(ToString::to_string)
                 .collect();
             (!headings.is_empty()).then_some(Subpath::Heading { headings })
         }
-    };
-    (path.trim().to_string(), subpath)
-}
-
-/// The destination of an inline markdown link: `(dest)`, `(<dest>)`, optionally followed by
-/// a title in `"..."`, `'...'` or `(...)`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Destination {
-    /// The destination text (inside `<>` when bracketed).
-    pub(crate) start: usize,
-    pub(crate) end: usize,
-    /// One past the closing `)`.
-    pub(crate) close: usize,
-}
-
-/// Parentheses may nest this deep in a destination (CommonMark's limit).
-const MAX_PAREN_DEPTH: usize = 32;
-
-/// Parses the destination whose `(` is at `open`, within `bytes[..limit]`.
-pub(crate) fn destination(bytes: &[u8], open: usize, limit: usize) -> Option<Destination> {
-    let skip_spaces = |mut at: usize| {
-        while at < limit && is_space_or_tab(bytes[at]) {
-            at += 1;
-        }
-        at
-    };
-    let mut at = skip_spaces(open + 1);
-    let (start, end);
-    if bytes.get(at) == Some(&b'<') && at < limit {
-        start = at + 1;
-        at = start;
-        loop {
-            match *bytes.get(at).filter(|_| at < limit)? {
-                b'\\' if at + 1 < limit => at += 2,
-                b'>' => break,
-                b'<' => return None,
-                _ => at += 1,
-            }
-        }
-        end = at;
-        at += 1;
-    } else {
-        start = at;
-        let mut depth = 0usize;
-        while at < limit {
-            match bytes[at] {
-                b'\\'
-                    if bytes.get(at + 1).is_some_and(u8::is_ascii_punctuation)
-                        && at + 1 < limit =>
-                {
-                    at += 2
-                }
-                b'(' if depth == MAX_PAREN_DEPTH => return None,
-                b'(' => {
-                    depth += 1;
-                    at += 1;
-                }
-                b')' if depth == 0 => break,
-                b')' => {
-                    depth -= 1;
-                    at += 1;
-                }
-                b if b <= b' ' || b == 0x7f => break,
-                _ => at += 1,
-            }
-        }
-        end = at;
     }
-    let after_dest = at;
-    at = skip_spaces(at);
-    let title_close = match bytes.get(at).filter(|_| at > after_dest && at < limit) {
-        Some(b'"') => Some(b'"'),
-        Some(b'\'') => Some(b'\''),
-        Some(b'(') => Some(b')'),
-        _ => None,
-    };
-    if let Some(close_quote) = title_close {
-        at += 1;
-        loop {
-            match *bytes.get(at).filter(|_| at < limit)? {
-                b'\\' if at + 1 < limit => at += 2,
-                b if b == close_quote => break,
-                _ => at += 1,
-            }
-        }
-        at = skip_spaces(at + 1);
-    }
-    (at < limit && bytes[at] == b')').then_some(Destination {
-        start,
-        end,
-        close: at + 1,
-    })
 }
 
 /// An autolink `<scheme:...>` at `at`: the URL's range and the end of the `>`.
@@ -167,71 +90,9 @@ pub(crate) fn autolink(bytes: &[u8], at: usize, limit: usize) -> Option<(usize, 
     (end < limit).then_some((start, end, end + 1))
 }
 
-/// The length of a URI scheme (`[A-Za-z][A-Za-z0-9+.-]{1,31}`) followed by `:` at the start
-/// of `s`.
-fn scheme_len(s: &[u8]) -> Option<usize> {
-    if !s.first()?.is_ascii_alphabetic() {
-        return None;
-    }
-    let len = s
-        .iter()
-        .take(33)
-        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'.' | b'-'))
-        .count();
-    ((2..=32).contains(&len) && s.get(len) == Some(&b':')).then_some(len)
-}
-
-/// `true` when a destination names a URI scheme (`https:`, `mailto:`, `obsidian:` ...) and
-/// so is not a vault path.
-pub(crate) fn has_scheme(dest: &str) -> bool {
-    scheme_len(dest.as_bytes()).is_some()
-}
-
-/// Removes the backslash of backslash-escaped ASCII punctuation.
-pub(crate) fn unescape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\\' && chars.peek().is_some_and(char::is_ascii_punctuation) {
-            continue;
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// Decodes `%XX` escapes. Malformed escapes stay as written; if the decoded bytes are not
-/// UTF-8, the input is returned unchanged.
-pub(crate) fn percent_decode(s: &str) -> String {
-    if !s.contains('%') {
-        return s.to_string();
-    }
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut at = 0;
-    while at < bytes.len() {
-        let hex = |i: usize| bytes.get(i).and_then(|&b| (b as char).to_digit(16));
-        match (bytes[at], hex(at + 1), hex(at + 2)) {
-            (b'%', Some(hi), Some(lo)) => {
-                out.push((hi * 16 + lo) as u8);
-                at += 3;
-            }
-            (b, _, _) => {
-                out.push(b);
-                at += 1;
-            }
-        }
-    }
-    String::from_utf8(out).unwrap_or_else(|_| s.to_string())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn dest(s: &str) -> Option<&str> {
-        destination(s.as_bytes(), 0, s.len()).map(|d| &s[d.start..d.end])
-    }
 
     #[test]
     fn wikilinks_end_at_the_first_close_and_not_across_an_inner_open() {
@@ -278,41 +139,26 @@ mod tests {
     }
 
     #[test]
-    fn destinations() {
-        assert_eq!(dest("(a.md)"), Some("a.md"));
-        assert_eq!(dest("( a.md \"title\" )"), Some("a.md"));
-        assert_eq!(dest("(<my note.md>)"), Some("my note.md"));
-        assert_eq!(dest("(a(b)c)"), Some("a(b)c"));
-        assert_eq!(dest("(a b)"), None);
-        assert_eq!(dest("(a"), None);
-        assert_eq!(dest("()"), Some(""));
-        assert_eq!(dest("(<a<b>)"), None);
-        assert_eq!(dest("(a 'it''s')"), None);
-        assert_eq!(dest("(a (t))"), Some("a"));
-        assert_eq!(dest("(a\\)b)"), Some("a\\)b"));
-        let deep = alloc::format!("({}{})", "(".repeat(40), ")".repeat(40));
-        assert_eq!(dest(&deep), None);
+    fn destination_parts_split_before_decoding() {
+        let heading = |h: &str| {
+            Some(Subpath::Heading {
+                headings: [h.into()].into(),
+            })
+        };
+        assert_eq!(
+            split_destination("A%20B.md#Head%20One"),
+            ("A B.md".into(), heading("Head One"))
+        );
+        assert_eq!(split_destination("C%23.md"), ("C#.md".into(), None));
+        assert_eq!(split_destination(r"a\#b"), ("a".into(), heading("b")));
+        assert_eq!(split_destination("\u{feff}a"), ("a".into(), None));
     }
 
     #[test]
-    fn autolinks_and_schemes() {
+    fn autolinks() {
         let s = b"<https://x.y/#z> ";
         assert_eq!(autolink(s, 0, s.len()), Some((1, 15, 16)));
         assert_eq!(autolink(b"<a b:c>", 0, 7), None);
         assert_eq!(autolink(b"<x:y>", 0, 5), None);
-        assert!(has_scheme("mailto:a@b.c"));
-        assert!(has_scheme("obsidian://open"));
-        assert!(!has_scheme("C:\\notes"));
-        assert!(!has_scheme("notes/a.md"));
-        assert!(!has_scheme("a.md#b:c"));
-    }
-
-    #[test]
-    fn decoding() {
-        assert_eq!(unescape("a\\_b\\c"), "a_b\\c");
-        assert_eq!(percent_decode("My%20Note.md"), "My Note.md");
-        assert_eq!(percent_decode("caf%C3%A9"), "café");
-        assert_eq!(percent_decode("100%.md"), "100%.md");
-        assert_eq!(percent_decode("%FF"), "%FF");
     }
 }

@@ -27,6 +27,7 @@ mod mask;
 mod parser;
 mod position;
 mod sections;
+pub(crate) mod syntax;
 mod tags;
 mod types;
 

@@ -4,20 +4,7 @@
 //! script, digits, `_`, `-`, `/`, emoji and other symbols are tag characters. A tag needs at
 //! least one character that is not a digit.
 
-/// Whitespace as JavaScript's `\s` defines it (Obsidian is JavaScript).
-pub(crate) fn is_js_whitespace(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202f}'
-                | '\u{205f}'
-                | '\u{3000}'
-                | '\u{feff}'
-    )
-}
+use super::syntax::is_js_whitespace;
 
 /// `true` when `c` may appear in a tag.
 pub(crate) fn is_tag_char(c: char) -> bool {

@@ -63,7 +63,9 @@ pub struct Heading {
     pub position: Pos,
 }
 
-/// Which syntax a link is written in.
+/// Which syntax a link is written in. [`extract`](super::extract) finds only wikilinks and
+/// markdown links; a lone destination is what [`crate::links`] rewrites elsewhere (a
+/// reference definition's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LinkSyntax {
@@ -71,6 +73,9 @@ pub enum LinkSyntax {
     Wikilink,
     /// `[text](target)` or `![alt](target)`.
     Markdown,
+    /// A markdown destination on its own, e.g. the `dest` of a reference definition
+    /// `[ref]: dest`.
+    Destination,
 }
 
 /// The part of a link after the first `#`, like the `subpath` of Obsidian's `parseLinktext`.
