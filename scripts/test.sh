@@ -69,7 +69,7 @@ if [ "$fuzz_seconds" -gt 0 ]; then
   for target in $(cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz list); do
     log="$(mktemp)"
     if (cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run "$target" -- -max_total_time="$fuzz_seconds" -rss_limit_mb=4096) >"$log" 2>&1; then
-      echo "fuzz $target: $(grep -Eo '#[0-9]+ +DONE.*' "$log" | tail -n 1)"
+      echo "fuzz $target: $(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$log" | tail -n 1)s"
     else
       tail -n 60 "$log"; echo "fuzz target $target failed" >&2; exit 1
     fi

@@ -5,19 +5,16 @@ use serde::{Serialize, de::DeserializeOwned};
 use wasm_bindgen::prelude::*;
 
 use crate::api::{self, ApiError};
+use crate::js;
 
-/// Runs `f` on a JS value. The input goes through `serde_json::Value` first, so parsing is
-/// exactly the native parsing (serde-wasm-bindgen alone ignores `deny_unknown_fields`).
+/// Runs `f` on a JS value, converting both ways with [`crate::js`].
 fn js_call<I, O>(f: fn(I) -> Result<O, ApiError>, input: JsValue) -> Result<JsValue, JsError>
 where
     I: DeserializeOwned,
     O: Serialize,
 {
-    let input: serde_json::Value = serde_wasm_bindgen::from_value(input)
-        .map_err(|e| JsError::new(&format!("invalid_input: {e}")))?;
-    let out = json_call(f, input).map_err(|e| JsError::new(&e.to_string()))?;
-    out.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsError::new(&format!("internal: {e}")))
+    let out = f(js::from_js(input)?).map_err(js::error)?;
+    js::to_js(&out)
 }
 
 /// Runs `f` on a `serde_json::Value`: the native twin of [`js_call`].

@@ -7,5 +7,6 @@
 
 pub mod api;
 mod exports;
+mod js;
 
 pub use exports::call_json;

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use super::ApiError;
+use crate::js;
 
 /// A float given as a number or as `"NaN"`, `"Infinity"`, `"-Infinity"`.
 #[derive(Debug, Clone, Copy, Deserialize)]
@@ -642,23 +643,6 @@ struct LexicalOptions {
     params: Bm25Params,
 }
 
-/// A JS error carrying `code: message`, like the stateless exports.
-fn js_error(e: ApiError) -> JsError {
-    JsError::new(&e.to_string())
-}
-
-/// Reads an optional JS value (`undefined` or `null` = default) into `T`, through
-/// `serde_json::Value` like the stateless exports (so unknown fields are refused).
-fn from_js<T: serde::de::DeserializeOwned + Default>(value: JsValue) -> Result<T, JsError> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(T::default());
-    }
-    let invalid = |e: String| js_error(ApiError::invalid_input(e));
-    let json: serde_json::Value =
-        serde_wasm_bindgen::from_value(value).map_err(|e| invalid(e.to_string()))?;
-    serde_json::from_value(json).map_err(|e| invalid(e.to_string()))
-}
-
 /// The lexical index as a JS class, kept in memory by the plugin: documents are upserted
 /// and removed as notes change, searched with free text, and persisted with
 /// `to_bytes` / `LexicalIndex.from_bytes`.
@@ -672,18 +656,18 @@ impl LexicalIndexHandle {
     /// `new LexicalIndex({analyzer?, params?})`: an empty index (defaults when omitted).
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<LexicalIndexHandle, JsError> {
-        let options: LexicalOptions = from_js(options)?;
+        let options: LexicalOptions = js::from_js_or_default(options)?;
         let inner = LexicalIndex::new(options.analyzer, options.params)
-            .map_err(|e| js_error(params_error(e)))?;
+            .map_err(|e| js::error(params_error(e)))?;
         Ok(LexicalIndexHandle { inner })
     }
 
     /// Inserts or replaces a document `{title?, aliases?, headings?, tags?, body?}`.
     pub fn upsert(&mut self, id: &str, doc: JsValue) -> Result<(), JsError> {
-        let doc: Document = from_js(doc)?;
+        let doc: Document = js::from_js_or_default(doc)?;
         self.inner
             .upsert(id, &doc)
-            .map_err(|e| js_error(index_error(e)))
+            .map_err(|e| js::error(index_error(e)))
     }
 
     /// Removes a document; returns whether it was indexed.
@@ -693,18 +677,15 @@ impl LexicalIndexHandle {
 
     /// The `k` best documents for a free-text query: `[{id, score}]`.
     pub fn search(&self, query: &str, k: usize) -> Result<JsValue, JsError> {
-        let results = hits(self.inner.search(query, k));
-        results
-            .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-            .map_err(|e| js_error(ApiError::new("internal", e.to_string())))
+        js::to_js(&hits(self.inner.search(query, k)))
     }
 
     /// Replaces the scoring parameters `{k1?, b?, weights?}` (no re-indexing needed).
     pub fn set_params(&mut self, params: JsValue) -> Result<(), JsError> {
-        let params: Bm25Params = from_js(params)?;
+        let params: Bm25Params = js::from_js_or_default(params)?;
         self.inner
             .set_params(params)
-            .map_err(|e| js_error(params_error(e)))
+            .map_err(|e| js::error(params_error(e)))
     }
 
     /// The canonical bytes of the index, for the host to persist.
@@ -716,7 +697,7 @@ impl LexicalIndexHandle {
     /// foreign, truncated, corrupt, or from a different analyzer).
     pub fn from_bytes(bytes: &[u8]) -> Result<LexicalIndexHandle, JsError> {
         let inner =
-            LexicalIndex::from_bytes(bytes).map_err(|e| js_error(lexical_decode_error(e)))?;
+            LexicalIndex::from_bytes(bytes).map_err(|e| js::error(lexical_decode_error(e)))?;
         Ok(LexicalIndexHandle { inner })
     }
 
