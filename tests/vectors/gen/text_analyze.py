@@ -12,11 +12,11 @@ hand with the Porter2 rules (and agree with snowballstemmer).
 Run from the repository root: python3 tests/vectors/gen/text_analyze.py
 """
 
-import json
 import os
 import unicodedata as ud
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
+from text_common import ROOT, write_doc
+
 OUT = os.path.join(ROOT, "tests", "vectors", "text_analyze.json")
 
 PLAIN = {"stemmer": "none"}
@@ -202,8 +202,6 @@ def main():
                   "expected": {"tokens": locate("Running cats", [("run", "Running"), ("cat", "cats")])}})
     for name, inp in ERRORS:
         cases.append({"name": name, "input": inp, "error": "invalid_input"})
-    names = [c["name"] for c in cases]
-    assert len(names) == len(set(names)), "case names must be unique"
     doc = {
         "function": "analyze",
         "description": "Tokenization: words, numbers, apostrophes, stop words, stemming, punctuation, CJK/Hangul/Thai "
@@ -212,10 +210,7 @@ def main():
         "which only converts spans to UTF-8 byte offsets",
         "cases": cases,
     }
-    with open(OUT, "w", encoding="utf-8") as f:
-        json.dump(doc, f, ensure_ascii=False, indent=1)
-        f.write("\n")
-    print(f"wrote {len(cases)} cases to {os.path.relpath(OUT, ROOT)}")
+    write_doc(OUT, doc)
 
 
 if __name__ == "__main__":

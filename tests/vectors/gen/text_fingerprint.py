@@ -26,10 +26,10 @@ Run from the repository root: python3 tests/vectors/gen/text_fingerprint.py
 """
 
 import hashlib
-import json
 import os
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
+from text_common import ROOT, write_doc
+
 OUT = os.path.join(ROOT, "tests", "vectors", "text_analyzer_fingerprint.json")
 
 ANALYZER_VERSION = 1
@@ -112,10 +112,7 @@ def main():
         "tests/vectors/gen/text_fingerprint.py; error cases by hand",
         "cases": cases,
     }
-    with open(OUT, "w", encoding="utf-8") as f:
-        json.dump(doc, f, ensure_ascii=False, indent=1)
-        f.write("\n")
-    print(f"wrote {len(cases)} cases to {os.path.relpath(OUT, ROOT)}")
+    write_doc(OUT, doc)
 
 
 if __name__ == "__main__":
