@@ -28,7 +28,7 @@ fi
 wasm-bindgen --version
 
 step "npm packages"
-if [ ! -d node_modules ] || ! cmp -s package-lock.json node_modules/.package-lock.json; then
+if ! npm ls --depth=0 >/dev/null 2>&1; then
   npm ci --no-audit --no-fund
 fi
 
