@@ -4,5 +4,7 @@
 
 pub mod config;
 pub mod errors;
+pub mod governor;
 pub mod store;
+pub mod throttle;
 pub mod vault;

@@ -1,0 +1,178 @@
+//! The error codes a tool call can fail with, each with its wire name, whether retrying the
+//! same call can succeed, and what the agent should do next.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// A tool error code. The wire name is the snake_case string of [`ErrorCode::as_str`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The tool, vault, note or other named thing does not exist (or is hidden from the caller).
+    NotFound,
+    /// The arguments do not match the tool's input schema.
+    ValidationError,
+    /// The call needs an authenticated caller and has none.
+    Unauthorized,
+    /// The caller lacks a required scope, is bound to another vault, or the vault is read-only.
+    Forbidden,
+    /// A path operation that would change a vault whose ACL is read-only.
+    ReadOnlyMode,
+    /// The folder ACL does not allow this operation on this path.
+    AclDenied,
+    /// The path is not a valid vault-relative path (absolute, `..`, control characters...).
+    PathInvalid,
+    /// The call needs a human's confirmation first.
+    ElicitRequired,
+    /// The confirmation token is unknown, expired, already used or bound to another call.
+    ElicitInvalid,
+    /// A call with the same idempotency key is still running.
+    IdempotencyInFlight,
+    /// The idempotency key was already used for a different tool or different arguments.
+    IdempotencyKeyMismatch,
+    /// The call may or may not have taken effect (a fault after the change began).
+    Indeterminate,
+    /// The caller exceeded the rate limit of the call's scope class.
+    Throttled,
+    /// The response is larger than `governor.maxResponseBytes`.
+    Overflow,
+    /// The regex or query exceeded its compute budget (time or operation count).
+    ComputeBudgetExceeded,
+    /// The note changed since the caller read it (`expected_sha256` is stale).
+    ConcurrentModification,
+    /// The target already exists and the call does not overwrite.
+    AlreadyExists,
+    /// The arguments are well-formed but not acceptable (out of range, contradictory...).
+    InvalidInput,
+    /// A fault inside the server.
+    Internal,
+}
+
+impl ErrorCode {
+    /// Every code, in declaration order.
+    pub const ALL: [ErrorCode; 19] = [
+        ErrorCode::NotFound,
+        ErrorCode::ValidationError,
+        ErrorCode::Unauthorized,
+        ErrorCode::Forbidden,
+        ErrorCode::ReadOnlyMode,
+        ErrorCode::AclDenied,
+        ErrorCode::PathInvalid,
+        ErrorCode::ElicitRequired,
+        ErrorCode::ElicitInvalid,
+        ErrorCode::IdempotencyInFlight,
+        ErrorCode::IdempotencyKeyMismatch,
+        ErrorCode::Indeterminate,
+        ErrorCode::Throttled,
+        ErrorCode::Overflow,
+        ErrorCode::ComputeBudgetExceeded,
+        ErrorCode::ConcurrentModification,
+        ErrorCode::AlreadyExists,
+        ErrorCode::InvalidInput,
+        ErrorCode::Internal,
+    ];
+
+    /// The wire name, e.g. `"acl_denied"` (the same string serde writes).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::NotFound => "not_found",
+            ErrorCode::ValidationError => "validation_error",
+            ErrorCode::Unauthorized => "unauthorized",
+            ErrorCode::Forbidden => "forbidden",
+            ErrorCode::ReadOnlyMode => "read_only_mode",
+            ErrorCode::AclDenied => "acl_denied",
+            ErrorCode::PathInvalid => "path_invalid",
+            ErrorCode::ElicitRequired => "elicit_required",
+            ErrorCode::ElicitInvalid => "elicit_invalid",
+            ErrorCode::IdempotencyInFlight => "idempotency_in_flight",
+            ErrorCode::IdempotencyKeyMismatch => "idempotency_key_mismatch",
+            ErrorCode::Indeterminate => "indeterminate",
+            ErrorCode::Throttled => "throttled",
+            ErrorCode::Overflow => "overflow",
+            ErrorCode::ComputeBudgetExceeded => "compute_budget_exceeded",
+            ErrorCode::ConcurrentModification => "concurrent_modification",
+            ErrorCode::AlreadyExists => "already_exists",
+            ErrorCode::InvalidInput => "invalid_input",
+            ErrorCode::Internal => "internal",
+        }
+    }
+
+    /// Whether repeating the same call, unchanged, can succeed: after a wait (`throttled`,
+    /// `idempotency_in_flight`) or after re-reading (`concurrent_modification`). Every other
+    /// code needs different arguments or a human first.
+    pub fn default_retryable(self) -> bool {
+        matches!(
+            self,
+            ErrorCode::Throttled
+                | ErrorCode::IdempotencyInFlight
+                | ErrorCode::ConcurrentModification
+        )
+    }
+
+    /// What the agent should do next, chosen by the code alone. Constructors that know more
+    /// (the wait, the args hash) put a concrete version in [`crate::errors::ToolError::recovery`].
+    pub fn default_recovery(self) -> &'static str {
+        match self {
+            ErrorCode::NotFound => {
+                "check the name or path (list the vault or the tools to see what exists), then call again"
+            }
+            ErrorCode::ValidationError => {
+                "fix the arguments listed in details to match the tool's input schema, then call again"
+            }
+            ErrorCode::Unauthorized => {
+                "connect with a valid bearer token; this tool is not available to anonymous callers"
+            }
+            ErrorCode::Forbidden => {
+                "do not retry; ask the user for a token with the scopes in details.required, or for access to this vault"
+            }
+            ErrorCode::ReadOnlyMode => {
+                "do not retry; the vault is read-only, ask the user to lift acl.readOnly if the change is intended"
+            }
+            ErrorCode::AclDenied => {
+                "do not retry on this path; choose a path the folder ACL allows, or ask the user to change the ACL"
+            }
+            ErrorCode::PathInvalid => {
+                "use a vault-relative path without '..', a leading '/', or control characters"
+            }
+            ErrorCode::ElicitRequired => {
+                "ask the user to approve with `obsidian-tc elicit approve <args_hash>` and call again with the same arguments"
+            }
+            ErrorCode::ElicitInvalid => {
+                "the confirmation is expired, used or for other arguments; call without it to get a fresh args_hash and ask the user again"
+            }
+            ErrorCode::IdempotencyInFlight => {
+                "wait a few seconds, then retry with the same idempotency_key to get the result"
+            }
+            ErrorCode::IdempotencyKeyMismatch => {
+                "use a new idempotency_key for a different call; a key belongs to one tool and one set of arguments"
+            }
+            ErrorCode::Indeterminate => {
+                "do not retry blindly; read the target to see whether the change happened, then decide"
+            }
+            ErrorCode::Throttled => "wait retry_after_seconds, then retry",
+            ErrorCode::Overflow => {
+                "ask for less: a narrower range, a smaller limit, or read the note by section"
+            }
+            ErrorCode::ComputeBudgetExceeded => {
+                "simplify the pattern or query (avoid nested repetition) or narrow its scope, then call again"
+            }
+            ErrorCode::ConcurrentModification => {
+                "read the note again to get its current sha256, reapply the change, then retry"
+            }
+            ErrorCode::AlreadyExists => {
+                "choose another name, or call again with an overwrite mode if replacing is intended"
+            }
+            ErrorCode::InvalidInput => "change the arguments as the message says, then call again",
+            ErrorCode::Internal => {
+                "report this to the user; the server logged the fault, retrying the same call is unlikely to help"
+            }
+        }
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
