@@ -1,1 +1,37 @@
-//! (being written)
+//! The server configuration: one JSON file (schema published at `schema/config.schema.json`)
+//! or zero-config from a bare vault folder, overridden by `OBSIDIAN_TC_*` environment
+//! variables and then by command-line flags.
+//!
+//! [`load`] is pure: it reads only its [`LoadInput`]. It reports every problem at once, each
+//! with its JSON path, and records where each effective value came from ([`Provenance`]).
+
+pub mod acl_schema;
+pub mod checks;
+pub mod disk;
+pub mod env;
+pub mod explain;
+pub mod flags;
+pub mod json_path;
+pub mod load;
+pub mod model;
+pub mod problem;
+pub mod provenance;
+pub mod schema;
+pub mod sections;
+pub mod validate;
+
+pub use disk::load_for_command_line;
+pub use env::{CONFIG_FILE_VAR, ENV_VARS, EnvKind, EnvVar};
+pub use explain::ExplainedValue;
+pub use flags::{ConfigFlags, FlagOverride};
+pub use json_path::JsonPath;
+pub use load::{CACHE_DIR_NAME, ConfigOrigin, LoadInput, LoadedConfig, ZERO_CONFIG_VAULT_ID, load};
+pub use model::{ServerConfig, VaultConfig};
+pub use problem::{ConfigErrors, ConfigProblem};
+pub use provenance::{Provenance, Source};
+pub use schema::{SCHEMA_FILE, config_schema, config_schema_text};
+pub use sections::{
+    AuthConfig, AuthMode, EmbeddingProvider, EmbeddingsConfig, FacadeMode, GovernorConfig,
+    HttpConfig, StdioConfig, ThrottleConfig, ThrottleTier, ThrottleTiers, ToolFacadeConfig,
+    ToolVisibilityConfig, TransportsConfig, VisibilityProfile,
+};

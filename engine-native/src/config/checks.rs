@@ -1,0 +1,149 @@
+//! Checks that need more than the schema: ACL globs and scopes, vault ids, and the refusal of
+//! unauthenticated HTTP beyond loopback.
+
+use std::collections::BTreeSet;
+use std::net::IpAddr;
+
+use engine_core::acl::{AclConfig, AclConfigProblem, AclPolicy};
+
+use crate::config::json_path::JsonPath;
+use crate::config::model::ServerConfig;
+use crate::config::problem::ConfigProblem;
+use crate::config::sections::AuthMode;
+
+/// The shortest HS256 secret accepted.
+pub const MIN_JWT_SECRET_CHARS: usize = 32;
+
+/// Every problem of a config that has the right shape.
+pub fn semantic_problems(config: &ServerConfig) -> Vec<ConfigProblem> {
+    let mut out = Vec::new();
+    check_vaults(config, &mut out);
+    if let Some(acl) = &config.acl {
+        check_acl(&JsonPath::keys("acl"), acl, &mut out);
+    }
+    for (index, vault) in config.vaults.iter().enumerate() {
+        if let Some(acl) = &vault.acl {
+            check_acl(
+                &JsonPath::keys("vaults").index(index).key("acl"),
+                acl,
+                &mut out,
+            );
+        }
+    }
+    check_auth(config, &mut out);
+    out
+}
+
+fn check_vaults(config: &ServerConfig, out: &mut Vec<ConfigProblem>) {
+    if config.vaults.is_empty() {
+        out.push(ConfigProblem::new(
+            "vaults",
+            r#"no vault is configured: add {"id": "main", "path": "/path/to/vault"}"#,
+        ));
+    }
+    let mut seen = BTreeSet::new();
+    for (index, vault) in config.vaults.iter().enumerate() {
+        let at = JsonPath::keys("vaults").index(index);
+        let id_ok = !vault.id.is_empty()
+            && vault
+                .id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if !id_ok {
+            out.push(ConfigProblem::new(
+                at.key("id").to_string(),
+                format!("{:?}: use letters, digits, '-' and '_' only", vault.id),
+            ));
+        } else if !seen.insert(vault.id.as_str()) {
+            out.push(ConfigProblem::new(
+                at.key("id").to_string(),
+                format!(
+                    "{:?} is used by an earlier vault: give each vault its own id",
+                    vault.id
+                ),
+            ));
+        }
+        if vault.path.trim().is_empty() {
+            out.push(ConfigProblem::new(
+                at.key("path").to_string(),
+                "is empty: give the vault's folder",
+            ));
+        }
+    }
+}
+
+fn check_acl(at: &JsonPath, acl: &AclConfig, out: &mut Vec<ConfigProblem>) {
+    if let Err(error) = AclPolicy::compile(acl) {
+        let reason = match error.problem {
+            AclConfigProblem::Glob(e) => e.as_str(),
+            AclConfigProblem::Scope(e) => e.as_str(),
+            AclConfigProblem::NegatedRuleGlob => "a rule glob cannot start with '!'",
+        };
+        out.push(ConfigProblem::new(
+            at.join_display(&error.location),
+            format!(
+                "{:?} is not valid ({reason}): fix or remove it",
+                error.value
+            ),
+        ));
+    }
+}
+
+fn check_auth(config: &ServerConfig, out: &mut Vec<ConfigProblem>) {
+    let auth = &config.auth;
+    let http = &config.transports.http;
+    match auth.mode {
+        AuthMode::None if http.enabled && !is_loopback(&http.host) => {
+            out.push(ConfigProblem::new(
+                "transports.http.host",
+                format!(
+                    "auth.mode \"none\" gives every scope to anyone who can reach {:?}; bind \
+                     HTTP to 127.0.0.1 (or ::1, localhost), or set auth.mode to \"jwt\" with \
+                     auth.jwtSecret (or env OBSIDIAN_TC_JWT_SECRET, {MIN_JWT_SECRET_CHARS}+ \
+                     characters) or auth.jwksFile",
+                    http.host
+                ),
+            ));
+        }
+        AuthMode::Jwt if auth.jwt_secret.is_none() && auth.jwks_file.is_none() => {
+            out.push(ConfigProblem::new(
+                "auth",
+                "auth.mode \"jwt\" needs auth.jwtSecret (or env OBSIDIAN_TC_JWT_SECRET) or \
+                 auth.jwksFile",
+            ));
+        }
+        _ => {}
+    }
+    if let Some(secret) = &auth.jwt_secret
+        && secret.chars().count() < MIN_JWT_SECRET_CHARS
+    {
+        out.push(ConfigProblem::new(
+            "auth.jwtSecret",
+            format!(
+                "is shorter than {MIN_JWT_SECRET_CHARS} characters: use a longer random secret"
+            ),
+        ));
+    }
+}
+
+/// Whether binding `host` only accepts connections from this machine.
+pub fn is_loopback(host: &str) -> bool {
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    bare.eq_ignore_ascii_case("localhost")
+        || bare.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_hosts() {
+        for host in ["127.0.0.1", "127.3.2.1", "::1", "[::1]", "LOCALHOST"] {
+            assert!(is_loopback(host), "{host}");
+        }
+        for host in ["0.0.0.0", "::", "192.168.1.2", "example.com", ""] {
+            assert!(!is_loopback(host), "{host}");
+        }
+    }
+}

@@ -1,0 +1,274 @@
+//! The loader: a pure function from its inputs (config file text or a bare vault folder, an
+//! environment map, command-line overrides) to the effective configuration, with the source
+//! of every value. Priority: flag > environment > file > default.
+
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+
+use serde_json::{Map, Value, json};
+
+use crate::config::checks::semantic_problems;
+use crate::config::env::ENV_VARS;
+use crate::config::flags::FlagOverride;
+use crate::config::json_path::{JsonPath, Segment};
+use crate::config::model::ServerConfig;
+use crate::config::problem::{ConfigErrors, ConfigProblem};
+use crate::config::provenance::{Provenance, Source};
+use crate::config::schema::config_schema;
+use crate::config::validate::schema_problems;
+
+/// The folder name of the cache, next to the config file or inside a zero-config vault.
+pub const CACHE_DIR_NAME: &str = ".obsidian-tc";
+
+/// The id of the single vault of a zero-config start.
+pub const ZERO_CONFIG_VAULT_ID: &str = "main";
+
+/// Where the configuration comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConfigOrigin {
+    /// A config file: its absolute path and its text.
+    File {
+        /// The file's absolute path; relative paths inside resolve against its folder.
+        path: PathBuf,
+        /// The file's contents.
+        text: String,
+    },
+    /// A bare vault folder (absolute): one vault `main`, cache at `<vault>/.obsidian-tc`.
+    VaultFolder(PathBuf),
+}
+
+/// Everything the loader reads; nothing else (no process environment, no working directory).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadInput {
+    /// The config file or vault folder.
+    pub origin: ConfigOrigin,
+    /// The environment variables (only the `OBSIDIAN_TC_*` ones in `ENV_VARS` are read).
+    pub env: BTreeMap<String, String>,
+    /// Values set by command-line flags.
+    pub overrides: Vec<FlagOverride>,
+}
+
+/// The effective configuration, with where each value came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadedConfig {
+    /// The configuration, with vault paths and `cacheDir` made absolute.
+    pub config: ServerConfig,
+    /// The source of every value.
+    pub provenance: Provenance,
+}
+
+impl LoadedConfig {
+    /// The absolute folder holding `cache.db`.
+    pub fn cache_dir(&self) -> &Path {
+        Path::new(self.config.cache_dir.as_deref().unwrap_or_default())
+    }
+}
+
+/// Loads the configuration described by `input`, or reports every problem found.
+pub fn load(input: &LoadInput) -> Result<LoadedConfig, ConfigErrors> {
+    let mut document = serde_json::to_value(ServerConfig::default())
+        .unwrap_or_else(|e| unreachable!("the default config serializes: {e}"));
+    let mut provenance = Provenance::default();
+    provenance.set_leaves(&JsonPath::root(), &document, &|_| Source::Default);
+
+    let base_dir = match &input.origin {
+        ConfigOrigin::File { path, text } => {
+            require_absolute(path, "the config file path")?;
+            let file: Value = serde_json::from_str(text).map_err(|e| {
+                single(ConfigProblem::new(
+                    "(root)",
+                    format!("{} is not valid JSON: {e}", path.display()),
+                ))
+            })?;
+            if !file.is_object() {
+                return Err(single(ConfigProblem::new(
+                    "(root)",
+                    "the config file must hold a JSON object",
+                )));
+            }
+            provenance.set_leaves(&JsonPath::root(), &file, &|at| Source::File {
+                file: path.clone(),
+                at: at.clone(),
+            });
+            merge(&mut document, file);
+            path.parent().map(Path::to_path_buf).unwrap_or_default()
+        }
+        ConfigOrigin::VaultFolder(folder) => {
+            require_absolute(folder, "the vault folder")?;
+            let vaults = json!([{"id": ZERO_CONFIG_VAULT_ID, "path": folder.to_string_lossy()}]);
+            set_at(&mut document, &JsonPath::keys("vaults"), vaults);
+            provenance.set(
+                JsonPath::keys("vaults"),
+                Source::Derived {
+                    reason: format!(
+                        "zero-config: the vault folder argument is vault \"{ZERO_CONFIG_VAULT_ID}\""
+                    ),
+                },
+            );
+            folder.clone()
+        }
+    };
+    for var in ENV_VARS {
+        if let Some(text) = input.env.get(var.name) {
+            let path = JsonPath::keys(var.path);
+            if set_at(&mut document, &path, var.value(text)) {
+                provenance.set(
+                    path,
+                    Source::Env {
+                        name: var.name.to_owned(),
+                    },
+                );
+            }
+        }
+    }
+    for flag in &input.overrides {
+        if set_at(&mut document, &flag.path, flag.value.clone()) {
+            provenance.set(
+                flag.path.clone(),
+                Source::Flag {
+                    name: flag.flag.to_owned(),
+                },
+            );
+        }
+    }
+
+    let problems: Vec<ConfigProblem> = schema_problems(&document, &config_schema())
+        .into_iter()
+        .map(|(path, message)| ConfigProblem {
+            via: provenance.source_of(&path).cloned(),
+            path: path.to_string(),
+            message,
+        })
+        .collect();
+    if !problems.is_empty() {
+        return Err(ConfigErrors(problems));
+    }
+    let mut config: ServerConfig = serde_json::from_value(document)
+        .map_err(|e| single(ConfigProblem::new("(root)", e.to_string())))?;
+    let mut problems = semantic_problems(&config);
+    resolve_paths(
+        &mut config,
+        &input.origin,
+        &base_dir,
+        &mut provenance,
+        &mut problems,
+    );
+    if problems.is_empty() {
+        Ok(LoadedConfig { config, provenance })
+    } else {
+        Err(ConfigErrors(problems))
+    }
+}
+
+/// Makes vault paths and `cacheDir` absolute: relative ones from the file resolve against
+/// the file's folder; the process working directory is never used.
+fn resolve_paths(
+    config: &mut ServerConfig,
+    origin: &ConfigOrigin,
+    base_dir: &Path,
+    provenance: &mut Provenance,
+    problems: &mut Vec<ConfigProblem>,
+) {
+    for vault in &mut config.vaults {
+        vault.path = anchored(base_dir, Path::new(&vault.path));
+    }
+    let cache_path = JsonPath::keys("cacheDir");
+    match &config.cache_dir {
+        Some(dir) => {
+            let from_file = matches!(provenance.source_of(&cache_path), Some(Source::File { .. }));
+            if Path::new(dir).is_absolute() || from_file {
+                config.cache_dir = Some(anchored(base_dir, Path::new(dir)));
+            } else {
+                problems.push(ConfigProblem {
+                    path: cache_path.to_string(),
+                    via: provenance.source_of(&cache_path).cloned(),
+                    message: format!("{dir:?} is relative: give an absolute folder"),
+                });
+            }
+        }
+        None => {
+            let reason = match origin {
+                ConfigOrigin::File { .. } => "default: .obsidian-tc next to the config file",
+                ConfigOrigin::VaultFolder(_) => "zero-config: .obsidian-tc inside the vault",
+            };
+            config.cache_dir = Some(anchored(base_dir, Path::new(CACHE_DIR_NAME)));
+            provenance.set(
+                cache_path,
+                Source::Derived {
+                    reason: reason.to_owned(),
+                },
+            );
+        }
+    }
+}
+
+/// `path` made absolute against `base` (when relative), without `.` components.
+fn anchored(base: &Path, path: &Path) -> String {
+    let joined = base.join(path);
+    let cleaned: PathBuf = joined
+        .components()
+        .filter(|c| !matches!(c, Component::CurDir))
+        .collect();
+    cleaned.to_string_lossy().into_owned()
+}
+
+fn require_absolute(path: &Path, what: &str) -> Result<(), ConfigErrors> {
+    if path.is_absolute() {
+        Ok(())
+    } else {
+        Err(single(ConfigProblem::new(
+            "(root)",
+            format!("{what} {} must be an absolute path", path.display()),
+        )))
+    }
+}
+
+fn single(problem: ConfigProblem) -> ConfigErrors {
+    ConfigErrors(vec![problem])
+}
+
+/// Overlays `overlay` on `base`: objects merge key by key, anything else replaces.
+fn merge(base: &mut Value, overlay: Value) {
+    match (base, overlay) {
+        (Value::Object(base), Value::Object(overlay)) => {
+            for (key, value) in overlay {
+                match base.get_mut(&key) {
+                    Some(existing) => merge(existing, value),
+                    None => {
+                        base.insert(key, value);
+                    }
+                }
+            }
+        }
+        (base, overlay) => *base = overlay,
+    }
+}
+
+/// Sets the value at `path` (object keys only), creating missing objects on the way. Returns
+/// false, changing nothing, when a value on the way is not an object: the file's own wrong
+/// value is then what validation reports.
+fn set_at(document: &mut Value, path: &JsonPath, value: Value) -> bool {
+    let Some((last, parents)) = path.segments().split_last() else {
+        *document = value;
+        return true;
+    };
+    let mut here = document;
+    for segment in parents {
+        let Segment::Key(key) = segment else {
+            return false;
+        };
+        let Value::Object(map) = here else {
+            return false;
+        };
+        here = map
+            .entry(key.clone())
+            .or_insert_with(|| Value::Object(Map::new()));
+    }
+    match (here, last) {
+        (Value::Object(map), Segment::Key(key)) => {
+            map.insert(key.clone(), value);
+            true
+        }
+        _ => false,
+    }
+}

@@ -1,0 +1,92 @@
+//! The root of the server configuration and its vault entries (camelCase JSON, as the original).
+
+use engine_core::acl::AclConfig;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::config::acl_schema::AclConfigSchema;
+use crate::config::sections::{
+    AuthConfig, EmbeddingsConfig, GovernorConfig, ThrottleConfig, ToolFacadeConfig,
+    ToolVisibilityConfig, TransportsConfig,
+};
+
+/// The whole configuration of one obsidian-tc server (the file's root object).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[schemars(title = "obsidian-tc server configuration")]
+pub struct ServerConfig {
+    /// The vaults this server serves; the first one is the default vault.
+    pub vaults: Vec<VaultConfig>,
+    /// The folder ACL of every vault that has no `acl` of its own (omitted: no ACL).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<AclConfigSchema>")]
+    pub acl: Option<AclConfig>,
+    /// How HTTP callers authenticate.
+    pub auth: AuthConfig,
+    /// The transports the server listens on.
+    pub transports: TransportsConfig,
+    /// The byte governor: limits on what one response may carry.
+    pub governor: GovernorConfig,
+    /// Which tools are listed, hidden or disabled.
+    pub tool_visibility: ToolVisibilityConfig,
+    /// How the tool catalog is presented to clients.
+    pub tool_facade: ToolFacadeConfig,
+    /// Per-caller token buckets by scope class.
+    pub throttle: ThrottleConfig,
+    /// How long a completed idempotency key replays its result, in seconds.
+    #[schemars(range(min = 1))]
+    pub idempotency_ttl_seconds: u64,
+    /// After how many seconds an in-flight idempotency claim of a crashed call can be reclaimed.
+    #[schemars(range(min = 1))]
+    pub idempotency_reclaim_seconds: u64,
+    /// How long a minted elicit (human approval) token stays valid, in seconds.
+    #[schemars(range(min = 1))]
+    pub elicit_ttl_seconds: u64,
+    /// Where `cache.db` lives. Relative paths resolve against the config file's folder; without
+    /// a config file (a bare vault folder) the default is `<vault>/.obsidian-tc`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_dir: Option<String>,
+    /// The embedding provider for semantic search.
+    pub embeddings: EmbeddingsConfig,
+}
+
+impl Default for ServerConfig {
+    fn default() -> ServerConfig {
+        ServerConfig {
+            vaults: Vec::new(),
+            acl: None,
+            auth: AuthConfig::default(),
+            transports: TransportsConfig::default(),
+            governor: GovernorConfig::default(),
+            tool_visibility: ToolVisibilityConfig::default(),
+            tool_facade: ToolFacadeConfig::default(),
+            throttle: ThrottleConfig::default(),
+            idempotency_ttl_seconds: 86_400,
+            idempotency_reclaim_seconds: 60,
+            elicit_ttl_seconds: 300,
+            cache_dir: None,
+            embeddings: EmbeddingsConfig::default(),
+        }
+    }
+}
+
+/// One vault: an id callers name it by and the folder it lives in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct VaultConfig {
+    /// The id callers use in the `vault` argument (letters, digits, `-` and `_`).
+    pub id: String,
+    /// The vault folder; a relative path resolves against the config file's folder.
+    pub path: String,
+    /// This vault's folder ACL; it replaces the root `acl` for this vault.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<AclConfigSchema>")]
+    pub acl: Option<AclConfig>,
+}
+
+impl ServerConfig {
+    /// The ACL that applies to `vault`: its own, else the root one.
+    pub fn acl_for<'a>(&'a self, vault: &'a VaultConfig) -> Option<&'a AclConfig> {
+        vault.acl.as_ref().or(self.acl.as_ref())
+    }
+}

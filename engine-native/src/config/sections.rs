@@ -1,0 +1,287 @@
+//! The sections of the server configuration, each with the original's defaults.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// How HTTP callers authenticate (`auth`). stdio callers are trusted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct AuthConfig {
+    /// `none` grants every scope and is refused on a non-loopback HTTP bind; `jwt` requires
+    /// a bearer token.
+    pub mode: AuthMode,
+    /// The HS256 secret (at least 32 characters); better set through `OBSIDIAN_TC_JWT_SECRET`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub jwt_secret: Option<String>,
+    /// A local JWKS file with the public keys of asymmetric tokens (RS256, ES256, EdDSA).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub jwks_file: Option<String>,
+    /// The `aud` a token must carry, when set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub audience: Option<String>,
+    /// The `iss` a token must carry, when set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub issuer: Option<String>,
+    /// The maximum age of a token, measured from its `iat`, in seconds.
+    #[schemars(range(min = 1))]
+    pub token_ttl_seconds: u64,
+}
+
+impl Default for AuthConfig {
+    fn default() -> AuthConfig {
+        AuthConfig {
+            mode: AuthMode::None,
+            jwt_secret: None,
+            jwks_file: None,
+            audience: None,
+            issuer: None,
+            token_ttl_seconds: 86_400,
+        }
+    }
+}
+
+/// The authentication mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum AuthMode {
+    /// No authentication: every caller gets every scope (loopback only).
+    None,
+    /// Bearer JSON Web Tokens, checked against `jwtSecret` or `jwksFile`.
+    Jwt,
+}
+
+/// The transports (`transports`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct TransportsConfig {
+    /// MCP over the process's stdin and stdout.
+    pub stdio: StdioConfig,
+    /// MCP over streamable HTTP.
+    pub http: HttpConfig,
+}
+
+/// The stdio transport.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct StdioConfig {
+    /// Whether to serve MCP on stdio.
+    pub enabled: bool,
+}
+
+impl Default for StdioConfig {
+    fn default() -> StdioConfig {
+        StdioConfig { enabled: true }
+    }
+}
+
+/// The HTTP transport.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct HttpConfig {
+    /// Whether to serve MCP over HTTP.
+    pub enabled: bool,
+    /// The address to bind.
+    pub host: String,
+    /// The TCP port to bind.
+    pub port: u16,
+}
+
+impl Default for HttpConfig {
+    fn default() -> HttpConfig {
+        HttpConfig {
+            enabled: false,
+            host: "127.0.0.1".to_owned(),
+            port: 8765,
+        }
+    }
+}
+
+/// The byte governor (`governor`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct GovernorConfig {
+    /// A response larger than this many bytes is refused with `overflow`.
+    #[schemars(range(min = 1))]
+    pub max_response_bytes: u64,
+    /// The time budget of one regular-expression search, in milliseconds.
+    #[schemars(range(min = 1))]
+    pub regex_timeout_ms: u64,
+}
+
+impl Default for GovernorConfig {
+    fn default() -> GovernorConfig {
+        GovernorConfig {
+            max_response_bytes: 1_000_000,
+            regex_timeout_ms: 2_000,
+        }
+    }
+}
+
+/// Which tools callers see (`toolVisibility`). Hidden and disabled tools answer `not_found`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct ToolVisibilityConfig {
+    /// When set, only these tools are listed (omitted: all).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allow: Option<Vec<String>>,
+    /// Tools left out of listings.
+    pub hide: Vec<String>,
+    /// Tools that cannot be called at all.
+    pub disable: Vec<String>,
+    /// A preset applied on top of the lists.
+    pub profile: VisibilityProfile,
+}
+
+/// A tool-visibility preset.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum VisibilityProfile {
+    /// Every tool the lists admit.
+    #[default]
+    Full,
+    /// Only tools that change nothing.
+    ReadOnly,
+}
+
+/// How the tool catalog is presented (`toolFacade`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct ToolFacadeConfig {
+    /// The facade mode; every tool stays callable by name in every mode.
+    pub mode: FacadeMode,
+}
+
+/// A facade mode.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum FacadeMode {
+    /// `find_capability`, `describe_capability` and `call_capability`.
+    #[default]
+    Triad,
+    /// One tool per domain taking an `action`.
+    Domain,
+    /// Every tool listed by itself.
+    Flat,
+}
+
+/// Per-caller token buckets by scope class (`throttle`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct ThrottleConfig {
+    /// Whether calls are throttled at all.
+    pub enabled: bool,
+    /// The bucket of each scope class.
+    pub tiers: ThrottleTiers,
+}
+
+impl Default for ThrottleConfig {
+    fn default() -> ThrottleConfig {
+        ThrottleConfig {
+            enabled: true,
+            tiers: ThrottleTiers::default(),
+        }
+    }
+}
+
+/// The bucket of each scope class.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct ThrottleTiers {
+    /// Reads.
+    pub read: ThrottleTier,
+    /// Writes.
+    pub write: ThrottleTier,
+    /// Deletes.
+    pub delete: ThrottleTier,
+    /// Bulk operations.
+    pub bulk: ThrottleTier,
+    /// Command execution.
+    pub execute: ThrottleTier,
+    /// Administration.
+    pub admin: ThrottleTier,
+}
+
+impl Default for ThrottleTiers {
+    fn default() -> ThrottleTiers {
+        let tier = |per_minute, burst| ThrottleTier { per_minute, burst };
+        ThrottleTiers {
+            read: tier(600, 100),
+            write: tier(60, 20),
+            delete: tier(60, 20),
+            bulk: tier(10, 3),
+            execute: tier(5, 1),
+            admin: tier(5, 1),
+        }
+    }
+}
+
+/// One token bucket: its refill rate and its size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ThrottleTier {
+    /// Tokens added per minute.
+    #[schemars(range(min = 1))]
+    pub per_minute: u32,
+    /// The most tokens the bucket holds.
+    #[schemars(range(min = 1))]
+    pub burst: u32,
+}
+
+/// The embedding provider for semantic search (`embeddings`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct EmbeddingsConfig {
+    /// Which provider computes embeddings.
+    pub provider: EmbeddingProvider,
+    /// The provider's model name.
+    pub model: String,
+    /// The vector length the model produces.
+    #[schemars(range(min = 1))]
+    pub dimensions: u32,
+    /// The provider's base URL (omitted: the provider's usual local or public endpoint).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub endpoint: Option<String>,
+    /// The API key of a hosted provider; better set through `OBSIDIAN_TC_EMBEDDINGS_API_KEY`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub api_key: Option<String>,
+    /// The time budget of one embedding request, in milliseconds.
+    #[schemars(range(min = 1))]
+    pub timeout_ms: u64,
+    /// The most inputs sent in one request.
+    #[schemars(range(min = 1))]
+    pub batch_size: u32,
+    /// The most estimated tokens sent in one request.
+    #[schemars(range(min = 1))]
+    pub max_batch_tokens: u32,
+}
+
+impl Default for EmbeddingsConfig {
+    fn default() -> EmbeddingsConfig {
+        EmbeddingsConfig {
+            provider: EmbeddingProvider::Ollama,
+            model: "nomic-embed-text".to_owned(),
+            dimensions: 768,
+            endpoint: None,
+            api_key: None,
+            timeout_ms: 120_000,
+            batch_size: 512,
+            max_batch_tokens: 2_048,
+        }
+    }
+}
+
+/// An embedding provider.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum EmbeddingProvider {
+    /// An in-process sentence-transformer loaded from a local folder.
+    Local,
+    /// A local Ollama server.
+    Ollama,
+    /// Any OpenAI-compatible endpoint.
+    Openai,
+    /// Voyage AI.
+    Voyage,
+    /// Cohere.
+    Cohere,
+}
