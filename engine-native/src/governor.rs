@@ -3,6 +3,7 @@
 
 use std::io;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -11,18 +12,26 @@ use crate::errors::ToolError;
 /// The shipped `governor.maxResponseBytes`.
 pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 1_000_000;
 
-/// The `governor` config block: `{"maxResponseBytes": 1000000}`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// The shipped `governor.regexTimeoutMs`.
+pub const DEFAULT_REGEX_TIMEOUT_MS: u64 = 2_000;
+
+/// The `governor` config block: `{"maxResponseBytes": 1000000, "regexTimeoutMs": 2000}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub struct GovernorConfig {
-    /// The largest response allowed, in bytes of serialized JSON (default 1,000,000).
+    /// A response larger than this many bytes of serialized JSON is refused with `overflow`.
+    #[schemars(range(min = 1))]
     pub max_response_bytes: usize,
+    /// The time budget of one regular-expression search, in milliseconds.
+    #[schemars(range(min = 1))]
+    pub regex_timeout_ms: u64,
 }
 
 impl Default for GovernorConfig {
     fn default() -> GovernorConfig {
         GovernorConfig {
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+            regex_timeout_ms: DEFAULT_REGEX_TIMEOUT_MS,
         }
     }
 }

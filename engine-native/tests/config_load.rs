@@ -46,7 +46,7 @@ fn defaults_are_the_originals() {
     assert!(config.throttle.enabled);
     let t = ThrottleTiers::default();
     let pairs = [t.read, t.write, t.delete, t.bulk, t.execute, t.admin]
-        .map(|tier| (tier.per_minute, tier.burst));
+        .map(|tier| (tier.per_minute(), tier.burst()));
     assert_eq!(
         pairs,
         [(600, 100), (60, 20), (60, 20), (10, 3), (5, 1), (5, 1)]
@@ -74,9 +74,10 @@ fn file_overrides_default_env_overrides_file_flag_overrides_env() {
     let loaded = ok(&input);
     assert_eq!(loaded.config.transports.http.port, 9001);
     assert_eq!(loaded.config.tool_facade.mode, FacadeMode::Domain);
-    assert_eq!(loaded.config.throttle.tiers.read.burst, 7);
+    assert_eq!(loaded.config.throttle.tiers.read.burst(), 7);
     assert_eq!(
-        loaded.config.throttle.tiers.read.per_minute, 600,
+        loaded.config.throttle.tiers.read.per_minute(),
+        600,
         "partial tier keeps defaults"
     );
 

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 fn governor(limit: usize) -> Governor {
     Governor::new(GovernorConfig {
         max_response_bytes: limit,
+        ..GovernorConfig::default()
     })
 }
 

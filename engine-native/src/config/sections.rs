@@ -96,27 +96,6 @@ impl Default for HttpConfig {
     }
 }
 
-/// The byte governor (`governor`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-pub struct GovernorConfig {
-    /// A response larger than this many bytes is refused with `overflow`.
-    #[schemars(range(min = 1))]
-    pub max_response_bytes: u64,
-    /// The time budget of one regular-expression search, in milliseconds.
-    #[schemars(range(min = 1))]
-    pub regex_timeout_ms: u64,
-}
-
-impl Default for GovernorConfig {
-    fn default() -> GovernorConfig {
-        GovernorConfig {
-            max_response_bytes: 1_000_000,
-            regex_timeout_ms: 2_000,
-        }
-    }
-}
-
 /// Which tools callers see (`toolVisibility`). Hidden and disabled tools answer `not_found`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
@@ -162,69 +141,6 @@ pub enum FacadeMode {
     Domain,
     /// Every tool listed by itself.
     Flat,
-}
-
-/// Per-caller token buckets by scope class (`throttle`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-pub struct ThrottleConfig {
-    /// Whether calls are throttled at all.
-    pub enabled: bool,
-    /// The bucket of each scope class.
-    pub tiers: ThrottleTiers,
-}
-
-impl Default for ThrottleConfig {
-    fn default() -> ThrottleConfig {
-        ThrottleConfig {
-            enabled: true,
-            tiers: ThrottleTiers::default(),
-        }
-    }
-}
-
-/// The bucket of each scope class.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-pub struct ThrottleTiers {
-    /// Reads.
-    pub read: ThrottleTier,
-    /// Writes.
-    pub write: ThrottleTier,
-    /// Deletes.
-    pub delete: ThrottleTier,
-    /// Bulk operations.
-    pub bulk: ThrottleTier,
-    /// Command execution.
-    pub execute: ThrottleTier,
-    /// Administration.
-    pub admin: ThrottleTier,
-}
-
-impl Default for ThrottleTiers {
-    fn default() -> ThrottleTiers {
-        let tier = |per_minute, burst| ThrottleTier { per_minute, burst };
-        ThrottleTiers {
-            read: tier(600, 100),
-            write: tier(60, 20),
-            delete: tier(60, 20),
-            bulk: tier(10, 3),
-            execute: tier(5, 1),
-            admin: tier(5, 1),
-        }
-    }
-}
-
-/// One token bucket: its refill rate and its size.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ThrottleTier {
-    /// Tokens added per minute.
-    #[schemars(range(min = 1))]
-    pub per_minute: u32,
-    /// The most tokens the bucket holds.
-    #[schemars(range(min = 1))]
-    pub burst: u32,
 }
 
 /// The embedding provider for semantic search (`embeddings`).
@@ -285,3 +201,6 @@ pub enum EmbeddingProvider {
     /// Cohere.
     Cohere,
 }
+
+pub use crate::governor::GovernorConfig;
+pub use crate::throttle::{ThrottleConfig, ThrottleTier, ThrottleTiers};

@@ -3,11 +3,12 @@
 use std::fmt;
 
 use engine_core::acl::ScopeFamily;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// A rate-limit tier: a bucket of `burst` tokens refilled continuously at `per_minute`
+/// A rate-limit tier: a bucket of `burst` tokens refilled continuously at `perMinute`
 /// tokens per minute. Both are at least 1.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(try_from = "RawTier", rename_all = "camelCase")]
 pub struct ThrottleTier {
     per_minute: u32,
@@ -15,10 +16,14 @@ pub struct ThrottleTier {
 }
 
 /// The tier as written in the config, before validation.
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct RawTier {
+    /// Tokens added per minute.
+    #[schemars(range(min = 1))]
     per_minute: u32,
+    /// The most tokens the bucket holds.
+    #[schemars(range(min = 1))]
     burst: u32,
 }
 
@@ -81,7 +86,7 @@ impl ThrottleTier {
 
 /// One tier per scope class. Missing classes in the config keep their shipped default:
 /// read 600/min burst 100, write 60/20, delete 60/20, bulk 10/3, execute 5/1, admin 5/1.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct ThrottleTiers {
     /// Tier of `read` calls.
@@ -126,7 +131,7 @@ impl ThrottleTiers {
 }
 
 /// The `throttle` config block: `{"enabled": true, "tiers": {"write": {"perMinute": 30, "burst": 5}}}`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct ThrottleConfig {
     /// When false every call passes and no bucket is kept (default true).
