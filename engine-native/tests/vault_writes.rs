@@ -113,6 +113,10 @@ fn a_stale_expected_sha256_is_a_concurrent_modification_and_changes_nothing() {
         .move_file("note.md", "moved.md", &expecting(&read.sha256))
         .unwrap_err();
     assert_eq!(error.code(), "concurrent_modification");
+    let error = vault
+        .copy_file("note.md", "copy.md", &expecting(&read.sha256))
+        .unwrap_err();
+    assert_eq!(error.code(), "concurrent_modification");
     assert_eq!(all_names(dir.path()), vec!["note.md"]);
 
     let current = sha256_hex(b"edited by someone else");

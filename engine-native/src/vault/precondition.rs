@@ -30,16 +30,29 @@ impl Vault {
             };
         }
         let (mut file, metadata) = self.open_regular(&target.abs, &target.rel)?;
-        if let Some(expected) = expected_sha256 {
+        if expected_sha256.is_some() {
             let actual = sha256_hex(&read_all(&mut file, &metadata, &target.rel)?);
-            if !actual.eq_ignore_ascii_case(expected) {
-                return Err(VaultError::ConcurrentModification {
-                    path: target.rel.clone(),
-                    expected: expected.to_owned(),
-                    actual: Some(actual),
-                });
-            }
+            verify_sha256(&target.rel, &actual, expected_sha256)?;
         }
         Ok(Some(metadata.permissions().mode() & 0o7777))
+    }
+}
+
+/// `ConcurrentModification` unless `actual` is the expected SHA-256 (hex, any case) or
+/// nothing was expected.
+pub(crate) fn verify_sha256(
+    rel: &str,
+    actual: &str,
+    expected: Option<&str>,
+) -> Result<(), VaultError> {
+    match expected {
+        Some(expected) if !actual.eq_ignore_ascii_case(expected) => {
+            Err(VaultError::ConcurrentModification {
+                path: rel.to_owned(),
+                expected: expected.to_owned(),
+                actual: Some(actual.to_owned()),
+            })
+        }
+        _ => Ok(()),
     }
 }

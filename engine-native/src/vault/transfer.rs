@@ -9,6 +9,7 @@ use engine_core::hash::sha256_hex;
 use super::atomic::{Replace, rename_no_replace};
 use super::error::VaultError;
 use super::handle::Vault;
+use super::precondition::verify_sha256;
 use super::read::read_all;
 use super::write::{WriteOptions, WriteOutcome};
 
@@ -73,15 +74,7 @@ impl Vault {
         let (mut file, metadata) = self.open_regular(&source.abs, &source.rel)?;
         let bytes = read_all(&mut file, &metadata, &source.rel)?;
         let actual = sha256_hex(&bytes);
-        if let Some(expected) = options.expected_sha256.as_deref()
-            && !actual.eq_ignore_ascii_case(expected)
-        {
-            return Err(VaultError::ConcurrentModification {
-                path: source.rel,
-                expected: expected.to_owned(),
-                actual: Some(actual),
-            });
-        }
+        verify_sha256(&source.rel, &actual, options.expected_sha256.as_deref())?;
         let destination = self.resolve(to)?;
         if destination.exists() && !options.overwrite {
             return Err(VaultError::AlreadyExists {

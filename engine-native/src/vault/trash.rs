@@ -28,7 +28,8 @@ impl Vault {
         let mut folders = vec![TRASH_DIR.to_owned()];
         folders.extend(segments);
         let trash_dir = ensure_folders(self.root(), &folders, &source.rel)?;
-        for attempt in 0u32.. {
+        let mut attempt = 0u32;
+        loop {
             let candidate = numbered_name(&name, attempt);
             match rename_no_replace(&source.abs, &trash_dir.join(&candidate)) {
                 Ok(()) => {
@@ -39,11 +40,12 @@ impl Vault {
                     trashed.push_str(&candidate);
                     return Ok(trashed);
                 }
-                Err(error) if error.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {
+                    attempt = attempt.saturating_add(1);
+                }
                 Err(error) => return Err(VaultError::io(&source.rel, error)),
             }
         }
-        unreachable!("the attempt counter is unbounded")
     }
 
     /// Deletes the file at `path` for good (the explicit alternative to [`Vault::trash`]).
