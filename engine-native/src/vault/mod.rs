@@ -1,1 +1,34 @@
-//! (being written)
+//! The vault filesystem backend: the only way handlers touch files.
+//!
+//! Every request names a vault-relative path. It is validated lexically by engine-core
+//! (NFC, no `..`, no absolute or backslash paths), refused if it names a control folder
+//! (`.obsidian`, `.git`, `.trash`, case-folded), matched against NFC or NFD names on disk,
+//! and canonicalized: a symlink leading outside the vault, or into a control folder, is
+//! refused. Files are read through one opened descriptor (`O_NOFOLLOW`, `fstat` on the
+//! same descriptor); writes are atomic (temp file, fsync, rename, fsync of the folder);
+//! deletes go to `<vault>/.trash/` by default. Mutations that carry an `expected_sha256`
+//! fail with `ConcurrentModification` when the file changed since it was read.
+
+mod atomic;
+mod cleanup;
+mod error;
+mod folders;
+mod handle;
+mod listing;
+mod names;
+mod precondition;
+mod read;
+mod resolve;
+mod text_file;
+mod transfer;
+mod trash;
+mod walk;
+mod write;
+
+pub use atomic::is_temp_name;
+pub use error::VaultError;
+pub use handle::{Vault, VaultOptions};
+pub use listing::{Entry, EntryKind};
+pub use read::NoteFile;
+pub use text_file::{LineEnding, TextFile};
+pub use write::{WriteOptions, WriteOutcome};

@@ -1,0 +1,117 @@
+//! Listing the vault: vault-relative NFC paths with kind, size and modification time.
+//! Dot-segment entries (control folders, temp files) are skipped, and so is every symlink
+//! that leads outside the vault, into a control folder, or to a folder (whose content is
+//! listed where it really lives).
+
+use std::fs;
+
+use engine_core::acl::{is_hard_denied, validate_path};
+
+use super::atomic::is_temp_name;
+use super::error::VaultError;
+use super::handle::Vault;
+use super::names::nfc_name;
+use super::read::modified_ms;
+use super::resolve::relative_text;
+use super::walk::{WalkEntry, walk};
+
+/// What a listed entry is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryKind {
+    /// A file (or a symlink to a file inside the vault).
+    File,
+    /// A folder.
+    Directory,
+}
+
+/// One listed entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// Vault-relative path, NFC.
+    pub path: String,
+    /// File or folder.
+    pub kind: EntryKind,
+    /// Size in bytes (0 for a folder).
+    pub size: u64,
+    /// Last modification, milliseconds since the Unix epoch.
+    pub modified_ms: i64,
+}
+
+impl Vault {
+    /// Lists everything under `folder` (the whole vault with `None`), sorted by path.
+    pub fn list(&self, folder: Option<&str>) -> Result<Vec<Entry>, VaultError> {
+        let start = match folder {
+            None => self.root().to_path_buf(),
+            Some(folder) => {
+                let resolved = self.resolve(folder)?;
+                if !resolved.exists() {
+                    return Err(VaultError::NotFound { path: resolved.rel });
+                }
+                if !resolved.abs.is_dir() {
+                    return Err(VaultError::NotADirectory { path: resolved.rel });
+                }
+                resolved.abs
+            }
+        };
+        let shown = folder.unwrap_or("");
+        let mut entries = Vec::new();
+        walk(&start, &mut |walked| {
+            if let Some(entry) = self.listed(walked) {
+                entries.push(entry);
+            }
+        })
+        .map_err(|error| VaultError::io(shown, error))?;
+        entries.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(entries)
+    }
+
+    /// The listing entry for a walked entry, or `None` when it is not listed.
+    fn listed(&self, walked: &WalkEntry) -> Option<Entry> {
+        let name = nfc_name(&walked.name)?;
+        if name.starts_with('.') || is_temp_name(&name) {
+            return None;
+        }
+        let parent = walked.abs.parent()?;
+        let mut path = relative_text(self.root(), parent);
+        if !path.is_empty() {
+            path.push('/');
+        }
+        path.push_str(&name);
+        // A name that cannot be requested (a backslash, a control character) is not listed.
+        if validate_path(&path).is_err() {
+            return None;
+        }
+        let metadata = if walked.metadata.file_type().is_symlink() {
+            let target = fs::canonicalize(&walked.abs).ok()?;
+            if !target.starts_with(self.root())
+                || is_hard_denied(&relative_text(self.root(), &target))
+            {
+                return None;
+            }
+            let metadata = fs::metadata(&target).ok()?;
+            if !metadata.is_file() {
+                return None;
+            }
+            metadata
+        } else {
+            walked.metadata.clone()
+        };
+        let kind = if metadata.is_dir() {
+            EntryKind::Directory
+        } else if metadata.is_file() {
+            EntryKind::File
+        } else {
+            return None;
+        };
+        Some(Entry {
+            path,
+            kind,
+            size: if kind == EntryKind::File {
+                metadata.len()
+            } else {
+                0
+            },
+            modified_ms: modified_ms(&metadata),
+        })
+    }
+}
