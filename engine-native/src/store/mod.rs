@@ -1,1 +1,153 @@
-//! (being written)
+//! The SQLite store: one `cache.db` holding every vault's rows, each scoped by `vault_id`.
+//!
+//! # Connections
+//! A [`Store`] owns two connections to the same file, each behind a `Mutex`:
+//! - the **writer**: every change runs on it inside a `BEGIN IMMEDIATE` transaction, so a
+//!   read-decide-write sequence (an idempotency claim, an elicit consume) is atomic against
+//!   other threads of this process *and* against other processes or `Store`s on the same file
+//!   (SQLite holds the write lock for the whole transaction; `busy_timeout` makes the others wait);
+//! - the **reader**: plain queries, which in WAL mode never wait for the writer.
+//!
+//! `Store` is `Send + Sync`; share it in an `Arc`. Times are Unix seconds passed in by the caller
+//! (`now`), never read from the system clock here, so every rule is testable.
+//!
+//! # Repositories
+//! One typed handle per concern: [`Store::idempotency`], [`Store::elicit`], [`Store::events`],
+//! [`Store::notes`], and [`Store::sweep`] for maintenance.
+
+mod connection;
+mod elicit;
+mod error;
+mod events;
+mod idempotency;
+mod maintenance;
+mod migrations;
+mod notes;
+mod random;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+
+use rusqlite::{Connection, Transaction, TransactionBehavior};
+
+pub use elicit::{ApproveError, Elicit, ElicitError, ElicitRequest, PendingElicit};
+pub use error::StoreError;
+pub use events::{Event, EventLog, LoggedEvent, Outcome};
+pub use idempotency::{Claim, Idempotency, IdempotencyPolicy};
+pub use maintenance::{Retention, SweepCounts};
+pub use migrations::SCHEMA_VERSION;
+pub use notes::{NoteMeta, NotePage, Notes};
+
+/// The largest page any list in the store returns.
+pub const MAX_PAGE: u32 = 1000;
+
+/// The file name of the cache database inside the cache directory.
+pub const CACHE_DB_FILE: &str = "cache.db";
+
+/// The cache database: migrated on open, shared by every vault.
+#[derive(Debug)]
+pub struct Store {
+    path: PathBuf,
+    writer: Mutex<Connection>,
+    reader: Mutex<Connection>,
+    idempotency_policy: IdempotencyPolicy,
+}
+
+impl Store {
+    /// Opens `path` (creating it and its parent directories), applies pending migrations, and
+    /// refuses a file written by a newer obsidian-tc with [`StoreError::NewerSchema`].
+    /// An invalid `idempotency_policy` is refused before the file is touched.
+    pub fn open(path: &Path, idempotency_policy: IdempotencyPolicy) -> Result<Self, StoreError> {
+        idempotency_policy.validate()?;
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|source| StoreError::CreateDir {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+        }
+        let mut writer = connection::open_connection(path)?;
+        migrations::migrate(&mut writer)?;
+        let reader = connection::open_connection(path)?;
+        Ok(Self {
+            path: path.to_path_buf(),
+            writer: Mutex::new(writer),
+            reader: Mutex::new(reader),
+            idempotency_policy,
+        })
+    }
+
+    /// The database file this store was opened on.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The schema version of the open file.
+    pub fn schema_version(&self) -> Result<i64, StoreError> {
+        migrations::schema_version(&lock(&self.reader))
+    }
+
+    /// Idempotency keys: claim, complete, mark indeterminate, release.
+    pub fn idempotency(&self) -> Idempotency<'_> {
+        Idempotency::new(self, self.idempotency_policy)
+    }
+
+    /// Elicit tokens: pending requests, out-of-band approval and minting, single-use consume.
+    pub fn elicit(&self) -> Elicit<'_> {
+        Elicit::new(self)
+    }
+
+    /// The event log (audit rows) of tool calls.
+    pub fn events(&self) -> EventLog<'_> {
+        EventLog::new(self)
+    }
+
+    /// The notes metadata table.
+    pub fn notes(&self) -> Notes<'_> {
+        Notes::new(self)
+    }
+
+    /// Runs `f` in one `IMMEDIATE` transaction on the writer, committing when it returns `Ok`.
+    fn write<T, E: From<rusqlite::Error>>(
+        &self,
+        f: impl FnOnce(&Transaction<'_>) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let mut conn = lock(&self.writer);
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let value = f(&tx)?;
+        tx.commit()?;
+        Ok(value)
+    }
+
+    /// Runs a read-only `f` on the reader connection.
+    fn read<T>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        f(&lock(&self.reader))
+    }
+}
+
+/// Locks a connection. A panic while the lock was held unwound through the open transaction's
+/// `Drop`, which rolled it back, so the connection is sound and the poison flag is ignored.
+fn lock(conn: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
+    conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Checks a page size against `1..=MAX_PAGE`.
+fn check_limit(limit: u32) -> Result<(), StoreError> {
+    if limit == 0 || limit > MAX_PAGE {
+        return Err(StoreError::InvalidLimit {
+            limit,
+            max: MAX_PAGE,
+        });
+    }
+    Ok(())
+}
+
+/// Checks that a time-to-live is a positive number of seconds.
+fn check_ttl(ttl_seconds: i64) -> Result<(), StoreError> {
+    if ttl_seconds <= 0 {
+        return Err(StoreError::InvalidTtl { ttl_seconds });
+    }
+    Ok(())
+}

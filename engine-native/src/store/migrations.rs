@@ -1,0 +1,107 @@
+//! Versioned schema migrations, tracked in SQLite's `user_version`.
+//!
+//! Steps are append-only: a released step is never edited, a change is a new step. Each pending
+//! step runs in one `IMMEDIATE` transaction together with the bump of `user_version`, so a
+//! crash leaves the file at the previous version and two processes never migrate at once.
+
+use rusqlite::{Connection, TransactionBehavior};
+
+use super::StoreError;
+
+/// One step of the schema: applied when the file's version is below `version`.
+struct Migration {
+    version: i64,
+    sql: &'static str,
+}
+
+/// Every step, in order. Version numbers are consecutive from 1.
+const MIGRATIONS: &[Migration] = &[Migration {
+    version: 1,
+    sql: r#"
+CREATE TABLE notes (
+    vault_id         TEXT    NOT NULL,
+    path             TEXT    NOT NULL,
+    sha256           TEXT    NOT NULL,
+    mtime            INTEGER NOT NULL,
+    size             INTEGER NOT NULL,
+    frontmatter_json TEXT    NOT NULL,
+    PRIMARY KEY (vault_id, path)
+) WITHOUT ROWID;
+
+CREATE TABLE idempotency_keys (
+    vault_id     TEXT    NOT NULL,
+    key          TEXT    NOT NULL,
+    tool_name    TEXT    NOT NULL,
+    args_hash    TEXT    NOT NULL,
+    state        TEXT    NOT NULL CHECK (state IN ('in_flight', 'completed', 'indeterminate')),
+    started_at   INTEGER NOT NULL,
+    completed_at INTEGER,
+    result       TEXT,
+    result_size  INTEGER,
+    expires_at   INTEGER NOT NULL,
+    PRIMARY KEY (vault_id, key),
+    CHECK (state <> 'completed' OR result IS NOT NULL)
+);
+CREATE INDEX idempotency_keys_expires_at ON idempotency_keys (expires_at);
+
+CREATE TABLE elicit_tokens (
+    token                TEXT    PRIMARY KEY,
+    vault_id             TEXT    NOT NULL,
+    tool_name            TEXT    NOT NULL,
+    args_hash            TEXT    NOT NULL,
+    proposed_change_json TEXT    NOT NULL,
+    caller               TEXT    NOT NULL,
+    created_at           INTEGER NOT NULL,
+    approved_at          INTEGER,
+    expires_at           INTEGER NOT NULL,
+    consumed_at          INTEGER
+);
+CREATE INDEX elicit_tokens_binding ON elicit_tokens (args_hash, vault_id, caller);
+CREATE INDEX elicit_tokens_expires_at ON elicit_tokens (expires_at);
+
+CREATE TABLE event_log (
+    id           INTEGER PRIMARY KEY,
+    vault_id     TEXT    NOT NULL,
+    ts           INTEGER NOT NULL,
+    tool         TEXT    NOT NULL,
+    caller       TEXT    NOT NULL,
+    outcome      TEXT    NOT NULL CHECK (outcome IN ('ok', 'error')),
+    code         TEXT,
+    duration_ms  INTEGER NOT NULL,
+    args_hash    TEXT    NOT NULL,
+    details_json TEXT    NOT NULL,
+    CHECK ((outcome = 'ok') = (code IS NULL))
+);
+CREATE INDEX event_log_vault_id ON event_log (vault_id, id);
+CREATE INDEX event_log_ts ON event_log (ts);
+"#,
+}];
+
+/// The schema version this build writes.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
+
+/// Reads the file's schema version (`PRAGMA user_version`).
+pub(super) fn schema_version(conn: &Connection) -> Result<i64, StoreError> {
+    Ok(conn.query_row("PRAGMA user_version", [], |row| row.get(0))?)
+}
+
+/// Brings the file up to [`SCHEMA_VERSION`], or refuses a file from a newer build unchanged.
+pub(super) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    for step in MIGRATIONS {
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let found = schema_version(&tx)?;
+        if found > SCHEMA_VERSION {
+            return Err(StoreError::NewerSchema {
+                found,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        if found >= step.version {
+            continue;
+        }
+        tx.execute_batch(step.sql)?;
+        tx.pragma_update(None, "user_version", step.version)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
