@@ -1,10 +1,12 @@
 //! obsidian-tc, the native server: configuration, the SQLite store, the vault filesystem
-//! backend, and the dispatch pipeline's gates. `src/main.rs` is the command line over it.
+//! backend, the dispatch pipeline and its gates, and the tools. `src/main.rs` is the command line over it.
 #![warn(missing_docs)]
 
 pub mod config;
+pub mod dispatch;
 pub mod errors;
 pub mod governor;
 pub mod store;
 pub mod throttle;
+pub mod tools;
 pub mod vault;

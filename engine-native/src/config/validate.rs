@@ -1,13 +1,15 @@
-//! Checks a JSON document against the config's JSON Schema and reports every problem with its
-//! path (not only the first, as serde would). It understands the keywords the generated schema
-//! uses; a test keeps that set and the schema in step.
+//! Checks a JSON document against a JSON Schema (2020-12 subset) and reports every problem with
+//! its path (not only the first, as serde would). The one validator of the server: it checks
+//! the config file against the config schema and every tool call against its tool's input
+//! schema. It understands the keywords those schemas use; tests keep that set and the schemas
+//! in step.
 
 use serde_json::{Map, Value};
 
 use crate::config::json_path::JsonPath;
 
 /// The schema keywords this validator applies or deliberately ignores (annotations).
-pub const KNOWN_KEYWORDS: [&str; 20] = [
+pub const KNOWN_KEYWORDS: [&str; 24] = [
     "$schema",
     "$defs",
     "$ref",
@@ -25,6 +27,10 @@ pub const KNOWN_KEYWORDS: [&str; 20] = [
     "items",
     "minimum",
     "maximum",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
     "format",
     "examples",
     "deprecated",
@@ -64,6 +70,7 @@ fn check(value: &Value, schema: &Value, root: &Value, path: &JsonPath, out: &mut
     }
     check_literals(value, schema, path, out);
     check_number(value, schema, path, out);
+    check_lengths(value, schema, path, out);
     match value {
         Value::Object(map) => check_object(map, schema, root, path, out),
         Value::Array(items) => {
@@ -213,6 +220,41 @@ fn check_number(value: &Value, schema: &Map<String, Value>, path: &JsonPath, out
     }
 }
 
+/// `minLength` / `maxLength` (in characters) of strings, `minItems` / `maxItems` of arrays.
+fn check_lengths(value: &Value, schema: &Map<String, Value>, path: &JsonPath, out: &mut Problems) {
+    let (length, keywords, unit) = match value {
+        Value::String(text) => (
+            text.chars().count(),
+            ["minLength", "maxLength"],
+            "characters",
+        ),
+        Value::Array(items) => (items.len(), ["minItems", "maxItems"], "items"),
+        _ => return,
+    };
+    let bound = |keyword: &str| {
+        schema
+            .get(keyword)
+            .and_then(Value::as_u64)
+            .and_then(|n| usize::try_from(n).ok())
+    };
+    if let Some(min) = bound(keywords[0])
+        && length < min
+    {
+        out.push((
+            path.clone(),
+            format!("must have at least {min} {unit}; found {length}"),
+        ));
+    }
+    if let Some(max) = bound(keywords[1])
+        && length > max
+    {
+        out.push((
+            path.clone(),
+            format!("must have at most {max} {unit}; found {length}"),
+        ));
+    }
+}
+
 fn integer_range(format: &str) -> Option<(f64, f64)> {
     Some(match format {
         "uint8" => (0.0, u8::MAX as f64),
@@ -315,6 +357,32 @@ mod tests {
                 "list[1].y: unknown key; the keys here are: x",
                 "mode: must be one of \"a\", \"b\"; found \"c\"",
                 "port: must be between 0 and 65535; found 70000",
+            ]
+        );
+    }
+
+    #[test]
+    fn lengths_of_strings_and_arrays() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "key": {"type": "string", "minLength": 1, "maxLength": 3},
+                "paths": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 2}
+            }
+        });
+        assert!(messages(json!({"key": "äbc", "paths": ["a"]}), schema.clone()).is_empty());
+        assert_eq!(
+            messages(json!({"key": "", "paths": ["a", "b", "c"]}), schema.clone()),
+            [
+                "key: must have at least 1 characters; found 0",
+                "paths: must have at most 2 items; found 3"
+            ]
+        );
+        assert_eq!(
+            messages(json!({"key": "abcd", "paths": []}), schema),
+            [
+                "key: must have at most 3 characters; found 4",
+                "paths: must have at least 1 items; found 0"
             ]
         );
     }

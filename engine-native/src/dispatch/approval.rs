@@ -1,0 +1,71 @@
+//! Human approval of one exact call (HITL), shared by the dispatch gate and
+//! [`crate::dispatch::ToolContext::confirm`]: an `elicit_token` passed with the call, or an
+//! approval a human gave to the call's `args_hash`, is consumed once; otherwise the request is
+//! recorded for the human and the call answers `elicit_required`.
+
+use serde_json::{Value, json};
+
+use crate::errors::{ErrorCode, ToolError};
+use crate::store::{ElicitError, ElicitRequest, StoreError};
+
+use super::dispatcher::Dispatcher;
+
+/// The call an approval is for.
+pub(crate) struct ApprovalFor<'a> {
+    pub vault_id: &'a str,
+    pub tool: &'a str,
+    pub args_hash: &'a str,
+    pub caller: &'a str,
+}
+
+impl Dispatcher {
+    /// Consumes an approval for `call` (the presented `token`, else one given to its args
+    /// hash), or records the request with `proposed_change` and answers `elicit_required`.
+    pub(crate) fn obtain_approval(
+        &self,
+        call: &ApprovalFor<'_>,
+        token: Option<String>,
+        proposed_change: Value,
+    ) -> Result<(), ToolError> {
+        let now = self.clock.now_seconds();
+        let elicit = self.store.elicit();
+        if let Some(token) = token {
+            return elicit
+                .consume(&token, call.vault_id, call.args_hash, call.caller, now)
+                .map_err(elicit_invalid);
+        }
+        if elicit
+            .consume_approved(call.vault_id, call.args_hash, call.caller, now)
+            .map_err(store_fault)?
+        {
+            return Ok(());
+        }
+        let ttl = i64::try_from(self.config.config.elicit_ttl_seconds).unwrap_or(i64::MAX);
+        let request = ElicitRequest {
+            vault_id: call.vault_id.to_owned(),
+            tool_name: call.tool.to_owned(),
+            args_hash: call.args_hash.to_owned(),
+            caller: call.caller.to_owned(),
+            proposed_change: proposed_change.clone(),
+        };
+        elicit.request(&request, ttl, now).map_err(store_fault)?;
+        Err(ToolError::elicit_required(
+            call.args_hash,
+            call.tool,
+            proposed_change,
+        ))
+    }
+}
+
+fn elicit_invalid(error: ElicitError) -> ToolError {
+    match error {
+        ElicitError::Store(error) => store_fault(error),
+        refused => ToolError::new(ErrorCode::ElicitInvalid, refused.to_string())
+            .with_details(json!({ "reason": format!("{refused:?}") })),
+    }
+}
+
+/// `internal` for a failure of the cache database.
+pub(crate) fn store_fault(error: StoreError) -> ToolError {
+    ToolError::internal(format!("the cache database failed: {error}"))
+}

@@ -1,0 +1,123 @@
+//! [`ToolContext`]: what a handler may use: its vault, the store, the caller, the call's
+//! args hash, the clock, and conditional confirmation.
+
+use std::cell::{Cell, RefCell};
+
+use serde_json::Value;
+
+use crate::dispatch::approval::ApprovalFor;
+use crate::dispatch::caller::Caller;
+use crate::dispatch::clock::Clock;
+use crate::dispatch::dispatcher::{Dispatcher, VaultEntry};
+use crate::dispatch::tool::Tool;
+use crate::errors::ToolError;
+use crate::store::Store;
+use crate::vault::Vault;
+
+/// The context of one tool call, built by dispatch after vault binding.
+pub struct ToolContext<'d> {
+    dispatcher: &'d Dispatcher,
+    caller: &'d Caller,
+    tool: &'d Tool,
+    vault: &'d VaultEntry,
+    args_hash: &'d str,
+    elicit_token: RefCell<Option<String>>,
+    effect_started: Cell<bool>,
+}
+
+impl<'d> ToolContext<'d> {
+    pub(crate) fn new(
+        dispatcher: &'d Dispatcher,
+        caller: &'d Caller,
+        tool: &'d Tool,
+        vault: &'d VaultEntry,
+        args_hash: &'d str,
+        elicit_token: Option<String>,
+    ) -> ToolContext<'d> {
+        ToolContext {
+            dispatcher,
+            caller,
+            tool,
+            vault,
+            args_hash,
+            elicit_token: RefCell::new(elicit_token),
+            effect_started: Cell::new(false),
+        }
+    }
+
+    /// The vault the call is bound to.
+    pub fn vault(&self) -> &'d Vault {
+        &self.vault.vault
+    }
+
+    /// The bound vault with its ACL.
+    pub fn vault_entry(&self) -> &'d VaultEntry {
+        self.vault
+    }
+
+    /// The bound vault's id.
+    pub fn vault_id(&self) -> &'d str {
+        &self.vault.id
+    }
+
+    /// The cache database.
+    pub fn store(&self) -> &'d Store {
+        &self.dispatcher.store
+    }
+
+    /// Who is calling.
+    pub fn caller(&self) -> &'d Caller {
+        self.caller
+    }
+
+    /// The tool being called.
+    pub fn tool(&self) -> &'d Tool {
+        self.tool
+    }
+
+    /// The call's args hash (what approvals and idempotency keys are bound to).
+    pub fn args_hash(&self) -> &'d str {
+        self.args_hash
+    }
+
+    /// The time source.
+    pub fn clock(&self) -> &'d dyn Clock {
+        self.dispatcher.clock.as_ref()
+    }
+
+    /// The whole server (admin tools report on it).
+    pub fn dispatcher(&self) -> &'d Dispatcher {
+        self.dispatcher
+    }
+
+    /// Conditional confirmation: passes when the call carries a valid `elicit_token` or a
+    /// human approved this args hash (consumed, single use); otherwise records the request
+    /// with `proposed_change` and returns `elicit_required`. Call it before changing anything.
+    pub fn confirm(&self, proposed_change: Value) -> Result<(), ToolError> {
+        let call = ApprovalFor {
+            vault_id: self.vault_id(),
+            tool: self.tool.name(),
+            args_hash: self.args_hash,
+            caller: &self.caller.id,
+        };
+        let token = self.elicit_token.borrow_mut().take();
+        self.dispatcher
+            .obtain_approval(&call, token, proposed_change)
+    }
+
+    /// Declares that a change may have reached the vault: if the handler then fails, its
+    /// idempotency key is recorded `indeterminate` (never run again) instead of released.
+    pub fn mark_effect_started(&self) {
+        self.effect_started.set(true);
+    }
+
+    /// Whether the handler declared a possible effect.
+    pub(crate) fn effect_started(&self) -> bool {
+        self.effect_started.get()
+    }
+
+    /// Takes the call's `elicit_token` (for the HITL gate).
+    pub(crate) fn take_elicit_token(&self) -> Option<String> {
+        self.elicit_token.borrow_mut().take()
+    }
+}

@@ -1,0 +1,345 @@
+//! [`Dispatcher::call`]: one tool call through every gate, in the order of ARCHITECTURE §3.
+
+use engine_core::acl::satisfies_all;
+use engine_core::hash::args_hash;
+use serde_json::{Value, json};
+
+use crate::dispatch::approval::{ApprovalFor, store_fault};
+use crate::dispatch::caller::Caller;
+use crate::dispatch::context::ToolContext;
+use crate::dispatch::dispatcher::{Dispatcher, VaultEntry};
+use crate::dispatch::metrics::{OK_CODE, UNREGISTERED_TOOL};
+use crate::dispatch::tool::Tool;
+use crate::dispatch::validation::validate_args;
+use crate::errors::{ErrorCode, ToolError};
+use crate::store::{Claim, Event, Outcome};
+use crate::throttle::rate_class;
+
+/// The argument carrying a human's approval token; stripped before hashing and validation.
+pub const ELICIT_TOKEN_ARG: &str = "elicit_token";
+
+/// The argument naming the vault.
+pub const VAULT_ARG: &str = "vault";
+
+/// The argument carrying an idempotency key.
+pub const IDEMPOTENCY_KEY_ARG: &str = "idempotency_key";
+
+/// The most characters of an unknown tool name kept in the audit log.
+const MAX_LOGGED_NAME_CHARS: usize = 128;
+
+/// The outcome of one call, with what the transport and the audit need.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallOutcome {
+    /// The structured result, or the tool error.
+    pub result: Result<Value, ToolError>,
+    /// The call's args hash (`elicit_token` stripped).
+    pub args_hash: String,
+    /// The vault the call was bound to, when it got that far.
+    pub vault: Option<String>,
+    /// Whether the result was replayed from an idempotency key without running the handler.
+    pub replayed: bool,
+    /// How long the call took, by the dispatcher's clock.
+    pub duration_ms: u64,
+}
+
+/// What the pipeline learnt on the way, for the outcome and the audit row.
+#[derive(Debug, Default)]
+struct Trace {
+    args_hash: String,
+    vault: Option<String>,
+    replayed: bool,
+}
+
+/// Where a gated run failed, which decides what happens to an idempotency claim.
+enum Stage {
+    /// Before the handler ran, or in a handler that declared no effect: release the key.
+    NoEffect,
+    /// After an effect may have happened: keep the key as `indeterminate`.
+    AfterEffect,
+}
+
+impl Dispatcher {
+    /// Runs `name` with `args` for `caller` through every gate: lookup and visibility, args
+    /// hash, validation, scopes, vault binding, read-only switch and precheck, idempotency,
+    /// throttle, HITL, per-path ACL, handler, governor. Every call, failed or not, is counted
+    /// and leaves an `event_log` row.
+    pub fn call(&self, caller: &Caller, name: &str, args: Value) -> CallOutcome {
+        let started = self.clock.now_ms();
+        let mut trace = Trace::default();
+        let result = self.run(caller, name, args, &mut trace);
+        let duration_ms = self.clock.now_ms().saturating_sub(started);
+        self.record(caller, name, &trace, &result, duration_ms);
+        CallOutcome {
+            result,
+            args_hash: trace.args_hash,
+            vault: trace.vault,
+            replayed: trace.replayed,
+            duration_ms,
+        }
+    }
+
+    fn run(
+        &self,
+        caller: &Caller,
+        name: &str,
+        mut args: Value,
+        trace: &mut Trace,
+    ) -> Result<Value, ToolError> {
+        // 1. lookup + visibility (hidden and disabled look unregistered)
+        let tool = self.registry.callable(name, caller);
+        // 2. args hash, without the approval token
+        if args.is_null() {
+            args = json!({});
+        }
+        let token = strip_elicit_token(&mut args);
+        trace.args_hash = args_hash(name, &args)
+            .map_err(|error| ToolError::new(ErrorCode::ValidationError, error.to_string()))?;
+        let tool = tool.ok_or_else(|| ToolError::tool_not_found(name))?;
+        // 3. input validation
+        validate_args(&tool.def.input_schema, &args)?;
+        // 4. scopes
+        if !satisfies_all(&caller.scopes, &tool.scopes) {
+            return Err(ToolError::forbidden_scopes(&tool.scopes, &caller.scopes));
+        }
+        // 5. vault binding
+        let entry = self.bind_vault(caller, tool, &args)?;
+        trace.vault = Some(entry.id.clone());
+        // 6. read-only kill switch, precheck
+        if entry.read_only && tool.is_mutating() {
+            return Err(read_only_vault(&entry.id, tool.name()));
+        }
+        let key = tool
+            .def
+            .idempotency
+            .then(|| args.get(IDEMPOTENCY_KEY_ARG).and_then(Value::as_str))
+            .flatten()
+            .map(str::to_owned);
+        let handler_args = without_meta_args(&args);
+        let args_hash = trace.args_hash.clone();
+        let ctx = ToolContext::new(self, caller, tool, entry, &args_hash, token);
+        if let Some(precheck) = tool.def.precheck {
+            precheck(&ctx, &handler_args)?;
+        }
+        // 7-10
+        let Some(key) = key else {
+            return self
+                .gated(&ctx, &args, handler_args)
+                .map(|(value, _)| value)
+                .map_err(|(error, _)| error);
+        };
+        match self
+            .store
+            .idempotency()
+            .claim(&entry.id, &key, name, &args_hash, self.clock.now_seconds())
+            .map_err(store_fault)?
+        {
+            Claim::Fresh | Claim::Reclaimed => {}
+            Claim::Replay(text) => {
+                trace.replayed = true;
+                return serde_json::from_str(&text).map_err(|error| {
+                    ToolError::internal(format!("the stored result is not JSON: {error}"))
+                });
+            }
+            Claim::InFlight => return Err(ToolError::idempotency_in_flight(&key)),
+            Claim::Mismatch => {
+                return Err(ToolError::idempotency_key_mismatch(&key, "another call"));
+            }
+            Claim::Indeterminate => return Err(indeterminate(&key)),
+        }
+        // 10. the claim's fate: completed with the result, released, or kept indeterminate
+        let keys = self.store.idempotency();
+        let (result, recorded) = match self.gated(&ctx, &args, handler_args) {
+            Ok((value, text)) => {
+                let done = keys.complete(&entry.id, &key, &text, self.clock.now_seconds());
+                (Ok(value), done.is_ok())
+            }
+            Err((error, Stage::NoEffect)) => (Err(error), keys.release(&entry.id, &key).is_ok()),
+            Err((error, Stage::AfterEffect)) => {
+                (Err(error), keys.mark_indeterminate(&entry.id, &key).is_ok())
+            }
+        };
+        if !recorded {
+            self.metrics.record_bookkeeping_fault();
+        }
+        result
+    }
+
+    /// Gates 7b-10 after the idempotency claim: throttle, HITL, per-path ACL, handler,
+    /// governor. Returns the result and its JSON text, or the error and its stage.
+    fn gated(
+        &self,
+        ctx: &ToolContext<'_>,
+        args: &Value,
+        handler_args: Value,
+    ) -> Result<(Value, String), (ToolError, Stage)> {
+        let tool = ctx.tool();
+        let before = |error| (error, Stage::NoEffect);
+        self.throttle
+            .check(
+                &ctx.caller().id,
+                rate_class(&tool.scopes),
+                ctx.vault_id(),
+                self.clock.now_ms(),
+            )
+            .map_err(before)?;
+        if tool.needs_confirmation() {
+            let call = ApprovalFor {
+                vault_id: ctx.vault_id(),
+                tool: tool.name(),
+                args_hash: ctx.args_hash(),
+                caller: &ctx.caller().id,
+            };
+            let proposal =
+                json!({ "tool": tool.name(), "vault": ctx.vault_id(), "arguments": args });
+            self.obtain_approval(&call, ctx.take_elicit_token(), proposal)
+                .map_err(before)?;
+        }
+        check_path_args(tool, ctx.vault_entry(), &ctx.caller().scopes, args).map_err(before)?;
+        let value = (tool.def.handler)(ctx, handler_args).map_err(|error| {
+            let stage = if ctx.effect_started() {
+                Stage::AfterEffect
+            } else {
+                Stage::NoEffect
+            };
+            (error, stage)
+        })?;
+        let text = self
+            .governor
+            .serialize(&value)
+            .map_err(|error| (error, Stage::AfterEffect))?;
+        Ok((value, text))
+    }
+
+    /// Gate 5: the named vault (a bound caller may name only its own), else the caller's
+    /// bound vault, else the first configured one.
+    fn bind_vault(
+        &self,
+        caller: &Caller,
+        tool: &Tool,
+        args: &Value,
+    ) -> Result<&VaultEntry, ToolError> {
+        let named = if tool.def.vault_arg {
+            args.get(VAULT_ARG).and_then(Value::as_str)
+        } else {
+            None
+        };
+        let bound = caller.vault_binding.as_deref();
+        let id = match (named, bound) {
+            (Some(named), Some(bound)) if named != bound => {
+                return Err(ToolError::forbidden_vault(bound, named));
+            }
+            (Some(id), _) | (None, Some(id)) => id,
+            (None, None) => {
+                return self
+                    .vaults
+                    .first()
+                    .ok_or_else(|| ToolError::internal("no vault is configured"));
+            }
+        };
+        self.vault(id).ok_or_else(|| {
+            ToolError::new(ErrorCode::NotFound, format!("no vault named '{id}'"))
+                .with_details(json!({ "vault": id }))
+        })
+    }
+
+    /// The counters and the audit row of one call.
+    fn record(
+        &self,
+        caller: &Caller,
+        name: &str,
+        trace: &Trace,
+        result: &Result<Value, ToolError>,
+        duration_ms: u64,
+    ) {
+        let (outcome, code) = match result {
+            Ok(_) => (Outcome::Ok, OK_CODE),
+            Err(error) => (
+                Outcome::Error {
+                    code: error.code.as_str().to_owned(),
+                },
+                error.code.as_str(),
+            ),
+        };
+        let vault = trace.vault.as_deref().unwrap_or_default();
+        let label = if self.registry.get(name).is_some() {
+            name
+        } else {
+            UNREGISTERED_TOOL
+        };
+        self.metrics.record_call(vault, label, code);
+        let event = Event {
+            vault_id: vault.to_owned(),
+            ts: self.clock.now_seconds(),
+            tool: name.chars().take(MAX_LOGGED_NAME_CHARS).collect(),
+            caller: caller.id.clone(),
+            outcome,
+            duration_ms: i64::try_from(duration_ms).unwrap_or(i64::MAX),
+            args_hash: trace.args_hash.clone(),
+            details: if trace.replayed {
+                json!({ "replayed": true })
+            } else {
+                json!({})
+            },
+        };
+        if self.store.events().append(&event).is_err() {
+            self.metrics.record_bookkeeping_fault();
+        }
+    }
+}
+
+/// Removes and returns a string `elicit_token` argument.
+fn strip_elicit_token(args: &mut Value) -> Option<String> {
+    match args.as_object_mut()?.remove(ELICIT_TOKEN_ARG)? {
+        Value::String(token) => Some(token),
+        _ => None,
+    }
+}
+
+/// The arguments the handler gets: without the dispatch-owned `vault` and `idempotency_key`.
+fn without_meta_args(args: &Value) -> Value {
+    let mut args = args.clone();
+    if let Some(map) = args.as_object_mut() {
+        map.remove(VAULT_ARG);
+        map.remove(IDEMPOTENCY_KEY_ARG);
+    }
+    args
+}
+
+/// Gate 8: the folder ACL on every declared path argument (engine-core's evaluator, on the
+/// NFC path); the vault backend enforces realpath and hard links at I/O.
+fn check_path_args(
+    tool: &Tool,
+    entry: &VaultEntry,
+    granted: &[engine_core::acl::Scope],
+    args: &Value,
+) -> Result<(), ToolError> {
+    for path_arg in tool.def.path_args {
+        if let Some(path) = args.get(path_arg.name).and_then(Value::as_str) {
+            let decision = entry.policy.evaluate(path, path_arg.op, granted);
+            if !decision.allowed {
+                return Err(ToolError::from_acl_denial(path, &decision));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `read_only_mode`: the vault's ACL kill switch refuses a tool that changes the vault.
+fn read_only_vault(vault: &str, tool: &str) -> ToolError {
+    ToolError::new(
+        ErrorCode::ReadOnlyMode,
+        format!("vault '{vault}' is read-only: {tool} changes the vault and is refused"),
+    )
+    .with_details(json!({ "vault": vault, "tool": tool, "read_only": true }))
+}
+
+/// `indeterminate`: an earlier call with `key` failed after its change may have happened.
+fn indeterminate(key: &str) -> ToolError {
+    ToolError::new(
+        ErrorCode::Indeterminate,
+        format!(
+            "an earlier call with idempotency_key '{key}' failed after its change may have happened; it is not run again"
+        ),
+    )
+    .with_details(json!({ "key": key }))
+}

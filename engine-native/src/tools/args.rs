@@ -1,0 +1,25 @@
+//! Tool arguments as typed structs: the input schema is generated from the same struct the
+//! handler reads, so the two cannot drift.
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::errors::{ErrorCode, ToolError};
+
+/// The JSON Schema 2020-12 of `T` (declare `T` with `#[serde(deny_unknown_fields)]`, so the
+/// schema says `additionalProperties: false`).
+pub fn input_schema<T: JsonSchema>() -> Value {
+    schemars::schema_for!(T).to_value()
+}
+
+/// The handler's arguments as `T`. Dispatch validated them against `T`'s schema already, so
+/// a failure here means the schema and the struct disagree.
+pub fn parse<T: DeserializeOwned>(args: Value) -> Result<T, ToolError> {
+    serde_json::from_value(args).map_err(|error| {
+        ToolError::new(
+            ErrorCode::ValidationError,
+            format!("the arguments do not fit the tool: {error}"),
+        )
+    })
+}

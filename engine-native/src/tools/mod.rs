@@ -1,0 +1,28 @@
+//! The built-in tools. Each module declares its tools as [`ToolDef`]s; [`register_all`] adds
+//! them to a registry.
+//!
+//! - [`admin`]: `server_health`, `list_vaults`, `get_vault`, `get_server_config`,
+//!   `inspect_acl`, `inspect_visibility`, `get_metrics` (each scoped to a vault-bound caller).
+//! - [`notes`]: `note_exists`, `read_note` (whole note), `delete_note` (destructive: HITL,
+//!   soft delete into `.trash/`).
+
+pub mod admin;
+pub mod args;
+pub mod notes;
+pub mod vault_error;
+
+use crate::dispatch::{Registry, RegistryError, ToolDef};
+
+/// Every built-in tool.
+pub fn all_tools() -> Vec<ToolDef> {
+    let mut tools = admin::tools();
+    tools.extend(notes::tools());
+    tools
+}
+
+/// Registers every built-in tool in `registry`.
+pub fn register_all(registry: &mut Registry) -> Result<(), RegistryError> {
+    all_tools()
+        .into_iter()
+        .try_for_each(|tool| registry.register(tool))
+}

@@ -1,0 +1,41 @@
+//! The tool error for a refusal or failure of the vault backend.
+
+use engine_core::acl::AclOp;
+use serde_json::json;
+
+use crate::errors::{ErrorCode, ToolError};
+use crate::vault::VaultError;
+
+/// Maps `error`, raised while performing `op`, to the tool error the agent gets. Every
+/// message is the backend's (which names the path and says what to do); `details.path` and
+/// `details.vault_code` (the backend's own code) are always set.
+pub fn tool_error_from_vault(error: &VaultError, op: AclOp) -> ToolError {
+    let (code, path) = match error {
+        VaultError::PathInvalid { path, reason } => return ToolError::path_invalid(path, *reason),
+        VaultError::HardDeny { path }
+        | VaultError::HardLink { path, .. }
+        | VaultError::EscapesVault { path } => (ErrorCode::AclDenied, path),
+        VaultError::NotFound { path } => (ErrorCode::NotFound, path),
+        VaultError::AlreadyExists { path } => (ErrorCode::AlreadyExists, path),
+        VaultError::ConcurrentModification { path, .. } => {
+            (ErrorCode::ConcurrentModification, path)
+        }
+        VaultError::IsDirectory { path }
+        | VaultError::NotADirectory { path }
+        | VaultError::NotRegularFile { path }
+        | VaultError::NotText { path } => (ErrorCode::InvalidInput, path),
+        VaultError::Io { path, .. } => (ErrorCode::Internal, path),
+    };
+    let mut details = json!({ "path": path, "vault_code": error.code() });
+    if code == ErrorCode::AclDenied {
+        details["op"] = json!(op);
+    }
+    if let VaultError::ConcurrentModification {
+        expected, actual, ..
+    } = error
+    {
+        details["expected_sha256"] = json!(expected);
+        details["actual_sha256"] = json!(actual);
+    }
+    ToolError::new(code, error.to_string()).with_details(details)
+}

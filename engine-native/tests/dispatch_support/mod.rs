@@ -1,0 +1,146 @@
+//! A real server for dispatch tests: two vaults in a temp dir, a config file, a real
+//! `cache.db`, a manual clock, and helpers to call tools and read the audit log.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use engine_core::acl::Scope;
+use obsidian_tc::config::{ConfigOrigin, LoadInput, load};
+use obsidian_tc::dispatch::{CallOutcome, Caller, Dispatcher, ManualClock, Registry, ToolDef};
+use obsidian_tc::errors::{ErrorCode, ToolError};
+use obsidian_tc::store::LoggedEvent;
+use obsidian_tc::tools::register_all;
+use serde_json::{Value, json};
+use tempfile::TempDir;
+
+/// 2026-01-01T00:00:00Z in milliseconds.
+pub const START_MS: u64 = 1_767_225_600_000;
+
+pub struct Fixture {
+    pub dir: TempDir,
+    pub clock: Arc<ManualClock>,
+    pub server: Dispatcher,
+}
+
+impl Fixture {
+    /// Vaults `main` and `other`, with `extra` merged into the config root.
+    pub fn new(extra: Value) -> Fixture {
+        Fixture::with_tools(extra, Vec::new())
+    }
+
+    /// Like [`Fixture::new`], with test tools registered next to the built-in ones.
+    pub fn with_tools(extra: Value, tools: Vec<ToolDef>) -> Fixture {
+        let dir = TempDir::new().expect("temp dir");
+        for vault in ["main", "other"] {
+            std::fs::create_dir_all(dir.path().join(vault)).expect("vault folder");
+        }
+        let mut config = json!({
+            "vaults": [{"id": "main", "path": "main"}, {"id": "other", "path": "other"}]
+        });
+        if let (Some(root), Value::Object(extra)) = (config.as_object_mut(), extra) {
+            root.extend(extra);
+        }
+        let path = dir.path().join("config.json");
+        let text = config.to_string();
+        std::fs::write(&path, &text).expect("config file");
+        let loaded = load(&LoadInput {
+            origin: ConfigOrigin::File { path, text },
+            env: BTreeMap::new(),
+            overrides: Vec::new(),
+        })
+        .expect("valid config");
+        let mut registry = Registry::new(loaded.config.tool_visibility.clone());
+        register_all(&mut registry).expect("built-in tools");
+        for tool in tools {
+            registry.register(tool).expect("test tool");
+        }
+        let clock = Arc::new(ManualClock::new(START_MS));
+        let server =
+            Dispatcher::with_registry(loaded, clock.clone(), registry).expect("dispatcher");
+        Fixture { dir, clock, server }
+    }
+
+    pub fn vault_dir(&self, vault: &str) -> PathBuf {
+        self.dir.path().join(vault)
+    }
+
+    /// Writes a file into a vault folder directly.
+    pub fn write(&self, vault: &str, rel: &str, content: &str) {
+        let path = self.vault_dir(vault).join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("folders");
+        }
+        std::fs::write(path, content).expect("file");
+    }
+
+    pub fn exists(&self, vault: &str, rel: &str) -> bool {
+        self.vault_dir(vault).join(rel).exists()
+    }
+
+    pub fn call(&self, caller: &Caller, tool: &str, args: Value) -> CallOutcome {
+        self.server.call(caller, tool, args)
+    }
+
+    /// Calls as the stdio caller and expects success.
+    pub fn ok(&self, tool: &str, args: Value) -> Value {
+        match self.call(&Caller::stdio(), tool, args).result {
+            Ok(value) => value,
+            Err(error) => panic!("{tool} failed: {error}"),
+        }
+    }
+
+    /// Calls as `caller` and expects the error `code`.
+    pub fn err_as(&self, caller: &Caller, tool: &str, args: Value, code: ErrorCode) -> ToolError {
+        match self.call(caller, tool, args).result {
+            Ok(value) => panic!("{tool} succeeded with {value}, expected {code}"),
+            Err(error) => {
+                assert_eq!(error.code, code, "{tool}: {error}");
+                error
+            }
+        }
+    }
+
+    /// Calls as the stdio caller and expects the error `code`.
+    pub fn err(&self, tool: &str, args: Value, code: ErrorCode) -> ToolError {
+        self.err_as(&Caller::stdio(), tool, args, code)
+    }
+
+    /// Every audit row, oldest first.
+    pub fn events(&self) -> Vec<LoggedEvent> {
+        let mut events = self
+            .server
+            .store()
+            .events()
+            .recent(None, 1000)
+            .expect("events");
+        events.reverse();
+        events
+    }
+
+    pub fn now_s(&self) -> i64 {
+        (self.clock_ms() / 1000) as i64
+    }
+
+    pub fn clock_ms(&self) -> u64 {
+        use obsidian_tc::dispatch::Clock;
+        self.clock.now_ms()
+    }
+}
+
+/// A caller with these scopes, optionally bound to a vault.
+pub fn caller(id: &str, scopes: &[&str], vault: Option<&str>) -> Caller {
+    Caller {
+        id: id.to_owned(),
+        scopes: scopes
+            .iter()
+            .map(|s| Scope::parse(s).expect("scope"))
+            .collect(),
+        vault_binding: vault.map(str::to_owned),
+    }
+}
+
+pub fn root_of(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
