@@ -226,9 +226,9 @@ fn check_lengths(value: &Value, schema: &Map<String, Value>, path: &JsonPath, ou
         Value::String(text) => (
             text.chars().count(),
             ["minLength", "maxLength"],
-            "characters",
+            "character",
         ),
-        Value::Array(items) => (items.len(), ["minItems", "maxItems"], "items"),
+        Value::Array(items) => (items.len(), ["minItems", "maxItems"], "item"),
         _ => return,
     };
     let bound = |keyword: &str| {
@@ -242,7 +242,10 @@ fn check_lengths(value: &Value, schema: &Map<String, Value>, path: &JsonPath, ou
     {
         out.push((
             path.clone(),
-            format!("must have at least {min} {unit}; found {length}"),
+            format!(
+                "must have at least {min} {unit}{}; found {length}",
+                plural(min)
+            ),
         ));
     }
     if let Some(max) = bound(keywords[1])
@@ -250,9 +253,16 @@ fn check_lengths(value: &Value, schema: &Map<String, Value>, path: &JsonPath, ou
     {
         out.push((
             path.clone(),
-            format!("must have at most {max} {unit}; found {length}"),
+            format!(
+                "must have at most {max} {unit}{}; found {length}",
+                plural(max)
+            ),
         ));
     }
+}
+
+fn plural(count: usize) -> &'static str {
+    if count == 1 { "" } else { "s" }
 }
 
 fn integer_range(format: &str) -> Option<(f64, f64)> {
@@ -374,7 +384,7 @@ mod tests {
         assert_eq!(
             messages(json!({"key": "", "paths": ["a", "b", "c"]}), schema.clone()),
             [
-                "key: must have at least 1 characters; found 0",
+                "key: must have at least 1 character; found 0",
                 "paths: must have at most 2 items; found 3"
             ]
         );
@@ -382,7 +392,7 @@ mod tests {
             messages(json!({"key": "abcd", "paths": []}), schema),
             [
                 "key: must have at most 3 characters; found 4",
-                "paths: must have at least 1 items; found 0"
+                "paths: must have at least 1 item; found 0"
             ]
         );
     }
