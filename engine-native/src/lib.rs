@@ -3,6 +3,7 @@
 #![warn(missing_docs)]
 
 pub mod config;
+pub mod edits;
 pub mod errors;
 pub mod governor;
 pub mod store;
