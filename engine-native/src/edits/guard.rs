@@ -8,5 +8,6 @@ pub const CONFIRM_LINES: usize = 20;
 /// `true` when discarding `lines_removed` lines of a body of `body_lines_before` lines needs
 /// confirmation: more than [`CONFIRM_LINES`] lines and more than 50 % of the body.
 pub fn needs_confirmation(lines_removed: usize, body_lines_before: usize) -> bool {
-    lines_removed > CONFIRM_LINES && lines_removed.saturating_mul(2) > body_lines_before
+    // `removed > body / 2` is `2 * removed > body` on integers, without overflow.
+    lines_removed > CONFIRM_LINES && lines_removed > body_lines_before / 2
 }
