@@ -43,6 +43,19 @@ fn at_a_section_end_before_the_blank_lines_and_the_next_heading() {
 }
 
 #[test]
+fn a_blank_line_keeps_added_text_out_of_a_setext_heading_that_follows() {
+    // Without it, "new" would become part of the heading "Next".
+    assert_eq!(
+        appended("## A\nNext\n---\n", "new", AppendAt::Section("A".into())),
+        "## A\nnew\n\nNext\n---\n"
+    );
+    assert_eq!(
+        appended("Title\n===\n", "top", AppendAt::Prepend),
+        "top\n\nTitle\n===\n"
+    );
+}
+
+#[test]
 fn after_a_block() {
     let note = "para ^p1\nmore\n\n- item ^i\n- next\n";
     assert_eq!(

@@ -69,6 +69,8 @@ fn a_section_body_is_replaced_and_its_heading_kept() {
     assert_eq!(edit.text, "# A2\nnew\n\n# B\nb\n");
     let edit = patch(note, &section("B", false), "").unwrap();
     assert_eq!(edit.text, "# A\nold 1\nold 2\n\n## Sub\ns\n\n# B\n");
+    let edit = patch("## A\nNext\n---\n", &section("A", false), "new").unwrap();
+    assert_eq!(edit.text, "## A\nnew\n\nNext\n---\n");
     let edit = patch("# A", &section("A", false), "x").unwrap();
     assert_eq!(edit.text, "# A\nx");
 }

@@ -4,7 +4,7 @@
 use engine_core::markdown::extract;
 
 use super::error::EditError;
-use super::locate::{block, section};
+use super::locate::{block, section, setext_heading_at};
 use super::outcome::{Edit, splice};
 use super::text_lines::TextLines;
 
@@ -32,18 +32,24 @@ pub fn append(text: &str, content: &str, at: &AppendAt) -> Result<Edit, EditErro
         ));
     }
     let lines = TextLines::new(text);
+    let meta = extract(text);
     let point = match at {
         AppendAt::End => text.len(),
-        AppendAt::Prepend => extract(text)
+        AppendAt::Prepend => meta
             .frontmatter
+            .as_ref()
             .map_or(0, |fm| fm.body_start.min(text.len())),
         AppendAt::Section(path) => {
-            let span = section(&extract(text), &lines, path)?;
+            let span = section(&meta, &lines, path)?;
             lines
                 .end_of_content(span.body_start, span.end)
                 .max(span.body_start)
         }
-        AppendAt::AfterBlock(id) => block(text, &extract(text), &lines, id)?.end,
+        AppendAt::AfterBlock(id) => block(text, &meta, &lines, id)?.end,
     };
-    Ok(Edit::new(text, splice(text, point, point, content)))
+    let separate = setext_heading_at(&meta, &lines, point);
+    Ok(Edit::new(
+        text,
+        splice(text, point, point, content, separate),
+    ))
 }

@@ -133,3 +133,11 @@ pub(crate) fn block(
         end,
     })
 }
+
+/// `true` when a setext heading's text line starts at `offset`: text put just before it would
+/// become part of the heading unless a blank line separates them.
+pub(crate) fn setext_heading_at(meta: &NoteMetadata, lines: &TextLines, offset: usize) -> bool {
+    meta.headings.iter().any(|h| {
+        h.position.start.line != h.position.end.line && lines.start(h.position.start.line) == offset
+    })
+}

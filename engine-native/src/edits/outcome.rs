@@ -50,8 +50,15 @@ impl Edit {
 /// `text` with `start..end` (whole lines, or an insertion point at a line boundary or the
 /// end) replaced by `content`, keeping lines whole: a line break goes before `content` when
 /// it would otherwise continue the line before, and after it when text follows or the note
-/// ended with a line break.
-pub(crate) fn splice(text: &str, start: usize, end: usize, content: &str) -> String {
+/// ended with a line break. With `separate`, a blank line follows `content` too (so that it
+/// cannot join a setext heading's text line that comes next).
+pub(crate) fn splice(
+    text: &str,
+    start: usize,
+    end: usize,
+    content: &str,
+    separate: bool,
+) -> String {
     let mut out = String::with_capacity(text.len() + content.len() + 2);
     out.push_str(&text[..start]);
     if !content.is_empty() {
@@ -60,6 +67,9 @@ pub(crate) fn splice(text: &str, start: usize, end: usize, content: &str) -> Str
         }
         out.push_str(content);
         if !content.ends_with('\n') && (end < text.len() || text.ends_with('\n')) {
+            out.push('\n');
+        }
+        if separate && !out.ends_with("\n\n") {
             out.push('\n');
         }
     }

@@ -4,7 +4,7 @@
 use engine_core::markdown::extract;
 
 use super::error::{Candidate, EditError};
-use super::locate::{block, block_id, section};
+use super::locate::{block, block_id, section, setext_heading_at};
 use super::outcome::{Edit, splice};
 use super::text_lines::TextLines;
 
@@ -35,14 +35,16 @@ pub fn patch(text: &str, target: &PatchTarget, replacement: &str) -> Result<Edit
             include_heading,
         } => {
             let lines = TextLines::new(text);
-            let span = section(&extract(text), &lines, heading)?;
+            let meta = extract(text);
+            let span = section(&meta, &lines, heading)?;
             let from = if *include_heading {
                 span.start
             } else {
                 span.body_start
             };
             let to = lines.end_of_content(from, span.end).max(span.body_start);
-            splice(text, from, to, replacement)
+            let separate = setext_heading_at(&meta, &lines, to);
+            splice(text, from, to, replacement, separate)
         }
         PatchTarget::Block(id) => {
             let span = block(text, &extract(text), &TextLines::new(text), id)?;
