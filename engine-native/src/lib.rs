@@ -4,6 +4,7 @@
 
 pub mod config;
 pub mod dispatch;
+pub mod edits;
 pub mod errors;
 pub mod governor;
 pub mod store;
