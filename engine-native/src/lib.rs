@@ -4,6 +4,7 @@
 
 pub mod config;
 pub mod errors;
+pub mod frontmatter;
 pub mod governor;
 pub mod store;
 pub mod throttle;
