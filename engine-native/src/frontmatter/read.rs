@@ -4,7 +4,7 @@ use engine_core::markdown::{ByteRange, Frontmatter as Span, extract};
 use serde_json::{Map, Value};
 
 use super::error::FrontmatterError;
-use super::yaml_value::parse_properties;
+use super::yaml_value::{OrderedProperties, parse_properties};
 
 /// The note line of the first YAML line: the opening `---` is line 1.
 const FIRST_YAML_LINE: usize = 2;
@@ -39,7 +39,7 @@ pub fn property(text: &str, key: &str) -> Result<Option<Value>, FrontmatterError
 /// The frontmatter span of a note (if any) and its properties in document order.
 pub(crate) fn parse_note(
     text: &str,
-) -> Result<(Option<Span>, Vec<(String, Value)>), FrontmatterError> {
+) -> Result<(Option<Span>, OrderedProperties), FrontmatterError> {
     match extract(text).frontmatter {
         Some(span) => {
             let ordered = parse_properties(&span.yaml, FIRST_YAML_LINE)?;

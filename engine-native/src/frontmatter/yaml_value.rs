@@ -7,13 +7,16 @@ use yaml_rust2::{Yaml, YamlLoader};
 
 use super::error::FrontmatterError;
 
+/// Properties in document order.
+pub(crate) type OrderedProperties = Vec<(String, Value)>;
+
 /// Parses a frontmatter block into its properties, in document order. `first_line` is the 1-based note line of
 /// the block's first YAML line, so errors name lines of the note. An empty block (or one
 /// holding only comments or `null`) has no properties.
 pub(crate) fn parse_properties(
     yaml: &str,
     first_line: usize,
-) -> Result<Vec<(String, Value)>, FrontmatterError> {
+) -> Result<OrderedProperties, FrontmatterError> {
     let docs = YamlLoader::load_from_str(yaml).map_err(|e| FrontmatterError::InvalidYaml {
         line: first_line + e.marker().line().saturating_sub(1),
         message: e.info().to_owned(),
