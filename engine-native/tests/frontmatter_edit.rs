@@ -184,6 +184,32 @@ fn notes_without_frontmatter_get_a_block_at_the_top() {
 }
 
 #[test]
+fn removing_the_only_line_removes_the_block() {
+    assert_eq!(remove("---\na: 1\n---\nbody\n", "a"), "body\n");
+    assert_eq!(remove("\u{feff}---\r\na: 1\r\n---\r\n", "a"), "\u{feff}");
+    // A comment or a second line keeps the block.
+    assert_eq!(remove("---\n# c\na: 1\n---\nx", "a"), "---\n# c\n---\nx");
+    assert_eq!(remove("---\na: 1\nb: 2\n---\nx", "a"), "---\nb: 2\n---\nx");
+}
+
+#[test]
+fn values_yaml_cannot_hold_are_refused() {
+    let result = apply(
+        TRICKY,
+        &Edit::Set {
+            key: "big".to_owned(),
+            value: json!(u64::MAX),
+        },
+    );
+    assert_eq!(
+        result,
+        Err(FrontmatterError::ValueNotRepresentable {
+            key: "big".to_owned()
+        })
+    );
+}
+
+#[test]
 fn empty_blocks_take_new_keys() {
     assert_eq!(set("---\n---\nx", "a", json!(true)), "---\na: true\n---\nx");
     assert_eq!(

@@ -27,8 +27,9 @@ pub enum Edit {
         /// The new value.
         value: Value,
     },
-    /// Removes one property's lines. Removing a property the note does not have is not an
-    /// error: the note is left as it is and the result says `changed: false`.
+    /// Removes one property's lines (the whole block when they were its only line, as
+    /// Obsidian does). Removing a property the note does not have is not an error: the note
+    /// is left as it is and the result says `changed: false`.
     Remove {
         /// Property name.
         key: String,
@@ -129,8 +130,19 @@ fn finish(
 ) -> Result<EditResult, FrontmatterError> {
     let after = read(&out)?.properties;
     if after != expected {
-        return Err(FrontmatterError::UnsupportedLayout {
-            reason: "writing the new lines would change how other properties read".to_owned(),
+        let wrong: Vec<&String> = expected
+            .keys()
+            .chain(after.keys())
+            .filter(|k| after.get(*k) != expected.get(*k))
+            .collect();
+        let only_edited_keys = wrong.iter().all(|k| before.get(*k) != expected.get(*k));
+        return Err(match wrong.first() {
+            Some(key) if only_edited_keys => FrontmatterError::ValueNotRepresentable {
+                key: (*key).clone(),
+            },
+            _ => FrontmatterError::UnsupportedLayout {
+                reason: "writing the new lines would change how other properties read".to_owned(),
+            },
         });
     }
     Ok(EditResult {
@@ -170,6 +182,10 @@ fn apply_op(text: &str, op: &Op<'_>) -> Result<String, FrontmatterError> {
             layout.entries[i].clone(),
             property_lines(key, value, layout.eol),
         ),
+        // Removing the block's only line removes the block, as Obsidian does.
+        (Some(i), None) if layout.entries[i] == (layout.start..layout.end) => {
+            (block_start(text)..span.body_start, String::new())
+        }
         (Some(i), None) => (layout.entries[i].clone(), String::new()),
         (None, Some(value)) => (
             layout.end..layout.end,
@@ -209,15 +225,20 @@ fn replace(text: &str, properties: &Map<String, Value>) -> Result<EditResult, Fr
 /// (after a byte order mark), using the note's line break.
 fn with_new_block(text: &str, lines: impl FnOnce(&str) -> String) -> String {
     let eol = if text.contains("\r\n") { "\r\n" } else { "\n" };
-    let at = if text.starts_with('\u{feff}') {
-        '\u{feff}'.len_utf8()
-    } else {
-        0
-    };
+    let at = block_start(text);
     format!(
         "{}---{eol}{}---{eol}{}",
         &text[..at],
         lines(eol),
         &text[at..]
     )
+}
+
+/// Where a frontmatter block starts: after the byte order mark, if any.
+fn block_start(text: &str) -> usize {
+    if text.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    }
 }

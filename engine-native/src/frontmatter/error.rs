@@ -24,6 +24,11 @@ pub enum FrontmatterError {
         /// The rule it breaks.
         reason: &'static str,
     },
+    /// The value would not read back as given (an integer beyond 64-bit signed range, …).
+    ValueNotRepresentable {
+        /// The property whose value cannot be written exactly.
+        key: String,
+    },
     /// The frontmatter's line layout is one the line-level editor does not understand
     /// (multi-document, flow mapping, keys it cannot line up with the parsed ones), so a
     /// byte-preserving edit is impossible.
@@ -47,6 +52,10 @@ impl fmt::Display for FrontmatterError {
             FrontmatterError::InvalidKey { key, reason } => {
                 write!(f, "property name {key:?} is not usable: {reason}")
             }
+            FrontmatterError::ValueNotRepresentable { key } => write!(
+                f,
+                "the value for {key:?} would not read back as given from YAML; write it as text or as a smaller number"
+            ),
             FrontmatterError::UnsupportedLayout { reason } => write!(
                 f,
                 "the frontmatter cannot be edited line by line ({reason}); rewrite the whole block with mode 'replace'"
