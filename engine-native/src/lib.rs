@@ -6,6 +6,7 @@ pub mod config;
 pub mod dispatch;
 pub mod edits;
 pub mod errors;
+pub mod frontmatter;
 pub mod governor;
 pub mod store;
 pub mod throttle;
