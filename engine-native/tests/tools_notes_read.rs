@@ -234,3 +234,23 @@ fn list_notes_shows_and_counts_only_readable_notes() {
     assert_eq!(paths(&rest), ["Public/b.md"]);
     assert!(!rest.to_string().contains("secret"));
 }
+
+#[test]
+fn output_schemas_require_only_the_fields_every_result_has() {
+    let fx = fixture();
+    fx.write("main", "Guide.md", NOTE);
+    let registry = fx.server.registry();
+    let whole = fx.ok("read_note", json!({"path": "Guide.md"}));
+    let page = fx.ok("list_notes", json!({}));
+    for (tool, result) in [("read_note", &whole), ("list_notes", &page)] {
+        let schema = registry
+            .get(tool)
+            .and_then(|tool| tool.def.output_schema.clone())
+            .expect("output schema");
+        assert_eq!(schema["type"], "object", "{tool}");
+        for field in schema["required"].as_array().expect("required") {
+            let field = field.as_str().expect("name");
+            assert!(result.get(field).is_some(), "{tool} lacks required {field}");
+        }
+    }
+}
