@@ -45,13 +45,17 @@ pub enum ErrorCode {
     AlreadyExists,
     /// The arguments are well-formed but not acceptable (out of range, contradictory...).
     InvalidInput,
+    /// The edit's target (a string, a heading, a block id) matches more than one place.
+    Ambiguous,
+    /// A line range that the note does not have (empty, starting at 0 or past the end).
+    InvalidRange,
     /// A fault inside the server.
     Internal,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 19] = [
+    pub const ALL: [ErrorCode; 21] = [
         ErrorCode::NotFound,
         ErrorCode::ValidationError,
         ErrorCode::Unauthorized,
@@ -70,6 +74,8 @@ impl ErrorCode {
         ErrorCode::ConcurrentModification,
         ErrorCode::AlreadyExists,
         ErrorCode::InvalidInput,
+        ErrorCode::Ambiguous,
+        ErrorCode::InvalidRange,
         ErrorCode::Internal,
     ];
 
@@ -94,6 +100,8 @@ impl ErrorCode {
             ErrorCode::ConcurrentModification => "concurrent_modification",
             ErrorCode::AlreadyExists => "already_exists",
             ErrorCode::InvalidInput => "invalid_input",
+            ErrorCode::Ambiguous => "ambiguous",
+            ErrorCode::InvalidRange => "invalid_range",
             ErrorCode::Internal => "internal",
         }
     }
@@ -164,6 +172,12 @@ impl ErrorCode {
                 "choose another name, or call again with an overwrite mode if replacing is intended"
             }
             ErrorCode::InvalidInput => "change the arguments as the message says, then call again",
+            ErrorCode::Ambiguous => {
+                "name the target so that it matches one place: include more surrounding text, or a heading path such as 'Parent#Child' (details.candidates lists the matches)"
+            }
+            ErrorCode::InvalidRange => {
+                "read the note to see how many lines it has, then give 1 <= start <= end with start within the note"
+            }
             ErrorCode::Internal => {
                 "report this to the user; the server logged the fault, retrying the same call is unlikely to help"
             }

@@ -1,0 +1,62 @@
+//! `delete_note`: a soft delete into the vault's `.trash/` folder, always confirmed by a human.
+
+use engine_core::acl::AclOp;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::note_text::mutation_failed;
+use crate::dispatch::{PathArg, ToolContext, ToolDef};
+use crate::errors::ToolError;
+use crate::tools::args::{input_schema, parse};
+
+/// The arguments of `delete_note`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct DeleteNote {
+    /// The vault-relative path of the note to delete.
+    #[schemars(length(min = 1, max = 1024))]
+    path: String,
+    /// Refuse (`concurrent_modification`) unless the note still has this SHA-256 (from
+    /// `read_note`).
+    #[serde(default)]
+    #[schemars(length(min = 64, max = 64))]
+    expected_sha256: Option<String>,
+}
+
+const DELETE_PATH: &[PathArg] = &[PathArg {
+    name: "path",
+    op: AclOp::Delete,
+}];
+
+/// The `delete_note` tool.
+pub(super) fn tool() -> ToolDef {
+    ToolDef {
+        name: "delete_note",
+        title: "Delete note",
+        description: "Move a note to the vault's .trash/ folder. Always needs the user's confirmation.",
+        domain: "notes",
+        input_schema: input_schema::<DeleteNote>(),
+        output_schema: None,
+        scopes: &["delete:notes"],
+        destructive: true,
+        idempotency: false,
+        vault_arg: true,
+        path_args: DELETE_PATH,
+        precheck: None,
+        handler: delete_note,
+    }
+}
+
+fn delete_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
+    let args: DeleteNote = parse(args)?;
+    let trashed_to = ctx
+        .vault()
+        .trash(&args.path, args.expected_sha256.as_deref())
+        .map_err(|error| mutation_failed(ctx, &error, AclOp::Delete))?;
+    Ok(json!({
+        "path": args.path,
+        "deleted": true,
+        "trashed_to": trashed_to,
+    }))
+}

@@ -1,0 +1,148 @@
+//! `list_notes`: the notes under a folder, a page at a time, by path. Only paths the caller
+//! may read are listed or counted, so a listing never reveals what the ACL hides.
+
+use engine_core::acl::AclOp;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::acl_check::allows;
+use super::structured::{output_schema, structured};
+use crate::dispatch::{ToolContext, ToolDef};
+use crate::errors::ToolError;
+use crate::tools::args::{input_schema, parse};
+use crate::tools::vault_error::tool_error_from_vault;
+use crate::vault::{Entry, EntryKind};
+
+/// The page size when no `limit` is given.
+const DEFAULT_LIMIT: usize = 100;
+
+/// The arguments of `list_notes`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct ListNotes {
+    /// The folder to list (vault-relative); the whole vault when left out.
+    #[serde(default)]
+    #[schemars(length(min = 1, max = 1024))]
+    folder: Option<String>,
+    /// Include notes in subfolders (default true).
+    #[serde(default = "yes")]
+    recursive: bool,
+    /// List every file, not only Markdown notes (`.md`).
+    #[serde(default)]
+    include_attachments: bool,
+    /// The most items in this page (default 100).
+    #[serde(default = "default_limit")]
+    #[schemars(range(min = 1, max = 1000))]
+    limit: usize,
+    /// The `cursor` of the previous page, to get the next one.
+    #[serde(default)]
+    #[schemars(length(min = 1, max = 1024))]
+    cursor: Option<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn default_limit() -> usize {
+    DEFAULT_LIMIT
+}
+
+/// One listed note.
+#[derive(Debug, Serialize, JsonSchema)]
+struct ListedNote {
+    /// The vault-relative path (NFC).
+    path: String,
+    /// Size in bytes.
+    size: u64,
+    /// Last modification, milliseconds since the Unix epoch.
+    modified_ms: i64,
+}
+
+/// A page of `list_notes`.
+#[derive(Debug, Serialize, JsonSchema)]
+struct NotePage {
+    /// The notes of this page, sorted by path.
+    items: Vec<ListedNote>,
+    /// Pass this as `cursor` to get the next page; absent on the last page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    cursor: Option<String>,
+    /// How many notes the whole listing has (all pages).
+    total_count: usize,
+}
+
+/// The `list_notes` tool.
+pub(super) fn tool() -> ToolDef {
+    ToolDef {
+        name: "list_notes",
+        title: "List notes",
+        description: "List the Markdown notes under a folder (or the whole vault), sorted by path, with size and modification time; include_attachments lists every file. Paged: pass the returned cursor to get the next page.",
+        domain: "notes",
+        input_schema: input_schema::<ListNotes>(),
+        output_schema: output_schema::<NotePage>(),
+        scopes: &["read:notes"],
+        destructive: false,
+        idempotency: false,
+        vault_arg: true,
+        path_args: &[],
+        precheck: None,
+        handler: list_notes,
+    }
+}
+
+fn list_notes(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
+    let args: ListNotes = parse(args)?;
+    let folder = args
+        .folder
+        .as_deref()
+        .map(|f| f.trim_end_matches('/'))
+        .filter(|f| !f.is_empty());
+    let entries = ctx
+        .vault()
+        .list(folder)
+        .map_err(|error| tool_error_from_vault(&error, AclOp::Read))?;
+    let listed: Vec<Entry> = entries
+        .into_iter()
+        .filter(|entry| entry.kind == EntryKind::File)
+        .filter(|entry| args.include_attachments || is_note(&entry.path))
+        .filter(|entry| args.recursive || in_folder(&entry.path, folder))
+        .filter(|entry| allows(ctx, &entry.path, AclOp::Read))
+        .collect();
+    let total_count = listed.len();
+    let after = args.cursor.as_deref();
+    let mut page: Vec<ListedNote> = listed
+        .into_iter()
+        .filter(|entry| after.is_none_or(|after| entry.path.as_str() > after))
+        .take(args.limit.saturating_add(1))
+        .map(|entry| ListedNote {
+            path: entry.path,
+            size: entry.size,
+            modified_ms: entry.modified_ms,
+        })
+        .collect();
+    let cursor = if page.len() > args.limit {
+        page.truncate(args.limit);
+        page.last().map(|last| last.path.clone())
+    } else {
+        None
+    };
+    structured(&NotePage {
+        items: page,
+        cursor,
+        total_count,
+    })
+}
+
+/// Whether `path` is a Markdown note.
+fn is_note(path: &str) -> bool {
+    path.rsplit_once('.')
+        .is_some_and(|(_, ext)| ext.eq_ignore_ascii_case("md"))
+}
+
+/// Whether `path` lies directly in `folder` (the vault root for `None`), not deeper: it has
+/// one more segment than the folder (counted, so the folder's spelling does not matter).
+fn in_folder(path: &str, folder: Option<&str>) -> bool {
+    let folder_depth = folder.map_or(0, |folder| folder.split('/').count());
+    path.split('/').count() == folder_depth + 1
+}

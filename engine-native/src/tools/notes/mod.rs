@@ -1,0 +1,68 @@
+//! The note tools over the vault backend, one module per tool or small group:
+//!
+//! - [`exists`]: `note_exists`; [`read`]: `read_note` (whole, or lines / heading / block);
+//!   [`read_many`]: `read_notes` (per-path results); [`list`]: `list_notes` (paged, ACL-filtered).
+//! - [`write`]: `write_note` (create / overwrite / upsert); [`append`]: `append_note`;
+//!   [`patch`]: `patch_note` — all three with `dry_run` previews, `expected_sha256` and
+//!   `idempotency_key`, and conditional confirmation (v1 §2.4) through [`ToolContext::confirm`].
+//! - [`transfer`]: `move_note`, `copy_note`; [`delete`]: `delete_note` (soft delete, HITL).
+//!
+//! Notes are handed out and taken as text with LF line breaks and without a BOM; every write
+//! puts back the BOM and line endings the note had ([`crate::vault::TextFile`]).
+//!
+//! [`ToolContext::confirm`]: crate::dispatch::ToolContext::confirm
+
+mod acl_check;
+mod append;
+mod delete;
+mod edit_error;
+mod edit_flow;
+mod exists;
+mod list;
+mod note_text;
+mod patch;
+mod read;
+mod read_many;
+mod structured;
+mod transfer;
+mod write;
+
+use engine_core::acl::AclOp;
+
+use crate::dispatch::{PathArg, ToolDef};
+
+pub use read_many::MAX_PATHS;
+
+/// `path`, read.
+const READ_PATH: &[PathArg] = &[PathArg {
+    name: "path",
+    op: AclOp::Read,
+}];
+
+/// `path`, read (the previews and errors of an edit show the note) and written.
+const READ_WRITE_PATH: &[PathArg] = &[
+    PathArg {
+        name: "path",
+        op: AclOp::Read,
+    },
+    PathArg {
+        name: "path",
+        op: AclOp::Write,
+    },
+];
+
+/// The note tools.
+pub fn tools() -> Vec<ToolDef> {
+    let mut tools = vec![
+        exists::tool(),
+        read::tool(),
+        read_many::tool(),
+        list::tool(),
+        write::tool(),
+        append::tool(),
+        patch::tool(),
+        delete::tool(),
+    ];
+    tools.extend(transfer::tools());
+    tools
+}

@@ -1,0 +1,235 @@
+//! `move_note` and `copy_note`. Moving across folders, or replacing an existing destination,
+//! needs the user's confirmation, and so does copying over an existing note (v1 §2.4). A
+//! replaced destination is moved to `.trash/` first, never lost. Links to a moved note are
+//! not rewritten yet (that arrives with the link index).
+
+use engine_core::acl::AclOp;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::acl_check::check_acl;
+use super::note_text::{check_expected, mutation_failed, read_if_exists};
+use super::structured::{output_schema, structured};
+use crate::dispatch::{PathArg, ToolContext, ToolDef};
+use crate::errors::ToolError;
+use crate::tools::args::{input_schema, parse};
+use crate::tools::vault_error::tool_error_from_vault;
+use crate::vault::{NoteFile, VaultError, WriteOptions};
+
+/// The arguments of `move_note` and `copy_note`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Transfer {
+    /// The vault-relative path of the note.
+    #[schemars(length(min = 1, max = 1024))]
+    from: String,
+    /// The new vault-relative path; missing folders are created.
+    #[schemars(length(min = 1, max = 1024))]
+    to: String,
+    /// Replace an existing note at `to` (it goes to `.trash/`); needs confirmation.
+    #[serde(default)]
+    overwrite: bool,
+    /// Refuse (`concurrent_modification`) unless the note at `from` still has this SHA-256.
+    #[serde(default)]
+    #[schemars(length(min = 64, max = 64))]
+    expected_sha256: Option<String>,
+}
+
+/// What `move_note` and `copy_note` return.
+#[derive(Debug, Serialize, JsonSchema)]
+struct TransferResult {
+    /// The source's canonical vault-relative path.
+    from: String,
+    /// The destination's canonical vault-relative path.
+    to: String,
+    /// The SHA-256 of the note at `to`.
+    sha256: String,
+    /// Whether `to` is in another folder than `from`.
+    crossed_folder: bool,
+    /// Where the replaced destination went, when one was replaced.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    trashed_to: Option<String>,
+}
+
+const MOVE_PATHS: &[PathArg] = &[
+    PathArg {
+        name: "from",
+        op: AclOp::Read,
+    },
+    PathArg {
+        name: "from",
+        op: AclOp::Delete,
+    },
+    PathArg {
+        name: "to",
+        op: AclOp::Write,
+    },
+];
+
+const COPY_PATHS: &[PathArg] = &[
+    PathArg {
+        name: "from",
+        op: AclOp::Read,
+    },
+    PathArg {
+        name: "to",
+        op: AclOp::Write,
+    },
+];
+
+/// Whether a transfer moves or copies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Move,
+    Copy,
+}
+
+/// The `move_note` and `copy_note` tools.
+pub(super) fn tools() -> Vec<ToolDef> {
+    vec![
+        ToolDef {
+            name: "move_note",
+            title: "Move note",
+            description: "Move or rename a note. Moving into another folder, or replacing an existing note (overwrite; it goes to .trash/), needs the user's confirmation. Links to the note are not rewritten yet (that arrives with the link index).",
+            domain: "notes",
+            input_schema: input_schema::<Transfer>(),
+            output_schema: output_schema::<TransferResult>(),
+            scopes: &["write:notes", "delete:notes"],
+            destructive: false,
+            idempotency: true,
+            vault_arg: true,
+            path_args: MOVE_PATHS,
+            precheck: None,
+            handler: move_note,
+        },
+        ToolDef {
+            name: "copy_note",
+            title: "Copy note",
+            description: "Copy a note to a new path. Replacing an existing note (overwrite; it goes to .trash/) needs the user's confirmation. Links inside the copy are not rewritten.",
+            domain: "notes",
+            input_schema: input_schema::<Transfer>(),
+            output_schema: output_schema::<TransferResult>(),
+            scopes: &["write:notes"],
+            destructive: false,
+            idempotency: true,
+            vault_arg: true,
+            path_args: COPY_PATHS,
+            precheck: None,
+            handler: copy_note,
+        },
+    ]
+}
+
+fn move_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
+    transfer(ctx, parse(args)?, Kind::Move)
+}
+
+fn copy_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
+    transfer(ctx, parse(args)?, Kind::Copy)
+}
+
+/// Checks, confirms when needed, trashes a replaced destination, then moves or copies.
+fn transfer(ctx: &ToolContext<'_>, args: Transfer, kind: Kind) -> Result<Value, ToolError> {
+    let op = match kind {
+        Kind::Move => AclOp::Delete,
+        Kind::Copy => AclOp::Read,
+    };
+    let source = ctx
+        .vault()
+        .read(&args.from)
+        .map_err(|error| tool_error_from_vault(&error, op))?;
+    check_expected(
+        &source.path,
+        Some(&source.sha256),
+        args.expected_sha256.as_deref(),
+    )?;
+    let destination = read_if_exists(ctx, &args.to, AclOp::Write)?;
+    let to_rel = match &destination {
+        Some(file) => file.path.clone(),
+        None => args.to.clone(),
+    };
+    let crossed_folder = parent(&source.path) != parent(&to_rel);
+    if destination
+        .as_ref()
+        .is_some_and(|file| file.path == source.path)
+    {
+        return structured(&TransferResult {
+            from: source.path.clone(),
+            to: source.path,
+            sha256: source.sha256,
+            crossed_folder: false,
+            trashed_to: None,
+        });
+    }
+    let replaced = match destination {
+        Some(file) if args.overwrite => {
+            check_acl(ctx, &file.path, AclOp::Delete)?;
+            Some(file)
+        }
+        Some(file) => {
+            let exists = VaultError::AlreadyExists { path: file.path };
+            return Err(tool_error_from_vault(&exists, AclOp::Write));
+        }
+        None => None,
+    };
+    if replaced.is_some() || (kind == Kind::Move && crossed_folder) {
+        ctx.confirm(json!({
+            "tool": ctx.tool().name(),
+            "vault": ctx.vault_id(),
+            "from": source.path,
+            "to": to_rel,
+            "crossed_folder": crossed_folder,
+            "replaces": replaced.as_ref().map(|file| &file.path),
+            "reason": reason(kind, crossed_folder, replaced.is_some()),
+        }))?;
+    }
+    let trashed_to = replaced
+        .map(|file| trash_destination(ctx, &file))
+        .transpose()?;
+    let options = WriteOptions {
+        overwrite: false,
+        expected_sha256: Some(source.sha256.clone()),
+    };
+    let to = match kind {
+        Kind::Move => ctx.vault().move_file(&source.path, &args.to, &options),
+        Kind::Copy => ctx
+            .vault()
+            .copy_file(&source.path, &args.to, &options)
+            .map(|outcome| outcome.path),
+    }
+    .map_err(|error| mutation_failed(ctx, &error, AclOp::Write))?;
+    structured(&TransferResult {
+        from: source.path,
+        to,
+        sha256: source.sha256,
+        crossed_folder,
+        trashed_to,
+    })
+}
+
+/// Moves the note being replaced to `.trash/` (only if it is still what was read).
+fn trash_destination(ctx: &ToolContext<'_>, file: &NoteFile) -> Result<String, ToolError> {
+    // From here on a failure may leave the destination in the trash.
+    ctx.mark_effect_started();
+    ctx.vault()
+        .trash(&file.path, Some(&file.sha256))
+        .map_err(|error| tool_error_from_vault(&error, AclOp::Delete))
+}
+
+/// Why the transfer needs confirmation.
+fn reason(kind: Kind, crossed_folder: bool, replaces: bool) -> &'static str {
+    match (kind, crossed_folder, replaces) {
+        (Kind::Move, true, true) => {
+            "moves the note into another folder and replaces the note there"
+        }
+        (Kind::Move, true, false) => "moves the note into another folder",
+        (_, _, true) => "replaces an existing note",
+        (_, _, false) => "changes the vault",
+    }
+}
+
+/// The folder part of a vault-relative path (`""` at the root).
+fn parent(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(folder, _)| folder)
+}
