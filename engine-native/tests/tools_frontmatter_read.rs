@@ -7,7 +7,8 @@ use engine_core::hash::sha256_hex;
 use obsidian_tc::errors::ErrorCode;
 use serde_json::json;
 
-const NOTE: &str = "---\ntitle: Alpha\nzip: 01234\ntags: [a, b]\ndue: 2024-01-05\ndone: false\n---\nBody\n";
+const NOTE: &str =
+    "---\ntitle: Alpha\nzip: 01234\ntags: [a, b]\ndue: 2024-01-05\ndone: false\n---\nBody\n";
 
 fn fixture() -> Fixture {
     let fx = Fixture::new(json!({"throttle": {"enabled": false}}));
@@ -64,7 +65,11 @@ fn read_property_gives_the_value_or_null_with_an_exists_flag() {
 #[test]
 fn invalid_yaml_is_invalid_input_naming_the_line() {
     let fx = fixture();
-    fx.write("main", "broken.md", "---\ntitle: ok\ntags: [a, b\n---\nBody\n");
+    fx.write(
+        "main",
+        "broken.md",
+        "---\ntitle: ok\ntags: [a, b\n---\nBody\n",
+    );
     let error = fx.err(
         "read_frontmatter",
         json!({"path": "broken.md"}),

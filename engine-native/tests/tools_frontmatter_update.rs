@@ -48,7 +48,10 @@ fn remove_and_merge_edit_in_place() {
     let merged = content(&fx, "alpha.md");
     assert!(merged.contains("zip: 01234\n"), "{merged}");
     assert!(merged.contains("# keep me\n"), "{merged}");
-    let status = fx.ok("read_property", json!({"path": "alpha.md", "key": "status"}));
+    let status = fx.ok(
+        "read_property",
+        json!({"path": "alpha.md", "key": "status"}),
+    );
     assert_eq!(status["value"], "open");
     let tags = fx.ok("read_property", json!({"path": "alpha.md", "key": "tags"}));
     assert_eq!(tags["value"], json!(["a", "b"]));
@@ -108,7 +111,10 @@ fn replace_needs_an_approval_then_the_identical_call_succeeds() {
         .expect("approve");
     let out = fx.ok("update_frontmatter", args);
     assert_eq!(out["mode_used"], "replace");
-    assert_eq!(content(&fx, "alpha.md"), "---\ntitle: New\n---\nBody line\n");
+    assert_eq!(
+        content(&fx, "alpha.md"),
+        "---\ntitle: New\n---\nBody line\n"
+    );
 }
 
 #[test]
@@ -195,5 +201,9 @@ fn a_repeated_idempotency_key_replays_the_first_result() {
     fx.write("main", "alpha.md", NOTE);
     let second = fx.ok("update_frontmatter", args);
     assert_eq!(first, second);
-    assert_eq!(content(&fx, "alpha.md"), NOTE, "the replay does not write again");
+    assert_eq!(
+        content(&fx, "alpha.md"),
+        NOTE,
+        "the replay does not write again"
+    );
 }
