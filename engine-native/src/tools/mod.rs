@@ -3,11 +3,14 @@
 //!
 //! - [`admin`]: `server_health`, `list_vaults`, `get_vault`, `get_server_config`,
 //!   `inspect_acl`, `inspect_visibility`, `get_metrics` (each scoped to a vault-bound caller).
+//! - [`frontmatter`]: `read_frontmatter`, `read_property`, `update_frontmatter` (`replace`:
+//!   conditional HITL), `list_properties`, `find_notes_by_property`.
 //! - [`notes`]: `note_exists`, `read_note` (whole note), `delete_note` (destructive: HITL,
 //!   soft delete into `.trash/`).
 
 pub mod admin;
 pub mod args;
+pub mod frontmatter;
 pub mod notes;
 pub mod vault_error;
 
@@ -17,6 +20,7 @@ use crate::dispatch::{Registry, RegistryError, ToolDef};
 pub fn all_tools() -> Vec<ToolDef> {
     let mut tools = admin::tools();
     tools.extend(notes::tools());
+    tools.extend(frontmatter::tools());
     tools
 }
 

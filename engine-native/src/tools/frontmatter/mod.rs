@@ -1,0 +1,107 @@
+//! Frontmatter tools: `read_frontmatter`, `read_property`, `update_frontmatter`,
+//! `list_properties`, `find_notes_by_property`.
+//!
+//! Errors: a block that is not valid YAML, not a mapping, an unusable property name, a
+//! value YAML cannot hold exactly, or a layout that cannot be edited line by line is
+//! `invalid_input` with `details.frontmatter_code` (and `details.line` for invalid YAML).
+//! The list tools never fail on such a note: they report it under `invalid`. They show
+//! only notes the caller may read under the vault's folder ACL, checked note by note.
+
+mod args;
+mod errors;
+mod note;
+mod page;
+mod read;
+mod scan;
+mod survey;
+mod update;
+
+use engine_core::acl::AclOp;
+
+use crate::dispatch::{PathArg, ToolDef};
+use crate::tools::args::input_schema;
+
+const READ_PATH: &[PathArg] = &[PathArg {
+    name: "path",
+    op: AclOp::Read,
+}];
+
+/// `update_frontmatter` reads the note (its dry run shows it) and writes it.
+const READ_WRITE_PATH: &[PathArg] = &[
+    PathArg {
+        name: "path",
+        op: AclOp::Read,
+    },
+    PathArg {
+        name: "path",
+        op: AclOp::Write,
+    },
+];
+
+/// The frontmatter tools.
+pub fn tools() -> Vec<ToolDef> {
+    let read_tool = |name, title, description, schema, path_args, handler| ToolDef {
+        name,
+        title,
+        description,
+        domain: "frontmatter",
+        input_schema: schema,
+        output_schema: None,
+        scopes: &["read:notes"],
+        destructive: false,
+        idempotency: false,
+        vault_arg: true,
+        path_args,
+        precheck: None,
+        handler,
+    };
+    vec![
+        read_tool(
+            "read_frontmatter",
+            "Read frontmatter",
+            "Read a note's properties (in the note's order, each with its type) without its body, and the note's SHA-256 for expected_sha256.",
+            input_schema::<args::NotePath>(),
+            READ_PATH,
+            read::read_frontmatter,
+        ),
+        read_tool(
+            "read_property",
+            "Read property",
+            "Read one property of a note: its value (null when absent), whether it exists, and its type.",
+            input_schema::<args::NoteProperty>(),
+            READ_PATH,
+            read::read_property,
+        ),
+        ToolDef {
+            name: "update_frontmatter",
+            title: "Update frontmatter",
+            description: "Change a note's properties. mode set (key, value) / remove (key) / merge (properties; lists are unioned) keep every other byte of the note; mode replace (properties) rewrites the whole block and needs the user's confirmation. dry_run shows the diff and changes nothing; expected_sha256 refuses a stale edit; create makes a missing note.",
+            domain: "frontmatter",
+            input_schema: input_schema::<args::UpdateFrontmatter>(),
+            output_schema: None,
+            scopes: &["write:notes"],
+            destructive: false,
+            idempotency: true,
+            vault_arg: true,
+            path_args: READ_WRITE_PATH,
+            precheck: None,
+            handler: update::update_frontmatter,
+        },
+        read_tool(
+            "list_properties",
+            "List properties",
+            "Every property name used in the vault (or under a folder), with how many notes use it and the types seen. Notes whose frontmatter cannot be read are listed under invalid. Paged: limit (≤ 1000) and cursor.",
+            input_schema::<args::ListProperties>(),
+            &[],
+            survey::list_properties,
+        ),
+        read_tool(
+            "find_notes_by_property",
+            "Find notes by property",
+            "The notes (in the vault or under a folder) where a property exists, equals a value, or contains it (a list holding it). Each item has the note's path and the property's value. Paged: limit (≤ 1000) and cursor.",
+            input_schema::<args::FindNotesByProperty>(),
+            &[],
+            survey::find_notes_by_property,
+        ),
+    ]
+}
