@@ -3,6 +3,7 @@
 
 use std::cell::{Cell, RefCell};
 
+use engine_core::acl::AclOp;
 use serde_json::Value;
 
 use crate::dispatch::approval::ApprovalFor;
@@ -68,6 +69,17 @@ impl<'d> ToolContext<'d> {
     /// Who is calling.
     pub fn caller(&self) -> &'d Caller {
         self.caller
+    }
+
+    /// The folder ACL for this caller on a path the dispatch gate did not check (a list of
+    /// paths, a listing, a destination being replaced): see [`VaultEntry::check_path`].
+    pub fn check_path(&self, path: &str, op: AclOp) -> Result<(), ToolError> {
+        self.vault.check_path(path, op, &self.caller.scopes)
+    }
+
+    /// Whether this caller may perform `op` on `path` (to filter listings without errors).
+    pub fn may(&self, path: &str, op: AclOp) -> bool {
+        self.check_path(path, op).is_ok()
     }
 
     /// The tool being called.

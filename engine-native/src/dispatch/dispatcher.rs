@@ -3,13 +3,14 @@
 use std::fmt;
 use std::sync::Arc;
 
-use engine_core::acl::{AclConfig, AclConfigError, AclPolicy, CaseMode};
+use engine_core::acl::{AclConfig, AclConfigError, AclOp, AclPolicy, CaseMode};
 
 use crate::config::LoadedConfig;
 use crate::dispatch::caller::Caller;
 use crate::dispatch::clock::Clock;
 use crate::dispatch::metrics::Metrics;
 use crate::dispatch::registry::{Registry, RegistryError};
+use crate::errors::ToolError;
 use crate::governor::Governor;
 use crate::store::{CACHE_DB_FILE, IdempotencyPolicy, Store, StoreError};
 use crate::throttle::Throttle;
@@ -37,6 +38,25 @@ pub struct VaultEntry {
     pub acl_configured: bool,
     /// The ACL's read-only kill switch.
     pub read_only: bool,
+}
+
+impl VaultEntry {
+    /// The folder ACL on one path: `Ok` when `granted` may perform `op` on `path`, else
+    /// `acl_denied`, `read_only_mode` or `path_invalid`. The one check behind gate 8 and
+    /// every tool that meets paths the gate does not see (lists, listings, destinations).
+    pub fn check_path(
+        &self,
+        path: &str,
+        op: AclOp,
+        granted: &[engine_core::acl::Scope],
+    ) -> Result<(), ToolError> {
+        let decision = self.policy.evaluate(path, op, granted);
+        if decision.allowed {
+            Ok(())
+        } else {
+            Err(ToolError::from_acl_denial(path, &decision))
+        }
+    }
 }
 
 /// Why the dispatcher could not start.

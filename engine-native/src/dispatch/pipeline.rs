@@ -315,10 +315,7 @@ fn check_path_args(
 ) -> Result<(), ToolError> {
     for path_arg in tool.def.path_args {
         if let Some(path) = args.get(path_arg.name).and_then(Value::as_str) {
-            let decision = entry.policy.evaluate(path, path_arg.op, granted);
-            if !decision.allowed {
-                return Err(ToolError::from_acl_denial(path, &decision));
-            }
+            entry.check_path(path, path_arg.op, granted)?;
         }
     }
     Ok(())

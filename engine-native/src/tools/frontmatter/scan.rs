@@ -1,9 +1,8 @@
 //! Reading the properties of every note under a folder that the caller may read.
 //!
 //! Dispatch checks the folder ACL only on declared path arguments, and the vault backend
-//! has no notion of callers, so the list tools filter each note here with [`readable`], the
-//! same evaluation dispatch's gate 8 runs (the bound vault's compiled policy, the caller's
-//! scopes, op `read`).
+//! has no notion of callers, so the list tools filter each note with
+//! [`ToolContext::may`], the same check as dispatch's gate 8.
 
 use engine_core::acl::AclOp;
 use serde_json::{Value, json};
@@ -35,14 +34,6 @@ impl Scan {
     }
 }
 
-/// Whether the caller may read `path` in the bound vault (dispatch's gate 8 for op `read`).
-pub(super) fn readable(ctx: &ToolContext<'_>, path: &str) -> bool {
-    ctx.vault_entry()
-        .policy
-        .evaluate(path, AclOp::Read, &ctx.caller().scopes)
-        .allowed
-}
-
 /// Whether a listed file is a Markdown note.
 fn is_note(path: &str) -> bool {
     path.rsplit_once('.')
@@ -62,7 +53,10 @@ pub(super) fn scan(ctx: &ToolContext<'_>, folder: Option<&str>) -> Result<Scan, 
         invalid: Vec::new(),
     };
     for entry in entries {
-        if entry.kind != EntryKind::File || !is_note(&entry.path) || !readable(ctx, &entry.path) {
+        if entry.kind != EntryKind::File
+            || !is_note(&entry.path)
+            || !ctx.may(&entry.path, AclOp::Read)
+        {
             continue;
         }
         let note = match read_text(ctx.vault(), &entry.path) {

@@ -6,7 +6,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::acl_check::allows;
 use super::structured::{output_schema, structured};
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::ToolError;
@@ -107,7 +106,7 @@ fn list_notes(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
         .filter(|entry| entry.kind == EntryKind::File)
         .filter(|entry| args.include_attachments || is_note(&entry.path))
         .filter(|entry| args.recursive || in_folder(&entry.path, folder))
-        .filter(|entry| allows(ctx, &entry.path, AclOp::Read))
+        .filter(|entry| ctx.may(&entry.path, AclOp::Read))
         .collect();
     let total_count = listed.len();
     let after = args.cursor.as_deref();

@@ -12,7 +12,6 @@
 //!
 //! [`ToolContext::confirm`]: crate::dispatch::ToolContext::confirm
 
-mod acl_check;
 mod append;
 mod delete;
 mod edit_error;

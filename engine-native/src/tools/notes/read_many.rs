@@ -7,7 +7,6 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::acl_check::check_acl;
 use super::note_text::read_text;
 use super::read::select;
 use super::structured::structured;
@@ -69,7 +68,7 @@ fn read_notes(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
 
 /// One note as `read_note` returns it, with `ok: true`.
 fn read_one(ctx: &ToolContext<'_>, path: &str) -> Result<Value, ToolError> {
-    check_acl(ctx, path, AclOp::Read)?;
+    ctx.check_path(path, AclOp::Read)?;
     let mut note = structured(&select(read_text(ctx, path, AclOp::Read)?, None)?)?;
     note["ok"] = json!(true);
     Ok(note)

@@ -8,7 +8,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::acl_check::check_acl;
 use super::note_text::{check_expected, mutation_failed, read_if_exists};
 use super::structured::{output_schema, structured};
 use crate::dispatch::{PathArg, ToolContext, ToolDef};
@@ -164,7 +163,7 @@ fn transfer(ctx: &ToolContext<'_>, args: Transfer, kind: Kind) -> Result<Value, 
     }
     let replaced = match destination {
         Some(file) if args.overwrite => {
-            check_acl(ctx, &file.path, AclOp::Delete)?;
+            ctx.check_path(&file.path, AclOp::Delete)?;
             Some(file)
         }
         Some(file) => {

@@ -10,7 +10,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::acl_check::check_acl;
 use super::note_text::{check_expected, in_style, mutation_failed, read_if_exists};
 use super::structured::{output_schema, structured};
 use crate::dispatch::{PathArg, ToolContext, ToolDef};
@@ -127,7 +126,7 @@ fn write_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
         return create(ctx, &args);
     };
     // The preview and the confirmation show the old content: reading it must be allowed.
-    check_acl(ctx, &file.path, AclOp::Read)?;
+    ctx.check_path(&file.path, AclOp::Read)?;
     let old = TextFile::decode(&file.bytes, &file.path)
         .map_err(|error| tool_error_from_vault(&error, AclOp::Write))?;
     let bytes = in_style(&old, &args.content);
