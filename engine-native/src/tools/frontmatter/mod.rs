@@ -16,27 +16,9 @@ mod scan;
 mod survey;
 mod update;
 
-use engine_core::acl::AclOp;
-
-use crate::dispatch::{PathArg, ToolDef};
+use crate::dispatch::ToolDef;
 use crate::tools::args::input_schema;
-
-const READ_PATH: &[PathArg] = &[PathArg {
-    name: "path",
-    op: AclOp::Read,
-}];
-
-/// `update_frontmatter` reads the note (its dry run shows it) and writes it.
-const READ_WRITE_PATH: &[PathArg] = &[
-    PathArg {
-        name: "path",
-        op: AclOp::Read,
-    },
-    PathArg {
-        name: "path",
-        op: AclOp::Write,
-    },
-];
+use crate::tools::args::{PATH_READ, PATH_READ_WRITE};
 
 /// The frontmatter tools.
 pub fn tools() -> Vec<ToolDef> {
@@ -61,7 +43,7 @@ pub fn tools() -> Vec<ToolDef> {
             "Read frontmatter",
             "Read a note's properties (in the note's order, each with its type) without its body, and the note's SHA-256 for expected_sha256.",
             input_schema::<args::NotePath>(),
-            READ_PATH,
+            PATH_READ,
             read::read_frontmatter,
         ),
         read_tool(
@@ -69,7 +51,7 @@ pub fn tools() -> Vec<ToolDef> {
             "Read property",
             "Read one property of a note: its value (null when absent), whether it exists, and its type.",
             input_schema::<args::NoteProperty>(),
-            READ_PATH,
+            PATH_READ,
             read::read_property,
         ),
         ToolDef {
@@ -83,7 +65,7 @@ pub fn tools() -> Vec<ToolDef> {
             destructive: false,
             idempotency: true,
             vault_arg: true,
-            path_args: READ_WRITE_PATH,
+            path_args: PATH_READ_WRITE,
             precheck: None,
             handler: update::update_frontmatter,
         },

@@ -5,12 +5,12 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::READ_WRITE_PATH;
 use super::edit_flow::{EditRequest, EditResult, apply_edit};
 use super::structured::{output_schema, structured};
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::edits::{AppendAt, append};
 use crate::errors::{ErrorCode, ToolError};
+use crate::tools::args::PATH_READ_WRITE;
 use crate::tools::args::{input_schema, parse};
 
 /// The arguments of `append_note`. At most one of `position`, `heading` and `after_block`.
@@ -66,7 +66,7 @@ pub(super) fn tool() -> ToolDef {
         destructive: false,
         idempotency: true,
         vault_arg: true,
-        path_args: READ_WRITE_PATH,
+        path_args: PATH_READ_WRITE,
         precheck: None,
         handler: append_note,
     }

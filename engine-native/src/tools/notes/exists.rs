@@ -5,9 +5,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::READ_PATH;
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::ToolError;
+use crate::tools::args::PATH_READ;
 use crate::tools::args::{input_schema, parse};
 use crate::tools::vault_error::tool_error_from_vault;
 
@@ -33,7 +33,7 @@ pub(super) fn tool() -> ToolDef {
         destructive: false,
         idempotency: false,
         vault_arg: true,
-        path_args: READ_PATH,
+        path_args: PATH_READ,
         precheck: None,
         handler: note_exists,
     }

@@ -26,29 +26,9 @@ mod structured;
 mod transfer;
 mod write;
 
-use engine_core::acl::AclOp;
-
-use crate::dispatch::{PathArg, ToolDef};
+use crate::dispatch::ToolDef;
 
 pub use read_many::MAX_PATHS;
-
-/// `path`, read.
-const READ_PATH: &[PathArg] = &[PathArg {
-    name: "path",
-    op: AclOp::Read,
-}];
-
-/// `path`, read (the previews and errors of an edit show the note) and written.
-const READ_WRITE_PATH: &[PathArg] = &[
-    PathArg {
-        name: "path",
-        op: AclOp::Read,
-    },
-    PathArg {
-        name: "path",
-        op: AclOp::Write,
-    },
-];
 
 /// The note tools.
 pub fn tools() -> Vec<ToolDef> {

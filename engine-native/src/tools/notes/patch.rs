@@ -6,12 +6,12 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::READ_WRITE_PATH;
 use super::edit_flow::{EditRequest, EditResult, apply_edit};
 use super::structured::{output_schema, structured};
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::edits::{PatchTarget, patch};
 use crate::errors::{ErrorCode, ToolError};
+use crate::tools::args::PATH_READ_WRITE;
 use crate::tools::args::{input_schema, parse};
 
 /// The arguments of `patch_note`: `old` + `new`, or `heading` + `content`, or `block` +
@@ -66,7 +66,7 @@ pub(super) fn tool() -> ToolDef {
         destructive: false,
         idempotency: true,
         vault_arg: true,
-        path_args: READ_WRITE_PATH,
+        path_args: PATH_READ_WRITE,
         precheck: None,
         handler: patch_note,
     }

@@ -6,13 +6,13 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::READ_PATH;
 use super::edit_error::tool_error_from_edit;
 use super::note_text::{NoteText, line_ending_name, read_text};
 use super::structured::{output_schema, structured};
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::edits::{ReadTarget, read_range};
 use crate::errors::{ErrorCode, ToolError};
+use crate::tools::args::PATH_READ;
 use crate::tools::args::{input_schema, parse};
 
 /// The arguments of `read_note`. At most one of `lines`, `heading` and `block`.
@@ -96,7 +96,7 @@ pub(super) fn tool() -> ToolDef {
         destructive: false,
         idempotency: false,
         vault_arg: true,
-        path_args: READ_PATH,
+        path_args: PATH_READ,
         precheck: None,
         handler: read_note,
     }
