@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser};
 use obsidian_tc::cli::args::{Cli, Command, ConfigCommand, ServeArgs};
 use obsidian_tc::cli::call::run_call;
+use obsidian_tc::cli::doctor::run_doctor;
 use obsidian_tc::cli::elicit::run_elicit;
 use obsidian_tc::cli::serve::run_serve;
 use obsidian_tc::cli::source::load_config;
@@ -21,6 +22,7 @@ fn main() -> ExitCode {
         Some(Command::Serve(args)) => run_serve(args),
         Some(Command::Call(args)) => run_call(args),
         Some(Command::Elicit(command)) => run_elicit(command),
+        Some(Command::Doctor(flags)) => run_doctor(&flags),
         Some(Command::Config(command)) => run_config(command),
         None if cli.serve.path.is_some() || cli.serve.config.is_some() => run_serve(ServeArgs {
             flags: cli.serve,

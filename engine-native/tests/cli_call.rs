@@ -116,3 +116,25 @@ fn version_and_config_still_work() {
     let out = run(&["config", "validate", &arg(vault.path())]);
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[test]
+fn doctor_reports_ok_lines_and_a_taken_http_port() {
+    let vault = vault();
+    let out = run(&["doctor", &arg(vault.path())]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains("OK   vault main is readable"), "{said}");
+    assert!(said.contains("OK   cache folder is writable"), "{said}");
+    assert!(said.contains("OK   SQLite 3."), "{said}");
+    assert!(!said.contains("FAIL"), "{said}");
+
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = taken.local_addr().expect("addr").port().to_string();
+    let out = run(&["doctor", "--http", "--http-port", &port, &arg(vault.path())]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("FAIL HTTP address") && said.contains("hint:"),
+        "{said}"
+    );
+}

@@ -37,6 +37,8 @@ pub enum Command {
     /// Human approval of gated calls (`elicit_required`).
     #[command(subcommand)]
     Elicit(ElicitCommand),
+    /// Check the vault, the cache folder, SQLite and the HTTP port; one OK/FAIL line each.
+    Doctor(ConfigFlags),
     /// Inspect the configuration (flag > OBSIDIAN_TC_* environment > file > default).
     #[command(subcommand)]
     Config(ConfigCommand),

@@ -4,13 +4,15 @@
 //! - [`source`]: the configuration a command line names (vault folder or config file);
 //! - [`serve`]: the MCP server (stdio, HTTP or both);
 //! - [`call`]: one tool call through the dispatcher, printed as JSON;
-//! - [`elicit`]: out-of-band human approval of gated calls.
+//! - [`elicit`]: out-of-band human approval of gated calls;
+//! - [`doctor`]: environment checks with hints.
 //!
 //! Exit codes: [`EXIT_OK`], [`EXIT_FAILURE`] (a tool error or a runtime failure),
 //! [`EXIT_USAGE`] (bad arguments or configuration).
 
 pub mod args;
 pub mod call;
+pub mod doctor;
 pub mod elicit;
 pub mod serve;
 pub mod source;

@@ -1,9 +1,15 @@
 //! The auth seam of the HTTP transport: one function from a request's parts to the
-//! [`Caller`] the tools run as. Tools never see headers or tokens, only the caller; adding
-//! bearer JWTs later changes this file only.
+//! [`Caller`] the tools run as, applied by the [`authenticate`] middleware, which puts the
+//! caller in the request's extensions (or answers the rejection's status). Tools never see
+//! headers or tokens, only the caller; adding bearer JWTs later changes this file only.
 
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 use engine_core::acl::Scope;
 
 use crate::config::{AuthConfig, AuthMode};
@@ -47,5 +53,22 @@ pub fn caller_for_request(_parts: &Parts, auth: &AuthConfig) -> Result<Caller, A
             status: StatusCode::UNAUTHORIZED,
             message: "bearer tokens are not supported by this build".to_owned(),
         }),
+    }
+}
+
+/// The axum middleware: establishes the request's [`Caller`] and stores it in the request's
+/// extensions, or answers the rejection without reaching MCP.
+pub async fn authenticate(
+    State(auth): State<Arc<AuthConfig>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let (mut parts, body) = request.into_parts();
+    match caller_for_request(&parts, &auth) {
+        Ok(caller) => {
+            parts.extensions.insert(caller);
+            next.run(Request::from_parts(parts, body)).await
+        }
+        Err(rejection) => (rejection.status, rejection.message).into_response(),
     }
 }

@@ -7,7 +7,7 @@
 //! - `Origin` is not checked: the allowed-origins list is empty, and rmcp validates `Origin`
 //!   only when origins are configured. Browsers on other sites still cannot reach a loopback
 //!   server through a rebinding name, because the `Host` check refuses it.
-//! - The caller of each request comes from [`crate::mcp::auth::caller_for_request`].
+//! - The caller of each request comes from the [`crate::mcp::auth::authenticate`] middleware.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -19,7 +19,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::config::LoadedConfig;
 use crate::dispatch::Dispatcher;
-use crate::mcp::auth::check_supported;
+use crate::mcp::auth::{authenticate, check_supported};
 use crate::mcp::server::{CallerSource, McpServer};
 
 /// The path of the MCP endpoint.
@@ -60,7 +60,7 @@ pub async fn serve_http(
 ) -> Result<(), String> {
     let config = dispatcher.config().config.clone();
     check_supported(&config.auth)?;
-    let server = McpServer::new(dispatcher, CallerSource::HttpRequest(config.auth.clone()));
+    let server = McpServer::new(dispatcher, CallerSource::HttpRequest);
     let service_config = StreamableHttpServerConfig::default()
         .with_cancellation_token(cancel.child_token())
         .with_legacy_session_mode(true)
@@ -71,7 +71,9 @@ pub async fn serve_http(
         Arc::new(LocalSessionManager::default()),
         service_config,
     );
-    let router = axum::Router::new().nest_service(MCP_PATH, service);
+    let router = axum::Router::new().nest_service(MCP_PATH, service).layer(
+        axum::middleware::from_fn_with_state(Arc::new(config.auth.clone()), authenticate),
+    );
     let local: Option<SocketAddr> = listener.local_addr().ok();
     if let Some(address) = local {
         tracing::info!("MCP over HTTP on http://{address}{MCP_PATH}");

@@ -12,9 +12,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::Value;
 
-use crate::config::AuthConfig;
 use crate::dispatch::{Caller, Dispatcher};
-use crate::mcp::auth::caller_for_request;
 use crate::mcp::convert::{error_result, mcp_tool, success_result};
 
 /// The server name reported in `initialize` / `server/discover`.
@@ -31,8 +29,9 @@ the user to run `obsidian-tc elicit approve <args_hash>`, then repeat the identi
 pub enum CallerSource {
     /// One caller for the whole connection (stdio).
     Fixed(Caller),
-    /// Each HTTP request's parts, through [`caller_for_request`] under this auth config.
-    HttpRequest(AuthConfig),
+    /// The caller the auth middleware ([`crate::mcp::auth::authenticate`]) stored in each
+    /// HTTP request's extensions.
+    HttpRequest,
 }
 
 /// The MCP server: cheap to clone (one per HTTP session), every clone shares the dispatcher.
@@ -55,13 +54,17 @@ impl McpServer {
     fn caller(&self, context: &RequestContext<RoleServer>) -> Result<Caller, McpError> {
         match &self.callers {
             CallerSource::Fixed(caller) => Ok(caller.clone()),
-            CallerSource::HttpRequest(auth) => {
-                let parts = context.extensions.get::<Parts>().ok_or_else(|| {
-                    McpError::internal_error("the HTTP request parts are missing", None)
-                })?;
-                caller_for_request(parts, auth)
-                    .map_err(|rejection| McpError::invalid_request(rejection.message, None))
-            }
+            CallerSource::HttpRequest => context
+                .extensions
+                .get::<Parts>()
+                .and_then(|parts| parts.extensions.get::<Caller>())
+                .cloned()
+                .ok_or_else(|| {
+                    McpError::internal_error(
+                        "the HTTP request carries no authenticated caller",
+                        None,
+                    )
+                }),
         }
     }
 }

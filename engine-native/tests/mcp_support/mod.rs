@@ -1,7 +1,7 @@
 //! Shared helpers of the MCP and CLI tests: a temp vault, the built binary, rmcp clients.
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 use rmcp::ServiceExt;
@@ -87,9 +87,4 @@ pub fn free_port() -> u16 {
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
         .expect("a free port")
-}
-
-/// The cache folder of a zero-config vault.
-pub fn cache_dir(vault: &Path) -> PathBuf {
-    vault.join(".obsidian-tc")
 }
