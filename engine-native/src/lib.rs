@@ -2,12 +2,14 @@
 //! backend, the dispatch pipeline and its gates, and the tools. `src/main.rs` is the command line over it.
 #![warn(missing_docs)]
 
+pub mod cli;
 pub mod config;
 pub mod dispatch;
 pub mod edits;
 pub mod errors;
 pub mod frontmatter;
 pub mod governor;
+pub mod mcp;
 pub mod store;
 pub mod throttle;
 pub mod tools;

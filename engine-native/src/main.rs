@@ -1,73 +1,65 @@
-//! `obsidian-tc`: the command-line entry point of the native server.
+//! `obsidian-tc`: the command-line entry point of the native server (see [`obsidian_tc::cli`]).
 
-use std::collections::BTreeMap;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
-use obsidian_tc::config::{ConfigErrors, ConfigFlags, LoadedConfig, load_for_command_line};
-
-/// Turns an Obsidian vault into a safe, fast tool for AI agents over MCP.
-#[derive(Debug, Parser)]
-#[command(name = "obsidian-tc", version, about, long_about = None)]
-struct Cli {
-    #[command(subcommand)]
-    command: Option<Command>,
-}
-
-/// The subcommands of `obsidian-tc`.
-#[derive(Debug, Subcommand)]
-enum Command {
-    /// Print the version of obsidian-tc and of its engine.
-    Version,
-    /// Inspect the configuration (flag > OBSIDIAN_TC_* environment > file > default).
-    #[command(subcommand)]
-    Config(ConfigCommand),
-}
-
-/// The `config` subcommands.
-#[derive(Debug, Subcommand)]
-enum ConfigCommand {
-    /// Print the effective configuration as JSON (secrets redacted).
-    Show(ConfigFlags),
-    /// Check the configuration; exit 1 and list every problem when it is invalid.
-    Validate(ConfigFlags),
-    /// Print every effective value with where it came from.
-    Explain {
-        #[command(flatten)]
-        flags: ConfigFlags,
-        /// Print JSON (`[{path, value, source}]`) instead of lines.
-        #[arg(long)]
-        json: bool,
-    },
-}
+use clap::{CommandFactory, Parser};
+use obsidian_tc::cli::args::{Cli, Command, ConfigCommand, ServeArgs};
+use obsidian_tc::cli::call::run_call;
+use obsidian_tc::cli::doctor::run_doctor;
+use obsidian_tc::cli::elicit::run_elicit;
+use obsidian_tc::cli::serve::run_serve;
+use obsidian_tc::cli::source::load_config;
+use obsidian_tc::cli::{EXIT_FAILURE, EXIT_OK};
 
 fn main() -> ExitCode {
+    init_logging();
     let cli = Cli::parse();
-    match cli.command {
+    let code = match cli.command {
         Some(Command::Version) => {
             println!("obsidian-tc {}", env!("CARGO_PKG_VERSION"));
-            ExitCode::SUCCESS
+            EXIT_OK
         }
+        Some(Command::Serve(args)) => run_serve(args),
+        Some(Command::Call(args)) => run_call(args),
+        Some(Command::Elicit(command)) => run_elicit(command),
+        Some(Command::Doctor(flags)) => run_doctor(&flags),
         Some(Command::Config(command)) => run_config(command),
+        None if cli.serve.path.is_some() || cli.serve.config.is_some() => run_serve(ServeArgs {
+            flags: cli.serve,
+            host: None,
+            port: None,
+        }),
         None => {
-            use clap::CommandFactory;
-            Cli::command().print_help().expect("write help to stdout");
+            if Cli::command().print_help().is_err() {
+                return ExitCode::from(EXIT_FAILURE);
+            }
             println!();
-            ExitCode::SUCCESS
+            EXIT_OK
         }
-    }
+    };
+    ExitCode::from(code)
 }
 
-fn run_config(command: ConfigCommand) -> ExitCode {
+/// Logs to stderr only (stdout carries MCP on stdio); `RUST_LOG` filters, default `warn,obsidian_tc=info`.
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,obsidian_tc=info"));
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(filter)
+        .init();
+}
+
+fn run_config(command: ConfigCommand) -> u8 {
     let flags = match &command {
         ConfigCommand::Show(flags) | ConfigCommand::Validate(flags) => flags,
         ConfigCommand::Explain { flags, .. } => flags,
     };
-    let loaded = match load(flags) {
+    let loaded = match load_config(flags) {
         Ok(loaded) => loaded,
-        Err(errors) => {
-            eprint!("{errors}");
-            return ExitCode::FAILURE;
+        Err(message) => {
+            eprint!("{message}");
+            return EXIT_FAILURE;
         }
     };
     match command {
@@ -84,16 +76,7 @@ fn run_config(command: ConfigCommand) -> ExitCode {
             }
         }
     }
-    ExitCode::SUCCESS
-}
-
-fn load(flags: &ConfigFlags) -> Result<LoadedConfig, ConfigErrors> {
-    let env: BTreeMap<String, String> = std::env::vars_os()
-        .filter_map(|(name, value)| Some((name.into_string().ok()?, value.into_string().ok()?)))
-        .filter(|(name, _)| name.starts_with("OBSIDIAN_TC_"))
-        .collect();
-    let cwd = std::env::current_dir().unwrap_or_default();
-    load_for_command_line(flags, env, &cwd)
+    EXIT_OK
 }
 
 fn print_json(value: &impl serde::Serialize) {

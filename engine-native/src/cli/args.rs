@@ -1,0 +1,118 @@
+//! The clap definitions of `obsidian-tc`.
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::config::ConfigFlags;
+
+/// Turns an Obsidian vault into a safe, fast tool for AI agents over MCP.
+///
+/// `obsidian-tc <vault-folder | config.json>` serves MCP on stdio.
+#[derive(Debug, Parser)]
+#[command(
+    name = "obsidian-tc",
+    version,
+    about,
+    long_about = None,
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    /// A subcommand; without one, a vault folder or config file serves MCP on stdio.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// The vault folder or config file to serve (same as `serve`).
+    #[command(flatten)]
+    pub serve: ConfigFlags,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the version of obsidian-tc.
+    Version,
+    /// Serve MCP: stdio, or HTTP with --http (both when the config enables HTTP).
+    Serve(ServeArgs),
+    /// Run one tool through the same pipeline as MCP (caller `cli`, every scope) and print
+    /// the structured result or error as JSON. Exit 0 on success, 1 on a tool error.
+    Call(CallArgs),
+    /// Human approval of gated calls (`elicit_required`).
+    #[command(subcommand)]
+    Elicit(ElicitCommand),
+    /// Check the vault, the cache folder, SQLite and the HTTP port; one OK/FAIL line each.
+    Doctor(ConfigFlags),
+    /// Inspect the configuration (flag > OBSIDIAN_TC_* environment > file > default).
+    #[command(subcommand)]
+    Config(ConfigCommand),
+}
+
+/// `serve`: the config source and the HTTP overrides.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The configuration.
+    #[command(flatten)]
+    pub flags: ConfigFlags,
+    /// The HTTP bind address (same as --http-host).
+    #[arg(long, value_name = "HOST", conflicts_with = "http_host")]
+    pub host: Option<String>,
+    /// The HTTP port (same as --http-port).
+    #[arg(long, value_name = "PORT", conflicts_with = "http_port")]
+    pub port: Option<u16>,
+}
+
+/// `call`: the tool, its arguments and the configuration.
+#[derive(Debug, Args)]
+pub struct CallArgs {
+    /// The tool name, e.g. `read_note`.
+    pub tool: String,
+    /// The arguments as a JSON object.
+    #[arg(long, value_name = "JSON", default_value = "{}")]
+    pub args: String,
+    /// The configuration.
+    #[command(flatten)]
+    pub flags: ConfigFlags,
+}
+
+/// The `elicit` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum ElicitCommand {
+    /// List the calls waiting for approval and the unused approvals.
+    List {
+        /// Only this vault id.
+        #[arg(long, value_name = "ID")]
+        vault: Option<String>,
+        /// The configuration.
+        #[command(flatten)]
+        flags: ConfigFlags,
+    },
+    /// Approve the pending call with this args hash; the agent then repeats the identical call.
+    Approve {
+        /// The args hash from the `elicit_required` error.
+        args_hash: String,
+        /// Only a request in this vault id.
+        #[arg(long, value_name = "ID")]
+        vault: Option<String>,
+        /// Only a request of this caller.
+        #[arg(long, value_name = "CALLER")]
+        caller: Option<String>,
+        /// The configuration.
+        #[command(flatten)]
+        flags: ConfigFlags,
+    },
+}
+
+/// The `config` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Print the effective configuration as JSON (secrets redacted).
+    Show(ConfigFlags),
+    /// Check the configuration; exit 1 and list every problem when it is invalid.
+    Validate(ConfigFlags),
+    /// Print every effective value with where it came from.
+    Explain {
+        /// The configuration.
+        #[command(flatten)]
+        flags: ConfigFlags,
+        /// Print JSON (`[{path, value, source}]`) instead of lines.
+        #[arg(long)]
+        json: bool,
+    },
+}

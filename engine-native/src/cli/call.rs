@@ -1,0 +1,62 @@
+//! `obsidian-tc call <tool> --args JSON`: one tool call through the dispatch pipeline, as the
+//! caller [`CLI_CALLER_ID`] with every scope.
+
+use engine_core::acl::Scope;
+use serde_json::Value;
+
+use crate::cli::args::CallArgs;
+use crate::cli::source::{load_config, open_dispatcher};
+use crate::cli::{CLI_CALLER_ID, EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
+use crate::dispatch::Caller;
+
+/// The caller of `obsidian-tc call`: id `cli`, every scope, no vault binding.
+pub fn cli_caller() -> Caller {
+    Caller {
+        id: CLI_CALLER_ID.to_owned(),
+        scopes: vec![Scope::everything()],
+        vault_binding: None,
+    }
+}
+
+/// Runs the call and prints the structured result (stdout, exit 0) or the structured error
+/// (stdout, exit 1); bad arguments or configuration go to stderr with exit 2.
+pub fn run_call(args: CallArgs) -> u8 {
+    let call_args: Value = match serde_json::from_str(&args.args) {
+        Ok(value @ Value::Object(_)) => value,
+        Ok(_) => {
+            eprintln!("--args must be a JSON object, e.g. --args '{{\"path\": \"note.md\"}}'");
+            return EXIT_USAGE;
+        }
+        Err(e) => {
+            eprintln!("--args is not valid JSON ({e}); pass an object, e.g. --args '{{}}'");
+            return EXIT_USAGE;
+        }
+    };
+    let config = match load_config(&args.flags) {
+        Ok(config) => config,
+        Err(message) => {
+            eprint!("{message}");
+            return EXIT_USAGE;
+        }
+    };
+    let dispatcher = match open_dispatcher(config) {
+        Ok(dispatcher) => dispatcher,
+        Err(message) => {
+            eprintln!("{message}");
+            return EXIT_FAILURE;
+        }
+    };
+    let outcome = dispatcher.call(&cli_caller(), &args.tool, call_args);
+    let (printed, code) = match outcome.result {
+        Ok(value) => (value, EXIT_OK),
+        Err(error) => (error.to_structured(), EXIT_FAILURE),
+    };
+    match serde_json::to_string_pretty(&printed) {
+        Ok(text) => println!("{text}"),
+        Err(e) => {
+            eprintln!("cannot print the result: {e}");
+            return EXIT_FAILURE;
+        }
+    }
+    code
+}

@@ -1,0 +1,134 @@
+//! `obsidian-tc doctor`: one OK/FAIL line per check, each failure with a hint.
+
+use std::path::Path;
+
+use crate::cli::source::{load_config, open_dispatcher};
+use crate::cli::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
+use crate::config::{ConfigFlags, LoadedConfig};
+use crate::store::CACHE_DB_FILE;
+
+/// The result of one check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    /// What was checked and what was found.
+    pub summary: String,
+    /// `None` when the check passed; what to do when it failed.
+    pub hint: Option<String>,
+}
+
+impl Check {
+    fn ok(summary: String) -> Check {
+        Check {
+            summary,
+            hint: None,
+        }
+    }
+
+    fn fail(summary: String, hint: &str) -> Check {
+        Check {
+            summary,
+            hint: Some(hint.to_owned()),
+        }
+    }
+}
+
+/// Runs every check on the configuration `flags` name and prints them; exit 0 when all pass.
+pub fn run_doctor(flags: &ConfigFlags) -> u8 {
+    let config = match load_config(flags) {
+        Ok(config) => config,
+        Err(message) => {
+            println!("FAIL configuration");
+            eprint!("{message}");
+            return EXIT_USAGE;
+        }
+    };
+    println!(
+        "OK   configuration loads ({} vault(s))",
+        config.config.vaults.len()
+    );
+    let checks = checks(&config);
+    for check in &checks {
+        match &check.hint {
+            None => println!("OK   {}", check.summary),
+            Some(hint) => println!("FAIL {}\n     hint: {hint}", check.summary),
+        }
+    }
+    if checks.iter().all(|check| check.hint.is_none()) {
+        EXIT_OK
+    } else {
+        EXIT_FAILURE
+    }
+}
+
+/// Every check: each vault readable, the cache folder writable, SQLite opens (and the
+/// server starts on it), the HTTP port free when HTTP is enabled.
+pub fn checks(config: &LoadedConfig) -> Vec<Check> {
+    let mut out: Vec<Check> = config
+        .config
+        .vaults
+        .iter()
+        .map(|vault| vault_readable(&vault.id, Path::new(&vault.path)))
+        .collect();
+    out.push(cache_writable(config.cache_dir()));
+    out.push(sqlite_opens(config));
+    let http = &config.config.transports.http;
+    if http.enabled {
+        out.push(port_free(&http.host, http.port));
+    }
+    out
+}
+
+fn vault_readable(id: &str, path: &Path) -> Check {
+    match std::fs::read_dir(path) {
+        Ok(_) => Check::ok(format!("vault {id} is readable: {}", path.display())),
+        Err(e) => Check::fail(
+            format!("vault {id} is not readable: {} ({e})", path.display()),
+            "check the vault path in the config and that this user may read it",
+        ),
+    }
+}
+
+fn cache_writable(dir: &Path) -> Check {
+    let probe = dir.join(".doctor-probe");
+    let written = std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::write(&probe, b"ok"))
+        .and_then(|()| std::fs::remove_file(&probe));
+    match written {
+        Ok(()) => Check::ok(format!("cache folder is writable: {}", dir.display())),
+        Err(e) => Check::fail(
+            format!("cache folder is not writable: {} ({e})", dir.display()),
+            "set cacheDir (or --cache-dir) to a folder this user can write",
+        ),
+    }
+}
+
+fn sqlite_opens(config: &LoadedConfig) -> Check {
+    let db = config.cache_dir().join(CACHE_DB_FILE);
+    match open_dispatcher(config.clone()) {
+        Ok(dispatcher) => {
+            let schema = dispatcher
+                .store()
+                .schema_version()
+                .map_or_else(|e| format!("unknown ({e})"), |v| v.to_string());
+            Check::ok(format!(
+                "SQLite {} opens {} (schema version {schema}); the server starts",
+                rusqlite::version(),
+                db.display()
+            ))
+        }
+        Err(message) => Check::fail(
+            format!("the server cannot start on {}: {message}", db.display()),
+            "a cache.db from a newer obsidian-tc or a damaged file: move it aside and retry",
+        ),
+    }
+}
+
+fn port_free(host: &str, port: u16) -> Check {
+    match std::net::TcpListener::bind((host, port)) {
+        Ok(_) => Check::ok(format!("HTTP address {host}:{port} is free")),
+        Err(e) => Check::fail(
+            format!("HTTP address {host}:{port} cannot be bound ({e})"),
+            "stop what uses the port or choose another with --port / transports.http.port",
+        ),
+    }
+}

@@ -1,0 +1,28 @@
+//! The command line of `obsidian-tc`, as a library so the binary stays a thin `main`.
+//!
+//! - [`args`]: the clap definitions;
+//! - [`source`]: the configuration a command line names (vault folder or config file);
+//! - [`serve`]: the MCP server (stdio, HTTP or both);
+//! - [`call`]: one tool call through the dispatcher, printed as JSON;
+//! - [`elicit`]: out-of-band human approval of gated calls;
+//! - [`doctor`]: environment checks with hints.
+//!
+//! Exit codes: [`EXIT_OK`], [`EXIT_FAILURE`] (a tool error or a runtime failure),
+//! [`EXIT_USAGE`] (bad arguments or configuration).
+
+pub mod args;
+pub mod call;
+pub mod doctor;
+pub mod elicit;
+pub mod serve;
+pub mod source;
+
+/// Success.
+pub const EXIT_OK: u8 = 0;
+/// A tool error, or a failure while running.
+pub const EXIT_FAILURE: u8 = 1;
+/// Bad usage: unparseable arguments or an invalid configuration.
+pub const EXIT_USAGE: u8 = 2;
+
+/// The caller id of `obsidian-tc call`.
+pub const CLI_CALLER_ID: &str = "cli";

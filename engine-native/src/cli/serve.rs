@@ -1,0 +1,93 @@
+//! `obsidian-tc serve` (and the bare `obsidian-tc <vault | config.json>`): MCP on stdio, on
+//! HTTP, or both.
+//!
+//! Transport choice: HTTP runs when `transports.http.enabled` (config, environment or
+//! `--http`). stdio runs when `transports.stdio.enabled` (default) unless `--http` was given
+//! on the command line. With both, the process ends when the stdio client disconnects or on
+//! Ctrl-C / SIGTERM; HTTP alone runs until Ctrl-C / SIGTERM.
+
+use std::sync::Arc;
+
+use crate::cli::args::ServeArgs;
+use crate::cli::source::{load_config, open_dispatcher};
+use crate::cli::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
+use crate::dispatch::Dispatcher;
+use crate::mcp::http::{bind, serve_http};
+use crate::mcp::shutdown::cancel_on_signal;
+use crate::mcp::stdio::serve_stdio;
+
+/// Runs the server described by `args` until it stops; returns the exit code.
+pub fn run_serve(args: ServeArgs) -> u8 {
+    let mut flags = args.flags;
+    if args.host.is_some() {
+        flags.http_host = args.host;
+    }
+    if args.port.is_some() {
+        flags.http_port = args.port;
+    }
+    let http_flag = flags.http;
+    let config = match load_config(&flags) {
+        Ok(config) => config,
+        Err(message) => {
+            eprint!("{message}");
+            return EXIT_USAGE;
+        }
+    };
+    let transports = &config.config.transports;
+    let http = transports.http.enabled;
+    let stdio = transports.stdio.enabled && !http_flag;
+    if !http && !stdio {
+        eprintln!(
+            "no transport is enabled: set transports.stdio.enabled or transports.http.enabled, \
+             or pass --http"
+        );
+        return EXIT_USAGE;
+    }
+    let dispatcher = match open_dispatcher(config) {
+        Ok(dispatcher) => dispatcher,
+        Err(message) => {
+            eprintln!("{message}");
+            return EXIT_FAILURE;
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("cannot start the async runtime: {e}");
+            return EXIT_FAILURE;
+        }
+    };
+    match runtime.block_on(serve(dispatcher, stdio, http)) {
+        Ok(()) => EXIT_OK,
+        Err(message) => {
+            eprintln!("{message}");
+            EXIT_FAILURE
+        }
+    }
+}
+
+/// Runs the chosen transports until they end or a signal arrives.
+async fn serve(dispatcher: Arc<Dispatcher>, stdio: bool, http: bool) -> Result<(), String> {
+    let cancel = cancel_on_signal();
+    let http_task = if http {
+        let listener = bind(dispatcher.config()).await?;
+        let dispatcher = Arc::clone(&dispatcher);
+        let cancel = cancel.clone();
+        Some(tokio::spawn(serve_http(dispatcher, listener, cancel)))
+    } else {
+        None
+    };
+    if stdio {
+        let served = serve_stdio(Arc::clone(&dispatcher), cancel.clone()).await;
+        cancel.cancel();
+        served?;
+    }
+    if let Some(task) = http_task {
+        task.await
+            .map_err(|e| format!("the HTTP server stopped abnormally: {e}"))??;
+    }
+    Ok(())
+}

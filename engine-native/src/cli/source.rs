@@ -1,0 +1,55 @@
+//! The configuration a command line names, loaded with the process environment, and the
+//! dispatcher opened on it.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::config::{ConfigFlags, LoadedConfig, load_for_command_line};
+use crate::dispatch::{Dispatcher, SystemClock};
+
+/// Loads the configuration `flags` name (flag > `OBSIDIAN_TC_*` environment > file >
+/// default). A path that is neither a folder nor a JSON file is refused with what to pass.
+pub fn load_config(flags: &ConfigFlags) -> Result<LoadedConfig, String> {
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
+    if let Some(path) = &flags.path {
+        check_vault_or_config(&cwd.join(path))?;
+    }
+    let env: BTreeMap<String, String> = std::env::vars_os()
+        .filter_map(|(name, value)| Some((name.into_string().ok()?, value.into_string().ok()?)))
+        .filter(|(name, _)| name.starts_with("OBSIDIAN_TC_"))
+        .collect();
+    load_for_command_line(flags, env, &cwd).map_err(|errors| errors.to_string())
+}
+
+/// Opens the dispatcher (store, vaults, ACLs, tools) on `config` with the system clock.
+pub fn open_dispatcher(config: LoadedConfig) -> Result<Arc<Dispatcher>, String> {
+    Dispatcher::new(config, Arc::new(SystemClock))
+        .map(Arc::new)
+        .map_err(|e| e.to_string())
+}
+
+/// Refuses a path that is neither an existing folder nor a `.json` file.
+fn check_vault_or_config(path: &Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Ok(());
+    }
+    if !path.exists() {
+        return Err(format!(
+            "{} does not exist: pass an Obsidian vault folder or a config file (.json)",
+            path.display()
+        ));
+    }
+    let is_json = path
+        .extension()
+        .is_some_and(|ext| ext.eq_ignore_ascii_case("json"));
+    if !is_json {
+        return Err(format!(
+            "{} is neither a folder nor a JSON config file: pass an Obsidian vault folder, or \
+             a config file ending in .json",
+            path.display()
+        ));
+    }
+    Ok(())
+}

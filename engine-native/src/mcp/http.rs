@@ -1,0 +1,85 @@
+//! MCP over Streamable HTTP on axum at [`MCP_PATH`].
+//!
+//! - Sessions are on (protocol 2025-11-25 clients get `Mcp-Session-Id` and unsolicited
+//!   notifications); 2026-07-28 clients are served statelessly by rmcp on the same endpoint.
+//! - `Host` is checked against the loopback names and the configured bind host: anything else
+//!   answers 403 (DNS-rebinding defence).
+//! - `Origin` is not checked: the allowed-origins list is empty, and rmcp validates `Origin`
+//!   only when origins are configured. Browsers on other sites still cannot reach a loopback
+//!   server through a rebinding name, because the `Host` check refuses it.
+//! - The caller of each request comes from the [`crate::mcp::auth::authenticate`] middleware.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+use crate::config::LoadedConfig;
+use crate::dispatch::Dispatcher;
+use crate::mcp::auth::{authenticate, check_supported};
+use crate::mcp::server::{CallerSource, McpServer};
+
+/// The path of the MCP endpoint.
+pub const MCP_PATH: &str = "/mcp";
+
+/// The largest request body accepted, in bytes (413 beyond).
+const MAX_REQUEST_BODY_BYTES: usize = 4 << 20;
+
+/// The `Host` names accepted: the loopback names and the configured bind host (any port).
+pub fn allowed_hosts(config_host: &str) -> Vec<String> {
+    let mut hosts: Vec<String> = ["localhost", "127.0.0.1", "::1", "[::1]"]
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    if !hosts.iter().any(|host| host == config_host) {
+        hosts.push(config_host.to_owned());
+    }
+    hosts
+}
+
+/// Binds the configured HTTP address; a clear error when it is taken or not bindable.
+pub async fn bind(config: &LoadedConfig) -> Result<TcpListener, String> {
+    let http = &config.config.transports.http;
+    let address = format!("{}:{}", http.host, http.port);
+    TcpListener::bind(&address).await.map_err(|e| {
+        format!(
+            "cannot listen on {address}: {e}; choose another port with --port (or \
+             transports.http.port), or stop what is using it"
+        )
+    })
+}
+
+/// Serves MCP over HTTP on `listener` until `cancel` fires, then finishes open requests.
+pub async fn serve_http(
+    dispatcher: Arc<Dispatcher>,
+    listener: TcpListener,
+    cancel: CancellationToken,
+) -> Result<(), String> {
+    let config = dispatcher.config().config.clone();
+    check_supported(&config.auth)?;
+    let server = McpServer::new(dispatcher, CallerSource::HttpRequest);
+    let service_config = StreamableHttpServerConfig::default()
+        .with_cancellation_token(cancel.child_token())
+        .with_legacy_session_mode(true)
+        .with_allowed_hosts(allowed_hosts(&config.transports.http.host))
+        .with_max_request_body_bytes(MAX_REQUEST_BODY_BYTES);
+    let service = StreamableHttpService::new(
+        move || Ok(server.clone()),
+        Arc::new(LocalSessionManager::default()),
+        service_config,
+    );
+    let router = axum::Router::new().nest_service(MCP_PATH, service).layer(
+        axum::middleware::from_fn_with_state(Arc::new(config.auth.clone()), authenticate),
+    );
+    let local: Option<SocketAddr> = listener.local_addr().ok();
+    if let Some(address) = local {
+        tracing::info!("MCP over HTTP on http://{address}{MCP_PATH}");
+    }
+    axum::serve(listener, router)
+        .with_graceful_shutdown(async move { cancel.cancelled().await })
+        .await
+        .map_err(|e| format!("the HTTP server failed: {e}"))
+}

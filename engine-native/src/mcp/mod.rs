@@ -1,0 +1,23 @@
+//! The MCP layer: an rmcp [`ServerHandler`](rmcp::ServerHandler) over the [`Dispatcher`]
+//! and the transports that serve it.
+//!
+//! - [`server`]: [`McpServer`] — `initialize`/`server/discover` info, `tools/list` (the
+//!   caller's visible tools with schemas and annotations) and `tools/call` (the dispatch
+//!   pipeline on a blocking thread; a [`ToolError`](crate::errors::ToolError) becomes a tool
+//!   result with `isError: true`, protocol errors are kept for protocol faults).
+//! - [`convert`]: registry tools and call outcomes to rmcp's model types.
+//! - [`auth`]: the auth seam — from HTTP request parts to a [`Caller`](crate::dispatch::Caller).
+//! - [`stdio`]: MCP over the process's stdin/stdout.
+//! - [`http`]: MCP over Streamable HTTP on axum at [`http::MCP_PATH`], with `Host` checking.
+//! - [`shutdown`]: Ctrl-C / SIGTERM as a cancellation token.
+//!
+//! [`Dispatcher`]: crate::dispatch::Dispatcher
+
+pub mod auth;
+pub mod convert;
+pub mod http;
+pub mod server;
+pub mod shutdown;
+pub mod stdio;
+
+pub use server::{CallerSource, McpServer};

@@ -1,0 +1,117 @@
+//! [`McpServer`]: the rmcp server handler over the dispatcher, written by hand because the
+//! tool set comes from the registry at run time.
+
+use std::sync::Arc;
+
+use axum::http::request::Parts;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use serde_json::Value;
+
+use crate::dispatch::{Caller, Dispatcher};
+use crate::mcp::convert::{error_result, mcp_tool, success_result};
+
+/// The server name reported in `initialize` / `server/discover`.
+pub const SERVER_NAME: &str = "obsidian-tc";
+
+/// What the server tells the model about itself.
+const INSTRUCTIONS: &str = "obsidian-tc serves Obsidian vaults as tools. Paths are \
+vault-relative. A failed call returns isError with structured {code, message, retryable, \
+recovery}; follow `recovery`. Destructive calls answer elicit_required with an args_hash: ask \
+the user to run `obsidian-tc elicit approve <args_hash>`, then repeat the identical call.";
+
+/// Where the caller of a request comes from.
+#[derive(Debug, Clone)]
+pub enum CallerSource {
+    /// One caller for the whole connection (stdio).
+    Fixed(Caller),
+    /// The caller the auth middleware ([`crate::mcp::auth::authenticate`]) stored in each
+    /// HTTP request's extensions.
+    HttpRequest,
+}
+
+/// The MCP server: cheap to clone (one per HTTP session), every clone shares the dispatcher.
+#[derive(Debug, Clone)]
+pub struct McpServer {
+    dispatcher: Arc<Dispatcher>,
+    callers: CallerSource,
+}
+
+impl McpServer {
+    /// A server running calls through `dispatcher` for the callers `callers` yields.
+    pub fn new(dispatcher: Arc<Dispatcher>, callers: CallerSource) -> McpServer {
+        McpServer {
+            dispatcher,
+            callers,
+        }
+    }
+
+    /// The caller of the request in `context`.
+    fn caller(&self, context: &RequestContext<RoleServer>) -> Result<Caller, McpError> {
+        match &self.callers {
+            CallerSource::Fixed(caller) => Ok(caller.clone()),
+            CallerSource::HttpRequest => context
+                .extensions
+                .get::<Parts>()
+                .and_then(|parts| parts.extensions.get::<Caller>())
+                .cloned()
+                .ok_or_else(|| {
+                    McpError::internal_error(
+                        "the HTTP request carries no authenticated caller",
+                        None,
+                    )
+                }),
+        }
+    }
+}
+
+impl ServerHandler for McpServer {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .build();
+        ServerConfig::new(capabilities)
+            .with_server_info(Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")))
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        let caller = self.caller(&context)?;
+        let tools = self
+            .dispatcher
+            .registry()
+            .visible_tools(&caller)
+            .into_iter()
+            .map(mcp_tool)
+            .collect();
+        Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let caller = self.caller(&context)?;
+        let dispatcher = Arc::clone(&self.dispatcher);
+        let name = request.name.into_owned();
+        let args = Value::Object(request.arguments.unwrap_or_default());
+        let outcome = tokio::task::spawn_blocking(move || dispatcher.call(&caller, &name, args))
+            .await
+            .map_err(|e| McpError::internal_error(format!("the tool call failed: {e}"), None))?;
+        let result = match outcome.result {
+            Ok(value) => success_result(value),
+            Err(error) => error_result(&error),
+        };
+        Ok(result.into())
+    }
+}

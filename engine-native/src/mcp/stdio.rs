@@ -1,0 +1,28 @@
+//! MCP over the process's stdin and stdout (stdout carries only protocol messages; logs go to
+//! stderr).
+
+use std::sync::Arc;
+
+use rmcp::ServiceExt;
+use tokio_util::sync::CancellationToken;
+
+use crate::dispatch::{Caller, Dispatcher};
+use crate::mcp::server::{CallerSource, McpServer};
+
+/// Serves MCP on stdio as the trusted [`Caller::stdio`] until the client closes stdin or
+/// `cancel` fires.
+pub async fn serve_stdio(
+    dispatcher: Arc<Dispatcher>,
+    cancel: CancellationToken,
+) -> Result<(), String> {
+    let server = McpServer::new(dispatcher, CallerSource::Fixed(Caller::stdio()));
+    let running = server
+        .serve_with_ct(rmcp::transport::stdio(), cancel)
+        .await
+        .map_err(|e| format!("the stdio MCP session did not start: {e}"))?;
+    running
+        .waiting()
+        .await
+        .map(|_| ())
+        .map_err(|e| format!("the stdio MCP session failed: {e}"))
+}
