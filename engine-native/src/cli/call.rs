@@ -5,7 +5,7 @@ use engine_core::acl::Scope;
 use serde_json::Value;
 
 use crate::cli::args::CallArgs;
-use crate::cli::source::{load_config, open_dispatcher};
+use crate::cli::source::{load_config_or_exit, open_dispatcher_or_exit};
 use crate::cli::{CLI_CALLER_ID, EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 use crate::dispatch::Caller;
 
@@ -32,19 +32,13 @@ pub fn run_call(args: CallArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
-    let config = match load_config(&args.flags) {
+    let config = match load_config_or_exit(&args.flags) {
         Ok(config) => config,
-        Err(message) => {
-            eprint!("{message}");
-            return EXIT_USAGE;
-        }
+        Err(code) => return code,
     };
-    let dispatcher = match open_dispatcher(config) {
+    let dispatcher = match open_dispatcher_or_exit(config) {
         Ok(dispatcher) => dispatcher,
-        Err(message) => {
-            eprintln!("{message}");
-            return EXIT_FAILURE;
-        }
+        Err(code) => return code,
     };
     let outcome = dispatcher.call(&cli_caller(), &args.tool, call_args);
     let (printed, code) = match outcome.result {

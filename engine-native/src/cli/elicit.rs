@@ -2,8 +2,8 @@
 //! store's elicit requests.
 
 use crate::cli::args::ElicitCommand;
-use crate::cli::source::{load_config, open_dispatcher};
-use crate::cli::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
+use crate::cli::source::{load_config_or_exit, open_dispatcher_or_exit};
+use crate::cli::{EXIT_FAILURE, EXIT_OK};
 use crate::dispatch::Dispatcher;
 
 /// Runs an `elicit` subcommand.
@@ -11,19 +11,13 @@ pub fn run_elicit(command: ElicitCommand) -> u8 {
     let flags = match &command {
         ElicitCommand::List { flags, .. } | ElicitCommand::Approve { flags, .. } => flags,
     };
-    let config = match load_config(flags) {
+    let config = match load_config_or_exit(flags) {
         Ok(config) => config,
-        Err(message) => {
-            eprint!("{message}");
-            return EXIT_USAGE;
-        }
+        Err(code) => return code,
     };
-    let dispatcher = match open_dispatcher(config) {
+    let dispatcher = match open_dispatcher_or_exit(config) {
         Ok(dispatcher) => dispatcher,
-        Err(message) => {
-            eprintln!("{message}");
-            return EXIT_FAILURE;
-        }
+        Err(code) => return code,
     };
     let result = match &command {
         ElicitCommand::List { vault, .. } => list(&dispatcher, vault.as_deref()),

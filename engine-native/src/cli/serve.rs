@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use crate::cli::args::ServeArgs;
-use crate::cli::source::{load_config, open_dispatcher};
+use crate::cli::source::{load_config_or_exit, open_dispatcher_or_exit};
 use crate::cli::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 use crate::dispatch::Dispatcher;
 use crate::mcp::http::{bind, serve_http};
@@ -26,12 +26,9 @@ pub fn run_serve(args: ServeArgs) -> u8 {
         flags.http_port = args.port;
     }
     let http_flag = flags.http;
-    let config = match load_config(&flags) {
+    let config = match load_config_or_exit(&flags) {
         Ok(config) => config,
-        Err(message) => {
-            eprint!("{message}");
-            return EXIT_USAGE;
-        }
+        Err(code) => return code,
     };
     let transports = &config.config.transports;
     let http = transports.http.enabled;
@@ -43,12 +40,9 @@ pub fn run_serve(args: ServeArgs) -> u8 {
         );
         return EXIT_USAGE;
     }
-    let dispatcher = match open_dispatcher(config) {
+    let dispatcher = match open_dispatcher_or_exit(config) {
         Ok(dispatcher) => dispatcher,
-        Err(message) => {
-            eprintln!("{message}");
-            return EXIT_FAILURE;
-        }
+        Err(code) => return code,
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()

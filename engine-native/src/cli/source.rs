@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::cli::{EXIT_FAILURE, EXIT_USAGE};
 use crate::config::{ConfigFlags, LoadedConfig, load_for_command_line};
 use crate::dispatch::{Dispatcher, SystemClock};
 
@@ -28,6 +29,23 @@ pub fn open_dispatcher(config: LoadedConfig) -> Result<Arc<Dispatcher>, String> 
     Dispatcher::new(config, Arc::new(SystemClock))
         .map(Arc::new)
         .map_err(|e| e.to_string())
+}
+
+/// [`load_config`] for a command: prints the problems and gives the usage exit code.
+pub fn load_config_or_exit(flags: &ConfigFlags) -> Result<LoadedConfig, u8> {
+    load_config(flags).map_err(|message| {
+        eprint!("{message}");
+        EXIT_USAGE
+    })
+}
+
+/// [`open_dispatcher`] for a command: prints why it could not open and gives the failure
+/// exit code.
+pub fn open_dispatcher_or_exit(config: LoadedConfig) -> Result<Arc<Dispatcher>, u8> {
+    open_dispatcher(config).map_err(|message| {
+        eprintln!("{message}");
+        EXIT_FAILURE
+    })
 }
 
 /// Refuses a path that is neither an existing folder nor a `.json` file.
