@@ -23,14 +23,18 @@ export CARGO_TARGET_DIR="$root/target/wasm-build"
 cargo build -p engine-wasm --target wasm32-unknown-unknown --profile wasm
 wasm="$CARGO_TARGET_DIR/wasm32-unknown-unknown/wasm/engine_wasm.wasm"
 
-rm -rf engine-wasm/pkg engine-wasm/pkg-node
-wasm-bindgen --target web --out-dir engine-wasm/pkg "$wasm"
-wasm-bindgen --target nodejs --out-dir engine-wasm/pkg-node "$wasm"
-for dir in engine-wasm/pkg engine-wasm/pkg-node; do
-  node_modules/.bin/wasm-opt -O3 \
-    "$dir/engine_wasm_bg.wasm" -o "$dir/engine_wasm_bg.wasm"
+# Generate into a staging folder and swap it in at the end, so an interrupted build never
+# leaves a half-made pkg/ (e.g. bindings written but not yet optimised).
+stage="$(mktemp -d "$root/target/wasm-stage.XXXXXX")"
+trap 'rm -rf "$stage"' EXIT
+wasm-bindgen --target web --out-dir "$stage/pkg" "$wasm"
+wasm-bindgen --target nodejs --out-dir "$stage/pkg-node" "$wasm"
+for dir in "$stage/pkg" "$stage/pkg-node"; do
+  node_modules/.bin/wasm-opt -O3 "$dir/engine_wasm_bg.wasm" -o "$dir/engine_wasm_bg.wasm"
+  rm -f "$dir/.gitignore"
 done
-rm -f engine-wasm/pkg/.gitignore engine-wasm/pkg-node/.gitignore
 # The repository's package.json says "type": "module"; the nodejs glue is CommonJS.
-echo '{ "type": "commonjs" }' > engine-wasm/pkg-node/package.json
+echo '{ "type": "commonjs" }' > "$stage/pkg-node/package.json"
+rm -rf engine-wasm/pkg engine-wasm/pkg-node
+mv "$stage/pkg" "$stage/pkg-node" engine-wasm/
 echo "build-wasm: engine-wasm/pkg ($(wc -c < engine-wasm/pkg/engine_wasm_bg.wasm) bytes of wasm) and engine-wasm/pkg-node are up to date"
