@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of obsidian-tc. On a fresh machine it first installs what the tests need
-# (Rust targets, wasm-bindgen-cli at the pinned version, npm packages, cargo-fuzz) and skips
-# whatever is already present at the right version.
+# (Rust targets, wasm-bindgen-cli at the pinned version, npm packages, a Python virtualenv with
+# the packages of tests/requirements.txt, cargo-fuzz) and skips whatever is already present at
+# the right version.
 #
 #   scripts/test.sh            everything
 #   FUZZ_SECONDS=0 scripts/test.sh    skip the fuzzing smoke run
@@ -32,6 +33,17 @@ if ! npm ls --depth=0 >/dev/null 2>&1; then
   npm ci --no-audit --no-fund
 fi
 
+step "Python packages (.venv, tests/requirements.txt)"
+[ -x .venv/bin/python ] || python3 -m venv .venv
+if ! .venv/bin/python - <<'PY'
+import sys, importlib.metadata as m
+want = [l.split("#")[0].strip() for l in open("tests/requirements.txt")]
+sys.exit(any(r and m.version(r.split("==")[0]) != r.split("==")[1] for r in want))
+PY
+then
+  .venv/bin/pip install --quiet --disable-pip-version-check -r tests/requirements.txt
+fi
+
 step "format and lint"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
@@ -53,6 +65,14 @@ fi
 
 step "golden vectors on the WebAssembly builds (node --test)"
 node --test tests/wasm/
+
+step "end to end: real MCP clients drive the release binary over stdio and HTTP"
+cargo build --release --quiet -p engine-native --bin obsidian-tc
+export OBSIDIAN_TC_BIN="$root/target/release/obsidian-tc"
+node --test tests/e2e/
+.venv/bin/python tests/e2e/py_sdk.py
+cargo test --quiet -p engine-native --test e2e_rmcp
+unset OBSIDIAN_TC_BIN
 
 if [ -d ../shared/data/scifact ]; then
   step "SciFact retrieval quality (test split; parameters chosen on train)"

@@ -1,5 +1,6 @@
 //! `obsidian-tc`: the command-line entry point of the native server (see [`obsidian_tc::cli`]).
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
@@ -40,12 +41,15 @@ fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
-/// Logs to stderr only (stdout carries MCP on stdio); `RUST_LOG` filters, default `warn,obsidian_tc=info`.
+/// Logs to stderr only (stdout carries MCP on stdio); `RUST_LOG` filters, default
+/// `warn,obsidian_tc=info`. Colours only on a terminal, so log files and the clients that
+/// capture a server's stderr get plain text.
 fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,obsidian_tc=info"));
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_env_filter(filter)
         .init();
 }

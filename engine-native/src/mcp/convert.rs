@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use crate::dispatch::Tool;
 use crate::errors::ToolError;
+use crate::tools::args::input_schema;
 
 /// The MCP description of a registered tool: name, title, description, input schema, output
 /// schema when declared, and the annotations the gates derive.
@@ -26,10 +27,38 @@ pub fn mcp_tool(tool: &Tool) -> McpTool {
         Some(annotations.open_world_hint),
     ));
     if let Some(schema) = &tool.def.output_schema {
-        out = out.with_raw_output_schema(Arc::new(schema_object(schema)));
+        out = out.with_raw_output_schema(Arc::new(result_or_error_schema(schema)));
     }
     out
 }
+
+/// The advertised output schema: the tool's result, or the [`ToolError`] shape a failed call
+/// (`isError: true`) carries as structured content. Clients that validate every
+/// `structuredContent` against the output schema (the TypeScript SDK does, errors included)
+/// accept both. The two schemas' `$defs` move to the root, where their `$ref`s point.
+fn result_or_error_schema(result: &Value) -> JsonObject {
+    let mut result = schema_object(result);
+    let mut error = schema_object(&input_schema::<ToolError>());
+    let mut defs = JsonObject::new();
+    for schema in [&mut result, &mut error] {
+        schema.remove("$schema");
+        if let Some(Value::Object(more)) = schema.remove("$defs") {
+            defs.extend(more);
+        }
+    }
+    defs.insert(ERROR_DEF.to_owned(), Value::Object(error));
+    let mut out = JsonObject::new();
+    out.insert("type".to_owned(), json!("object"));
+    out.insert(
+        "anyOf".to_owned(),
+        json!([Value::Object(result), { "$ref": format!("#/$defs/{ERROR_DEF}") }]),
+    );
+    out.insert("$defs".to_owned(), Value::Object(defs));
+    out
+}
+
+/// The `$defs` name of the error shape in advertised output schemas.
+const ERROR_DEF: &str = "ToolError";
 
 /// A schema as a JSON object (the registry guarantees object roots; anything else becomes
 /// `{"type": "object"}` rather than a malformed listing).
@@ -57,4 +86,49 @@ pub fn error_result(error: &ToolError) -> CallToolResult {
     let mut result = CallToolResult::error(vec![ContentBlock::text(error.to_text())]);
     result.structured_content = Some(error.to_structured());
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::validate::schema_problems;
+    use crate::dispatch::Registry;
+    use crate::errors::ErrorCode;
+
+    /// Every tool's advertised output schema accepts the structured content of a failed call,
+    /// and still rejects content that is neither a result nor an error.
+    #[test]
+    fn advertised_output_schemas_accept_errors_and_reject_junk() {
+        let mut registry = Registry::new(Default::default());
+        crate::tools::register_all(&mut registry).expect("register");
+        let error = ToolError::new(ErrorCode::NotFound, "nothing there")
+            .with_details(json!({"path": "a.md"}))
+            .to_structured();
+        let junk = json!({"code": 7});
+        let mut checked = 0;
+        for tool in registry.tools() {
+            let Some(schema) = mcp_tool(tool).output_schema else {
+                continue;
+            };
+            let schema = Value::Object((*schema).clone());
+            assert_eq!(schema_problems(&error, &schema), vec![], "{}", tool.name());
+            assert!(!schema_problems(&junk, &schema).is_empty(), "{}", tool.name());
+            checked += 1;
+        }
+        assert!(checked > 0, "no tool declares an output schema");
+    }
+
+    /// A real result of `read_note`'s shape still validates after the `$defs` moved.
+    #[test]
+    fn advertised_output_schema_accepts_the_result_shape() {
+        let mut registry = Registry::new(Default::default());
+        crate::tools::register_all(&mut registry).expect("register");
+        let tool = registry.get("read_note").expect("read_note");
+        let schema = Value::Object((*mcp_tool(tool).output_schema.expect("schema")).clone());
+        let result = json!({
+            "path": "a.md", "content": "# A\n", "sha256": "0".repeat(64), "size": 4,
+            "modified_ms": 1, "line_ending": "lf", "bom": false
+        });
+        assert_eq!(schema_problems(&result, &schema), vec![]);
+    }
 }
