@@ -63,6 +63,7 @@ fn escapes(fx: &Fixture) -> Vec<(String, ErrorCode)> {
         (".trash/old.md", ErrorCode::AclDenied),
         ("link.md", ErrorCode::AclDenied),
         ("linkdir/secret.md", ErrorCode::AclDenied),
+        ("linkdir/new.md", ErrorCode::AclDenied),
         ("hard.md", ErrorCode::AclDenied),
         ("Privé/hidden.md", ErrorCode::AclDenied),
         ("Prive\u{301}/hidden.md", ErrorCode::AclDenied),
