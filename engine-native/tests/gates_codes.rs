@@ -34,7 +34,7 @@
 //! | `path_invalid` | `dispatch_acl::control_folders_any_case_and_escapes_are_refused`, `gates_paths::every_escape_is_refused_by_every_path_tool_and_changes_nothing` |
 //! | `elicit_required` | `dispatch_hitl::delete_needs_an_approval_that_is_single_use_and_bound_to_the_call`, `tools_notes_write::overwriting_a_non_empty_note_needs_approval_then_the_identical_call_succeeds`, `cli_call::call_gates_destructive_tools_for_the_cli_caller_too` |
 //! | `elicit_invalid` | `dispatch_hitl::a_minted_token_passes_once_and_is_not_part_of_the_hash` (reused, unknown), `gates_codes::elicit_tokens_are_bound_to_vault_args_caller_and_time` (other args, other vault, other caller, expired) |
-//! | `idempotency_in_flight` | `gates_concurrency::identical_keyed_appends_from_threads_execute_once` (when the race is lost; the store-level proof is `dispatch_idempotency::a_concurrent_call_with_the_same_key_is_in_flight_and_one_handler_runs`) |
+//! | `idempotency_in_flight` | `gates_concurrency::a_key_held_by_a_running_call_answers_in_flight_through_append_note` (deterministic), `gates_concurrency::identical_keyed_appends_from_threads_execute_once` (whenever the race is lost) |
 //! | `idempotency_key_mismatch` | `gates_concurrency::identical_keyed_appends_from_threads_execute_once`, `gates_concurrency::identical_keyed_appends_from_processes_sharing_a_cache_execute_once` |
 //! | `indeterminate` | `gates_codes::an_overflow_after_a_keyed_write_leaves_the_key_indeterminate` |
 //! | `throttled` | `dispatch_throttle::calls_past_the_burst_are_throttled_until_the_bucket_refills`, `gates_codes::a_throttled_burst_through_a_write_tool` |

@@ -176,3 +176,35 @@ fn identical_keyed_appends_from_processes_sharing_a_cache_execute_once() {
     let note = std::fs::read_to_string(vault.path().join("log.md")).expect("note");
     assert_eq!(occurrences(&note, "OTHER"), 0);
 }
+
+#[test]
+fn a_key_held_by_a_running_call_answers_in_flight_through_append_note() {
+    let fx = Fixture::new(json!({"throttle": {"enabled": false}}));
+    fx.write("main", "log.md", "# Log\n");
+    let args = json!({"path": "log.md", "content": "HELD", "idempotency_key": "k-held"});
+    // Another server process has claimed the key and is still running the call.
+    let hash = engine_core::hash::args_hash("append_note", &args).expect("args hash");
+    fx.server
+        .store()
+        .idempotency()
+        .claim("main", "k-held", "append_note", &hash, fx.now_s())
+        .expect("claim");
+    let error = fx.err("append_note", args.clone(), ErrorCode::IdempotencyInFlight);
+    assert!(error.retryable);
+    assert!(
+        error.recovery.contains("idempotency_key"),
+        "{}",
+        error.recovery
+    );
+    let note = std::fs::read_to_string(fx.vault_dir("main").join("log.md")).expect("note");
+    assert_eq!(note, "# Log\n", "the in-flight answer ran nothing");
+    // Its result, once recorded, is what the retry gets.
+    fx.server
+        .store()
+        .idempotency()
+        .complete("main", "k-held", r#"{"done":true}"#, fx.now_s())
+        .expect("complete");
+    let replay = fx.call(&Caller::stdio(), "append_note", args);
+    assert!(replay.replayed);
+    assert_eq!(replay.result.expect("replayed"), json!({"done": true}));
+}
