@@ -1,9 +1,11 @@
 //! Listing the vault: vault-relative NFC paths with kind, size and modification time.
 //! Dot-segment entries (control folders, temp files) are skipped, and so is every symlink
 //! that leads outside the vault, into a control folder, or to a folder (whose content is
-//! listed where it really lives).
+//! listed where it really lives). With the hard-link guard on, a file with more than one
+//! hard link is not listed either: every read of it is refused.
 
 use std::fs;
+use std::os::unix::fs::MetadataExt;
 
 use engine_core::acl::{is_hard_denied, validate_path};
 
@@ -99,6 +101,9 @@ impl Vault {
         let kind = if metadata.is_dir() {
             EntryKind::Directory
         } else if metadata.is_file() {
+            if self.options().hard_link_guard && metadata.nlink() > 1 {
+                return None;
+            }
             EntryKind::File
         } else {
             return None;
