@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -9,7 +10,7 @@ use crate::errors::ErrorCode;
 
 /// A failed tool call, as the agent sees it: an MCP tool result with `isError: true` whose
 /// structured content is this value, `{code, message, retryable, recovery, details}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ToolError {
     /// The machine-readable reason.
     pub code: ErrorCode,
