@@ -79,6 +79,11 @@ pub enum ElicitCommand {
         /// Only this vault id.
         #[arg(long, value_name = "ID")]
         vault: Option<String>,
+        /// Print a JSON array (`[{state, args_hash, tool, vault, caller, created_at,
+        /// expires_at, expires_in_seconds, proposed_change}]`, times in RFC 3339 UTC)
+        /// instead of lines.
+        #[arg(long)]
+        json: bool,
         /// The configuration.
         #[command(flatten)]
         flags: ConfigFlags,

@@ -1,10 +1,14 @@
 //! `obsidian-tc elicit list|approve`: a human confirms a gated call out of band, through the
-//! store's elicit requests.
+//! store's elicit requests. `list --json` prints the same list as JSON for scripts.
+
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::cli::args::ElicitCommand;
 use crate::cli::source::{load_config_or_exit, open_dispatcher_or_exit};
 use crate::cli::{EXIT_FAILURE, EXIT_OK};
 use crate::dispatch::Dispatcher;
+use crate::store::PendingElicit;
 
 /// Runs an `elicit` subcommand.
 pub fn run_elicit(command: ElicitCommand) -> u8 {
@@ -20,7 +24,7 @@ pub fn run_elicit(command: ElicitCommand) -> u8 {
         Err(code) => return code,
     };
     let result = match &command {
-        ElicitCommand::List { vault, .. } => list(&dispatcher, vault.as_deref()),
+        ElicitCommand::List { vault, json, .. } => list(&dispatcher, vault.as_deref(), *json),
         ElicitCommand::Approve {
             args_hash,
             vault,
@@ -37,14 +41,25 @@ pub fn run_elicit(command: ElicitCommand) -> u8 {
     }
 }
 
-/// Prints every pending request and unused approval, one per line plus its proposed change.
-fn list(dispatcher: &Dispatcher, vault: Option<&str>) -> Result<(), String> {
+/// Prints every pending request and unused approval: one per line plus its proposed change,
+/// or with `json` one JSON array.
+fn list(dispatcher: &Dispatcher, vault: Option<&str>, json: bool) -> Result<(), String> {
     let now = dispatcher.clock().now_seconds();
     let pending = dispatcher
         .store()
         .elicit()
         .list(vault, now)
         .map_err(|e| format!("cannot list elicit requests: {e}"))?;
+    if json {
+        let listed: Vec<ListedElicit> = pending
+            .into_iter()
+            .map(|item| ListedElicit::new(item, now))
+            .collect();
+        let text = serde_json::to_string_pretty(&listed)
+            .map_err(|e| format!("cannot encode the list: {e}"))?;
+        println!("{text}");
+        return Ok(());
+    }
     if pending.is_empty() {
         println!("no calls are waiting for approval");
     }
@@ -62,6 +77,67 @@ fn list(dispatcher: &Dispatcher, vault: Option<&str>) -> Result<(), String> {
         println!("  change: {}", request.proposed_change);
     }
     Ok(())
+}
+
+/// One entry of `elicit list --json`.
+#[derive(Debug, Serialize)]
+struct ListedElicit {
+    /// `pending` (waiting for a human) or `approved` (the agent may repeat the call once).
+    state: &'static str,
+    args_hash: String,
+    tool: String,
+    vault: String,
+    caller: String,
+    /// When the request was recorded, RFC 3339 UTC.
+    created_at: String,
+    /// When the request or approval lapses, RFC 3339 UTC.
+    expires_at: String,
+    /// Seconds until `expires_at`.
+    expires_in_seconds: i64,
+    proposed_change: Value,
+}
+
+impl ListedElicit {
+    fn new(item: PendingElicit, now: i64) -> ListedElicit {
+        let request = item.request;
+        ListedElicit {
+            state: if item.approved { "approved" } else { "pending" },
+            args_hash: request.args_hash,
+            tool: request.tool_name,
+            vault: request.vault_id,
+            caller: request.caller,
+            created_at: rfc3339(item.created_at),
+            expires_at: rfc3339(item.expires_at),
+            expires_in_seconds: item.expires_at.saturating_sub(now),
+            proposed_change: request.proposed_change,
+        }
+    }
+}
+
+/// `seconds` since the Unix epoch as an RFC 3339 UTC timestamp, `2026-01-01T00:00:00Z`
+/// (proleptic Gregorian calendar, days to civil date after Howard Hinnant's algorithm).
+fn rfc3339(seconds: i64) -> String {
+    let (days, secs) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let shifted_month = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
+    let month = if shifted_month < 10 {
+        shifted_month + 3
+    } else {
+        shifted_month - 9
+    };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        secs / 3600,
+        secs % 3600 / 60,
+        secs % 60
+    )
 }
 
 /// Approves the one pending request with `args_hash` and says what and for how long.

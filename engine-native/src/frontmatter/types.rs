@@ -1,6 +1,7 @@
 //! The property types of one note, named like Obsidian's property types; the building block
 //! of a vault-wide list of property names with counts and types.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -8,7 +9,7 @@ use super::error::FrontmatterError;
 use super::read::read;
 
 /// The type of a property value, as Obsidian's property editor would show it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PropertyType {
     /// Text that is not a date.

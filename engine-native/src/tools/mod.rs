@@ -7,11 +7,13 @@
 //!   conditional HITL), `list_properties`, `find_notes_by_property`.
 //! - [`notes`]: `note_exists`, `read_note` (whole note), `delete_note` (destructive: HITL,
 //!   soft delete into `.trash/`).
+//! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
 
 pub mod admin;
 pub mod args;
 pub mod frontmatter;
 pub mod notes;
+pub mod uri;
 pub mod vault_error;
 
 use crate::dispatch::{Registry, RegistryError, ToolDef};
@@ -21,6 +23,7 @@ pub fn all_tools() -> Vec<ToolDef> {
     let mut tools = admin::tools();
     tools.extend(notes::tools());
     tools.extend(frontmatter::tools());
+    tools.push(uri::tool());
     tools
 }
 

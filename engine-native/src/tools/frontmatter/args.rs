@@ -2,7 +2,7 @@
 //! generated from them).
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Deserializer};
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
 /// The most items one page of a list may hold.
@@ -33,7 +33,7 @@ pub(super) struct NoteProperty {
 }
 
 /// How `update_frontmatter` changes the properties.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub(super) enum Mode {
     /// Set one property (`key`, `value`); only its lines change.

@@ -12,6 +12,7 @@ mod errors;
 mod note;
 mod page;
 mod read;
+mod results;
 mod scan;
 mod survey;
 mod update;
@@ -19,16 +20,17 @@ mod update;
 use crate::dispatch::ToolDef;
 use crate::tools::args::input_schema;
 use crate::tools::args::{PATH_READ, PATH_READ_WRITE};
+use crate::tools::notes::structured::output_schema;
 
 /// The frontmatter tools.
 pub fn tools() -> Vec<ToolDef> {
-    let read_tool = |name, title, description, schema, path_args, handler| ToolDef {
+    let read_tool = |name, title, description, (input, output), path_args, handler| ToolDef {
         name,
         title,
         description,
         domain: "frontmatter",
-        input_schema: schema,
-        output_schema: None,
+        input_schema: input,
+        output_schema: output,
         scopes: &["read:notes"],
         destructive: false,
         idempotency: false,
@@ -42,7 +44,10 @@ pub fn tools() -> Vec<ToolDef> {
             "read_frontmatter",
             "Read frontmatter",
             "Read a note's properties (in the note's order, each with its type) without its body, and the note's SHA-256 for expected_sha256.",
-            input_schema::<args::NotePath>(),
+            (
+                input_schema::<args::NotePath>(),
+                output_schema::<results::FrontmatterRead>(),
+            ),
             PATH_READ,
             read::read_frontmatter,
         ),
@@ -50,7 +55,10 @@ pub fn tools() -> Vec<ToolDef> {
             "read_property",
             "Read property",
             "Read one property of a note: its value (null when absent), whether it exists, and its type.",
-            input_schema::<args::NoteProperty>(),
+            (
+                input_schema::<args::NoteProperty>(),
+                output_schema::<results::PropertyRead>(),
+            ),
             PATH_READ,
             read::read_property,
         ),
@@ -60,7 +68,7 @@ pub fn tools() -> Vec<ToolDef> {
             description: "Change a note's properties. mode set (key, value) / remove (key) / merge (properties; lists are unioned) keep every other byte of the note; mode replace (properties) rewrites the whole block and needs the user's confirmation. dry_run shows the diff and changes nothing; expected_sha256 refuses a stale edit; create makes a missing note.",
             domain: "frontmatter",
             input_schema: input_schema::<args::UpdateFrontmatter>(),
-            output_schema: None,
+            output_schema: output_schema::<results::FrontmatterUpdated>(),
             scopes: &["write:notes"],
             destructive: false,
             idempotency: true,
@@ -73,7 +81,10 @@ pub fn tools() -> Vec<ToolDef> {
             "list_properties",
             "List properties",
             "Every property name used in the vault (or under a folder), with how many notes use it and the types seen. Notes whose frontmatter cannot be read are listed under invalid. Paged: limit (≤ 1000) and cursor.",
-            input_schema::<args::ListProperties>(),
+            (
+                input_schema::<args::ListProperties>(),
+                output_schema::<results::PropertyList>(),
+            ),
             &[],
             survey::list_properties,
         ),
@@ -81,7 +92,10 @@ pub fn tools() -> Vec<ToolDef> {
             "find_notes_by_property",
             "Find notes by property",
             "The notes (in the vault or under a folder) where a property exists, equals a value, or contains it (a list holding it). Each item has the note's path and the property's value. Paged: limit (≤ 1000) and cursor.",
-            input_schema::<args::FindNotesByProperty>(),
+            (
+                input_schema::<args::FindNotesByProperty>(),
+                output_schema::<results::PropertyMatches>(),
+            ),
             &[],
             survey::find_notes_by_property,
         ),

@@ -1,14 +1,16 @@
 //! `read_frontmatter` and `read_property`.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::args::{NotePath, NoteProperty};
 use super::errors::tool_error_from_frontmatter;
 use super::note::read_for_tool;
+use super::results::{FrontmatterRead, PropertyEntry, PropertyRead};
 use crate::dispatch::ToolContext;
 use crate::errors::ToolError;
 use crate::frontmatter::{self, PropertyType};
 use crate::tools::args::parse;
+use crate::tools::notes::structured::structured;
 
 /// The properties of a note in the order it lists them, each with its type, and the note's
 /// SHA-256.
@@ -17,20 +19,24 @@ pub(super) fn read_frontmatter(ctx: &ToolContext<'_>, args: Value) -> Result<Val
     let note = read_for_tool(ctx.vault(), &args.path)?;
     let fm = frontmatter::read(&note.text)
         .map_err(|error| tool_error_from_frontmatter(&error, &note.path))?;
-    let properties: Vec<Value> = fm
+    let properties = fm
         .keys
         .iter()
         .map(|key| {
             let value = fm.properties.get(key).cloned().unwrap_or(Value::Null);
-            json!({ "key": key, "value": value, "type": PropertyType::of(&value) })
+            PropertyEntry {
+                key: key.clone(),
+                kind: PropertyType::of(&value),
+                value,
+            }
         })
         .collect();
-    Ok(json!({
-        "path": note.path,
-        "has_frontmatter": fm.yaml_range.is_some(),
-        "properties": properties,
-        "sha256": note.sha256,
-    }))
+    structured(&FrontmatterRead {
+        path: note.path,
+        has_frontmatter: fm.yaml_range.is_some(),
+        properties,
+        sha256: note.sha256,
+    })
 }
 
 /// One property's value (`null` when the note does not have it) and whether it exists.
@@ -39,13 +45,12 @@ pub(super) fn read_property(ctx: &ToolContext<'_>, args: Value) -> Result<Value,
     let note = read_for_tool(ctx.vault(), &args.path)?;
     let value = frontmatter::property(&note.text, &args.key)
         .map_err(|error| tool_error_from_frontmatter(&error, &note.path))?;
-    let kind = value.as_ref().map(PropertyType::of);
-    Ok(json!({
-        "path": note.path,
-        "key": args.key,
-        "exists": value.is_some(),
-        "value": value,
-        "type": kind,
-        "sha256": note.sha256,
-    }))
+    structured(&PropertyRead {
+        path: note.path,
+        key: args.key,
+        exists: value.is_some(),
+        kind: value.as_ref().map(PropertyType::of),
+        value: value.unwrap_or(Value::Null),
+        sha256: note.sha256,
+    })
 }

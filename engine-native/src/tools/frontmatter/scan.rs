@@ -4,16 +4,15 @@
 //! has no notion of callers, so the list tools filter each note with
 //! [`ToolContext::may`], the same check as dispatch's gate 8.
 
-use engine_core::acl::AclOp;
-use serde_json::{Value, json};
-
 use super::errors::frontmatter_code;
 use super::note::read_text;
+use super::results::InvalidNote;
 use crate::dispatch::ToolContext;
 use crate::errors::ToolError;
 use crate::frontmatter::{self, Frontmatter};
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::{EntryKind, VaultError};
+use engine_core::acl::AclOp;
 
 /// The most unreadable notes a list names; `invalid_count` counts them all.
 const MAX_INVALID_LISTED: usize = 100;
@@ -22,15 +21,18 @@ const MAX_INVALID_LISTED: usize = 100;
 pub(super) struct Scan {
     /// Path and properties of every readable note, sorted by path.
     pub notes: Vec<(String, Frontmatter)>,
-    /// The notes whose properties could not be read: `{path, code, message, line?}`.
-    pub invalid: Vec<Value>,
+    /// The notes whose properties could not be read.
+    pub invalid: Vec<InvalidNote>,
 }
 
 impl Scan {
-    /// The `invalid` and `invalid_count` fields of a list result.
-    pub fn invalid_report(&self) -> (Value, usize) {
-        let listed: Vec<&Value> = self.invalid.iter().take(MAX_INVALID_LISTED).collect();
-        (json!(listed), self.invalid.len())
+    /// The `invalid` and `invalid_count` fields of a list result: the first
+    /// [`MAX_INVALID_LISTED`] unreadable notes and how many there are.
+    pub fn invalid_report(&mut self) -> (Vec<InvalidNote>, usize) {
+        let count = self.invalid.len();
+        let mut listed = std::mem::take(&mut self.invalid);
+        listed.truncate(MAX_INVALID_LISTED);
+        (listed, count)
     }
 }
 
@@ -63,27 +65,26 @@ pub(super) fn scan(ctx: &ToolContext<'_>, folder: Option<&str>) -> Result<Scan, 
             Ok(note) => note,
             Err(VaultError::NotFound { .. }) => continue,
             Err(error) => {
-                scan.invalid.push(json!({
-                    "path": entry.path,
-                    "code": error.code(),
-                    "message": error.to_string(),
-                }));
+                scan.invalid.push(InvalidNote {
+                    message: error.to_string(),
+                    code: error.code().to_owned(),
+                    path: entry.path,
+                    line: None,
+                });
                 continue;
             }
         };
         match frontmatter::read(&note.text) {
             Ok(fm) => scan.notes.push((note.path, fm)),
-            Err(error) => {
-                let mut problem = json!({
-                    "path": note.path,
-                    "code": frontmatter_code(&error),
-                    "message": error.to_string(),
-                });
-                if let frontmatter::FrontmatterError::InvalidYaml { line, .. } = error {
-                    problem["line"] = json!(line);
-                }
-                scan.invalid.push(problem);
-            }
+            Err(error) => scan.invalid.push(InvalidNote {
+                code: frontmatter_code(&error).to_owned(),
+                message: error.to_string(),
+                line: match error {
+                    frontmatter::FrontmatterError::InvalidYaml { line, .. } => Some(line),
+                    _ => None,
+                },
+                path: note.path,
+            }),
         }
     }
     Ok(scan)

@@ -3,22 +3,24 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::args::{FindNotesByProperty, ListProperties, QueryOp};
 use super::errors::argument_error;
 use super::page::page;
+use super::results::{PropertyList, PropertyMatch, PropertyMatches, PropertyUsage};
 use super::scan::scan;
 use crate::dispatch::ToolContext;
 use crate::errors::ToolError;
 use crate::frontmatter::{PropertyQuery, PropertyType};
 use crate::tools::args::parse;
+use crate::tools::notes::structured::structured;
 
 /// Every property name used by the readable notes under a folder, with how many notes use
 /// it and the types seen, by name; notes whose properties cannot be read are listed apart.
 pub(super) fn list_properties(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: ListProperties = parse(args)?;
-    let scan = scan(ctx, args.folder.as_deref())?;
+    let mut scan = scan(ctx, args.folder.as_deref())?;
     let mut usage: BTreeMap<&str, (usize, BTreeSet<PropertyType>)> = BTreeMap::new();
     for (_, fm) in &scan.notes {
         for (name, value) in &fm.properties {
@@ -30,24 +32,25 @@ pub(super) fn list_properties(ctx: &ToolContext<'_>, args: Value) -> Result<Valu
     let total_count = usage.len();
     let sorted = usage
         .into_iter()
-        .map(|(name, (count, types))| {
-            let item = json!({ "name": name, "note_count": count, "types": types });
+        .map(|(name, (note_count, types))| {
+            let item = PropertyUsage {
+                name: name.to_owned(),
+                note_count,
+                types: types.into_iter().collect(),
+            };
             (name.to_owned(), item)
         })
         .collect();
     let page = page(sorted, args.cursor.as_deref(), args.limit);
     let (invalid, invalid_count) = scan.invalid_report();
-    let mut result = json!({
-        "items": page.items,
-        "total_count": total_count,
-        "notes_scanned": scan.notes.len() + invalid_count,
-        "invalid": invalid,
-        "invalid_count": invalid_count,
-    });
-    if let Some(cursor) = page.cursor {
-        result["cursor"] = json!(cursor);
-    }
-    Ok(result)
+    structured(&PropertyList {
+        items: page.items,
+        cursor: page.cursor,
+        total_count,
+        notes_scanned: scan.notes.len() + invalid_count,
+        invalid,
+        invalid_count,
+    })
 }
 
 /// The readable notes under a folder whose property satisfies the condition, by path, each
@@ -59,28 +62,28 @@ pub(super) fn find_notes_by_property(
     let args: FindNotesByProperty = parse(args)?;
     let query = query_of(&args)?;
     let mut scan = scan(ctx, args.folder.as_deref())?;
-    let matching: Vec<(String, Value)> = std::mem::take(&mut scan.notes)
+    let matching: Vec<(String, PropertyMatch)> = std::mem::take(&mut scan.notes)
         .into_iter()
         .filter(|(_, fm)| query.matches_properties(&fm.properties))
         .map(|(path, mut fm)| {
             let value = fm.properties.remove(&args.key).unwrap_or(Value::Null);
-            let item = json!({ "path": path, "value": value });
+            let item = PropertyMatch {
+                path: path.clone(),
+                value,
+            };
             (path, item)
         })
         .collect();
     let total_count = matching.len();
     let page = page(matching, args.cursor.as_deref(), args.limit);
     let (invalid, invalid_count) = scan.invalid_report();
-    let mut result = json!({
-        "items": page.items,
-        "total_count": total_count,
-        "invalid": invalid,
-        "invalid_count": invalid_count,
-    });
-    if let Some(cursor) = page.cursor {
-        result["cursor"] = json!(cursor);
-    }
-    Ok(result)
+    structured(&PropertyMatches {
+        items: page.items,
+        cursor: page.cursor,
+        total_count,
+        invalid,
+        invalid_count,
+    })
 }
 
 /// The condition the arguments describe: `value` is required by `equals` and `contains`

@@ -14,11 +14,13 @@ use serde_json::{Value, json};
 use super::args::{Mode, UpdateFrontmatter};
 use super::errors::{argument_error, tool_error_from_frontmatter};
 use super::note::read_text;
+use super::results::FrontmatterUpdated;
 use crate::dispatch::ToolContext;
 use crate::edits::preview;
 use crate::errors::ToolError;
 use crate::frontmatter::{Edit, apply};
 use crate::tools::args::parse;
+use crate::tools::notes::structured::structured;
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::{VaultError, WriteOptions};
 
@@ -50,35 +52,34 @@ pub(super) fn update_frontmatter(ctx: &ToolContext<'_>, args: Value) -> Result<V
     }
     let result = apply(&before.text, &edit)
         .map_err(|error| tool_error_from_frontmatter(&error, &before.path))?;
-    let mode = mode_name(args.mode);
+    let unwritten = FrontmatterUpdated {
+        path: before.path.clone(),
+        mode_used: args.mode,
+        dry_run: args.dry_run,
+        changed: result.changed,
+        created: false,
+        would_create: None,
+        diff: None,
+        properties: result.after,
+        sha256: before.sha256.clone(),
+        previous_sha256: None,
+    };
     if args.dry_run {
-        return Ok(json!({
-            "path": before.path,
-            "mode_used": mode,
-            "dry_run": true,
-            "changed": result.changed,
-            "would_create": result.changed && before.sha256.is_none(),
-            "diff": preview(&before.text, &result.text),
-            "properties": result.after,
-            "sha256": before.sha256,
-        }));
+        return structured(&FrontmatterUpdated {
+            would_create: Some(result.changed && before.sha256.is_none()),
+            diff: Some(preview(&before.text, &result.text)),
+            ..unwritten
+        });
     }
     if !result.changed {
-        return Ok(json!({
-            "path": before.path,
-            "mode_used": mode,
-            "changed": false,
-            "created": false,
-            "properties": result.after,
-            "sha256": before.sha256,
-        }));
+        return structured(&unwritten);
     }
     if args.mode == Mode::Replace {
         ctx.confirm(json!({
             "tool": ctx.tool().name(),
             "vault": ctx.vault_id(),
             "path": before.path,
-            "mode": mode,
+            "mode": args.mode,
             "diff": preview(&before.text, &result.text),
         }))?;
     }
@@ -96,15 +97,13 @@ pub(super) fn update_frontmatter(ctx: &ToolContext<'_>, args: Value) -> Result<V
             }
             tool_error_from_vault(&error, AclOp::Write)
         })?;
-    Ok(json!({
-        "path": written.path,
-        "mode_used": mode,
-        "changed": true,
-        "created": written.created,
-        "properties": result.after,
-        "sha256": written.sha256,
-        "previous_sha256": before.sha256,
-    }))
+    structured(&FrontmatterUpdated {
+        path: written.path,
+        created: written.created,
+        sha256: Some(written.sha256),
+        previous_sha256: before.sha256,
+        ..unwritten
+    })
 }
 
 /// The note's text, or an empty one when it is missing and `create` was given.
@@ -145,15 +144,5 @@ fn edit_of(args: &UpdateFrontmatter) -> Result<Edit, ToolError> {
         (Mode::Merge | Mode::Replace, _) => Err(argument_error(
             "modes 'merge' and 'replace' take 'properties' (and no 'key' or 'value')",
         )),
-    }
-}
-
-/// The mode's name, echoed as `mode_used`.
-fn mode_name(mode: Mode) -> &'static str {
-    match mode {
-        Mode::Set => "set",
-        Mode::Remove => "remove",
-        Mode::Merge => "merge",
-        Mode::Replace => "replace",
     }
 }

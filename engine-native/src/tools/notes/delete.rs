@@ -2,10 +2,11 @@
 
 use engine_core::acl::AclOp;
 use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::note_text::mutation_failed;
+use super::structured::{output_schema, structured};
 use crate::dispatch::{PathArg, ToolContext, ToolDef};
 use crate::errors::ToolError;
 use crate::tools::args::{input_schema, parse};
@@ -24,6 +25,17 @@ struct DeleteNote {
     expected_sha256: Option<String>,
 }
 
+/// What `delete_note` returns.
+#[derive(Debug, Serialize, JsonSchema)]
+struct NoteDeleted {
+    /// The path the note had, as given.
+    path: String,
+    /// Always `true`: the note is no longer at `path`.
+    deleted: bool,
+    /// Where the note now lies, under `.trash/` (restore it from there by hand).
+    trashed_to: String,
+}
+
 const DELETE_PATH: &[PathArg] = &[PathArg {
     name: "path",
     op: AclOp::Delete,
@@ -37,7 +49,7 @@ pub(super) fn tool() -> ToolDef {
         description: "Move a note to the vault's .trash/ folder. Always needs the user's confirmation.",
         domain: "notes",
         input_schema: input_schema::<DeleteNote>(),
-        output_schema: None,
+        output_schema: output_schema::<NoteDeleted>(),
         scopes: &["delete:notes"],
         destructive: true,
         idempotency: false,
@@ -54,9 +66,9 @@ fn delete_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
         .vault()
         .trash(&args.path, args.expected_sha256.as_deref())
         .map_err(|error| mutation_failed(ctx, &error, AclOp::Delete))?;
-    Ok(json!({
-        "path": args.path,
-        "deleted": true,
-        "trashed_to": trashed_to,
-    }))
+    structured(&NoteDeleted {
+        path: args.path,
+        deleted: true,
+        trashed_to,
+    })
 }

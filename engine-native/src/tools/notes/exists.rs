@@ -2,9 +2,10 @@
 
 use engine_core::acl::AclOp;
 use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
+use super::structured::{output_schema, structured};
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::ToolError;
 use crate::tools::args::PATH_READ;
@@ -20,6 +21,27 @@ struct NotePath {
     path: String,
 }
 
+/// What exists at the path.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum EntryKind {
+    /// A file (a note or an attachment).
+    File,
+    /// A folder.
+    Folder,
+}
+
+/// What `note_exists` returns.
+#[derive(Debug, Serialize, JsonSchema)]
+struct NoteExists {
+    /// The canonical vault-relative path (NFC).
+    path: String,
+    /// Whether anything exists at the path.
+    exists: bool,
+    /// `file` or `folder`; `null` when nothing exists.
+    kind: Option<EntryKind>,
+}
+
 /// The `note_exists` tool.
 pub(super) fn tool() -> ToolDef {
     ToolDef {
@@ -28,7 +50,7 @@ pub(super) fn tool() -> ToolDef {
         description: "Check whether a note (or folder) exists at a vault path, without reading it.",
         domain: "notes",
         input_schema: input_schema::<NotePath>(),
-        output_schema: None,
+        output_schema: output_schema::<NoteExists>(),
         scopes: &["read:notes"],
         destructive: false,
         idempotency: false,
@@ -46,9 +68,13 @@ fn note_exists(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
         .resolve(&args.path)
         .map_err(|error| tool_error_from_vault(&error, AclOp::Read))?;
     let kind = match resolved.exists() {
-        false => Value::Null,
-        true if resolved.abs.is_dir() => json!("folder"),
-        true => json!("file"),
+        false => None,
+        true if resolved.abs.is_dir() => Some(EntryKind::Folder),
+        true => Some(EntryKind::File),
     };
-    Ok(json!({ "path": resolved.rel, "exists": resolved.exists(), "kind": kind }))
+    structured(&NoteExists {
+        exists: resolved.exists(),
+        path: resolved.rel,
+        kind,
+    })
 }

@@ -22,7 +22,7 @@ mod note_text;
 mod patch;
 mod read;
 mod read_many;
-mod structured;
+pub(crate) mod structured;
 mod transfer;
 mod write;
 

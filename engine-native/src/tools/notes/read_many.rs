@@ -4,12 +4,12 @@
 
 use engine_core::acl::AclOp;
 use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::note_text::read_text;
-use super::read::select;
-use super::structured::structured;
+use super::read::{NoteRead, select};
+use super::structured::{output_schema, structured};
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::ToolError;
 use crate::tools::args::{input_schema, parse};
@@ -26,6 +26,50 @@ struct ReadNotes {
     paths: Vec<String>,
 }
 
+/// A note that was read: what `read_note` returns, with `ok: true`.
+#[derive(Debug, Serialize, JsonSchema)]
+struct ReadItem {
+    /// The note.
+    #[serde(flatten)]
+    note: NoteRead,
+    /// Always `true`.
+    #[schemars(extend("const" = true))]
+    ok: bool,
+}
+
+/// A path that could not be read, with its error.
+#[derive(Debug, Serialize, JsonSchema)]
+struct FailedItem {
+    /// The path as given.
+    path: String,
+    /// Always `false`.
+    #[schemars(extend("const" = false))]
+    ok: bool,
+    /// Why this path failed, as a failed `read_note` would say.
+    error: ToolError,
+}
+
+/// One result of `read_notes`, in the order of `paths`.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+enum NoteItem {
+    /// The note was read.
+    Read(ReadItem),
+    /// The path failed.
+    Failed(FailedItem),
+}
+
+/// What `read_notes` returns.
+#[derive(Debug, Serialize, JsonSchema)]
+struct NotesRead {
+    /// One item per path, in the order given.
+    items: Vec<NoteItem>,
+    /// How many paths were asked for.
+    total_count: usize,
+    /// How many items failed (`ok: false`).
+    failed_count: usize,
+}
+
 /// The `read_notes` tool.
 pub(super) fn tool() -> ToolDef {
     ToolDef {
@@ -34,7 +78,7 @@ pub(super) fn tool() -> ToolDef {
         description: "Read up to 50 whole notes at once. Each item is either the note (content, sha256, size, as read_note returns it, with ok: true) or ok: false with that path's error; one failing path does not fail the others.",
         domain: "notes",
         input_schema: input_schema::<ReadNotes>(),
-        output_schema: None,
+        output_schema: output_schema::<NotesRead>(),
         scopes: &["read:notes"],
         destructive: false,
         idempotency: false,
@@ -47,29 +91,31 @@ pub(super) fn tool() -> ToolDef {
 
 fn read_notes(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: ReadNotes = parse(args)?;
-    let mut failed = 0;
-    let items: Vec<Value> = args
+    let items: Vec<NoteItem> = args
         .paths
         .iter()
         .map(|path| match read_one(ctx, path) {
-            Ok(note) => note,
-            Err(error) => {
-                failed += 1;
-                json!({ "path": path, "ok": false, "error": error.to_structured() })
-            }
+            Ok(note) => NoteItem::Read(ReadItem { note, ok: true }),
+            Err(error) => NoteItem::Failed(FailedItem {
+                path: path.clone(),
+                ok: false,
+                error,
+            }),
         })
         .collect();
-    Ok(json!({
-        "items": items,
-        "total_count": items.len(),
-        "failed_count": failed,
-    }))
+    let failed_count = items
+        .iter()
+        .filter(|item| matches!(item, NoteItem::Failed(_)))
+        .count();
+    structured(&NotesRead {
+        total_count: items.len(),
+        failed_count,
+        items,
+    })
 }
 
-/// One note as `read_note` returns it, with `ok: true`.
-fn read_one(ctx: &ToolContext<'_>, path: &str) -> Result<Value, ToolError> {
+/// One whole note as `read_note` returns it.
+fn read_one(ctx: &ToolContext<'_>, path: &str) -> Result<NoteRead, ToolError> {
     ctx.check_path(path, AclOp::Read)?;
-    let mut note = structured(&select(read_text(ctx, path, AclOp::Read)?, None)?)?;
-    note["ok"] = json!(true);
-    Ok(note)
+    select(read_text(ctx, path, AclOp::Read)?, None)
 }
