@@ -275,11 +275,8 @@ fn a_caller_without_scopes_may_generate_uris() {
         .result
         .expect("scope-free");
     assert_eq!(out["uri"], "obsidian://search?vault=main&query=x");
-    let tool = fx
-        .server
-        .registry()
-        .get("generate_uri")
-        .expect("registered");
+    let registry = fx.server.registry();
+    let tool = registry.get("generate_uri").expect("registered");
     assert!(tool.annotations().read_only_hint);
     assert!(!tool.needs_confirmation());
 }

@@ -4,7 +4,9 @@
 //! Transport choice: HTTP runs when `transports.http.enabled` (config, environment or
 //! `--http`). stdio runs when `transports.stdio.enabled` (default) unless `--http` was given
 //! on the command line. With both, the process ends when the stdio client disconnects or on
-//! Ctrl-C / SIGTERM; HTTP alone runs until Ctrl-C / SIGTERM.
+//! Ctrl-C / SIGTERM; HTTP alone runs until Ctrl-C / SIGTERM. While serving, the maintenance
+//! task sweeps the cache every `maintenance.intervalMinutes` (unless `maintenance.enabled` is
+//! false) and stops with the transports.
 
 use std::sync::Arc;
 
@@ -13,6 +15,7 @@ use crate::cli::source::{load_config_or_exit, open_dispatcher_or_exit};
 use crate::cli::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 use crate::dispatch::Dispatcher;
 use crate::mcp::http::{bind, serve_http};
+use crate::mcp::maintenance::{run_maintenance, sweep_interval};
 use crate::mcp::shutdown::cancel_on_signal;
 use crate::mcp::stdio::serve_stdio;
 
@@ -66,16 +69,39 @@ pub fn run_serve(args: ServeArgs) -> u8 {
 /// Runs the chosen transports until they end or a signal arrives.
 async fn serve(dispatcher: Arc<Dispatcher>, stdio: bool, http: bool) -> Result<(), String> {
     let cancel = cancel_on_signal();
+    let maintenance = sweep_interval(&dispatcher.config().config.maintenance).map(|every| {
+        tokio::spawn(run_maintenance(
+            Arc::clone(&dispatcher),
+            every,
+            cancel.child_token(),
+        ))
+    });
+    let served = serve_transports(&dispatcher, &cancel, stdio, http).await;
+    cancel.cancel();
+    if let Some(task) = maintenance {
+        task.await
+            .map_err(|e| format!("the maintenance task stopped abnormally: {e}"))?;
+    }
+    served
+}
+
+/// Runs the chosen transports until they end or `cancel` fires.
+async fn serve_transports(
+    dispatcher: &Arc<Dispatcher>,
+    cancel: &tokio_util::sync::CancellationToken,
+    stdio: bool,
+    http: bool,
+) -> Result<(), String> {
     let http_task = if http {
-        let listener = bind(dispatcher.config()).await?;
-        let dispatcher = Arc::clone(&dispatcher);
+        let listener = bind(&dispatcher.config()).await?;
+        let dispatcher = Arc::clone(dispatcher);
         let cancel = cancel.clone();
         Some(tokio::spawn(serve_http(dispatcher, listener, cancel)))
     } else {
         None
     };
     if stdio {
-        let served = serve_stdio(Arc::clone(&dispatcher), cancel.clone()).await;
+        let served = serve_stdio(Arc::clone(dispatcher), cancel.clone()).await;
         cancel.cancel();
         served?;
     }

@@ -31,6 +31,7 @@ pub fn semantic_problems(config: &ServerConfig) -> Vec<ConfigProblem> {
         }
     }
     check_auth(config, &mut out);
+    check_allowed_origins(config, &mut out);
     out
 }
 
@@ -126,6 +127,41 @@ fn check_auth(config: &ServerConfig, out: &mut Vec<ConfigProblem>) {
     }
 }
 
+fn check_allowed_origins(config: &ServerConfig, out: &mut Vec<ConfigProblem>) {
+    let at = JsonPath::keys("transports.http.allowedOrigins");
+    for (index, origin) in config.transports.http.allowed_origins.iter().enumerate() {
+        if !is_origin(origin) {
+            out.push(ConfigProblem::new(
+                at.index(index).to_string(),
+                format!(
+                    "{origin:?} is not an origin: write scheme, host and optional port, e.g. \
+                     \"http://localhost:3000\" or \"https://app.example.com\" (no path)"
+                ),
+            ));
+        }
+    }
+}
+
+/// Whether `text` is a web origin: `http` or `https`, a host, an optional numeric port, and
+/// nothing else.
+fn is_origin(text: &str) -> bool {
+    let Some(rest) = text
+        .strip_prefix("http://")
+        .or_else(|| text.strip_prefix("https://"))
+    else {
+        return false;
+    };
+    let (host, port) = match rest.rsplit_once(':') {
+        Some((host, port)) if !host.ends_with(':') && !port.contains(']') => (host, Some(port)),
+        _ => (rest, None),
+    };
+    let host_ok = !host.is_empty()
+        && !host
+            .chars()
+            .any(|c| matches!(c, '/' | '?' | '#' | '@' | '*' | ' '));
+    host_ok && port.is_none_or(|port| port.parse::<u16>().is_ok())
+}
+
 /// Whether binding `host` only accepts connections from this machine.
 pub fn is_loopback(host: &str) -> bool {
     let bare = host.trim_start_matches('[').trim_end_matches(']');
@@ -136,6 +172,29 @@ pub fn is_loopback(host: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn origins() {
+        for origin in [
+            "http://localhost:3000",
+            "https://app.example.com",
+            "http://[::1]:8080",
+            "http://127.0.0.1",
+        ] {
+            assert!(is_origin(origin), "{origin}");
+        }
+        for origin in [
+            "localhost:3000",
+            "ftp://x",
+            "http://",
+            "http://a.com/path",
+            "http://a.com:port",
+            "http://a.com:*",
+            "null",
+        ] {
+            assert!(!is_origin(origin), "{origin}");
+        }
+    }
 
     #[test]
     fn loopback_hosts() {

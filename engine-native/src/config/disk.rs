@@ -61,11 +61,16 @@ fn read_origin(
              --config FILE, or set {CONFIG_FILE_VAR}"
         )));
     };
-    match std::fs::read_to_string(&file) {
-        Ok(text) => Ok(ConfigOrigin::File { path: file, text }),
+    read_config_file(file)
+}
+
+/// The config file at `path` with its current text.
+pub(crate) fn read_config_file(path: PathBuf) -> Result<ConfigOrigin, ConfigErrors> {
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Ok(ConfigOrigin::File { path, text }),
         Err(e) => Err(failure(format!(
             "cannot read the config file {}: {e}",
-            file.display()
+            path.display()
         ))),
     }
 }

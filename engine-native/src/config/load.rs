@@ -55,6 +55,8 @@ pub struct LoadedConfig {
     pub config: ServerConfig,
     /// The source of every value.
     pub provenance: Provenance,
+    /// What it was loaded from (the file's text as read then), to load it again on reload.
+    pub input: LoadInput,
 }
 
 impl LoadedConfig {
@@ -154,7 +156,11 @@ pub fn load(input: &LoadInput) -> Result<LoadedConfig, ConfigErrors> {
         &mut problems,
     );
     if problems.is_empty() {
-        Ok(LoadedConfig { config, provenance })
+        Ok(LoadedConfig {
+            config,
+            provenance,
+            input: input.clone(),
+        })
     } else {
         Err(ConfigErrors(problems))
     }

@@ -16,6 +16,7 @@ pub mod load;
 pub mod model;
 pub mod problem;
 pub mod provenance;
+pub mod reload;
 pub mod schema;
 pub mod sections;
 pub mod validate;
@@ -32,6 +33,6 @@ pub use provenance::{Provenance, Source};
 pub use schema::{SCHEMA_FILE, config_schema, config_schema_text};
 pub use sections::{
     AuthConfig, AuthMode, EmbeddingProvider, EmbeddingsConfig, FacadeMode, GovernorConfig,
-    HttpConfig, StdioConfig, ThrottleConfig, ThrottleTier, ThrottleTiers, ToolFacadeConfig,
-    ToolVisibilityConfig, TransportsConfig, VisibilityProfile,
+    HttpConfig, MaintenanceConfig, StdioConfig, ThrottleConfig, ThrottleTier, ThrottleTiers,
+    ToolFacadeConfig, ToolVisibilityConfig, TransportsConfig, VisibilityProfile,
 };

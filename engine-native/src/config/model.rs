@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::acl_schema::AclConfigSchema;
 use crate::config::sections::{
-    AuthConfig, EmbeddingsConfig, GovernorConfig, ThrottleConfig, ToolFacadeConfig,
-    ToolVisibilityConfig, TransportsConfig,
+    AuthConfig, EmbeddingsConfig, GovernorConfig, MaintenanceConfig, ThrottleConfig,
+    ToolFacadeConfig, ToolVisibilityConfig, TransportsConfig,
 };
 
 /// The whole configuration of one obsidian-tc server (the file's root object).
@@ -48,6 +48,8 @@ pub struct ServerConfig {
     pub cache_dir: Option<String>,
     /// The embedding provider for semantic search.
     pub embeddings: EmbeddingsConfig,
+    /// The background upkeep of the cache while serving.
+    pub maintenance: MaintenanceConfig,
 }
 
 impl Default for ServerConfig {
@@ -66,6 +68,7 @@ impl Default for ServerConfig {
             elicit_ttl_seconds: 300,
             cache_dir: None,
             embeddings: EmbeddingsConfig::default(),
+            maintenance: MaintenanceConfig::default(),
         }
     }
 }

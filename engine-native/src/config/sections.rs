@@ -84,6 +84,10 @@ pub struct HttpConfig {
     pub host: String,
     /// The TCP port to bind.
     pub port: u16,
+    /// Browser origins allowed to call the server, e.g. `http://localhost:3000` (scheme, host,
+    /// port). A request whose `Origin` is neither listed nor a loopback origin (`localhost`,
+    /// `127.0.0.1`, `[::1]`, any port) answers 403; requests without `Origin` pass.
+    pub allowed_origins: Vec<String>,
 }
 
 impl Default for HttpConfig {
@@ -92,6 +96,31 @@ impl Default for HttpConfig {
             enabled: false,
             host: "127.0.0.1".to_owned(),
             port: 8765,
+            allowed_origins: Vec::new(),
+        }
+    }
+}
+
+/// The background upkeep of the cache while the server runs (`maintenance`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct MaintenanceConfig {
+    /// Whether to sweep expired idempotency keys, elicit tokens and old events while serving.
+    pub enabled: bool,
+    /// Minutes between sweeps (the first runs one interval after start).
+    #[schemars(range(min = 1, max = 10080))]
+    pub interval_minutes: u64,
+    /// Events older than this many days are deleted by the sweep.
+    #[schemars(range(min = 1, max = 36500))]
+    pub event_log_retention_days: u64,
+}
+
+impl Default for MaintenanceConfig {
+    fn default() -> MaintenanceConfig {
+        MaintenanceConfig {
+            enabled: true,
+            interval_minutes: 60,
+            event_log_retention_days: 30,
         }
     }
 }

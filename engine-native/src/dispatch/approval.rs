@@ -40,7 +40,7 @@ impl Dispatcher {
         {
             return Ok(());
         }
-        let ttl = i64::try_from(self.config.config.elicit_ttl_seconds).unwrap_or(i64::MAX);
+        let ttl = i64::try_from(self.config().config.elicit_ttl_seconds).unwrap_or(i64::MAX);
         let request = ElicitRequest {
             vault_id: call.vault_id.to_owned(),
             tool_name: call.tool.to_owned(),

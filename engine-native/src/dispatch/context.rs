@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::dispatch::approval::ApprovalFor;
 use crate::dispatch::caller::Caller;
 use crate::dispatch::clock::Clock;
-use crate::dispatch::dispatcher::{Dispatcher, VaultEntry};
+use crate::dispatch::dispatcher::{Dispatcher, Served, VaultEntry};
 use crate::dispatch::tool::Tool;
 use crate::errors::ToolError;
 use crate::store::Store;
@@ -18,6 +18,7 @@ use crate::vault::Vault;
 /// The context of one tool call, built by dispatch after vault binding.
 pub struct ToolContext<'d> {
     dispatcher: &'d Dispatcher,
+    served: &'d Served,
     caller: &'d Caller,
     tool: &'d Tool,
     vault: &'d VaultEntry,
@@ -29,6 +30,7 @@ pub struct ToolContext<'d> {
 impl<'d> ToolContext<'d> {
     pub(crate) fn new(
         dispatcher: &'d Dispatcher,
+        served: &'d Served,
         caller: &'d Caller,
         tool: &'d Tool,
         vault: &'d VaultEntry,
@@ -37,6 +39,7 @@ impl<'d> ToolContext<'d> {
     ) -> ToolContext<'d> {
         ToolContext {
             dispatcher,
+            served,
             caller,
             tool,
             vault,
@@ -95,6 +98,12 @@ impl<'d> ToolContext<'d> {
     /// The time source.
     pub fn clock(&self) -> &'d dyn Clock {
         self.dispatcher.clock.as_ref()
+    }
+
+    /// The configuration, tools and vaults this call started with (a reload during the call
+    /// does not change them).
+    pub fn served(&self) -> &'d Served {
+        self.served
     }
 
     /// The whole server (admin tools report on it).

@@ -1,11 +1,13 @@
 //! [`Dispatcher`]: everything one server needs to run tool calls, opened from the config.
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use engine_core::acl::{AclConfig, AclConfigError, AclOp, AclPolicy, CaseMode};
 
-use crate::config::LoadedConfig;
+use tokio::sync::watch;
+
+use crate::config::{LoadedConfig, ServerConfig, VaultConfig};
 use crate::dispatch::caller::Caller;
 use crate::dispatch::clock::Clock;
 use crate::dispatch::metrics::Metrics;
@@ -95,12 +97,59 @@ impl fmt::Display for StartError {
 
 impl std::error::Error for StartError {}
 
+/// What one call sees of a server that a reload can change: the configuration, the tools
+/// with their visibility rules, and the vaults. A call takes one `Served` when it starts and
+/// keeps it to the end, so a reload never changes a call in flight.
+#[derive(Debug)]
+pub struct Served {
+    config: Arc<LoadedConfig>,
+    registry: Arc<Registry>,
+    vaults: Vec<VaultEntry>,
+}
+
+impl Served {
+    /// The effective configuration.
+    pub fn config(&self) -> &LoadedConfig {
+        &self.config
+    }
+
+    /// The registered tools and the visibility rules.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// The served vaults, in config order (the first is the default).
+    pub fn vaults(&self) -> &[VaultEntry] {
+        &self.vaults
+    }
+
+    /// The vaults `caller` may see: its bound vault only, or all.
+    pub fn vaults_for<'a>(&'a self, caller: &'a Caller) -> impl Iterator<Item = &'a VaultEntry> {
+        self.vaults.iter().filter(move |entry| {
+            caller
+                .vault_binding
+                .as_deref()
+                .is_none_or(|bound| bound == entry.id)
+        })
+    }
+
+    /// The vault with id `id`.
+    pub fn vault(&self, id: &str) -> Option<&VaultEntry> {
+        self.vaults.iter().find(|entry| entry.id == id)
+    }
+
+    /// Whether `id` is the default vault (the first configured).
+    pub fn is_default_vault(&self, id: &str) -> bool {
+        self.vaults.first().is_some_and(|first| first.id == id)
+    }
+}
+
 /// Runs tool calls through the dispatch pipeline (see [`crate::dispatch`]). `Send + Sync`:
 /// share it in an `Arc` across transports and threads.
 pub struct Dispatcher {
-    pub(crate) config: LoadedConfig,
-    pub(crate) registry: Registry,
-    pub(crate) vaults: Vec<VaultEntry>,
+    pub(crate) served: RwLock<Arc<Served>>,
+    pub(crate) reload_lock: Mutex<()>,
+    pub(crate) tool_list: watch::Sender<u64>,
     pub(crate) store: Store,
     pub(crate) throttle: Throttle,
     pub(crate) governor: Governor,
@@ -112,7 +161,7 @@ pub struct Dispatcher {
 impl fmt::Debug for Dispatcher {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Dispatcher")
-            .field("vaults", &self.vaults)
+            .field("vaults", &self.served().vaults)
             .field("store", &self.store)
             .field("started_ms", &self.started_ms)
             .finish_non_exhaustive()
@@ -143,81 +192,52 @@ impl Dispatcher {
         };
         let store = Store::open(&config.cache_dir().join(CACHE_DB_FILE), policy)
             .map_err(StartError::Store)?;
-        let mut vaults = Vec::with_capacity(server.vaults.len());
-        for vault in &server.vaults {
-            let acl = server.acl_for(vault);
-            let options = VaultOptions {
-                hard_link_guard: acl.is_some(),
-            };
-            let handle =
-                Vault::open(std::path::Path::new(&vault.path), options).map_err(|error| {
-                    StartError::Vault {
-                        id: vault.id.clone(),
-                        error,
-                    }
-                })?;
-            let acl_config = acl.cloned().unwrap_or_else(AclConfig::default);
-            let policy = AclPolicy::compile_for(&acl_config, ACL_CASE_MODE).map_err(|error| {
-                StartError::Acl {
-                    id: vault.id.clone(),
-                    error,
-                }
-            })?;
-            vaults.push(VaultEntry {
-                id: vault.id.clone(),
-                vault: handle,
-                policy,
-                acl_configured: acl.is_some(),
-                read_only: acl_config.read_only,
-            });
-        }
+        let throttle = Throttle::new(server.throttle);
+        let governor = Governor::new(server.governor);
+        let served = Served::open(config, registry)?;
         let started_ms = clock.now_ms();
         Ok(Dispatcher {
-            throttle: Throttle::new(server.throttle),
-            governor: Governor::new(server.governor),
-            registry,
-            vaults,
+            throttle,
+            governor,
             store,
             clock,
             metrics: Metrics::default(),
             started_ms,
-            config,
+            reload_lock: Mutex::new(()),
+            tool_list: watch::Sender::new(0),
+            served: RwLock::new(Arc::new(served)),
         })
     }
 
+    /// What calls starting now see: the configuration, tools and vaults in force.
+    pub fn served(&self) -> Arc<Served> {
+        Arc::clone(&self.served.read().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Replaces what calls starting from now see (a reload); calls in flight keep theirs.
+    pub(crate) fn swap_served(&self, served: Served) {
+        *self.served.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(served);
+    }
+
     /// The effective configuration.
-    pub fn config(&self) -> &LoadedConfig {
-        &self.config
+    pub fn config(&self) -> Arc<LoadedConfig> {
+        Arc::clone(&self.served().config)
     }
 
     /// The registered tools and the visibility rules.
-    pub fn registry(&self) -> &Registry {
-        &self.registry
+    pub fn registry(&self) -> Arc<Registry> {
+        Arc::clone(&self.served().registry)
+    }
+
+    /// The generation of the tool list: it moves on each time a reload changes which tools
+    /// are visible. Transports watch it to send `notifications/tools/list_changed`.
+    pub fn watch_tool_list(&self) -> watch::Receiver<u64> {
+        self.tool_list.subscribe()
     }
 
     /// The cache database.
     pub fn store(&self) -> &Store {
         &self.store
-    }
-
-    /// The served vaults, in config order (the first is the default).
-    pub fn vaults(&self) -> &[VaultEntry] {
-        &self.vaults
-    }
-
-    /// The vaults `caller` may see: its bound vault only, or all.
-    pub fn vaults_for<'a>(&'a self, caller: &'a Caller) -> impl Iterator<Item = &'a VaultEntry> {
-        self.vaults.iter().filter(move |entry| {
-            caller
-                .vault_binding
-                .as_deref()
-                .is_none_or(|bound| bound == entry.id)
-        })
-    }
-
-    /// The vault with id `id`.
-    pub fn vault(&self, id: &str) -> Option<&VaultEntry> {
-        self.vaults.iter().find(|entry| entry.id == id)
     }
 
     /// The time source.
@@ -234,4 +254,52 @@ impl Dispatcher {
     pub fn uptime_ms(&self) -> u64 {
         self.clock.now_ms().saturating_sub(self.started_ms)
     }
+}
+
+impl Served {
+    /// What `config` describes with the tools of `registry`, its vaults opened.
+    pub(crate) fn open(config: LoadedConfig, registry: Registry) -> Result<Served, StartError> {
+        let vaults = open_vaults(&config.config)?;
+        Ok(Served {
+            config: Arc::new(config),
+            registry: Arc::new(registry),
+            vaults,
+        })
+    }
+}
+
+/// Opens every vault of `server` with its compiled ACL (its own, else the root one; the
+/// hard-link guard is on when there is one).
+fn open_vaults(server: &ServerConfig) -> Result<Vec<VaultEntry>, StartError> {
+    server
+        .vaults
+        .iter()
+        .map(|vault| open_vault(server, vault))
+        .collect()
+}
+
+fn open_vault(server: &ServerConfig, vault: &VaultConfig) -> Result<VaultEntry, StartError> {
+    let acl = server.acl_for(vault);
+    let options = VaultOptions {
+        hard_link_guard: acl.is_some(),
+    };
+    let handle = Vault::open(std::path::Path::new(&vault.path), options).map_err(|error| {
+        StartError::Vault {
+            id: vault.id.clone(),
+            error,
+        }
+    })?;
+    let acl_config = acl.cloned().unwrap_or_else(AclConfig::default);
+    let policy =
+        AclPolicy::compile_for(&acl_config, ACL_CASE_MODE).map_err(|error| StartError::Acl {
+            id: vault.id.clone(),
+            error,
+        })?;
+    Ok(VaultEntry {
+        id: vault.id.clone(),
+        vault: handle,
+        policy,
+        acl_configured: acl.is_some(),
+        read_only: acl_config.read_only,
+    })
 }

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 /// The outcome label of a successful call.
@@ -14,7 +15,7 @@ pub const OK_CODE: &str = "ok";
 pub const UNREGISTERED_TOOL: &str = "(unregistered)";
 
 /// One counter: calls of `tool` in `vault` that ended with `code`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct CallCount {
     /// The vault the call resolved to (`""` when it failed before vault binding).
     pub vault: String,
@@ -27,7 +28,7 @@ pub struct CallCount {
 }
 
 /// A copy of the counters.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct MetricsSnapshot {
     /// Calls by vault, tool and code, sorted.
     pub calls: Vec<CallCount>,

@@ -17,6 +17,10 @@
 //! A pre-handler failure releases an idempotency claim; a handler failure after
 //! [`ToolContext::mark_effect_started`], or an overflow, leaves it `indeterminate`.
 //!
+//! What a reload can change (configuration, tool visibility, vaults) is one [`Served`]
+//! snapshot that each call takes once when it starts; [`Dispatcher::reload`] swaps in a new
+//! one for later calls.
+//!
 //! Tools are declared as [`ToolDef`]s and registered in a [`Registry`]; the transports
 //! produce a [`Caller`] and never show tools a token.
 
@@ -25,17 +29,20 @@ pub mod caller;
 pub mod clock;
 pub mod context;
 pub mod dispatcher;
+mod maintenance;
 pub mod metrics;
 pub mod pipeline;
 pub mod registry;
+pub mod reload;
 pub mod tool;
 mod validation;
 
 pub use caller::Caller;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use context::ToolContext;
-pub use dispatcher::{Dispatcher, StartError, VaultEntry};
+pub use dispatcher::{Dispatcher, Served, StartError, VaultEntry};
 pub use metrics::{CallCount, Metrics, MetricsSnapshot};
 pub use pipeline::{CallOutcome, ELICIT_TOKEN_ARG, IDEMPOTENCY_KEY_ARG, VAULT_ARG};
 pub use registry::{Registry, RegistryError, Visibility};
+pub use reload::{RELOADED_KEYS, ReloadReport};
 pub use tool::{Annotations, Handler, PathArg, Precheck, Tool, ToolDef};

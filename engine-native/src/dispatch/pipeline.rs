@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use crate::dispatch::approval::{ApprovalFor, store_fault};
 use crate::dispatch::caller::Caller;
 use crate::dispatch::context::ToolContext;
-use crate::dispatch::dispatcher::{Dispatcher, VaultEntry};
+use crate::dispatch::dispatcher::{Dispatcher, Served, VaultEntry};
 use crate::dispatch::metrics::{OK_CODE, UNREGISTERED_TOOL};
 use crate::dispatch::tool::Tool;
 use crate::dispatch::validation::validate_args;
@@ -65,10 +65,11 @@ impl Dispatcher {
     /// and leaves an `event_log` row.
     pub fn call(&self, caller: &Caller, name: &str, args: Value) -> CallOutcome {
         let started = self.clock.now_ms();
+        let served = self.served();
         let mut trace = Trace::default();
-        let result = self.run(caller, name, args, &mut trace);
+        let result = self.run(&served, caller, name, args, &mut trace);
         let duration_ms = self.clock.now_ms().saturating_sub(started);
-        self.record(caller, name, &trace, &result, duration_ms);
+        self.record(&served, caller, name, &trace, &result, duration_ms);
         CallOutcome {
             result,
             args_hash: trace.args_hash,
@@ -80,13 +81,14 @@ impl Dispatcher {
 
     fn run(
         &self,
+        served: &Served,
         caller: &Caller,
         name: &str,
         mut args: Value,
         trace: &mut Trace,
     ) -> Result<Value, ToolError> {
         // 1. lookup + visibility (hidden and disabled look unregistered)
-        let tool = self.registry.callable(name, caller);
+        let tool = served.registry().callable(name, caller);
         // 2. args hash, without the approval token
         if args.is_null() {
             args = json!({});
@@ -102,7 +104,7 @@ impl Dispatcher {
             return Err(ToolError::forbidden_scopes(&tool.scopes, &caller.scopes));
         }
         // 5. vault binding
-        let entry = self.bind_vault(caller, tool, &args)?;
+        let entry = bind_vault(served, caller, tool, &args)?;
         trace.vault = Some(entry.id.clone());
         // 6. read-only kill switch, precheck
         if entry.read_only && tool.is_mutating() {
@@ -116,7 +118,7 @@ impl Dispatcher {
             .map(str::to_owned);
         let handler_args = without_meta_args(&args);
         let args_hash = trace.args_hash.clone();
-        let ctx = ToolContext::new(self, caller, tool, entry, &args_hash, token);
+        let ctx = ToolContext::new(self, served, caller, tool, entry, &args_hash, token);
         if let Some(precheck) = tool.def.precheck {
             precheck(&ctx, &handler_args)?;
         }
@@ -210,41 +212,10 @@ impl Dispatcher {
         Ok((value, text))
     }
 
-    /// Gate 5: the named vault (a bound caller may name only its own), else the caller's
-    /// bound vault, else the first configured one.
-    fn bind_vault(
-        &self,
-        caller: &Caller,
-        tool: &Tool,
-        args: &Value,
-    ) -> Result<&VaultEntry, ToolError> {
-        let named = if tool.def.vault_arg {
-            args.get(VAULT_ARG).and_then(Value::as_str)
-        } else {
-            None
-        };
-        let bound = caller.vault_binding.as_deref();
-        let id = match (named, bound) {
-            (Some(named), Some(bound)) if named != bound => {
-                return Err(ToolError::forbidden_vault(bound, named));
-            }
-            (Some(id), _) | (None, Some(id)) => id,
-            (None, None) => {
-                return self
-                    .vaults
-                    .first()
-                    .ok_or_else(|| ToolError::internal("no vault is configured"));
-            }
-        };
-        self.vault(id).ok_or_else(|| {
-            ToolError::new(ErrorCode::NotFound, format!("no vault named '{id}'"))
-                .with_details(json!({ "vault": id }))
-        })
-    }
-
     /// The counters and the audit row of one call.
     fn record(
         &self,
+        served: &Served,
         caller: &Caller,
         name: &str,
         trace: &Trace,
@@ -261,7 +232,7 @@ impl Dispatcher {
             ),
         };
         let vault = trace.vault.as_deref().unwrap_or_default();
-        let label = if self.registry.get(name).is_some() {
+        let label = if served.registry().get(name).is_some() {
             name
         } else {
             UNREGISTERED_TOOL
@@ -285,6 +256,38 @@ impl Dispatcher {
             self.metrics.record_bookkeeping_fault();
         }
     }
+}
+
+/// Gate 5: the named vault (a bound caller may name only its own), else the caller's
+/// bound vault, else the first configured one.
+fn bind_vault<'s>(
+    served: &'s Served,
+    caller: &Caller,
+    tool: &Tool,
+    args: &Value,
+) -> Result<&'s VaultEntry, ToolError> {
+    let named = if tool.def.vault_arg {
+        args.get(VAULT_ARG).and_then(Value::as_str)
+    } else {
+        None
+    };
+    let bound = caller.vault_binding.as_deref();
+    let id = match (named, bound) {
+        (Some(named), Some(bound)) if named != bound => {
+            return Err(ToolError::forbidden_vault(bound, named));
+        }
+        (Some(id), _) | (None, Some(id)) => id,
+        (None, None) => {
+            return served
+                .vaults()
+                .first()
+                .ok_or_else(|| ToolError::internal("no vault is configured"));
+        }
+    };
+    served.vault(id).ok_or_else(|| {
+        ToolError::new(ErrorCode::NotFound, format!("no vault named '{id}'"))
+            .with_details(json!({ "vault": id }))
+    })
 }
 
 /// Removes and returns a string `elicit_token` argument.

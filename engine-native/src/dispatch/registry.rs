@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use engine_core::acl::{Scope, ScopeError, missing_scopes};
+use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -18,7 +19,7 @@ use crate::dispatch::tool::{Tool, ToolDef};
 pub const MAX_IDEMPOTENCY_KEY_CHARS: u64 = 128;
 
 /// Why a tool a caller names is or is not offered to it (`inspect_visibility`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum Visibility {
     /// Listed and callable.
@@ -36,6 +37,7 @@ pub enum Visibility {
     /// Registered and enabled, but the caller lacks scopes: not listed, a call is `forbidden`.
     ScopeDenied {
         /// The scopes the caller lacks.
+        #[schemars(with = "Vec<String>")]
         missing: Vec<Scope>,
     },
     /// No tool has this name.
@@ -126,6 +128,14 @@ impl Registry {
         add_meta_properties(&mut def)?;
         self.tools.insert(name, Tool { def, scopes });
         Ok(())
+    }
+
+    /// The same tools under other visibility rules (a reload of `toolVisibility`).
+    pub fn with_visibility(&self, visibility: ToolVisibilityConfig) -> Registry {
+        Registry {
+            tools: self.tools.clone(),
+            visibility,
+        }
     }
 
     /// The registered tool called `name`, whoever may see it.

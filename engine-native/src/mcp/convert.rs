@@ -112,7 +112,11 @@ mod tests {
             };
             let schema = Value::Object((*schema).clone());
             assert_eq!(schema_problems(&error, &schema), vec![], "{}", tool.name());
-            assert!(!schema_problems(&junk, &schema).is_empty(), "{}", tool.name());
+            assert!(
+                !schema_problems(&junk, &schema).is_empty(),
+                "{}",
+                tool.name()
+            );
             checked += 1;
         }
         assert!(checked > 0, "no tool declares an output schema");

@@ -4,9 +4,10 @@
 //!   notifications); 2026-07-28 clients are served statelessly by rmcp on the same endpoint.
 //! - `Host` is checked against the loopback names and the configured bind host: anything else
 //!   answers 403 (DNS-rebinding defence).
-//! - `Origin` is not checked: the allowed-origins list is empty, and rmcp validates `Origin`
-//!   only when origins are configured. Browsers on other sites still cannot reach a loopback
-//!   server through a rebinding name, because the `Host` check refuses it.
+//! - `Origin`, when a request carries one (browsers do), must be a loopback origin
+//!   (`localhost`, `127.0.0.1`, `[::1]`, any port, http or https) or one of
+//!   `transports.http.allowedOrigins`; anything else answers 403 before MCP. Requests without
+//!   `Origin` (non-browser clients) pass. rmcp's own Origin validation does the matching.
 //! - The caller of each request comes from the [`crate::mcp::auth::authenticate`] middleware.
 
 use std::net::SocketAddr;
@@ -40,6 +41,16 @@ pub fn allowed_hosts(config_host: &str) -> Vec<String> {
     hosts
 }
 
+/// The `Origin`s accepted: the loopback origins on any port, then `configured`.
+pub fn allowed_origins(configured: &[String]) -> Vec<String> {
+    let mut origins: Vec<String> = ["localhost", "127.0.0.1", "[::1]"]
+        .into_iter()
+        .flat_map(|host| ["http", "https"].map(|scheme| format!("{scheme}://{host}:*")))
+        .collect();
+    origins.extend(configured.iter().cloned());
+    origins
+}
+
 /// Binds the configured HTTP address; a clear error when it is taken or not bindable.
 pub async fn bind(config: &LoadedConfig) -> Result<TcpListener, String> {
     let http = &config.config.transports.http;
@@ -65,6 +76,8 @@ pub async fn serve_http(
         .with_cancellation_token(cancel.child_token())
         .with_legacy_session_mode(true)
         .with_allowed_hosts(allowed_hosts(&config.transports.http.host))
+        .with_allowed_origins(allowed_origins(&config.transports.http.allowed_origins))
+        .enforce_origin_validation()
         .with_max_request_body_bytes(MAX_REQUEST_BODY_BYTES);
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),

@@ -4,18 +4,22 @@
 //! - [`server`]: [`McpServer`] — `initialize`/`server/discover` info, `tools/list` (the
 //!   caller's visible tools with schemas and annotations) and `tools/call` (the dispatch
 //!   pipeline on a blocking thread; a [`ToolError`](crate::errors::ToolError) becomes a tool
-//!   result with `isError: true`, protocol errors are kept for protocol faults).
+//!   result with `isError: true`, protocol errors are kept for protocol faults), and
+//!   `notifications/tools/list_changed` to every client when a reload changes tool visibility.
 //! - [`convert`]: registry tools and call outcomes to rmcp's model types.
 //! - [`auth`]: the auth seam — from HTTP request parts to a [`Caller`](crate::dispatch::Caller).
 //! - [`stdio`]: MCP over the process's stdin/stdout.
-//! - [`http`]: MCP over Streamable HTTP on axum at [`http::MCP_PATH`], with `Host` checking.
+//! - [`http`]: MCP over Streamable HTTP on axum at [`http::MCP_PATH`], with `Host` and
+//!   `Origin` checking.
 //! - [`shutdown`]: Ctrl-C / SIGTERM as a cancellation token.
+//! - [`maintenance`]: the periodic cache sweep while serving.
 //!
 //! [`Dispatcher`]: crate::dispatch::Dispatcher
 
 pub mod auth;
 pub mod convert;
 pub mod http;
+pub mod maintenance;
 pub mod server;
 pub mod shutdown;
 pub mod stdio;

@@ -2,15 +2,17 @@
 //! tool set comes from the registry at run time.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::http::request::Parts;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, Peer, RequestContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::Value;
+use tokio::sync::watch;
 
 use crate::dispatch::{Caller, Dispatcher};
 use crate::mcp::convert::{error_result, mcp_tool, success_result};
@@ -23,6 +25,9 @@ const INSTRUCTIONS: &str = "obsidian-tc serves Obsidian vaults as tools. Paths a
 vault-relative. A failed call returns isError with structured {code, message, retryable, \
 recovery}; follow `recovery`. Destructive calls answer elicit_required with an args_hash: ask \
 the user to run `obsidian-tc elicit approve <args_hash>`, then repeat the identical call.";
+
+/// How often a watcher of the tool list checks whether its client has gone away.
+const PEER_CHECK_INTERVAL: Duration = Duration::from_secs(10);
 
 /// Where the caller of a request comes from.
 #[derive(Debug, Clone)]
@@ -69,6 +74,30 @@ impl McpServer {
     }
 }
 
+/// Sends `notifications/tools/list_changed` to `peer` each time `generations` moves on, until
+/// the peer's transport closes.
+async fn forward_tool_list_changes(peer: Peer<RoleServer>, mut generations: watch::Receiver<u64>) {
+    let mut check = tokio::time::interval(PEER_CHECK_INTERVAL);
+    loop {
+        tokio::select! {
+            changed = generations.changed() => {
+                if changed.is_err() {
+                    return;
+                }
+                if let Err(error) = peer.notify_tool_list_changed().await {
+                    tracing::debug!("tools/list_changed not delivered, client gone: {error}");
+                    return;
+                }
+            }
+            _ = check.tick() => {
+                if peer.is_transport_closed() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
@@ -78,6 +107,13 @@ impl ServerHandler for McpServer {
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")))
             .with_instructions(INSTRUCTIONS)
+    }
+
+    /// Once the client is initialized, watch the tool list for it (a reload that changes
+    /// the tool visibility notifies every connected client).
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let generations = self.dispatcher.watch_tool_list();
+        tokio::spawn(forward_tool_list_changes(context.peer, generations));
     }
 
     async fn list_tools(

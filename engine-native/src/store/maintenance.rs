@@ -1,4 +1,4 @@
-//! Maintenance: the periodic sweep of expired and old rows.
+//! Maintenance: the periodic sweep of expired and old rows, and the reset of one vault's rows.
 
 use rusqlite::params;
 
@@ -18,6 +18,19 @@ impl Default for Retention {
             event_log_seconds: 30 * 86_400,
         }
     }
+}
+
+/// How many rows a vault reset deleted, per table.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct VaultRowCounts {
+    /// Idempotency keys (any state).
+    pub idempotency_keys: usize,
+    /// Elicit requests and tokens (used or not).
+    pub elicit_tokens: usize,
+    /// Event-log rows.
+    pub events: usize,
+    /// Notes metadata rows.
+    pub notes: usize,
 }
 
 /// How many rows a sweep deleted, per table.
@@ -54,5 +67,25 @@ impl Store {
         })?;
         super::lock(&self.writer).execute_batch("PRAGMA optimize")?;
         Ok(counts)
+    }
+
+    /// Deletes every row of vault `vault_id` from every vault-scoped table (idempotency keys,
+    /// elicit tokens, events, notes) in one transaction. Other vaults' rows and the vault's
+    /// files are untouched.
+    pub fn delete_vault_rows(&self, vault_id: &str) -> Result<VaultRowCounts, StoreError> {
+        self.write(|tx| {
+            let delete = |table: &str| {
+                tx.execute(
+                    &format!("DELETE FROM {table} WHERE vault_id = ?1"),
+                    params![vault_id],
+                )
+            };
+            Ok::<_, StoreError>(VaultRowCounts {
+                idempotency_keys: delete("idempotency_keys")?,
+                elicit_tokens: delete("elicit_tokens")?,
+                events: delete("event_log")?,
+                notes: delete("notes")?,
+            })
+        })
     }
 }

@@ -34,7 +34,7 @@ pub use elicit::{ApproveError, Elicit, ElicitError, ElicitRequest, PendingElicit
 pub use error::StoreError;
 pub use events::{Event, EventLog, LoggedEvent, Outcome};
 pub use idempotency::{Claim, Idempotency, IdempotencyPolicy};
-pub use maintenance::{Retention, SweepCounts};
+pub use maintenance::{Retention, SweepCounts, VaultRowCounts};
 pub use migrations::SCHEMA_VERSION;
 pub use notes::{NoteMeta, NotePage, Notes};
 

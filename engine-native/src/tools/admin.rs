@@ -1,14 +1,18 @@
-//! Admin tools: health, vaults, config, ACL and visibility inspection, metrics. Every one of
-//! them shows a vault-bound caller only its own vault (tenant isolation, v1 §2.3).
+//! Admin tools: health, config, ACL and visibility inspection, metrics (the vault registry
+//! tools are in [`crate::tools::vaults`]). Every one of them shows a vault-bound caller only its
+//! own vault (tenant isolation, v1 §2.3). Each result is a typed struct whose JSON Schema is the
+//! tool's output schema.
 
-use engine_core::acl::AclOp;
+use engine_core::acl::{AclOp, Decision, Scope};
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::dispatch::{Dispatcher, ToolContext, ToolDef, VaultEntry};
+use crate::config::ServerConfig;
+use crate::dispatch::{MetricsSnapshot, ToolContext, ToolDef, Visibility};
 use crate::errors::ToolError;
 use crate::tools::args::{input_schema, parse};
+use crate::tools::structured::{output_schema, structured};
 
 /// The text that replaces a secret in `get_server_config`.
 pub const REDACTED: &str = "[redacted]";
@@ -19,7 +23,57 @@ const SECRET_POINTERS: [&str; 2] = ["/auth/jwtSecret", "/embeddings/apiKey"];
 /// No arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct NoArgs {}
+pub(crate) struct NoArgs {}
+
+/// The result of `server_health`.
+#[derive(Debug, Serialize, JsonSchema)]
+struct Health {
+    /// `ok`, or `degraded` when the cache database does not answer.
+    status: &'static str,
+    /// The server's version.
+    version: &'static str,
+    /// Seconds since the server started.
+    uptime_seconds: u64,
+    /// How many vaults this caller may use.
+    vaults: usize,
+    /// The cache database.
+    store: StoreHealth,
+}
+
+/// The cache database's state.
+#[derive(Debug, Serialize, JsonSchema)]
+struct StoreHealth {
+    /// Whether it answers.
+    ok: bool,
+    /// Its schema version, when it answers.
+    schema_version: Option<i64>,
+}
+
+/// The result of `inspect_acl`.
+#[derive(Debug, Serialize, JsonSchema)]
+struct AclReport {
+    /// The vault the path was tested in.
+    vault: String,
+    /// Whether the vault has an ACL (without one only the hard-deny list applies).
+    acl_configured: bool,
+    /// The caller's scopes.
+    #[schemars(with = "Vec<String>")]
+    granted_scopes: Vec<Scope>,
+    /// The evaluator's decision: `allowed`, `denied_by`, the matched list entry and rule,
+    /// the required and missing scopes.
+    #[schemars(with = "serde_json::Map<String, Value>")]
+    decision: Decision,
+}
+
+/// The result of `inspect_visibility`.
+#[derive(Debug, Serialize, JsonSchema)]
+struct VisibilityReport {
+    /// The tool name asked about.
+    name: String,
+    /// Whether and why the tool is offered.
+    #[serde(flatten)]
+    visibility: Visibility,
+}
 
 /// The arguments of `inspect_acl`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -65,13 +119,13 @@ struct InspectVisibility {
 
 /// The admin tools.
 pub fn tools() -> Vec<ToolDef> {
-    let tool = |name, title, description, scopes, vault_arg, schema, handler| ToolDef {
+    let tool = |name, title, description, scopes, vault_arg, (schema, output), handler| ToolDef {
         name,
         title,
         description,
         domain: "admin",
         input_schema: schema,
-        output_schema: None,
+        output_schema: output,
         scopes,
         destructive: false,
         idempotency: false,
@@ -87,26 +141,8 @@ pub fn tools() -> Vec<ToolDef> {
             "Liveness and build info: version, uptime, vault count, cache database status.",
             &[],
             false,
-            input_schema::<NoArgs>(),
+            (input_schema::<NoArgs>(), output_schema::<Health>()),
             server_health,
-        ),
-        tool(
-            "list_vaults",
-            "List vaults",
-            "The vaults this caller may use, with whether an ACL or read-only mode applies.",
-            &["read:vault"],
-            false,
-            input_schema::<NoArgs>(),
-            list_vaults,
-        ),
-        tool(
-            "get_vault",
-            "Get vault",
-            "One vault's folder, ACL state and read-only switch.",
-            &["read:vault"],
-            true,
-            input_schema::<NoArgs>(),
-            get_vault,
         ),
         tool(
             "get_server_config",
@@ -114,7 +150,7 @@ pub fn tools() -> Vec<ToolDef> {
             "The effective server configuration, secrets redacted.",
             &["admin:config"],
             false,
-            input_schema::<NoArgs>(),
+            (input_schema::<NoArgs>(), output_schema::<ServerConfig>()),
             get_server_config,
         ),
         tool(
@@ -123,7 +159,7 @@ pub fn tools() -> Vec<ToolDef> {
             "Whether the folder ACL lets this caller read, write or delete a path, and which rule decides.",
             &["admin:acl"],
             true,
-            input_schema::<InspectAcl>(),
+            (input_schema::<InspectAcl>(), output_schema::<AclReport>()),
             inspect_acl,
         ),
         tool(
@@ -132,7 +168,10 @@ pub fn tools() -> Vec<ToolDef> {
             "Why a tool is or is not offered to this caller: listed, hidden, disabled, scope_denied or unregistered.",
             &["admin:acl"],
             false,
-            input_schema::<InspectVisibility>(),
+            (
+                input_schema::<InspectVisibility>(),
+                output_schema::<VisibilityReport>(),
+            ),
             inspect_visibility,
         ),
         tool(
@@ -141,7 +180,7 @@ pub fn tools() -> Vec<ToolDef> {
             "Call counters by vault, tool and outcome code.",
             &["admin:metrics"],
             false,
-            input_schema::<NoArgs>(),
+            (input_schema::<NoArgs>(), output_schema::<MetricsSnapshot>()),
             get_metrics,
         ),
     ]
@@ -149,52 +188,19 @@ pub fn tools() -> Vec<ToolDef> {
 
 fn server_health(ctx: &ToolContext<'_>, _args: Value) -> Result<Value, ToolError> {
     let server = ctx.dispatcher();
-    let schema_version = server.store().schema_version();
-    let store_ok = schema_version.is_ok();
-    Ok(json!({
-        "status": if store_ok { "ok" } else { "degraded" },
-        "version": env!("CARGO_PKG_VERSION"),
-        "uptime_seconds": server.uptime_ms() / 1000,
-        "vaults": server.vaults_for(ctx.caller()).count(),
-        "store": {
-            "ok": store_ok,
-            "schema_version": schema_version.ok(),
-        },
-    }))
-}
-
-fn list_vaults(ctx: &ToolContext<'_>, _args: Value) -> Result<Value, ToolError> {
-    let server = ctx.dispatcher();
-    let items: Vec<Value> = server
-        .vaults_for(ctx.caller())
-        .map(|entry| vault_summary(server, entry))
-        .collect();
-    Ok(json!({ "total_count": items.len(), "items": items }))
-}
-
-fn get_vault(ctx: &ToolContext<'_>, _args: Value) -> Result<Value, ToolError> {
-    let entry = ctx.vault_entry();
-    let mut summary = vault_summary(ctx.dispatcher(), entry);
-    summary["path"] = json!(entry.vault.root().to_string_lossy());
-    summary["hard_link_guard"] = json!(entry.vault.options().hard_link_guard);
-    Ok(summary)
-}
-
-fn vault_summary(server: &Dispatcher, entry: &VaultEntry) -> Value {
-    let is_default = server
-        .vaults()
-        .first()
-        .is_some_and(|first| first.id == entry.id);
-    json!({
-        "id": entry.id,
-        "default": is_default,
-        "acl": entry.acl_configured,
-        "read_only": entry.read_only,
+    let schema_version = server.store().schema_version().ok();
+    let ok = schema_version.is_some();
+    structured(&Health {
+        status: if ok { "ok" } else { "degraded" },
+        version: env!("CARGO_PKG_VERSION"),
+        uptime_seconds: server.uptime_ms() / 1000,
+        vaults: ctx.served().vaults_for(ctx.caller()).count(),
+        store: StoreHealth { ok, schema_version },
     })
 }
 
 fn get_server_config(ctx: &ToolContext<'_>, _args: Value) -> Result<Value, ToolError> {
-    let mut config = serde_json::to_value(&ctx.dispatcher().config().config)
+    let mut config = serde_json::to_value(&ctx.served().config().config)
         .map_err(|error| ToolError::internal(format!("cannot show the config: {error}")))?;
     for pointer in SECRET_POINTERS {
         if let Some(secret) = config.pointer_mut(pointer)
@@ -214,29 +220,26 @@ fn get_server_config(ctx: &ToolContext<'_>, _args: Value) -> Result<Value, ToolE
 fn inspect_acl(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: InspectAcl = parse(args)?;
     let entry = ctx.vault_entry();
-    let decision = entry
-        .policy
-        .evaluate(&args.path, args.op.into(), &ctx.caller().scopes);
-    Ok(json!({
-        "vault": entry.id,
-        "acl_configured": entry.acl_configured,
-        "granted_scopes": ctx.caller().scopes,
-        "decision": decision,
-    }))
+    structured(&AclReport {
+        vault: entry.id.clone(),
+        acl_configured: entry.acl_configured,
+        granted_scopes: ctx.caller().scopes.clone(),
+        decision: entry
+            .policy
+            .evaluate(&args.path, args.op.into(), &ctx.caller().scopes),
+    })
 }
 
 fn inspect_visibility(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: InspectVisibility = parse(args)?;
-    let visibility = ctx
-        .dispatcher()
-        .registry()
-        .visibility(&args.name, ctx.caller());
-    let mut report = json!(visibility);
-    report["name"] = json!(args.name);
-    Ok(report)
+    let visibility = ctx.served().registry().visibility(&args.name, ctx.caller());
+    structured(&VisibilityReport {
+        name: args.name,
+        visibility,
+    })
 }
 
 fn get_metrics(ctx: &ToolContext<'_>, _args: Value) -> Result<Value, ToolError> {
     let only = ctx.caller().vault_binding.as_deref();
-    Ok(json!(ctx.dispatcher().metrics().snapshot(only)))
+    structured(&ctx.dispatcher().metrics().snapshot(only))
 }

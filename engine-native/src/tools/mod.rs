@@ -1,10 +1,13 @@
 //! The built-in tools. Each module declares its tools as [`ToolDef`]s; [`register_all`] adds
 //! them to a registry.
 //!
-//! - [`admin`]: `server_health`, `list_vaults`, `get_vault`, `get_server_config`,
-//!   `inspect_acl`, `inspect_visibility`, `get_metrics` (each scoped to a vault-bound caller).
+//! - [`admin`]: `server_health`, `get_server_config`, `inspect_acl`, `inspect_visibility`,
+//!   `get_metrics` (each scoped to a vault-bound caller).
+//! - [`vaults`]: `list_vaults`, `get_vault`, `reload_vault` (re-read the config file),
+//!   `reset_vault_cache` (destructive: HITL, drops one vault's rows of the cache database).
 //! - [`frontmatter`]: `read_frontmatter`, `read_property`, `update_frontmatter` (`replace`:
 //!   conditional HITL), `list_properties`, `find_notes_by_property`.
+//! - [`structured`]: output schemas and structured results from typed result structs.
 //! - [`notes`]: `note_exists`, `read_note` (whole note), `delete_note` (destructive: HITL,
 //!   soft delete into `.trash/`).
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
@@ -13,14 +16,17 @@ pub mod admin;
 pub mod args;
 pub mod frontmatter;
 pub mod notes;
+pub mod structured;
 pub mod uri;
 pub mod vault_error;
+pub mod vaults;
 
 use crate::dispatch::{Registry, RegistryError, ToolDef};
 
 /// Every built-in tool.
 pub fn all_tools() -> Vec<ToolDef> {
     let mut tools = admin::tools();
+    tools.extend(vaults::tools());
     tools.extend(notes::tools());
     tools.extend(frontmatter::tools());
     tools.push(uri::tool());

@@ -27,7 +27,7 @@ use serde_json::Value;
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::{ErrorCode, ToolError};
 use crate::tools::args::{input_schema, parse};
-use crate::tools::notes::structured::{output_schema, structured};
+use crate::tools::structured::{output_schema, structured};
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::VaultError;
 

@@ -20,7 +20,7 @@ mod update;
 use crate::dispatch::ToolDef;
 use crate::tools::args::input_schema;
 use crate::tools::args::{PATH_READ, PATH_READ_WRITE};
-use crate::tools::notes::structured::output_schema;
+use crate::tools::structured::output_schema;
 
 /// The frontmatter tools.
 pub fn tools() -> Vec<ToolDef> {

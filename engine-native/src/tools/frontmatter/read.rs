@@ -10,7 +10,7 @@ use crate::dispatch::ToolContext;
 use crate::errors::ToolError;
 use crate::frontmatter::{self, PropertyType};
 use crate::tools::args::parse;
-use crate::tools::notes::structured::structured;
+use crate::tools::structured::structured;
 
 /// The properties of a note in the order it lists them, each with its type, and the note's
 /// SHA-256.

@@ -14,7 +14,7 @@ use crate::dispatch::ToolContext;
 use crate::errors::ToolError;
 use crate::frontmatter::{PropertyQuery, PropertyType};
 use crate::tools::args::parse;
-use crate::tools::notes::structured::structured;
+use crate::tools::structured::structured;
 
 /// Every property name used by the readable notes under a folder, with how many notes use
 /// it and the types seen, by name; notes whose properties cannot be read are listed apart.

@@ -20,7 +20,7 @@ use crate::edits::preview;
 use crate::errors::ToolError;
 use crate::frontmatter::{Edit, apply};
 use crate::tools::args::parse;
-use crate::tools::notes::structured::structured;
+use crate::tools::structured::structured;
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::{VaultError, WriteOptions};
 

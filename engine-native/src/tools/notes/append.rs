@@ -6,12 +6,12 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::edit_flow::{EditRequest, EditResult, apply_edit};
-use super::structured::{output_schema, structured};
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::edits::{AppendAt, append};
 use crate::errors::{ErrorCode, ToolError};
 use crate::tools::args::PATH_READ_WRITE;
 use crate::tools::args::{input_schema, parse};
+use crate::tools::structured::{output_schema, structured};
 
 /// The arguments of `append_note`. At most one of `position`, `heading` and `after_block`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -6,10 +6,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::note_text::mutation_failed;
-use super::structured::{output_schema, structured};
 use crate::dispatch::{PathArg, ToolContext, ToolDef};
 use crate::errors::ToolError;
 use crate::tools::args::{input_schema, parse};
+use crate::tools::structured::{output_schema, structured};
 
 /// The arguments of `delete_note`.
 #[derive(Debug, Deserialize, JsonSchema)]

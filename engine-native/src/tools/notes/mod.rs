@@ -22,7 +22,6 @@ mod note_text;
 mod patch;
 mod read;
 mod read_many;
-pub(crate) mod structured;
 mod transfer;
 mod write;
 

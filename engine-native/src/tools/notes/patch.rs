@@ -7,12 +7,12 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::edit_flow::{EditRequest, EditResult, apply_edit};
-use super::structured::{output_schema, structured};
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::edits::{PatchTarget, patch};
 use crate::errors::{ErrorCode, ToolError};
 use crate::tools::args::PATH_READ_WRITE;
 use crate::tools::args::{input_schema, parse};
+use crate::tools::structured::{output_schema, structured};
 
 /// The arguments of `patch_note`: `old` + `new`, or `heading` + `content`, or `block` +
 /// `content`.

@@ -9,10 +9,10 @@ use serde_json::Value;
 
 use super::note_text::read_text;
 use super::read::{NoteRead, select};
-use super::structured::{output_schema, structured};
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::ToolError;
 use crate::tools::args::{input_schema, parse};
+use crate::tools::structured::{output_schema, structured};
 
 /// The most paths one `read_notes` call reads.
 pub const MAX_PATHS: usize = 50;

@@ -8,12 +8,12 @@ use crate::errors::ToolError;
 use crate::tools::args::input_schema;
 
 /// The JSON Schema of the result type `T` (the generator the input schemas use).
-pub(crate) fn output_schema<T: JsonSchema>() -> Option<Value> {
+pub fn output_schema<T: JsonSchema>() -> Option<Value> {
     Some(input_schema::<T>())
 }
 
 /// The structured result of `result`.
-pub(crate) fn structured<T: Serialize>(result: &T) -> Result<Value, ToolError> {
+pub fn structured<T: Serialize>(result: &T) -> Result<Value, ToolError> {
     serde_json::to_value(result)
         .map_err(|error| ToolError::internal(format!("cannot encode the result: {error}")))
 }
