@@ -7,21 +7,15 @@
 mod mcp_support;
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
-use mcp_support::{arg, call, free_port};
+use mcp_support::{HttpServer, arg, bin, call};
 use rmcp::ServiceExt;
 use rmcp::model::ProtocolVersion;
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
 use rmcp::transport::{ConfigureCommandExt, StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::Value;
 use tempfile::TempDir;
-
-/// The binary under test.
-fn bin() -> String {
-    std::env::var("OBSIDIAN_TC_BIN").unwrap_or_else(|_| mcp_support::BIN.to_owned())
-}
 
 /// The repository root.
 fn repo() -> PathBuf {
@@ -101,56 +95,12 @@ async fn stdio_client(vault: &Path, lifecycle: Lifecycle) -> RunningService<Role
     }
 }
 
-/// `obsidian-tc serve --http` on a free port: stopped with SIGTERM (must exit 0) by
-/// [`HttpServer::stop`], killed if a failed test drops it.
-struct HttpServer {
-    child: Child,
-    url: String,
-}
-
-impl HttpServer {
-    fn start(vault: &Path) -> HttpServer {
-        let port = free_port();
-        let child = Command::new(bin())
-            .args(["serve", "--http", "--port", &port.to_string(), &arg(vault)])
-            .env_remove("OBSIDIAN_TC_CONFIG")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("spawn obsidian-tc serve --http");
-        let server = HttpServer {
-            child,
-            url: format!("http://127.0.0.1:{port}/mcp"),
-        };
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "no listener on {port}");
-            std::thread::sleep(Duration::from_millis(25));
-        }
-        server
-    }
-
-    async fn client(&self, lifecycle: Lifecycle) -> RunningService<RoleClient, ()> {
-        let transport = StreamableHttpClientTransport::from_uri(self.url.clone());
-        match lifecycle.mode() {
-            None => ().serve(transport).await.expect("initialize over HTTP"),
-            Some(mode) => ().serve_with_lifecycle(transport, mode).await.expect("connect"),
-        }
-    }
-
-    fn stop(mut self) {
-        let pid = i32::try_from(self.child.id()).expect("pid");
-        // SAFETY: `kill` with a pid this test spawned and SIGTERM has no memory effects.
-        assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0, "SIGTERM");
-        let status = self.child.wait().expect("wait for the server");
-        assert!(status.success(), "graceful shutdown exits 0, got {status}");
-    }
-}
-
-impl Drop for HttpServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+/// An rmcp client of `server` over Streamable HTTP.
+async fn http_client(server: &HttpServer, lifecycle: Lifecycle) -> RunningService<RoleClient, ()> {
+    let transport = StreamableHttpClientTransport::from_uri(server.url().to_owned());
+    match lifecycle.mode() {
+        None => ().serve(transport).await.expect("initialize over HTTP"),
+        Some(mode) => ().serve_with_lifecycle(transport, mode).await.expect("connect"),
     }
 }
 
@@ -256,7 +206,7 @@ async fn rmcp_auto_over_stdio() {
 async fn rmcp_legacy_over_http() {
     let vault = fresh_vault();
     let server = HttpServer::start(vault.path());
-    let client = server.client(Lifecycle::Legacy).await;
+    let client = http_client(&server, Lifecycle::Legacy).await;
     run_scenario(&client, vault.path(), Lifecycle::Legacy).await;
     client.cancel().await.expect("close");
     server.stop();
@@ -266,7 +216,7 @@ async fn rmcp_legacy_over_http() {
 async fn rmcp_auto_over_http() {
     let vault = fresh_vault();
     let server = HttpServer::start(vault.path());
-    let client = server.client(Lifecycle::Auto).await;
+    let client = http_client(&server, Lifecycle::Auto).await;
     run_scenario(&client, vault.path(), Lifecycle::Auto).await;
     client.cancel().await.expect("close");
     server.stop();

@@ -13,6 +13,10 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use axum::extract::Request;
+use axum::http::{Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::Response;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
@@ -51,6 +55,17 @@ pub fn allowed_origins(configured: &[String]) -> Vec<String> {
     origins
 }
 
+/// A `DELETE` that ended a session answers `200 OK`, as the reference SDK servers do: rmcp
+/// answers `202 Accepted`, which the Python client logs as a failed session termination.
+async fn session_end_answers_ok(request: Request, next: Next) -> Response {
+    let ends_session = request.method() == Method::DELETE;
+    let mut response = next.run(request).await;
+    if ends_session && response.status() == StatusCode::ACCEPTED {
+        *response.status_mut() = StatusCode::OK;
+    }
+    response
+}
+
 /// Binds the configured HTTP address; a clear error when it is taken or not bindable.
 pub async fn bind(config: &LoadedConfig) -> Result<TcpListener, String> {
     let http = &config.config.transports.http;
@@ -84,9 +99,13 @@ pub async fn serve_http(
         Arc::new(LocalSessionManager::default()),
         service_config,
     );
-    let router = axum::Router::new().nest_service(MCP_PATH, service).layer(
-        axum::middleware::from_fn_with_state(Arc::new(config.auth.clone()), authenticate),
-    );
+    let router = axum::Router::new()
+        .nest_service(MCP_PATH, service)
+        .layer(axum::middleware::from_fn(session_end_answers_ok))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(config.auth.clone()),
+            authenticate,
+        ));
     let local: Option<SocketAddr> = listener.local_addr().ok();
     if let Some(address) = local {
         tracing::info!("MCP over HTTP on http://{address}{MCP_PATH}");

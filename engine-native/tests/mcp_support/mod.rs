@@ -14,6 +14,67 @@ use tempfile::TempDir;
 /// The built `obsidian-tc` binary.
 pub const BIN: &str = env!("CARGO_BIN_EXE_obsidian-tc");
 
+/// The binary the end-to-end tests drive: `OBSIDIAN_TC_BIN` (scripts/test.sh passes the
+/// release build), else [`BIN`].
+pub fn bin() -> String {
+    std::env::var("OBSIDIAN_TC_BIN").unwrap_or_else(|_| BIN.to_owned())
+}
+
+/// `obsidian-tc serve --http` on a free loopback port: stopped with SIGTERM (and must exit 0)
+/// by [`HttpServer::stop`], killed if a failed test drops it.
+pub struct HttpServer {
+    child: std::process::Child,
+    url: String,
+}
+
+impl HttpServer {
+    /// Starts [`bin`] serving `vault` and waits until the port accepts connections.
+    pub fn start(vault: &Path) -> HttpServer {
+        let port = free_port();
+        let child = std::process::Command::new(bin())
+            .args(["serve", "--http", "--port", &port.to_string(), &arg(vault)])
+            .env_remove("OBSIDIAN_TC_CONFIG")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn obsidian-tc serve --http");
+        let server = HttpServer {
+            child,
+            url: format!("http://127.0.0.1:{port}/mcp"),
+        };
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no listener on {port}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(25));
+        }
+        server
+    }
+
+    /// The MCP endpoint.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// SIGTERM; the server must shut down gracefully and exit 0.
+    pub fn stop(mut self) {
+        let pid = i32::try_from(self.child.id()).expect("pid");
+        // SAFETY: `kill` with a pid this test spawned and SIGTERM has no memory effects.
+        assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0, "SIGTERM");
+        let status = self.child.wait().expect("wait for the server");
+        assert!(status.success(), "graceful shutdown exits 0, got {status}");
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// A temp vault with `hello.md` ("# Hello\n") and `gone.md`.
 pub fn vault() -> TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
