@@ -3,6 +3,7 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod companion;
 pub mod config;
 pub mod dispatch;
 pub mod edits;

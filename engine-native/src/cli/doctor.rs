@@ -4,6 +4,8 @@ use std::path::Path;
 
 use crate::cli::source::{load_config, open_dispatcher};
 use crate::cli::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
+use crate::companion::{ProbeError, probe};
+use crate::config::model::VaultConfig;
 use crate::config::{ConfigFlags, LoadedConfig};
 use crate::store::CACHE_DB_FILE;
 
@@ -61,7 +63,8 @@ pub fn run_doctor(flags: &ConfigFlags) -> u8 {
 }
 
 /// Every check: each vault readable, the cache folder writable, SQLite opens (and the
-/// server starts on it), the HTTP port free when HTTP is enabled.
+/// server starts on it), the HTTP port free when HTTP is enabled, and each vault's companion
+/// plugin (TC Bridge) reachable, when one is configured.
 pub fn checks(config: &LoadedConfig) -> Vec<Check> {
     let mut out: Vec<Check> = config
         .config
@@ -75,7 +78,44 @@ pub fn checks(config: &LoadedConfig) -> Vec<Check> {
     if http.enabled {
         out.push(port_free(&http.host, http.port));
     }
+    out.extend(config.config.vaults.iter().map(companion_reachable));
     out
+}
+
+fn companion_reachable(vault: &VaultConfig) -> Check {
+    let id = &vault.id;
+    let Some(companion) = &vault.companion else {
+        return Check::ok(format!(
+            "vault {id}: no companion configured (the tools that need a running Obsidian are \
+             off; set vaults[].companion to TC Bridge's address to turn them on)"
+        ));
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build();
+    let outcome = match runtime {
+        Ok(runtime) => runtime.block_on(probe(companion)),
+        Err(e) => Err(ProbeError::Unreachable(format!("no async runtime: {e}"))),
+    };
+    match outcome {
+        Ok(found) if found.shape_ok => Check::ok(format!(
+            "vault {id}: TC Bridge {} on Obsidian {} answers at {}",
+            found.plugin_version, found.obsidian_version, companion.url
+        )),
+        Ok(found) => Check::fail(
+            format!(
+                "vault {id}: TC Bridge {} answers at {} but its self-check failed: {}",
+                found.plugin_version,
+                companion.url,
+                found.shape_warnings.join("; ")
+            ),
+            "update TC Bridge: this Obsidian version changed internals the plugin relies on",
+        ),
+        Err(error) => Check::fail(
+            format!("vault {id}: TC Bridge at {} {error}", companion.url),
+            error.hint(),
+        ),
+    }
 }
 
 fn vault_readable(id: &str, path: &Path) -> Check {

@@ -32,7 +32,43 @@ pub fn semantic_problems(config: &ServerConfig) -> Vec<ConfigProblem> {
     }
     check_auth(config, &mut out);
     check_allowed_origins(config, &mut out);
+    check_companions(config, &mut out);
     out
+}
+
+/// A companion URL is `http://` on a loopback host with a port and nothing after it.
+fn check_companions(config: &ServerConfig, out: &mut Vec<ConfigProblem>) {
+    for (index, vault) in config.vaults.iter().enumerate() {
+        let Some(companion) = &vault.companion else {
+            continue;
+        };
+        if !is_loopback_http_url(&companion.url) {
+            out.push(ConfigProblem::new(
+                JsonPath::keys("vaults")
+                    .index(index)
+                    .key("companion")
+                    .key("url")
+                    .to_string(),
+                format!(
+                    "{:?} is not a loopback HTTP address: write http://127.0.0.1:PORT with the \
+                     port TC Bridge shows in its settings (the token must not cross a network)",
+                    companion.url
+                ),
+            ));
+        }
+    }
+}
+
+/// Whether `url` is `http://HOST:PORT` (optionally ending in `/`) with a loopback `HOST`.
+fn is_loopback_http_url(url: &str) -> bool {
+    let Some(rest) = url.strip_prefix("http://") else {
+        return false;
+    };
+    let rest = rest.strip_suffix('/').unwrap_or(rest);
+    match rest.rsplit_once(':') {
+        Some((host, port)) => is_loopback(host) && port.parse::<u16>().is_ok_and(|p| p > 0),
+        None => false,
+    }
 }
 
 fn check_vaults(config: &ServerConfig, out: &mut Vec<ConfigProblem>) {
@@ -172,6 +208,27 @@ pub fn is_loopback(host: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn companion_urls() {
+        for url in [
+            "http://127.0.0.1:27125",
+            "http://localhost:8080/",
+            "http://[::1]:9",
+        ] {
+            assert!(is_loopback_http_url(url), "{url}");
+        }
+        for url in [
+            "https://127.0.0.1:27125",
+            "http://192.168.1.5:27125",
+            "http://127.0.0.1",
+            "http://127.0.0.1:0",
+            "http://127.0.0.1:27125/api",
+            "127.0.0.1:27125",
+        ] {
+            assert!(!is_loopback_http_url(url), "{url}");
+        }
+    }
 
     #[test]
     fn origins() {

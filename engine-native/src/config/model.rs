@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::acl_schema::AclConfigSchema;
 use crate::config::sections::{
-    AuthConfig, EmbeddingsConfig, GovernorConfig, MaintenanceConfig, ThrottleConfig,
-    ToolFacadeConfig, ToolVisibilityConfig, TransportsConfig,
+    AuthConfig, CompanionConfig, EmbeddingsConfig, GovernorConfig, MaintenanceConfig,
+    ThrottleConfig, ToolFacadeConfig, ToolVisibilityConfig, TransportsConfig,
 };
 
 /// The whole configuration of one obsidian-tc server (the file's root object).
@@ -85,6 +85,10 @@ pub struct VaultConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<AclConfigSchema>")]
     pub acl: Option<AclConfig>,
+    /// TC Bridge, the Obsidian plugin running in this vault, for the tools that need a live
+    /// Obsidian; without it those tools are off and everything else works.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub companion: Option<CompanionConfig>,
 }
 
 impl ServerConfig {

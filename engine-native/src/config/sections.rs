@@ -233,3 +233,27 @@ pub enum EmbeddingProvider {
 
 pub use crate::governor::GovernorConfig;
 pub use crate::throttle::{ThrottleConfig, ThrottleTier, ThrottleTiers};
+
+/// Where TC Bridge (the Obsidian plugin) of one vault listens, and its token
+/// (`vaults[].companion`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CompanionConfig {
+    /// The plugin's address on this machine, e.g. `http://127.0.0.1:27125` (plain HTTP on
+    /// loopback only: the token must not cross a network).
+    #[schemars(length(min = 1, max = 256))]
+    pub url: String,
+    /// The bearer token shown in the plugin's settings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 512))]
+    pub token: Option<String>,
+    /// How long to wait for the plugin's answer to the probe, in milliseconds.
+    #[serde(default = "default_probe_timeout_ms")]
+    #[schemars(range(min = 50, max = 60000))]
+    pub probe_timeout_ms: u64,
+}
+
+/// The original's probe timeout: 500 ms.
+fn default_probe_timeout_ms() -> u64 {
+    500
+}

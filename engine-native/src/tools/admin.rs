@@ -20,6 +20,9 @@ pub const REDACTED: &str = "[redacted]";
 /// The config values `get_server_config` never shows (JSON Pointers).
 const SECRET_POINTERS: [&str; 2] = ["/auth/jwtSecret", "/embeddings/apiKey"];
 
+/// Inside each vault: the companion token, never shown either.
+const COMPANION_TOKEN_POINTER: &str = "/companion/token";
+
 /// No arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -207,6 +210,16 @@ fn get_server_config(ctx: &ToolContext<'_>, _args: Value) -> Result<Value, ToolE
             && !secret.is_null()
         {
             *secret = json!(REDACTED);
+        }
+    }
+    for vault in config
+        .get_mut("vaults")
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
+    {
+        if let Some(token) = vault.pointer_mut(COMPANION_TOKEN_POINTER) {
+            *token = json!(REDACTED);
         }
     }
     if let Some(bound) = ctx.caller().vault_binding.as_deref()
