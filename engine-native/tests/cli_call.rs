@@ -126,6 +126,7 @@ fn doctor_reports_ok_lines_and_a_taken_http_port() {
     assert!(said.contains("OK   vault main is readable"), "{said}");
     assert!(said.contains("OK   cache folder is writable"), "{said}");
     assert!(said.contains("OK   SQLite 3."), "{said}");
+    assert!(said.contains("FTS5 yes, JSON1 yes, RTREE yes"), "{said}");
     assert!(!said.contains("FAIL"), "{said}");
 
     let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");

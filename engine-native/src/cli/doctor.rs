@@ -146,12 +146,22 @@ fn sqlite_opens(config: &LoadedConfig) -> Check {
     let db = config.cache_dir().join(CACHE_DB_FILE);
     match open_dispatcher(config.clone()) {
         Ok(dispatcher) => {
-            let schema = dispatcher
-                .store()
+            let store = dispatcher.store();
+            let schema = store
                 .schema_version()
                 .map_or_else(|e| format!("unknown ({e})"), |v| v.to_string());
+            let features = match store.features() {
+                Ok(features) => features
+                    .iter()
+                    .map(|(name, present)| {
+                        format!("{name} {}", if *present { "yes" } else { "NO" })
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                Err(e) => format!("features unknown ({e})"),
+            };
             Check::ok(format!(
-                "SQLite {} opens {} (schema version {schema}); the server starts",
+                "SQLite {} opens {} (schema version {schema}; {features}); the server starts",
                 rusqlite::version(),
                 db.display()
             ))

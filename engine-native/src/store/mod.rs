@@ -86,6 +86,29 @@ impl Store {
         migrations::schema_version(&lock(&self.reader))
     }
 
+    /// Which of the SQLite features the index relies on this build has (`FTS5`, `JSON1`,
+    /// `RTREE`), as `(name, present)`.
+    pub fn features(&self) -> Result<Vec<(&'static str, bool)>, StoreError> {
+        let reader = lock(&self.reader);
+        let mut out = Vec::new();
+        for (name, option) in [
+            ("FTS5", "ENABLE_FTS5"),
+            ("JSON1", "ENABLE_JSON1"),
+            ("RTREE", "ENABLE_RTREE"),
+        ] {
+            let used: bool = if name == "JSON1" {
+                // Built in since SQLite 3.38; the compile option only exists to leave it out.
+                reader.query_row("SELECT json_valid('{}')", [], |row| row.get(0))?
+            } else {
+                reader.query_row("SELECT sqlite_compileoption_used(?1)", [option], |row| {
+                    row.get(0)
+                })?
+            };
+            out.push((name, used));
+        }
+        Ok(out)
+    }
+
     /// Idempotency keys: claim, complete, mark indeterminate, release.
     pub fn idempotency(&self) -> Idempotency<'_> {
         Idempotency::new(self, self.idempotency_policy)
