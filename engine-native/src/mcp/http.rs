@@ -9,6 +9,9 @@
 //!   `transports.http.allowedOrigins`; anything else answers 403 before MCP. Requests without
 //!   `Origin` (non-browser clients) pass. rmcp's own Origin validation does the matching.
 //! - The caller of each request comes from the [`crate::mcp::auth::authenticate`] middleware.
+//! - Accepted connections get `TCP_NODELAY`: a response goes out in several writes (headers,
+//!   SSE events, the last chunk), and with Nagle's algorithm the last one waited for the
+//!   client's delayed ACK — about 40 ms on every back-to-back request of a keep-alive client.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -17,6 +20,7 @@ use axum::extract::Request;
 use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::Response;
+use axum::serve::ListenerExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
@@ -110,6 +114,11 @@ pub async fn serve_http(
     if let Some(address) = local {
         tracing::info!("MCP over HTTP on http://{address}{MCP_PATH}");
     }
+    let listener = listener.tap_io(|stream| {
+        if let Err(e) = stream.set_nodelay(true) {
+            tracing::debug!("cannot set TCP_NODELAY on a connection: {e}");
+        }
+    });
     axum::serve(listener, router)
         .with_graceful_shutdown(async move { cancel.cancelled().await })
         .await
