@@ -7,10 +7,9 @@
 mod mcp_support;
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
-use mcp_support::{arg, call, free_port};
+use mcp_support::{HttpServer, arg, call, free_port};
 use rmcp::ServiceExt;
 use rmcp::model::ProtocolVersion;
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
@@ -101,56 +100,19 @@ async fn stdio_client(vault: &Path, lifecycle: Lifecycle) -> RunningService<Role
     }
 }
 
-/// `obsidian-tc serve --http` on a free port: stopped with SIGTERM (must exit 0) by
-/// [`HttpServer::stop`], killed if a failed test drops it.
-struct HttpServer {
-    child: Child,
-    url: String,
+/// `obsidian-tc serve --http` on a free port.
+fn start_http(vault: &Path) -> HttpServer {
+    let port = free_port();
+    let args = ["serve", "--http", "--port", &port.to_string(), &arg(vault)];
+    HttpServer::start_binary(&bin(), &args, port)
 }
 
-impl HttpServer {
-    fn start(vault: &Path) -> HttpServer {
-        let port = free_port();
-        let child = Command::new(bin())
-            .args(["serve", "--http", "--port", &port.to_string(), &arg(vault)])
-            .env_remove("OBSIDIAN_TC_CONFIG")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("spawn obsidian-tc serve --http");
-        let server = HttpServer {
-            child,
-            url: format!("http://127.0.0.1:{port}/mcp"),
-        };
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "no listener on {port}");
-            std::thread::sleep(Duration::from_millis(25));
-        }
-        server
-    }
-
-    async fn client(&self, lifecycle: Lifecycle) -> RunningService<RoleClient, ()> {
-        let transport = StreamableHttpClientTransport::from_uri(self.url.clone());
-        match lifecycle.mode() {
-            None => ().serve(transport).await.expect("initialize over HTTP"),
-            Some(mode) => ().serve_with_lifecycle(transport, mode).await.expect("connect"),
-        }
-    }
-
-    fn stop(mut self) {
-        let pid = i32::try_from(self.child.id()).expect("pid");
-        // SAFETY: `kill` with a pid this test spawned and SIGTERM has no memory effects.
-        assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0, "SIGTERM");
-        let status = self.child.wait().expect("wait for the server");
-        assert!(status.success(), "graceful shutdown exits 0, got {status}");
-    }
-}
-
-impl Drop for HttpServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+/// Connects an rmcp client to `server` over Streamable HTTP.
+async fn http_client(server: &HttpServer, lifecycle: Lifecycle) -> RunningService<RoleClient, ()> {
+    let transport = StreamableHttpClientTransport::from_uri(server.url());
+    match lifecycle.mode() {
+        None => ().serve(transport).await.expect("initialize over HTTP"),
+        Some(mode) => ().serve_with_lifecycle(transport, mode).await.expect("connect"),
     }
 }
 
@@ -236,38 +198,40 @@ async fn run_scenario(client: &RunningService<RoleClient, ()>, vault: &Path, lif
     }
 }
 
+/// The scenario over stdio in `lifecycle`.
+async fn over_stdio(lifecycle: Lifecycle) {
+    let vault = fresh_vault();
+    let client = stdio_client(vault.path(), lifecycle).await;
+    run_scenario(&client, vault.path(), lifecycle).await;
+    client.cancel().await.expect("close");
+}
+
+/// The scenario over Streamable HTTP in `lifecycle`; the server must then shut down cleanly.
+async fn over_http(lifecycle: Lifecycle) {
+    let vault = fresh_vault();
+    let server = start_http(vault.path());
+    let client = http_client(&server, lifecycle).await;
+    run_scenario(&client, vault.path(), lifecycle).await;
+    client.cancel().await.expect("close");
+    server.stop();
+}
+
 #[tokio::test]
 async fn rmcp_legacy_over_stdio() {
-    let vault = fresh_vault();
-    let client = stdio_client(vault.path(), Lifecycle::Legacy).await;
-    run_scenario(&client, vault.path(), Lifecycle::Legacy).await;
-    client.cancel().await.expect("close");
+    over_stdio(Lifecycle::Legacy).await;
 }
 
 #[tokio::test]
 async fn rmcp_auto_over_stdio() {
-    let vault = fresh_vault();
-    let client = stdio_client(vault.path(), Lifecycle::Auto).await;
-    run_scenario(&client, vault.path(), Lifecycle::Auto).await;
-    client.cancel().await.expect("close");
+    over_stdio(Lifecycle::Auto).await;
 }
 
 #[tokio::test]
 async fn rmcp_legacy_over_http() {
-    let vault = fresh_vault();
-    let server = HttpServer::start(vault.path());
-    let client = server.client(Lifecycle::Legacy).await;
-    run_scenario(&client, vault.path(), Lifecycle::Legacy).await;
-    client.cancel().await.expect("close");
-    server.stop();
+    over_http(Lifecycle::Legacy).await;
 }
 
 #[tokio::test]
 async fn rmcp_auto_over_http() {
-    let vault = fresh_vault();
-    let server = HttpServer::start(vault.path());
-    let client = server.client(Lifecycle::Auto).await;
-    run_scenario(&client, vault.path(), Lifecycle::Auto).await;
-    client.cancel().await.expect("close");
-    server.stop();
+    over_http(Lifecycle::Auto).await;
 }
