@@ -34,6 +34,11 @@ pub fn run(args: &[&str]) -> Output {
         .expect("run obsidian-tc")
 }
 
+/// Runs `obsidian-tc call <tool> --args <args> <vault>` to completion.
+pub fn run_call(vault: &Path, tool: &str, args: &str) -> Output {
+    run(&["call", tool, "--args", args, &arg(vault)])
+}
+
 /// The stdout of `output` as JSON.
 pub fn stdout_json(output: &Output) -> Value {
     serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
