@@ -2,19 +2,13 @@
 
 mod mcp_support;
 
-use mcp_support::{arg, run, stdout_json, vault};
+use mcp_support::{arg, run, run_call, stdout_json, vault};
 use serde_json::json;
 
 #[test]
 fn call_prints_the_structured_result_and_exits_zero() {
     let vault = vault();
-    let out = run(&[
-        "call",
-        "read_note",
-        "--args",
-        r#"{"path": "hello.md"}"#,
-        &arg(vault.path()),
-    ]);
+    let out = run_call(vault.path(), "read_note", r#"{"path": "hello.md"}"#);
     assert_eq!(out.status.code(), Some(0));
     let result = stdout_json(&out);
     assert_eq!(result["content"], json!("# Hello\n"));
@@ -24,13 +18,7 @@ fn call_prints_the_structured_result_and_exits_zero() {
 #[test]
 fn a_tool_error_prints_the_structured_error_and_exits_one() {
     let vault = vault();
-    let out = run(&[
-        "call",
-        "read_note",
-        "--args",
-        r#"{"path": "missing.md"}"#,
-        &arg(vault.path()),
-    ]);
+    let out = run_call(vault.path(), "read_note", r#"{"path": "missing.md"}"#);
     assert_eq!(out.status.code(), Some(1));
     let error = stdout_json(&out);
     assert_eq!(error["code"], json!("not_found"));
@@ -45,7 +33,7 @@ fn a_tool_error_prints_the_structured_error_and_exits_one() {
 fn call_gates_destructive_tools_for_the_cli_caller_too() {
     let vault = vault();
     let args = r#"{"path": "gone.md"}"#;
-    let out = run(&["call", "delete_note", "--args", args, &arg(vault.path())]);
+    let out = run_call(vault.path(), "delete_note", args);
     assert_eq!(out.status.code(), Some(1));
     let error = stdout_json(&out);
     assert_eq!(error["code"], json!("elicit_required"));
@@ -60,7 +48,7 @@ fn call_gates_destructive_tools_for_the_cli_caller_too() {
         &arg(vault.path()),
     ]);
     assert_eq!(approved.status.code(), Some(0));
-    let done = run(&["call", "delete_note", "--args", args, &arg(vault.path())]);
+    let done = run_call(vault.path(), "delete_note", args);
     assert_eq!(
         done.status.code(),
         Some(0),
@@ -73,11 +61,11 @@ fn call_gates_destructive_tools_for_the_cli_caller_too() {
 #[test]
 fn bad_usage_exits_two_and_says_what_to_do() {
     let vault = vault();
-    let not_json = run(&["call", "read_note", "--args", "{oops", &arg(vault.path())]);
+    let not_json = run_call(vault.path(), "read_note", "{oops");
     assert_eq!(not_json.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&not_json.stderr).contains("--args"));
 
-    let not_object = run(&["call", "read_note", "--args", "[1]", &arg(vault.path())]);
+    let not_object = run_call(vault.path(), "read_note", "[1]");
     assert_eq!(not_object.status.code(), Some(2));
 
     let missing = vault.path().join("nowhere");

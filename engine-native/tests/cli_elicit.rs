@@ -3,7 +3,7 @@
 
 mod mcp_support;
 
-use mcp_support::{arg, run, stdout_json, vault};
+use mcp_support::{arg, run, run_call, stdout_json, vault};
 use obsidian_tc::config::CACHE_DIR_NAME;
 use obsidian_tc::store::{CACHE_DB_FILE, ElicitRequest, IdempotencyPolicy, Store};
 use serde_json::{Value, json};
@@ -32,13 +32,7 @@ fn list_json_is_an_empty_array_when_nothing_waits() {
 #[test]
 fn list_json_describes_a_gated_call_and_its_approval() {
     let vault = vault();
-    let gated = run(&[
-        "call",
-        "delete_note",
-        "--args",
-        r#"{"path": "gone.md"}"#,
-        &arg(vault.path()),
-    ]);
+    let gated = run_call(vault.path(), "delete_note", r#"{"path": "gone.md"}"#);
     assert_eq!(gated.status.code(), Some(1));
     let hash = stdout_json(&gated)["details"]["args_hash"]
         .as_str()

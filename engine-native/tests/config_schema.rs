@@ -1,10 +1,11 @@
 //! The published schema is the one the Rust types generate, and the validator understands it.
 
+mod dispatch_support;
+
 use std::path::PathBuf;
 
-use obsidian_tc::config::validate::KNOWN_KEYWORDS;
+use dispatch_support::assert_known_keywords;
 use obsidian_tc::config::{SCHEMA_FILE, config_schema, config_schema_text};
-use serde_json::Value;
 
 fn published() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -59,26 +60,7 @@ fn schema_is_2020_12_with_the_original_key_names() {
 
 #[test]
 fn validator_knows_every_keyword_the_schema_uses() {
-    /// `name_map`: `value` maps property or definition names to schemas (not keywords).
-    fn walk(value: &Value, name_map: bool) {
-        match value {
-            Value::Object(map) => {
-                for (key, child) in map {
-                    if name_map {
-                        walk(child, false);
-                        continue;
-                    }
-                    assert!(KNOWN_KEYWORDS.contains(&key.as_str()), "keyword {key}");
-                    if !["default", "examples", "const", "enum"].contains(&key.as_str()) {
-                        walk(child, key == "properties" || key == "$defs");
-                    }
-                }
-            }
-            Value::Array(items) => items.iter().for_each(|item| walk(item, false)),
-            _ => {}
-        }
-    }
-    walk(&config_schema(), false);
+    assert_known_keywords(&config_schema());
 }
 
 #[test]

@@ -3,11 +3,10 @@
 
 mod dispatch_support;
 
-use dispatch_support::{Fixture, caller};
-use obsidian_tc::config::validate::KNOWN_KEYWORDS;
+use dispatch_support::{Fixture, assert_known_keywords, caller};
 use obsidian_tc::dispatch::{Caller, Visibility};
 use obsidian_tc::errors::ErrorCode;
-use serde_json::{Value, json};
+use serde_json::json;
 
 #[test]
 fn unknown_hidden_and_disabled_tools_all_answer_not_found() {
@@ -181,28 +180,12 @@ fn annotations_follow_the_gate_predicates() {
 
 #[test]
 fn every_tool_schema_is_a_closed_object_the_validator_understands() {
-    fn walk(value: &Value, name_map: bool) {
-        if let Value::Object(map) = value {
-            for (key, child) in map {
-                if name_map {
-                    walk(child, false);
-                    continue;
-                }
-                assert!(KNOWN_KEYWORDS.contains(&key.as_str()), "keyword {key}");
-                if !["default", "examples", "const", "enum"].contains(&key.as_str()) {
-                    walk(child, key == "properties" || key == "$defs");
-                }
-            }
-        } else if let Value::Array(items) = value {
-            items.iter().for_each(|item| walk(item, false));
-        }
-    }
     let fx = Fixture::new(json!({}));
     for tool in fx.server.registry().tools() {
         let schema = &tool.def.input_schema;
         assert_eq!(schema["type"], "object", "{}", tool.name());
         assert_eq!(schema["additionalProperties"], false, "{}", tool.name());
-        walk(schema, false);
+        assert_known_keywords(schema);
         let has_vault = schema["properties"].get("vault").is_some();
         assert_eq!(has_vault, tool.def.vault_arg, "{}", tool.name());
     }

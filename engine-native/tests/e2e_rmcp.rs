@@ -9,7 +9,7 @@ mod mcp_support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use mcp_support::{HttpServer, arg, bin, call};
+use mcp_support::{HttpServer, arg, bin, call, free_port};
 use rmcp::ServiceExt;
 use rmcp::model::ProtocolVersion;
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
@@ -95,9 +95,16 @@ async fn stdio_client(vault: &Path, lifecycle: Lifecycle) -> RunningService<Role
     }
 }
 
-/// An rmcp client of `server` over Streamable HTTP.
+/// `obsidian-tc serve --http` on a free port.
+fn start_http(vault: &Path) -> HttpServer {
+    let port = free_port();
+    let args = ["serve", "--http", "--port", &port.to_string(), &arg(vault)];
+    HttpServer::start_binary(&bin(), &args, port)
+}
+
+/// Connects an rmcp client to `server` over Streamable HTTP.
 async fn http_client(server: &HttpServer, lifecycle: Lifecycle) -> RunningService<RoleClient, ()> {
-    let transport = StreamableHttpClientTransport::from_uri(server.url().to_owned());
+    let transport = StreamableHttpClientTransport::from_uri(server.url());
     match lifecycle.mode() {
         None => ().serve(transport).await.expect("initialize over HTTP"),
         Some(mode) => ().serve_with_lifecycle(transport, mode).await.expect("connect"),
@@ -186,38 +193,40 @@ async fn run_scenario(client: &RunningService<RoleClient, ()>, vault: &Path, lif
     }
 }
 
+/// The scenario over stdio in `lifecycle`.
+async fn over_stdio(lifecycle: Lifecycle) {
+    let vault = fresh_vault();
+    let client = stdio_client(vault.path(), lifecycle).await;
+    run_scenario(&client, vault.path(), lifecycle).await;
+    client.cancel().await.expect("close");
+}
+
+/// The scenario over Streamable HTTP in `lifecycle`; the server must then shut down cleanly.
+async fn over_http(lifecycle: Lifecycle) {
+    let vault = fresh_vault();
+    let server = start_http(vault.path());
+    let client = http_client(&server, lifecycle).await;
+    run_scenario(&client, vault.path(), lifecycle).await;
+    client.cancel().await.expect("close");
+    server.stop();
+}
+
 #[tokio::test]
 async fn rmcp_legacy_over_stdio() {
-    let vault = fresh_vault();
-    let client = stdio_client(vault.path(), Lifecycle::Legacy).await;
-    run_scenario(&client, vault.path(), Lifecycle::Legacy).await;
-    client.cancel().await.expect("close");
+    over_stdio(Lifecycle::Legacy).await;
 }
 
 #[tokio::test]
 async fn rmcp_auto_over_stdio() {
-    let vault = fresh_vault();
-    let client = stdio_client(vault.path(), Lifecycle::Auto).await;
-    run_scenario(&client, vault.path(), Lifecycle::Auto).await;
-    client.cancel().await.expect("close");
+    over_stdio(Lifecycle::Auto).await;
 }
 
 #[tokio::test]
 async fn rmcp_legacy_over_http() {
-    let vault = fresh_vault();
-    let server = HttpServer::start(vault.path());
-    let client = http_client(&server, Lifecycle::Legacy).await;
-    run_scenario(&client, vault.path(), Lifecycle::Legacy).await;
-    client.cancel().await.expect("close");
-    server.stop();
+    over_http(Lifecycle::Legacy).await;
 }
 
 #[tokio::test]
 async fn rmcp_auto_over_http() {
-    let vault = fresh_vault();
-    let server = HttpServer::start(vault.path());
-    let client = http_client(&server, Lifecycle::Auto).await;
-    run_scenario(&client, vault.path(), Lifecycle::Auto).await;
-    client.cancel().await.expect("close");
-    server.stop();
+    over_http(Lifecycle::Auto).await;
 }

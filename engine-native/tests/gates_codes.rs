@@ -52,7 +52,7 @@ mod gates_support;
 
 use dispatch_support::{Fixture, caller};
 use engine_core::hash::sha256_hex;
-use gates_support::{approve, snapshot};
+use gates_support::snapshot;
 use obsidian_tc::dispatch::Caller;
 use obsidian_tc::errors::ErrorCode;
 use obsidian_tc::store::ElicitRequest;
@@ -414,6 +414,6 @@ fn elicit_tokens_are_bound_to_vault_args_caller_and_time() {
     assert!(fx.exists("main", "a.md"));
     // Without a token the human's out-of-band approval still works.
     let gated = fx.err("delete_note", args.clone(), ErrorCode::ElicitRequired);
-    approve(&fx, &gated);
+    fx.approve_error(&gated);
     fx.ok("delete_note", args);
 }

@@ -12,8 +12,8 @@ use std::process::{Command, Stdio};
 use std::sync::Barrier;
 
 use dispatch_support::Fixture;
-use mcp_support::{BIN, arg, run, stdout_json, vault};
-use obsidian_tc::dispatch::Caller;
+use mcp_support::{BIN, arg, run_call, stdout_json, vault};
+use obsidian_tc::dispatch::{CallOutcome, Caller};
 use obsidian_tc::errors::ErrorCode;
 use serde_json::{Value, json};
 
@@ -25,18 +25,16 @@ fn occurrences(text: &str, marker: &str) -> usize {
     text.matches(marker).count()
 }
 
-#[test]
-fn identical_keyed_appends_from_threads_execute_once() {
-    let fx = Fixture::new(json!({"throttle": {"enabled": false}}));
-    fx.write("main", "log.md", "# Log\n");
-    let args = json!({"path": "log.md", "content": "ONCE-MARK", "idempotency_key": "k-append"});
+/// Calls `tool` with `args` as the stdio caller from `THREADS` threads released at once;
+/// returns every outcome.
+fn racing_threads(fx: &Fixture, tool: &str, args: &Value) -> Vec<CallOutcome> {
     let barrier = Barrier::new(THREADS);
-    let outcomes: Vec<_> = std::thread::scope(|scope| {
+    std::thread::scope(|scope| {
         let handles: Vec<_> = (0..THREADS)
             .map(|_| {
                 scope.spawn(|| {
                     barrier.wait();
-                    fx.call(&Caller::stdio(), "append_note", args.clone())
+                    fx.call(&Caller::stdio(), tool, args.clone())
                 })
             })
             .collect();
@@ -44,7 +42,15 @@ fn identical_keyed_appends_from_threads_execute_once() {
             .into_iter()
             .map(|handle| handle.join().expect("thread"))
             .collect()
-    });
+    })
+}
+
+#[test]
+fn identical_keyed_appends_from_threads_execute_once() {
+    let fx = Fixture::new(json!({"throttle": {"enabled": false}}));
+    fx.write("main", "log.md", "# Log\n");
+    let args = json!({"path": "log.md", "content": "ONCE-MARK", "idempotency_key": "k-append"});
+    let outcomes = racing_threads(&fx, "append_note", &args);
     let executed: Vec<&Value> = outcomes
         .iter()
         .filter(|outcome| !outcome.replayed)
@@ -82,21 +88,7 @@ fn identical_keyed_creates_from_threads_execute_once() {
     let fx = Fixture::new(json!({"throttle": {"enabled": false}}));
     let args =
         json!({"path": "new.md", "content": "created once\n", "idempotency_key": "k-create"});
-    let barrier = Barrier::new(THREADS);
-    let outcomes: Vec<_> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..THREADS)
-            .map(|_| {
-                scope.spawn(|| {
-                    barrier.wait();
-                    fx.call(&Caller::stdio(), "write_note", args.clone())
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|handle| handle.join().expect("thread"))
-            .collect()
-    });
+    let outcomes = racing_threads(&fx, "write_note", &args);
     let executed = outcomes
         .iter()
         .filter(|outcome| !outcome.replayed && outcome.result.is_ok())
@@ -164,13 +156,7 @@ fn identical_keyed_appends_from_processes_sharing_a_cache_execute_once() {
         assert_eq!(occurrences(&note, &marker), 1, "round {round}: {note}");
     }
     let reused = json!({"path": "log.md", "content": "OTHER", "idempotency_key": "k-0"});
-    let out = run(&[
-        "call",
-        "append_note",
-        "--args",
-        &reused.to_string(),
-        &arg(vault.path()),
-    ]);
+    let out = run_call(vault.path(), "append_note", &reused.to_string());
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(stdout_json(&out)["code"], "idempotency_key_mismatch");
     let note = std::fs::read_to_string(vault.path().join("log.md")).expect("note");

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use engine_core::hash::args_hash;
 use gates_support::Xorshift;
-use mcp_support::{BIN, arg, run, stdout_json, vault};
+use mcp_support::{BIN, arg, run, run_call, stdout_json, vault};
 use serde_json::{Value, json};
 
 const NOTE: &str = "big.md";
@@ -132,7 +132,7 @@ fn approved_overwrite_under_way(vault: &Path, text: &str) -> Session {
 /// Every path `list_notes` shows, attachments included.
 fn listed(vault: &Path) -> Vec<String> {
     let args = json!({"include_attachments": true, "limit": 1000}).to_string();
-    let out = run(&["call", "list_notes", "--args", &args, &arg(vault)]);
+    let out = run_call(vault, "list_notes", &args);
     assert_eq!(out.status.code(), Some(0));
     stdout_json(&out)["items"]
         .as_array()
@@ -192,7 +192,7 @@ fn sigkill_during_write_note_leaves_the_old_or_the_new_note() {
     eprintln!("kills: {saw_old} left the old note, {saw_new} the new one (full call {full:?})");
 
     let append = json!({"path": NOTE, "content": "after the kills"}).to_string();
-    let out = run(&["call", "append_note", "--args", &append, &arg(vault.path())]);
+    let out = run_call(vault.path(), "append_note", &append);
     assert_eq!(
         out.status.code(),
         Some(0),

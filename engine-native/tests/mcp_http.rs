@@ -2,74 +2,22 @@
 
 mod mcp_support;
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
-use mcp_support::{BIN, arg, call, free_port, structured, vault};
+use mcp_support::{HttpServer, arg, call, free_port, post_initialize, run, structured, vault};
 use rmcp::ServiceExt;
 use rmcp::transport::StreamableHttpClientTransport;
 use serde_json::json;
 
-/// The server process, killed when dropped.
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Starts `serve --http --port <port> <vault>` and waits until the port accepts connections.
-fn start(vault: &std::path::Path, port: u16) -> Server {
-    let child = Command::new(BIN)
-        .args(["serve", "--http", "--port", &port.to_string(), &arg(vault)])
-        .env_remove("OBSIDIAN_TC_CONFIG")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("spawn obsidian-tc serve --http");
-    let server = Server(child);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            Instant::now() < deadline,
-            "the server did not listen on {port}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    server
+/// Starts `serve --http --port <port> <vault>`.
+fn start(vault: &std::path::Path, port: u16) -> HttpServer {
+    HttpServer::start(
+        &["serve", "--http", "--port", &port.to_string(), &arg(vault)],
+        port,
+    )
 }
 
 /// Sends a raw `initialize` POST with `host` as the Host header; returns the status line.
 fn post_with_host(port: u16, host: &str) -> String {
-    let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
-    let request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
-         Connection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .expect("timeout");
-    stream.write_all(request.as_bytes()).expect("send");
-    let mut response = Vec::new();
-    let mut buf = [0u8; 1024];
-    while let Ok(n) = stream.read(&mut buf) {
-        if n == 0 {
-            break;
-        }
-        response.extend_from_slice(&buf[..n]);
-        if response.windows(2).any(|w| w == b"\r\n") {
-            break;
-        }
-    }
-    let text = String::from_utf8_lossy(&response);
-    text.lines().next().unwrap_or_default().to_owned()
+    post_initialize(port, &[format!("Host: {host}")])
 }
 
 #[tokio::test]
@@ -111,18 +59,13 @@ fn a_taken_port_fails_with_what_to_do() {
     let vault = vault();
     let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
     let port = taken.local_addr().expect("addr").port();
-    let out = Command::new(BIN)
-        .args([
-            "serve",
-            "--http",
-            "--port",
-            &port.to_string(),
-            &arg(vault.path()),
-        ])
-        .env_remove("OBSIDIAN_TC_CONFIG")
-        .stdin(Stdio::null())
-        .output()
-        .expect("run");
+    let out = run(&[
+        "serve",
+        "--http",
+        "--port",
+        &port.to_string(),
+        &arg(vault.path()),
+    ]);
     assert_eq!(out.status.code(), Some(1));
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -136,21 +79,9 @@ fn a_taken_port_fails_with_what_to_do() {
 fn sigterm_stops_the_http_server_cleanly() {
     let vault = vault();
     let port = free_port();
-    let mut server = start(vault.path(), port);
-    let pid = libc::pid_t::try_from(server.0.id()).expect("pid fits");
-    // SAFETY: kill(2) on the child this test spawned and still owns.
-    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let status = loop {
-        if let Some(status) = server.0.try_wait().expect("wait") {
-            break status;
-        }
-        assert!(Instant::now() < deadline, "the server ignored SIGTERM");
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    assert_eq!(status.code(), Some(0));
+    start(vault.path(), port).stop();
     assert!(
-        TcpStream::connect(("127.0.0.1", port)).is_err(),
+        std::net::TcpStream::connect(("127.0.0.1", port)).is_err(),
         "port released"
     );
 }

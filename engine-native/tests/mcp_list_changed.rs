@@ -3,16 +3,14 @@
 
 mod mcp_support;
 
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use mcp_support::{BIN, arg, free_port};
+use mcp_support::{BIN, HttpServer, arg, free_port, write_config};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::{NotificationContext, Peer, RoleClient, RunningService};
 use rmcp::transport::{ConfigureCommandExt, StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, ServiceExt};
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio::sync::mpsc;
 
 /// A client that reports each `tools/list_changed` it receives.
@@ -24,23 +22,14 @@ impl ClientHandler for Recorder {
     }
 }
 
-/// A config file serving `vault`, with `extra` merged into its root.
-fn write_config(path: &Path, vault: &Path, extra: Value) {
-    let mut config = json!({ "vaults": [{"id": "main", "path": arg(vault)}] });
-    if let (Some(root), Value::Object(extra)) = (config.as_object_mut(), extra) {
-        root.extend(extra);
-    }
-    std::fs::write(path, config.to_string()).expect("config file");
-}
-
-async fn tool_names(client: &RunningService<RoleClient, Recorder>) -> Vec<String> {
+/// Whether `tools/list` offers `name` to `client`.
+async fn lists(client: &RunningService<RoleClient, Recorder>, name: &str) -> bool {
     client
         .list_all_tools()
         .await
         .expect("tools/list")
-        .into_iter()
-        .map(|tool| tool.name.into_owned())
-        .collect()
+        .iter()
+        .any(|tool| tool.name == name)
 }
 
 /// Calls `reload_vault`.
@@ -72,11 +61,7 @@ async fn a_stdio_client_is_told_when_a_reload_hides_a_tool() {
         .serve(TokioChildProcess::new(command).expect("spawn obsidian-tc"))
         .await
         .expect("initialize over stdio");
-    assert!(
-        tool_names(&client)
-            .await
-            .contains(&"get_metrics".to_owned())
-    );
+    assert!(lists(&client, "get_metrics").await);
 
     // A reload that changes nothing visible sends nothing.
     let unchanged = reload(&client).await;
@@ -91,22 +76,8 @@ async fn a_stdio_client_is_told_when_a_reload_hides_a_tool() {
     assert_eq!(reloaded.is_error, Some(false), "{reloaded:?}");
     expect_notification(&mut received).await;
     assert!(received.try_recv().is_err(), "exactly one notification");
-    assert!(
-        !tool_names(&client)
-            .await
-            .contains(&"get_metrics".to_owned())
-    );
+    assert!(!lists(&client, "get_metrics").await);
     client.cancel().await.expect("close");
-}
-
-/// The server process, killed when dropped.
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 #[tokio::test]
@@ -116,21 +87,8 @@ async fn every_http_session_is_told_when_a_reload_hides_a_tool() {
     let port = free_port();
     let http = json!({"transports": {"http": {"enabled": true, "port": port}}, "throttle": {"enabled": false}});
     write_config(&config, vault.path(), http.clone());
-    let _server = Server(
-        Command::new(BIN)
-            .args(["serve", "--http", "--config", &arg(&config)])
-            .env_remove("OBSIDIAN_TC_CONFIG")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("spawn obsidian-tc serve --http"),
-    );
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "the server did not listen");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let uri = format!("http://127.0.0.1:{port}/mcp");
+    let server = HttpServer::start(&["serve", "--http", "--config", &arg(&config)], port);
+    let uri = server.url();
     let mut sessions = Vec::new();
     for _ in 0..2 {
         let (sender, received) = mpsc::unbounded_channel();
@@ -138,11 +96,7 @@ async fn every_http_session_is_told_when_a_reload_hides_a_tool() {
             .serve(StreamableHttpClientTransport::from_uri(uri.clone()))
             .await
             .expect("initialize over HTTP");
-        assert!(
-            tool_names(&client)
-                .await
-                .contains(&"get_metrics".to_owned())
-        );
+        assert!(lists(&client, "get_metrics").await);
         sessions.push((client, received));
     }
     let mut hidden = http;
@@ -152,7 +106,7 @@ async fn every_http_session_is_told_when_a_reload_hides_a_tool() {
     assert_eq!(reloaded.is_error, Some(false), "{reloaded:?}");
     for (client, received) in &mut sessions {
         expect_notification(received).await;
-        assert!(!tool_names(client).await.contains(&"get_metrics".to_owned()));
+        assert!(!lists(client, "get_metrics").await);
     }
     for (client, _) in sessions {
         client.cancel().await.expect("close");

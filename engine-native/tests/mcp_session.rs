@@ -3,7 +3,7 @@
 
 mod mcp_support;
 
-use mcp_support::{HttpServer, vault};
+use mcp_support::{HttpServer, arg, free_port, vault};
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -12,7 +12,17 @@ const ACCEPT: &str = "application/json, text/event-stream";
 #[tokio::test]
 async fn delete_ends_the_session_with_200_and_later_requests_get_404() {
     let vault = vault();
-    let server = HttpServer::start(vault.path());
+    let port = free_port();
+    let server = HttpServer::start(
+        &[
+            "serve",
+            "--http",
+            "--port",
+            &port.to_string(),
+            &arg(vault.path()),
+        ],
+        port,
+    );
     let http = reqwest::Client::new();
     let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {},

@@ -2,6 +2,7 @@
 //! clock with the configured retention; the serving task that sweeps and stops on cancel.
 
 mod dispatch_support;
+mod store_support;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -9,42 +10,16 @@ use std::time::Duration;
 use dispatch_support::Fixture;
 use obsidian_tc::config::MaintenanceConfig;
 use obsidian_tc::mcp::maintenance::{run_maintenance, sweep_interval};
-use obsidian_tc::store::{ElicitRequest, Event, NoteMeta, Outcome, SweepCounts, VaultRowCounts};
+use obsidian_tc::store::{NoteMeta, SweepCounts, VaultRowCounts};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 const DAY_MS: u64 = 86_400_000;
 
-fn event(vault: &str, ts: i64) -> Event {
-    Event {
-        vault_id: vault.into(),
-        ts,
-        tool: "read_note".into(),
-        caller: "stdio".into(),
-        outcome: Outcome::Ok,
-        duration_ms: 1,
-        args_hash: "h".into(),
-        details: json!({}),
-    }
-}
-
 /// One row of every vault-scoped table for `vault`, at the fixture's clock.
 fn seed(fx: &Fixture, vault: &str) {
     let store = fx.server.store();
-    let now = fx.now_s();
-    store
-        .idempotency()
-        .claim(vault, "k", "write_note", "h", now)
-        .expect("claim");
-    let request = ElicitRequest {
-        vault_id: vault.into(),
-        tool_name: "delete_note".into(),
-        args_hash: "h".into(),
-        caller: "stdio".into(),
-        proposed_change: json!(null),
-    };
-    store.elicit().request(&request, 300, now).expect("request");
-    store.events().append(&event(vault, now)).expect("event");
+    store_support::seed_vault_rows(store, vault, fx.now_s());
     store
         .notes()
         .upsert(
@@ -80,20 +55,8 @@ fn delete_vault_rows_drops_every_table_of_one_vault_only() {
         VaultRowCounts::default()
     );
     assert_eq!(
-        store
-            .events()
-            .recent(Some("other"), 10)
-            .expect("events")
-            .len(),
-        1
-    );
-    assert_eq!(
-        store
-            .elicit()
-            .list(Some("other"), fx.now_s())
-            .expect("list")
-            .len(),
-        1
+        store_support::vault_rows(store, "other", fx.now_s()),
+        (1, 1)
     );
     assert!(store.notes().get("other", "a.md").expect("get").is_some());
     assert!(store.notes().get("main", "a.md").expect("get").is_none());

@@ -2,34 +2,11 @@
 
 mod store_support;
 
-use obsidian_tc::store::{Claim, ElicitRequest, Event, Outcome, Retention, SweepCounts};
-use serde_json::json;
+use obsidian_tc::store::{Claim, Retention, SweepCounts};
+use store_support::{elicit_request, event};
 
 const T0: i64 = 1_700_000_000;
 const DAY: i64 = 86_400;
-
-fn request(args_hash: &str) -> ElicitRequest {
-    ElicitRequest {
-        vault_id: "main".into(),
-        tool_name: "delete_note".into(),
-        args_hash: args_hash.into(),
-        caller: "stdio".into(),
-        proposed_change: json!(null),
-    }
-}
-
-fn event(ts: i64) -> Event {
-    Event {
-        vault_id: "main".into(),
-        ts,
-        tool: "read_note".into(),
-        caller: "stdio".into(),
-        outcome: Outcome::Ok,
-        duration_ms: 1,
-        args_hash: "h".into(),
-        details: json!({}),
-    }
-}
 
 #[test]
 fn sweep_deletes_expired_keys_tokens_and_old_events_and_counts_them() {
@@ -46,15 +23,15 @@ fn sweep_deletes_expired_keys_tokens_and_old_events_and_counts_them() {
         .unwrap();
     // Tokens: one expired unused, one expired used, one live.
     let elicit = store.elicit();
-    elicit.mint(&request("a"), 300, T0).unwrap();
-    let used = elicit.mint(&request("b"), 300, T0).unwrap();
+    elicit.mint(&elicit_request("main", "a"), 300, T0).unwrap();
+    let used = elicit.mint(&elicit_request("main", "b"), 300, T0).unwrap();
     elicit.consume(&used, "main", "b", "stdio", T0 + 1).unwrap();
     elicit
-        .request(&request("c"), 300, T0 + 2 * DAY - 10)
+        .request(&elicit_request("main", "c"), 300, T0 + 2 * DAY - 10)
         .unwrap();
     // Events: retention 1 day keeps the last one only.
     for ts in [T0, T0 + DAY - 1, T0 + DAY + 5] {
-        store.events().append(&event(ts)).unwrap();
+        store.events().append(&event("main", ts)).unwrap();
     }
 
     let now = T0 + 2 * DAY;
@@ -85,7 +62,7 @@ fn sweep_deletes_expired_keys_tokens_and_old_events_and_counts_them() {
 fn the_default_retention_keeps_thirty_days_of_events() {
     let (_dir, path) = store_support::db_path();
     let store = store_support::open(&path);
-    store.events().append(&event(T0)).unwrap();
+    store.events().append(&event("main", T0)).unwrap();
     assert_eq!(
         store
             .sweep(T0 + 30 * DAY, Retention::default())

@@ -104,11 +104,7 @@ fn replace_needs_an_approval_then_the_identical_call_succeeds() {
     );
     assert_eq!(content(&fx, "alpha.md"), NOTE);
 
-    fx.server
-        .store()
-        .elicit()
-        .approve(&gated.args_hash, None, None, 300, fx.now_s())
-        .expect("approve");
+    fx.approve(&gated.args_hash);
     let out = fx.ok("update_frontmatter", args);
     assert_eq!(out["mode_used"], "replace");
     assert_eq!(

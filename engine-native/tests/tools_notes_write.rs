@@ -18,16 +18,6 @@ fn bytes(fx: &Fixture, rel: &str) -> Vec<u8> {
     std::fs::read(fx.vault_dir("main").join(rel)).expect("file")
 }
 
-/// Approves the call the `elicit_required` error is about.
-fn approve(fx: &Fixture, error: &obsidian_tc::errors::ToolError) {
-    let hash = error.details["args_hash"].as_str().expect("args_hash");
-    fx.server
-        .store()
-        .elicit()
-        .approve(hash, None, None, 300, fx.now_s())
-        .expect("approve");
-}
-
 fn numbered(count: usize) -> String {
     (1..=count).map(|i| format!("line {i}\n")).collect()
 }
@@ -68,7 +58,7 @@ fn overwriting_a_non_empty_note_needs_approval_then_the_identical_call_succeeds(
         .expect("preview");
     assert!(preview.contains("-old text\n") && preview.contains("+new text\n"));
     assert_eq!(bytes(&fx, "a.md"), b"old text\n");
-    approve(&fx, &error);
+    fx.approve_error(&error);
     let done = fx.ok("write_note", args);
     assert_eq!(done["mode_used"], "overwrite");
     assert_eq!(bytes(&fx, "a.md"), b"new text\n");
@@ -296,7 +286,7 @@ fn a_patch_discarding_over_20_lines_and_half_the_note_needs_approval() {
         json!({"path": "big.md", "heading": "Big", "content": "short", "dry_run": true}),
     );
     assert_eq!(dry["lines_removed"], 30);
-    approve(&fx, &error);
+    fx.approve_error(&error);
     fx.ok("patch_note", args);
     assert_eq!(
         String::from_utf8(bytes(&fx, "big.md")).expect("utf-8"),
@@ -340,7 +330,7 @@ fn a_crlf_note_with_a_bom_keeps_both_after_append_patch_and_overwrite() {
     );
     let args = json!({"path": "win.md", "content": "# New\nbody\n", "mode": "overwrite"});
     let error = fx.err("write_note", args.clone(), ErrorCode::ElicitRequired);
-    approve(&fx, &error);
+    fx.approve_error(&error);
     fx.ok("write_note", args);
     assert_eq!(bytes(&fx, "win.md"), "\u{feff}# New\r\nbody\r\n".as_bytes());
 }
@@ -360,7 +350,7 @@ fn moving_within_a_folder_needs_no_approval_but_across_folders_does() {
     let error = fx.err("move_note", args.clone(), ErrorCode::ElicitRequired);
     assert_eq!(error.details["proposed_change"]["crossed_folder"], true);
     assert!(fx.exists("main", "Inbox/b.md"));
-    approve(&fx, &error);
+    fx.approve_error(&error);
     let moved = fx.ok("move_note", args);
     assert_eq!(moved["crossed_folder"], true);
     assert_eq!(bytes(&fx, "Archive/b.md"), b"a");
@@ -385,7 +375,7 @@ fn moving_onto_an_existing_note_needs_overwrite_and_approval_and_trashes_it() {
     let error = fx.err("move_note", args.clone(), ErrorCode::ElicitRequired);
     assert_eq!(error.details["proposed_change"]["replaces"], "b.md");
     assert_eq!(bytes(&fx, "b.md"), b"target");
-    approve(&fx, &error);
+    fx.approve_error(&error);
     let moved = fx.ok("move_note", args);
     assert_eq!(moved["trashed_to"], ".trash/b.md");
     assert_eq!(bytes(&fx, "b.md"), b"mover");
@@ -413,7 +403,7 @@ fn copy_note_copies_and_asks_only_to_overwrite() {
     let args = json!({"from": "Inbox/a.md", "to": "Inbox/b.md", "overwrite": true});
     let error = fx.err("copy_note", args.clone(), ErrorCode::ElicitRequired);
     assert_eq!(bytes(&fx, "Inbox/b.md"), b"old");
-    approve(&fx, &error);
+    fx.approve_error(&error);
     let done: Value = fx.ok("copy_note", args);
     assert_eq!(done["trashed_to"], ".trash/Inbox/b.md");
     assert_eq!(bytes(&fx, "Inbox/b.md"), b"content");

@@ -4,8 +4,8 @@
 
 mod dispatch_support;
 
-use dispatch_support::Fixture;
-use obsidian_tc::config::validate::{KNOWN_KEYWORDS, schema_problems};
+use dispatch_support::{Fixture, assert_known_keywords};
+use obsidian_tc::config::validate::schema_problems;
 use obsidian_tc::dispatch::Caller;
 use obsidian_tc::errors::ErrorCode;
 use obsidian_tc::tools::all_tools;
@@ -35,35 +35,12 @@ fn assert_fits_output_schema(fx: &Fixture, tool: &str, result: &Value) {
         .get(tool)
         .and_then(|tool| tool.def.output_schema.clone())
         .unwrap_or_else(|| panic!("{tool} declares no output schema"));
-    assert_known_keywords(&schema, false);
+    assert_known_keywords(&schema);
     let problems = schema_problems(result, &schema);
     assert!(
         problems.is_empty(),
         "{tool}: {result} breaks its output schema: {problems:?}"
     );
-}
-
-/// Every keyword of `schema` is one the validator applies or deliberately ignores, so a
-/// result cannot pass only because a keyword was skipped.
-fn assert_known_keywords(schema: &Value, names: bool) {
-    match schema {
-        Value::Object(map) => {
-            for (key, child) in map {
-                if names {
-                    assert_known_keywords(child, false);
-                    continue;
-                }
-                assert!(KNOWN_KEYWORDS.contains(&key.as_str()), "keyword {key}");
-                if !["default", "examples", "const", "enum"].contains(&key.as_str()) {
-                    assert_known_keywords(child, key == "properties" || key == "$defs");
-                }
-            }
-        }
-        Value::Array(items) => items
-            .iter()
-            .for_each(|item| assert_known_keywords(item, false)),
-        _ => {}
-    }
 }
 
 #[test]

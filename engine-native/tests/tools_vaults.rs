@@ -4,6 +4,7 @@
 //! vault tool's result fits its declared output schema.
 
 mod dispatch_support;
+mod store_support;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -13,8 +14,8 @@ use obsidian_tc::config::validate::schema_problems;
 use obsidian_tc::config::{ConfigOrigin, LoadInput, load};
 use obsidian_tc::dispatch::{Caller, Dispatcher, ManualClock};
 use obsidian_tc::errors::ErrorCode;
-use obsidian_tc::store::{ElicitRequest, Event, Outcome};
 use serde_json::{Value, json};
+use store_support::{seed_vault_rows, vault_rows};
 
 /// Vaults `main` and `other`, throttle off (admin calls have a burst of one).
 fn fixture() -> Fixture {
@@ -189,65 +190,19 @@ fn a_zero_config_server_reopens_its_vault_folder() {
     assert_eq!(report["added"], json!([]));
 }
 
-fn seed_rows(fx: &Fixture, vault: &str) {
-    let store = fx.server.store();
-    let now = fx.now_s();
-    store
-        .idempotency()
-        .claim(vault, "k", "write_note", "h", now)
-        .expect("claim");
-    store
-        .elicit()
-        .request(
-            &ElicitRequest {
-                vault_id: vault.into(),
-                tool_name: "delete_note".into(),
-                args_hash: format!("pending-{vault}"),
-                caller: "stdio".into(),
-                proposed_change: json!(null),
-            },
-            300,
-            now,
-        )
-        .expect("request");
-    store
-        .events()
-        .append(&Event {
-            vault_id: vault.into(),
-            ts: now,
-            tool: "read_note".into(),
-            caller: "stdio".into(),
-            outcome: Outcome::Ok,
-            duration_ms: 1,
-            args_hash: "h".into(),
-            details: json!({}),
-        })
-        .expect("event");
-}
-
 #[test]
 fn reset_vault_cache_needs_a_human_then_drops_only_that_vaults_rows() {
     let fx = fixture();
     fx.write("main", "kept.md", "still here\n");
-    seed_rows(&fx, "main");
-    seed_rows(&fx, "other");
+    seed_vault_rows(fx.server.store(), "main", fx.now_s());
+    seed_vault_rows(fx.server.store(), "other", fx.now_s());
     let args = json!({"vault": "main"});
     let gated = fx.call(&Caller::stdio(), "reset_vault_cache", args.clone());
     let error = gated.result.expect_err("destructive: HITL");
     assert_eq!(error.code, ErrorCode::ElicitRequired);
-    let other_events = fx
-        .server
-        .store()
-        .events()
-        .recent(Some("other"), 100)
-        .expect("events")
-        .len();
+    let (other_events, _) = vault_rows(fx.server.store(), "other", fx.now_s());
 
-    fx.server
-        .store()
-        .elicit()
-        .approve(&gated.args_hash, None, None, 300, fx.now_s())
-        .expect("approve");
+    fx.approve(&gated.args_hash);
     let result = fx.ok("reset_vault_cache", args);
     assert_eq!(result["vault"], json!("main"));
     let deleted = &result["deleted"];
@@ -260,22 +215,7 @@ fn reset_vault_cache_needs_a_human_then_drops_only_that_vaults_rows() {
 
     // The other vault keeps its rows; the vault's files are untouched.
     let store = fx.server.store();
-    assert_eq!(
-        store
-            .events()
-            .recent(Some("other"), 100)
-            .expect("events")
-            .len(),
-        other_events
-    );
-    assert_eq!(
-        store
-            .elicit()
-            .list(Some("other"), fx.now_s())
-            .expect("list")
-            .len(),
-        1
-    );
+    assert_eq!(vault_rows(store, "other", fx.now_s()), (other_events, 1));
     assert!(fx.exists("main", "kept.md"));
     // Only the reset call's own audit row is left for main.
     let main_events = store.events().recent(Some("main"), 100).expect("events");

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::config::ServerConfig;
-use crate::dispatch::{MetricsSnapshot, ToolContext, ToolDef, Visibility};
+use crate::dispatch::{Handler, MetricsSnapshot, ToolContext, ToolDef, Visibility};
 use crate::errors::ToolError;
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
@@ -120,15 +120,26 @@ struct InspectVisibility {
     name: String,
 }
 
-/// The admin tools.
-pub fn tools() -> Vec<ToolDef> {
-    let tool = |name, title, description, scopes, vault_arg, (schema, output), handler| ToolDef {
+/// A tool of the `admin` domain (this module's and [`crate::tools::vaults`]'): no path
+/// arguments, no precheck, not destructive, no idempotency key; `schemas` is the (input,
+/// output) schema pair.
+pub(crate) fn admin_tool(
+    name: &'static str,
+    title: &'static str,
+    description: &'static str,
+    scopes: &'static [&'static str],
+    vault_arg: bool,
+    schemas: (Value, Option<Value>),
+    handler: Handler,
+) -> ToolDef {
+    let (input_schema, output_schema) = schemas;
+    ToolDef {
         name,
         title,
         description,
         domain: "admin",
-        input_schema: schema,
-        output_schema: output,
+        input_schema,
+        output_schema,
         scopes,
         destructive: false,
         idempotency: false,
@@ -136,9 +147,13 @@ pub fn tools() -> Vec<ToolDef> {
         path_args: &[],
         precheck: None,
         handler,
-    };
+    }
+}
+
+/// The admin tools.
+pub fn tools() -> Vec<ToolDef> {
     vec![
-        tool(
+        admin_tool(
             "server_health",
             "Server health",
             "Liveness and build info: version, uptime, vault count, cache database status.",
@@ -147,7 +162,7 @@ pub fn tools() -> Vec<ToolDef> {
             (input_schema::<NoArgs>(), output_schema::<Health>()),
             server_health,
         ),
-        tool(
+        admin_tool(
             "get_server_config",
             "Get server config",
             "The effective server configuration, secrets redacted.",
@@ -156,7 +171,7 @@ pub fn tools() -> Vec<ToolDef> {
             (input_schema::<NoArgs>(), output_schema::<ServerConfig>()),
             get_server_config,
         ),
-        tool(
+        admin_tool(
             "inspect_acl",
             "Inspect ACL",
             "Whether the folder ACL lets this caller read, write or delete a path, and which rule decides.",
@@ -165,7 +180,7 @@ pub fn tools() -> Vec<ToolDef> {
             (input_schema::<InspectAcl>(), output_schema::<AclReport>()),
             inspect_acl,
         ),
-        tool(
+        admin_tool(
             "inspect_visibility",
             "Inspect tool visibility",
             "Why a tool is or is not offered to this caller: listed, hidden, disabled, scope_denied or unregistered.",
@@ -177,7 +192,7 @@ pub fn tools() -> Vec<ToolDef> {
             ),
             inspect_visibility,
         ),
-        tool(
+        admin_tool(
             "get_metrics",
             "Get metrics",
             "Call counters by vault, tool and outcome code.",

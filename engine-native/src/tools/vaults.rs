@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::dispatch::{ReloadReport, Served, ToolContext, ToolDef, VaultEntry};
 use crate::errors::{ErrorCode, ToolError};
 use crate::store::VaultRowCounts;
-use crate::tools::admin::NoArgs;
+use crate::tools::admin::{NoArgs, admin_tool};
 use crate::tools::args::input_schema;
 use crate::tools::structured::{output_schema, structured};
 
@@ -83,60 +83,45 @@ impl From<VaultRowCounts> for DeletedRows {
 
 /// The vault registry tools.
 pub fn tools() -> Vec<ToolDef> {
-    let tool = |name, title, description, vault_arg, (schema, output), handler| ToolDef {
-        name,
-        title,
-        description,
-        domain: "admin",
-        input_schema: schema,
-        output_schema: output,
-        scopes: &["read:vault"],
-        destructive: false,
-        idempotency: false,
-        vault_arg,
-        path_args: &[],
-        precheck: None,
-        handler,
-    };
     vec![
-        tool(
+        admin_tool(
             "list_vaults",
             "List vaults",
             "The vaults this caller may use, with whether an ACL or read-only mode applies.",
+            &["read:vault"],
             false,
             (input_schema::<NoArgs>(), output_schema::<VaultList>()),
             list_vaults,
         ),
-        tool(
+        admin_tool(
             "get_vault",
             "Get vault",
             "One vault's folder, ACL state and read-only switch.",
+            &["read:vault"],
             true,
             (input_schema::<NoArgs>(), output_schema::<VaultDetails>()),
             get_vault,
         ),
+        admin_tool(
+            "reload_vault",
+            "Reload vaults",
+            "Re-read the server's config file: added, removed and changed vaults, ACLs and \
+             tool visibility apply to the next call. The cache is not touched. A config with \
+             problems changes nothing and names them.",
+            &["admin:vault"],
+            false,
+            (input_schema::<NoArgs>(), output_schema::<ReloadReport>()),
+            reload_vault,
+        ),
         ToolDef {
-            scopes: &["admin:vault"],
-            ..tool(
-                "reload_vault",
-                "Reload vaults",
-                "Re-read the server's config file: added, removed and changed vaults, ACLs and \
-                 tool visibility apply to the next call. The cache is not touched. A config \
-                 with problems changes nothing and names them.",
-                false,
-                (input_schema::<NoArgs>(), output_schema::<ReloadReport>()),
-                reload_vault,
-            )
-        },
-        ToolDef {
-            scopes: &["admin:vault"],
             destructive: true,
-            ..tool(
+            ..admin_tool(
                 "reset_vault_cache",
                 "Reset vault cache",
                 "Drop one vault's rows from the cache database (idempotency keys, approvals, \
                  event log, notes metadata). The vault's files are not touched. Always needs \
                  a human's approval.",
+                &["admin:vault"],
                 true,
                 (input_schema::<NoArgs>(), output_schema::<CacheReset>()),
                 reset_vault_cache,

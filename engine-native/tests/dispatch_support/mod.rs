@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use engine_core::acl::Scope;
+use obsidian_tc::config::validate::KNOWN_KEYWORDS;
 use obsidian_tc::config::{ConfigOrigin, LoadInput, load};
 use obsidian_tc::dispatch::{CallOutcome, Caller, Dispatcher, ManualClock, Registry, ToolDef};
 use obsidian_tc::errors::{ErrorCode, ToolError};
@@ -119,6 +120,21 @@ impl Fixture {
         events
     }
 
+    /// Approves, in the store, the call with this `args_hash` (as the human would: any vault,
+    /// any caller, for 300 s).
+    pub fn approve(&self, args_hash: &str) {
+        self.server
+            .store()
+            .elicit()
+            .approve(args_hash, None, None, 300, self.now_s())
+            .expect("approve");
+    }
+
+    /// Approves the call an `elicit_required` error is about.
+    pub fn approve_error(&self, error: &ToolError) {
+        self.approve(error.details["args_hash"].as_str().expect("args_hash"));
+    }
+
     pub fn now_s(&self) -> i64 {
         (self.clock_ms() / 1000) as i64
     }
@@ -143,4 +159,29 @@ pub fn caller(id: &str, scopes: &[&str], vault: Option<&str>) -> Caller {
 
 pub fn root_of(path: &Path) -> String {
     path.to_string_lossy().into_owned()
+}
+
+/// Every keyword of `schema` is one the validator applies or deliberately ignores, so a value
+/// cannot pass only because a keyword was skipped.
+pub fn assert_known_keywords(schema: &Value) {
+    /// `name_map`: `value` maps property or definition names to schemas (not keywords).
+    fn walk(value: &Value, name_map: bool) {
+        match value {
+            Value::Object(map) => {
+                for (key, child) in map {
+                    if name_map {
+                        walk(child, false);
+                        continue;
+                    }
+                    assert!(KNOWN_KEYWORDS.contains(&key.as_str()), "keyword {key}");
+                    if !["default", "examples", "const", "enum"].contains(&key.as_str()) {
+                        walk(child, key == "properties" || key == "$defs");
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|item| walk(item, false)),
+            _ => {}
+        }
+    }
+    walk(schema, false);
 }

@@ -66,7 +66,7 @@ pub fn call_approved(fx: &Fixture, tool: &str, args: Value) -> CallOutcome {
     let first = fx.call(&Caller::stdio(), tool, args.clone());
     match &first.result {
         Err(error) if error.code == ErrorCode::ElicitRequired => {
-            approve(fx, error);
+            fx.approve_error(error);
             fx.call(&Caller::stdio(), tool, args)
         }
         _ => first,
@@ -82,16 +82,6 @@ pub fn err_approved(fx: &Fixture, tool: &str, args: Value, code: ErrorCode) -> T
             error
         }
     }
-}
-
-/// Approves, in the store, the call an `elicit_required` error is about.
-pub fn approve(fx: &Fixture, error: &ToolError) {
-    let hash = error.details["args_hash"].as_str().expect("args_hash");
-    fx.server
-        .store()
-        .elicit()
-        .approve(hash, None, None, 300, fx.now_s())
-        .expect("approve");
 }
 
 /// A small deterministic pseudo-random sequence (xorshift64*), so a failing run repeats.

@@ -1,14 +1,17 @@
 //! Shared helpers of the MCP and CLI tests: a temp vault, the built binary, rmcp clients.
 #![allow(dead_code)]
 
+use std::io::{Read, Write};
+use std::net::TcpStream;
 use std::path::Path;
-use std::process::Output;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
-use serde_json::Value;
+use serde_json::{Value, json};
 use tempfile::TempDir;
 
 /// The built `obsidian-tc` binary.
@@ -18,61 +21,6 @@ pub const BIN: &str = env!("CARGO_BIN_EXE_obsidian-tc");
 /// release build), else [`BIN`].
 pub fn bin() -> String {
     std::env::var("OBSIDIAN_TC_BIN").unwrap_or_else(|_| BIN.to_owned())
-}
-
-/// `obsidian-tc serve --http` on a free loopback port: stopped with SIGTERM (and must exit 0)
-/// by [`HttpServer::stop`], killed if a failed test drops it.
-pub struct HttpServer {
-    child: std::process::Child,
-    url: String,
-}
-
-impl HttpServer {
-    /// Starts [`bin`] serving `vault` and waits until the port accepts connections.
-    pub fn start(vault: &Path) -> HttpServer {
-        let port = free_port();
-        let child = std::process::Command::new(bin())
-            .args(["serve", "--http", "--port", &port.to_string(), &arg(vault)])
-            .env_remove("OBSIDIAN_TC_CONFIG")
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
-            .spawn()
-            .expect("spawn obsidian-tc serve --http");
-        let server = HttpServer {
-            child,
-            url: format!("http://127.0.0.1:{port}/mcp"),
-        };
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                std::time::Instant::now() < deadline,
-                "no listener on {port}"
-            );
-            std::thread::sleep(std::time::Duration::from_millis(25));
-        }
-        server
-    }
-
-    /// The MCP endpoint.
-    pub fn url(&self) -> &str {
-        &self.url
-    }
-
-    /// SIGTERM; the server must shut down gracefully and exit 0.
-    pub fn stop(mut self) {
-        let pid = i32::try_from(self.child.id()).expect("pid");
-        // SAFETY: `kill` with a pid this test spawned and SIGTERM has no memory effects.
-        assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0, "SIGTERM");
-        let status = self.child.wait().expect("wait for the server");
-        assert!(status.success(), "graceful shutdown exits 0, got {status}");
-    }
-}
-
-impl Drop for HttpServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// A temp vault with `hello.md` ("# Hello\n") and `gone.md`.
@@ -90,6 +38,11 @@ pub fn run(args: &[&str]) -> Output {
         .env_remove("OBSIDIAN_TC_CONFIG")
         .output()
         .expect("run obsidian-tc")
+}
+
+/// Runs `obsidian-tc call <tool> --args <args> <vault>` to completion.
+pub fn run_call(vault: &Path, tool: &str, args: &str) -> Output {
+    run(&["call", tool, "--args", args, &arg(vault)])
 }
 
 /// The stdout of `output` as JSON.
@@ -148,4 +101,105 @@ pub fn free_port() -> u16 {
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
         .expect("a free port")
+}
+
+/// A config file at `path` serving `vault` as `main`, with `extra` merged into its root.
+pub fn write_config(path: &Path, vault: &Path, extra: Value) {
+    let mut config = json!({ "vaults": [{"id": "main", "path": arg(vault)}] });
+    if let (Some(root), Value::Object(extra)) = (config.as_object_mut(), extra) {
+        root.extend(extra);
+    }
+    std::fs::write(path, config.to_string()).expect("config file");
+}
+
+/// `<bin> serve --http ...` listening on a loopback port: killed when dropped, or stopped
+/// gracefully by [`HttpServer::stop`].
+pub struct HttpServer {
+    child: Child,
+    port: u16,
+}
+
+impl HttpServer {
+    /// Runs the built binary with `args` (a `serve --http` command line that listens on
+    /// `port`) and waits until the port accepts connections.
+    pub fn start(args: &[&str], port: u16) -> HttpServer {
+        HttpServer::start_binary(BIN, args, port)
+    }
+
+    /// Like [`HttpServer::start`], with the binary at `bin`.
+    pub fn start_binary(bin: &str, args: &[&str], port: u16) -> HttpServer {
+        let child = Command::new(bin)
+            .args(args)
+            .env_remove("OBSIDIAN_TC_CONFIG")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("spawn obsidian-tc serve --http");
+        let server = HttpServer { child, port };
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "the server did not listen on {port}"
+            );
+            std::thread::sleep(Duration::from_millis(25));
+        }
+        server
+    }
+
+    /// The MCP endpoint's URL.
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/mcp", self.port)
+    }
+
+    /// Stops the server with SIGTERM and asserts it exits 0 within 10 s (graceful shutdown).
+    pub fn stop(mut self) {
+        let pid = libc::pid_t::try_from(self.child.id()).expect("pid fits");
+        // SAFETY: `kill` with a pid this test spawned and SIGTERM has no memory effects.
+        assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0, "SIGTERM");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let status = loop {
+            if let Some(status) = self.child.try_wait().expect("wait for the server") {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "the server ignored SIGTERM");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        assert!(status.success(), "graceful shutdown exits 0, got {status}");
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// POSTs a raw `initialize` to `/mcp` on `port` with `headers` (`Host` among them, each
+/// `Name: value`); returns the response's status line.
+pub fn post_initialize(port: u16, headers: &[String]) -> String {
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
+    let headers: String = headers.iter().map(|h| format!("{h}\r\n")).collect();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\n{headers}Content-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    stream.write_all(request.as_bytes()).expect("send");
+    let mut response = Vec::new();
+    let mut buf = [0u8; 1024];
+    while !response.windows(2).any(|w| w == b"\r\n") {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => response.extend_from_slice(&buf[..n]),
+        }
+    }
+    let text = String::from_utf8_lossy(&response);
+    text.lines().next().unwrap_or_default().to_owned()
 }
