@@ -67,11 +67,20 @@ step "golden vectors on the WebAssembly builds (node --test)"
 node --test tests/wasm/
 
 step "end to end: real MCP clients drive the release binary over stdio and HTTP"
+# The product binary exactly as users build it, copied aside: building examples or tests in
+# release mode would rebuild target/release/obsidian-tc with the dev-dependencies' features.
 cargo build --release --quiet -p engine-native --bin obsidian-tc
-export OBSIDIAN_TC_BIN="$root/target/release/obsidian-tc"
+mkdir -p target/product && cp target/release/obsidian-tc target/product/obsidian-tc
+export OBSIDIAN_TC_BIN="$root/target/product/obsidian-tc"
 node --test tests/e2e/
 .venv/bin/python tests/e2e/py_sdk.py
 cargo test --quiet -p engine-native --test e2e_rmcp
+
+if [ -d ../shared/vaults/obsidian-help-en ]; then
+  step "benchmark on obsidian-help-en: start-up to initialize (<= 50 ms), read_note round trip over stdio and HTTP (p50 <= 2 ms), each against a same-run baseline"
+  cargo build --release --quiet -p engine-native --example empty_mcp_server --example bench_server
+  target/release/examples/bench_server --runs 15 --calls 300 --check --bin "$OBSIDIAN_TC_BIN"
+fi
 unset OBSIDIAN_TC_BIN
 
 if [ -d ../shared/data/scifact ]; then

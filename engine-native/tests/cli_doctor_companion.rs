@@ -11,6 +11,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::routing::get;
 use mcp_support::{arg, free_port, run};
 use serde_json::{Value, json};
+use tempfile::TempDir;
 
 const TOKEN: &str = "tc-bridge-token-0123456789";
 
@@ -68,8 +69,17 @@ fn fake_companion(reports: Reports) -> String {
     format!("http://127.0.0.1:{port}")
 }
 
-/// A config file with one vault per `(id, companion)`, all on the folder `vault`.
-fn config(dir: &Path, vault: &Path, companions: &[(&str, Value)]) -> String {
+/// A config file (in a temp folder the returned guards keep) with one vault per
+/// `(id, companion)`, all on one temp vault folder.
+fn config(companions: &[(&str, Value)]) -> (String, [TempDir; 2]) {
+    let vault = mcp_support::vault();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = write_config(dir.path(), vault.path(), companions);
+    (file, [vault, dir])
+}
+
+/// Writes the config file of [`config`] into `dir`.
+fn write_config(dir: &Path, vault: &Path, companions: &[(&str, Value)]) -> String {
     let vaults: Vec<Value> = companions
         .iter()
         .map(|(id, companion)| {
@@ -87,8 +97,6 @@ fn config(dir: &Path, vault: &Path, companions: &[(&str, Value)]) -> String {
 
 #[test]
 fn doctor_reports_each_companion_with_what_to_do() {
-    let vault = mcp_support::vault();
-    let dir = tempfile::tempdir().expect("temp dir");
     let good = fake_companion(Reports {
         api_version: "1",
         shape_ok: true,
@@ -102,18 +110,14 @@ fn doctor_reports_each_companion_with_what_to_do() {
         shape_ok: false,
     });
     let closed = format!("http://127.0.0.1:{}", free_port());
-    let file = config(
-        dir.path(),
-        vault.path(),
-        &[
-            ("none", Value::Null),
-            ("good", json!({"url": good, "token": TOKEN})),
-            ("badtoken", json!({"url": good, "token": "wrong"})),
-            ("newer", json!({"url": newer, "token": TOKEN})),
-            ("broken", json!({"url": broken, "token": TOKEN})),
-            ("closed", json!({"url": closed, "token": TOKEN})),
-        ],
-    );
+    let (file, _dirs) = config(&[
+        ("none", Value::Null),
+        ("good", json!({"url": good, "token": TOKEN})),
+        ("badtoken", json!({"url": good, "token": "wrong"})),
+        ("newer", json!({"url": newer, "token": TOKEN})),
+        ("broken", json!({"url": broken, "token": TOKEN})),
+        ("closed", json!({"url": closed, "token": TOKEN})),
+    ]);
     let out = run(&["doctor", "--config", &file]);
     let said = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{said}");
@@ -162,16 +166,10 @@ fn doctor_reports_each_companion_with_what_to_do() {
 
 #[test]
 fn a_companion_beyond_loopback_is_refused_at_load() {
-    let vault = mcp_support::vault();
-    let dir = tempfile::tempdir().expect("temp dir");
-    let file = config(
-        dir.path(),
-        vault.path(),
-        &[(
-            "main",
-            json!({"url": "http://192.168.1.20:27125", "token": TOKEN}),
-        )],
-    );
+    let (file, _dirs) = config(&[(
+        "main",
+        json!({"url": "http://192.168.1.20:27125", "token": TOKEN}),
+    )]);
     let out = run(&["config", "validate", "--config", &file]);
     let said = format!(
         "{}{}",
@@ -185,16 +183,10 @@ fn a_companion_beyond_loopback_is_refused_at_load() {
 
 #[test]
 fn get_server_config_never_shows_the_companion_token() {
-    let vault = mcp_support::vault();
-    let dir = tempfile::tempdir().expect("temp dir");
-    let file = config(
-        dir.path(),
-        vault.path(),
-        &[(
-            "main",
-            json!({"url": "http://127.0.0.1:27125", "token": TOKEN}),
-        )],
-    );
+    let (file, _dirs) = config(&[(
+        "main",
+        json!({"url": "http://127.0.0.1:27125", "token": TOKEN}),
+    )]);
     let out = run(&["call", "get_server_config", "--config", &file]);
     let said = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{said}");
