@@ -235,6 +235,74 @@ fn patch_note_replaces_a_unique_string_a_section_and_a_block() {
 }
 
 #[test]
+fn patch_note_sets_one_frontmatter_property_and_keeps_every_other_byte() {
+    let fx = fixture();
+    let note = "\u{feff}---\r\nstatus: draft   # keep this comment\r\nzip: 01234\r\ntags: [a, b]\r\n---\r\n# Body\r\nstatus: draft in the body\r\n";
+    fx.write("main", "fm.md", note);
+    let preview = fx.ok(
+        "patch_note",
+        json!({"path": "fm.md", "property": "zip", "value": "98765", "dry_run": true}),
+    );
+    assert_eq!(preview["dry_run"], true);
+    assert!(preview["preview"].as_str().expect("diff").contains("+zip:"));
+    assert_eq!(
+        bytes(&fx, "fm.md"),
+        note.as_bytes(),
+        "a dry run writes nothing"
+    );
+    let done = fx.ok(
+        "patch_note",
+        json!({"path": "fm.md", "property": "zip", "value": "98765"}),
+    );
+    assert_eq!(
+        (done["lines_removed"].clone(), done["lines_added"].clone()),
+        (json!(1), json!(1))
+    );
+    let after = String::from_utf8(bytes(&fx, "fm.md")).expect("utf-8");
+    assert_eq!(
+        after,
+        note.replace("zip: 01234", &format!("zip: {}", after_zip(&after))),
+        "only the zip line changed"
+    );
+    assert_eq!(
+        fx.ok("read_property", json!({"path": "fm.md", "key": "zip"}))["value"],
+        "98765"
+    );
+    fx.ok(
+        "patch_note",
+        json!({"path": "fm.md", "property": "reviewed", "value": true}),
+    );
+    assert_eq!(
+        fx.ok("read_property", json!({"path": "fm.md", "key": "reviewed"}))["value"],
+        true
+    );
+    fx.write("main", "plain.md", "just text\n");
+    fx.ok(
+        "patch_note",
+        json!({"path": "plain.md", "property": "status", "value": ["x", "y"]}),
+    );
+    let plain = fx.ok(
+        "read_property",
+        json!({"path": "plain.md", "key": "status"}),
+    );
+    assert_eq!(plain["value"], json!(["x", "y"]));
+    assert!(
+        String::from_utf8(bytes(&fx, "plain.md"))
+            .expect("utf-8")
+            .ends_with("just text\n")
+    );
+}
+
+/// The value text the `zip` line of `note` holds.
+fn after_zip(note: &str) -> &str {
+    let line = note
+        .lines()
+        .find(|l| l.starts_with("zip: "))
+        .expect("zip line");
+    line.trim_start_matches("zip: ").trim_end_matches('\r')
+}
+
+#[test]
 fn patch_note_errors_are_typed_and_change_nothing() {
     let fx = fixture();
     let note = "twin\ntwin\nsolo\n";
@@ -261,6 +329,22 @@ fn patch_note_errors_are_typed_and_change_nothing() {
         json!({"path": "p.md", "old": "solo"}),
         ErrorCode::InvalidInput,
     );
+    fx.err(
+        "patch_note",
+        json!({"path": "p.md", "property": "a", "old": "solo", "new": "x"}),
+        ErrorCode::InvalidInput,
+    );
+    fx.err(
+        "patch_note",
+        json!({"path": "p.md", "old": "solo", "new": "x", "value": 1}),
+        ErrorCode::InvalidInput,
+    );
+    let bad_key = fx.err(
+        "patch_note",
+        json!({"path": "p.md", "property": "bad\nkey", "value": 1}),
+        ErrorCode::InvalidInput,
+    );
+    assert_eq!(bad_key.details["frontmatter_code"], "invalid_key");
     assert_eq!(bytes(&fx, "p.md"), note.as_bytes());
 }
 

@@ -7,7 +7,7 @@ use crate::frontmatter::FrontmatterError;
 
 /// Maps a frontmatter refusal on the note at `path` to `invalid_input`; `details` name the
 /// path, the kind of problem (`frontmatter_code`) and, for invalid YAML, the note line.
-pub(super) fn tool_error_from_frontmatter(error: &FrontmatterError, path: &str) -> ToolError {
+pub(crate) fn tool_error_from_frontmatter(error: &FrontmatterError, path: &str) -> ToolError {
     let mut details = json!({ "path": path, "frontmatter_code": frontmatter_code(error) });
     match error {
         FrontmatterError::InvalidYaml { line, .. } => details["line"] = json!(line),

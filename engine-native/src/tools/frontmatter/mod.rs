@@ -8,7 +8,7 @@
 //! only notes the caller may read under the vault's folder ACL, checked note by note.
 
 mod args;
-mod errors;
+pub(crate) mod errors;
 mod note;
 mod page;
 mod read;

@@ -48,16 +48,29 @@ pub(super) struct EditResult {
     preview: Option<String>,
 }
 
-/// Applies `edit` to the note `request` names and writes the result (unless a dry run).
+/// Applies the text edit `edit` to the note `request` names and writes the result (unless a
+/// dry run).
 pub(super) fn apply_edit(
     ctx: &ToolContext<'_>,
     request: &EditRequest<'_>,
     edit: impl FnOnce(&str) -> Result<Edit, EditError>,
 ) -> Result<EditResult, ToolError> {
+    apply_note_edit(ctx, request, |path, text| {
+        edit(text).map_err(|error| tool_error_from_edit(path, &error))
+    })
+}
+
+/// [`apply_edit`] for any edit: `edit` gets the note's canonical path and text and reports
+/// its own refusals as tool errors.
+pub(super) fn apply_note_edit(
+    ctx: &ToolContext<'_>,
+    request: &EditRequest<'_>,
+    edit: impl FnOnce(&str, &str) -> Result<Edit, ToolError>,
+) -> Result<EditResult, ToolError> {
     let note = read_text(ctx, request.path, AclOp::Write)?;
     let path = note.file.path.clone();
     check_expected(&path, Some(&note.file.sha256), request.expected_sha256)?;
-    let edit = edit(&note.text.text).map_err(|error| tool_error_from_edit(&path, &error))?;
+    let edit = edit(&path, &note.text.text)?;
     let bytes = in_style(&note.text, &edit.text);
     let diff = preview(&note.text.text, &edit.text);
     let mut result = EditResult {
