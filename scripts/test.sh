@@ -47,6 +47,7 @@ fi
 step "format and lint"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p engine-core -p engine-wasm -p engine-native
 
 step "engine-core builds without std (wasm32-unknown-unknown, x86_64-unknown-none)"
 cargo build -p engine-core --quiet --target wasm32-unknown-unknown

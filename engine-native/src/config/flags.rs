@@ -47,7 +47,7 @@ pub struct FlagOverride {
 }
 
 impl ConfigFlags {
-    /// The config values these flags set, for [`load`](crate::config::load).
+    /// The config values these flags set, for [`load()`](crate::config::load()).
     pub fn overrides(&self) -> Vec<FlagOverride> {
         let set = |flag, path, value| FlagOverride {
             flag,

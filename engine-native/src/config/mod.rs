@@ -2,7 +2,7 @@
 //! or zero-config from a bare vault folder, overridden by `OBSIDIAN_TC_*` environment
 //! variables and then by command-line flags.
 //!
-//! [`load`] is pure: it reads only its [`LoadInput`]. It reports every problem at once, each
+//! [`load()`] is pure: it reads only its [`LoadInput`]. It reports every problem at once, each
 //! with its JSON path, and records where each effective value came from ([`Provenance`]).
 
 pub mod acl_schema;

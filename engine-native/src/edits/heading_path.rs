@@ -106,7 +106,7 @@ pub(crate) fn find_heading(headings: &[Heading], path: &str) -> Result<usize, Ed
     }
 }
 
-/// Every heading's full path, in note order (see [`full_path`]).
+/// Every heading's full path, in note order (see `full_path`).
 pub fn heading_paths(headings: &[Heading]) -> Vec<String> {
     let up = parents(headings);
     (0..headings.len())

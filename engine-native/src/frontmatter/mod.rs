@@ -8,7 +8,7 @@
 //! - [`apply`] with an [`Edit`]: `set`, `remove`, `merge` change only the lines of the
 //!   properties they touch; `replace` rewrites the whole block.
 //! - [`property_types`], [`PropertyType`]: the typed properties of one note.
-//! - [`matches`], [`PropertyQuery`]: does a note have a property / value / list element.
+//! - [`matches()`], [`PropertyQuery`]: does a note have a property / value / list element.
 //!
 //! Line breaks: new lines use the break of the block's opening `---` line (or the note's,
 //! when a block is created), so CRLF notes stay CRLF; a BOM stays in front of the block.

@@ -1,11 +1,11 @@
 //! The note tools over the vault backend, one module per tool or small group:
 //!
-//! - [`exists`]: `note_exists`; [`read`]: `read_note` (whole, or lines / heading / block);
-//!   [`read_many`]: `read_notes` (per-path results); [`list`]: `list_notes` (paged, ACL-filtered).
-//! - [`write`]: `write_note` (create / overwrite / upsert); [`append`]: `append_note`;
-//!   [`patch`]: `patch_note` — all three with `dry_run` previews, `expected_sha256` and
+//! - `exists`: `note_exists`; `read`: `read_note` (whole, or lines / heading / block);
+//!   `read_many`: `read_notes` (per-path results); `list`: `list_notes` (paged, ACL-filtered).
+//! - `write`: `write_note` (create / overwrite / upsert); `append`: `append_note`;
+//!   `patch`: `patch_note` — all three with `dry_run` previews, `expected_sha256` and
 //!   `idempotency_key`, and conditional confirmation (v1 §2.4) through [`ToolContext::confirm`].
-//! - [`transfer`]: `move_note`, `copy_note`; [`delete`]: `delete_note` (soft delete, HITL).
+//! - `transfer`: `move_note`, `copy_note`; `delete`: `delete_note` (soft delete, HITL).
 //!
 //! Notes are handed out and taken as text with LF line breaks and without a BOM; every write
 //! puts back the BOM and line endings the note had ([`crate::vault::TextFile`]).
