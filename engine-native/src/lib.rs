@@ -2,6 +2,7 @@
 //! backend, the dispatch pipeline and its gates, and the tools. `src/main.rs` is the command line over it.
 #![warn(missing_docs)]
 
+pub mod auth;
 pub mod cli;
 pub mod companion;
 pub mod config;

@@ -10,6 +10,7 @@ use obsidian_tc::cli::doctor::run_doctor;
 use obsidian_tc::cli::elicit::run_elicit;
 use obsidian_tc::cli::serve::run_serve;
 use obsidian_tc::cli::source::load_config;
+use obsidian_tc::cli::token::run_token;
 use obsidian_tc::cli::{EXIT_FAILURE, EXIT_OK};
 
 fn main() -> ExitCode {
@@ -25,6 +26,7 @@ fn main() -> ExitCode {
         Some(Command::Elicit(command)) => run_elicit(command),
         Some(Command::Doctor(flags)) => run_doctor(&flags),
         Some(Command::Config(command)) => run_config(command),
+        Some(Command::Token(command)) => run_token(command),
         None if cli.serve.path.is_some() || cli.serve.config.is_some() => run_serve(ServeArgs {
             flags: cli.serve,
             host: None,

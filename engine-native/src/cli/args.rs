@@ -42,6 +42,9 @@ pub enum Command {
     /// Inspect the configuration (flag > OBSIDIAN_TC_* environment > file > default).
     #[command(subcommand)]
     Config(ConfigCommand),
+    /// Bearer tokens for HTTP callers under `auth.mode: "jwt"`.
+    #[command(subcommand)]
+    Token(TokenCommand),
 }
 
 /// `serve`: the config source and the HTTP overrides.
@@ -120,4 +123,37 @@ pub enum ConfigCommand {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// The `token` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum TokenCommand {
+    /// Mint an HS256 token signed with auth.jwtSecret (or OBSIDIAN_TC_JWT_SECRET) and print
+    /// it on stdout. It carries auth.audience and auth.issuer when those are set.
+    Mint(MintArgs),
+}
+
+/// `token mint`: the claims and the configuration.
+#[derive(Debug, Args)]
+pub struct MintArgs {
+    /// The caller id (`sub`): audit, rate limits and approvals are keyed by it.
+    #[arg(long, value_name = "NAME")]
+    pub sub: String,
+    /// A granted scope, e.g. `read:notes`, `write:*` or `*`; repeat or separate with commas.
+    #[arg(
+        long = "scope",
+        visible_alias = "scopes",
+        value_name = "SCOPE",
+        value_delimiter = ','
+    )]
+    pub scopes: Vec<String>,
+    /// Bind the token to this vault id: it may name no other vault.
+    #[arg(long, value_name = "ID")]
+    pub vault: Option<String>,
+    /// Lifetime in seconds (at most auth.tokenTtlSeconds, which is also the default).
+    #[arg(long, value_name = "SECONDS")]
+    pub ttl: Option<u64>,
+    /// The configuration.
+    #[command(flatten)]
+    pub flags: ConfigFlags,
 }

@@ -5,7 +5,8 @@
 //! - [`serve`]: the MCP server (stdio, HTTP or both);
 //! - [`call`]: one tool call through the dispatcher, printed as JSON;
 //! - [`elicit`]: out-of-band human approval of gated calls;
-//! - [`doctor`]: environment checks with hints.
+//! - [`doctor`]: environment checks with hints;
+//! - [`token`]: bearer tokens for HTTP callers (`token mint`).
 //!
 //! Exit codes: [`EXIT_OK`], [`EXIT_FAILURE`] (a tool error or a runtime failure),
 //! [`EXIT_USAGE`] (bad arguments or configuration).
@@ -16,6 +17,7 @@ pub mod doctor;
 pub mod elicit;
 pub mod serve;
 pub mod source;
+pub mod token;
 
 /// Success.
 pub const EXIT_OK: u8 = 0;

@@ -6,10 +6,12 @@ use std::net::IpAddr;
 
 use engine_core::acl::{AclConfig, AclConfigProblem, AclPolicy};
 
+use crate::auth::VerifyKeys;
+use crate::auth::metadata::metadata_url;
 use crate::config::json_path::JsonPath;
 use crate::config::model::ServerConfig;
 use crate::config::problem::ConfigProblem;
-use crate::config::sections::AuthMode;
+use crate::config::sections::{AuthConfig, AuthMode, JwtAlgorithm};
 
 /// The shortest HS256 secret accepted.
 pub const MIN_JWT_SECRET_CHARS: usize = 32;
@@ -142,11 +144,13 @@ fn check_auth(config: &ServerConfig, out: &mut Vec<ConfigProblem>) {
                 ),
             ));
         }
-        AuthMode::Jwt if auth.jwt_secret.is_none() && auth.jwks_file.is_none() => {
+        AuthMode::Jwt
+            if auth.jwt_secret.is_none() && auth.jwks.is_none() && auth.jwks_file.is_none() =>
+        {
             out.push(ConfigProblem::new(
                 "auth",
-                "auth.mode \"jwt\" needs auth.jwtSecret (or env OBSIDIAN_TC_JWT_SECRET) or \
-                 auth.jwksFile",
+                "auth.mode \"jwt\" needs auth.jwtSecret (or env OBSIDIAN_TC_JWT_SECRET), \
+                 auth.jwks or auth.jwksFile",
             ));
         }
         _ => {}
@@ -161,6 +165,50 @@ fn check_auth(config: &ServerConfig, out: &mut Vec<ConfigProblem>) {
             ),
         ));
     }
+    check_algorithms(auth, out);
+    if let Some(metadata) = &auth.resource_metadata
+        && metadata_url(&metadata.resource).is_none()
+    {
+        out.push(ConfigProblem::new(
+            "auth.resourceMetadata.resource",
+            format!(
+                "{:?} is not an http(s) URL: write the public URL of the MCP endpoint, e.g. \
+                 \"https://tc.example.com/mcp\"",
+                metadata.resource
+            ),
+        ));
+    }
+}
+
+/// Every algorithm on `auth.algorithms` has a key to verify it.
+fn check_algorithms(auth: &AuthConfig, out: &mut Vec<ConfigProblem>) {
+    let has_jwks = auth.jwks.is_some() || auth.jwks_file.is_some();
+    for (index, algorithm) in auth.algorithms.iter().flatten().enumerate() {
+        let at = JsonPath::keys("auth.algorithms").index(index).to_string();
+        match algorithm {
+            JwtAlgorithm::HS256 if auth.jwt_secret.is_none() => out.push(ConfigProblem::new(
+                at,
+                "HS256 needs auth.jwtSecret (or env OBSIDIAN_TC_JWT_SECRET): set one or \
+                 remove HS256",
+            )),
+            JwtAlgorithm::RS256 | JwtAlgorithm::ES256 | JwtAlgorithm::EdDSA if !has_jwks => {
+                out.push(ConfigProblem::new(
+                    at,
+                    format!(
+                        "{algorithm:?} needs the public keys in auth.jwks or auth.jwksFile: set \
+                         one or remove {algorithm:?}"
+                    ),
+                ));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The problems of the JWKS (unreadable file, bad or duplicate keys), checked once paths are
+/// resolved: the same loading the server does at start.
+pub fn auth_key_problems(config: &ServerConfig) -> Vec<ConfigProblem> {
+    VerifyKeys::load(&config.auth).err().unwrap_or_default()
 }
 
 fn check_allowed_origins(config: &ServerConfig, out: &mut Vec<ConfigProblem>) {

@@ -7,7 +7,7 @@ use std::path::{Component, Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use crate::config::checks::semantic_problems;
+use crate::config::checks::{auth_key_problems, semantic_problems};
 use crate::config::env::ENV_VARS;
 use crate::config::flags::FlagOverride;
 use crate::config::json_path::{JsonPath, Segment};
@@ -155,6 +155,7 @@ pub fn load(input: &LoadInput) -> Result<LoadedConfig, ConfigErrors> {
         &mut provenance,
         &mut problems,
     );
+    problems.extend(auth_key_problems(&config));
     if problems.is_empty() {
         Ok(LoadedConfig {
             config,
@@ -166,7 +167,7 @@ pub fn load(input: &LoadInput) -> Result<LoadedConfig, ConfigErrors> {
     }
 }
 
-/// Makes vault paths and `cacheDir` absolute: relative ones from the file resolve against
+/// Makes vault paths, `auth.jwksFile` and `cacheDir` absolute: relative ones from the file resolve against
 /// the file's folder; the process working directory is never used.
 fn resolve_paths(
     config: &mut ServerConfig,
@@ -177,6 +178,9 @@ fn resolve_paths(
 ) {
     for vault in &mut config.vaults {
         vault.path = anchored(base_dir, Path::new(&vault.path));
+    }
+    if let Some(file) = &mut config.auth.jwks_file {
+        *file = anchored(base_dir, Path::new(file));
     }
     let cache_path = JsonPath::keys("cacheDir");
     match &config.cache_dir {

@@ -1,65 +1,145 @@
 //! The auth seam of the HTTP transport: one function from a request's parts to the
 //! [`Caller`] the tools run as, applied by the [`authenticate`] middleware, which puts the
-//! caller in the request's extensions (or answers the rejection's status). Tools never see
-//! headers or tokens, only the caller; adding bearer JWTs later changes this file only.
+//! caller in the request's extensions or answers 401 before MCP. Tools never see headers or
+//! tokens, only the caller.
+//!
+//! - `auth.mode: none` (loopback only, enforced at config load): every request is the
+//!   loopback caller with every scope;
+//! - `auth.mode: jwt`: `Authorization: Bearer <token>` verified by [`Verifier`]; a missing or
+//!   refused token answers 401 with a `WWW-Authenticate: Bearer` challenge (naming the
+//!   RFC 9728 metadata when `auth.resourceMetadata` is set) and a JSON-RPC error `-32001`
+//!   whose message says what to do and whose `data.reason` is the reason code.
 
 use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
 
+use axum::Json;
 use axum::extract::{Request, State};
-use axum::http::StatusCode;
 use axum::http::request::Parts;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use axum::routing::get;
 use engine_core::acl::Scope;
+use serde_json::json;
 
+use crate::auth::metadata::{WELL_KNOWN_PATH, metadata_document, metadata_url};
+use crate::auth::{AuthFailure, FailureReason, Verifier};
 use crate::config::{AuthConfig, AuthMode};
 use crate::dispatch::Caller;
 
 /// The caller id of an unauthenticated HTTP client (`auth.mode: none`, loopback only).
 pub const LOOPBACK_CALLER_ID: &str = "http-loopback";
 
+/// The JSON-RPC error code of a 401 (as the shipped server answers).
+pub const UNAUTHORIZED_RPC_CODE: i64 = -32001;
+
+/// How the HTTP transport authenticates callers, built once at start.
+pub struct HttpAuth {
+    verifier: Option<Verifier>,
+    metadata_url: Option<String>,
+    config: AuthConfig,
+}
+
 /// Why a request gets no caller.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuthRejection {
     /// The HTTP status to answer.
     pub status: StatusCode,
-    /// What the client should do.
-    pub message: String,
+    /// The refused token's failure (reason and what to do).
+    pub failure: AuthFailure,
 }
 
-/// Checks that the HTTP transport can authenticate callers under `auth` (done once, at start):
-/// `none` can; `jwt` is refused until bearer tokens are implemented, with a message saying so.
-pub fn check_supported(auth: &AuthConfig) -> Result<(), String> {
-    match auth.mode {
-        AuthMode::None => Ok(()),
-        AuthMode::Jwt => Err(
-            "auth.mode \"jwt\" is not supported by this build's HTTP transport yet; use \
-             auth.mode \"none\" on a loopback host, or the stdio transport"
-                .to_owned(),
-        ),
+impl HttpAuth {
+    /// The authenticator of `auth`: with `jwt`, its keys are loaded now (once).
+    pub fn new(auth: &AuthConfig) -> Result<HttpAuth, String> {
+        let verifier = match auth.mode {
+            AuthMode::None => None,
+            AuthMode::Jwt => Some(Verifier::new(auth).map_err(|problems| {
+                let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+                format!("cannot load the JWT keys: {}", lines.join("; "))
+            })?),
+        };
+        let metadata_url = auth
+            .resource_metadata
+            .as_ref()
+            .and_then(|m| metadata_url(&m.resource));
+        Ok(HttpAuth {
+            verifier,
+            metadata_url,
+            config: auth.clone(),
+        })
+    }
+
+    /// The router of the RFC 9728 metadata document (outside authentication): empty unless
+    /// `auth.resourceMetadata` is set. Served at the well-known path with or without the
+    /// resource's path after it.
+    pub fn metadata_routes<S: Clone + Send + Sync + 'static>(&self) -> axum::Router<S> {
+        let Some(config) = &self.config.resource_metadata else {
+            return axum::Router::new();
+        };
+        let document = Arc::new(metadata_document(config));
+        let serve = move || {
+            let document = Arc::clone(&document);
+            async move { Json(document.as_ref().clone()) }
+        };
+        axum::Router::new()
+            .route(WELL_KNOWN_PATH, get(serve.clone()))
+            .route(&format!("{WELL_KNOWN_PATH}/{{*resource}}"), get(serve))
+    }
+
+    /// The `WWW-Authenticate` challenge of a 401 for `failure`.
+    fn challenge(&self, failure: &AuthFailure) -> String {
+        let mut parts = vec!["Bearer realm=\"obsidian-tc\"".to_owned()];
+        if failure.reason != FailureReason::MissingToken {
+            parts.push("error=\"invalid_token\"".to_owned());
+        }
+        if let Some(url) = &self.metadata_url {
+            parts.push(format!("resource_metadata=\"{url}\""));
+        }
+        parts.join(", ")
     }
 }
 
-/// The caller of one HTTP request. With `auth.mode: none` (which the config loader allows on
-/// loopback binds only) every request is the loopback caller with every scope.
-pub fn caller_for_request(_parts: &Parts, auth: &AuthConfig) -> Result<Caller, AuthRejection> {
-    match auth.mode {
-        AuthMode::None => Ok(Caller {
+/// The caller of one HTTP request: the loopback caller under `auth.mode: none`, else the
+/// caller of its verified bearer token.
+pub fn caller_for_request(parts: &Parts, auth: &HttpAuth) -> Result<Caller, AuthRejection> {
+    let Some(verifier) = &auth.verifier else {
+        return Ok(Caller {
             id: LOOPBACK_CALLER_ID.to_owned(),
             scopes: vec![Scope::everything()],
             vault_binding: None,
-        }),
-        AuthMode::Jwt => Err(AuthRejection {
-            status: StatusCode::UNAUTHORIZED,
-            message: "bearer tokens are not supported by this build".to_owned(),
-        }),
-    }
+        });
+    };
+    let reject = |failure| AuthRejection {
+        status: StatusCode::UNAUTHORIZED,
+        failure,
+    };
+    let token = bearer_token(parts).ok_or_else(|| {
+        reject(AuthFailure::new(
+            FailureReason::MissingToken,
+            "missing bearer token: send Authorization: Bearer <token> (an operator mints one \
+             with `obsidian-tc token mint`)",
+        ))
+    })?;
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    verifier.verify(token, now).map_err(reject)
+}
+
+/// The token of an `Authorization: Bearer <token>` header (scheme in any case).
+fn bearer_token(parts: &Parts) -> Option<&str> {
+    let value = parts.headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.trim().split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
 /// The axum middleware: establishes the request's [`Caller`] and stores it in the request's
-/// extensions, or answers the rejection without reaching MCP.
+/// extensions, or answers the 401 without reaching MCP.
 pub async fn authenticate(
-    State(auth): State<Arc<AuthConfig>>,
+    State(auth): State<Arc<HttpAuth>>,
     request: Request,
     next: Next,
 ) -> Response {
@@ -69,6 +149,26 @@ pub async fn authenticate(
             parts.extensions.insert(caller);
             next.run(Request::from_parts(parts, body)).await
         }
-        Err(rejection) => (rejection.status, rejection.message).into_response(),
+        Err(rejection) => rejection_response(&auth, &rejection),
     }
+}
+
+/// The 401: the challenge header and a JSON-RPC error body (never the token).
+fn rejection_response(auth: &HttpAuth, rejection: &AuthRejection) -> Response {
+    let body = json!({
+        "jsonrpc": "2.0",
+        "id": null,
+        "error": {
+            "code": UNAUTHORIZED_RPC_CODE,
+            "message": rejection.failure.message,
+            "data": {"reason": rejection.failure.reason.as_str()},
+        },
+    });
+    let mut response = (rejection.status, Json(body)).into_response();
+    if let Ok(challenge) = HeaderValue::from_str(&auth.challenge(&rejection.failure)) {
+        response
+            .headers_mut()
+            .insert(header::WWW_AUTHENTICATE, challenge);
+    }
+    response
 }

@@ -28,7 +28,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::config::LoadedConfig;
 use crate::dispatch::Dispatcher;
-use crate::mcp::auth::{authenticate, check_supported};
+use crate::mcp::auth::{HttpAuth, authenticate};
 use crate::mcp::server::{CallerSource, McpServer};
 
 /// The path of the MCP endpoint.
@@ -89,7 +89,7 @@ pub async fn serve_http(
     cancel: CancellationToken,
 ) -> Result<(), String> {
     let config = dispatcher.config().config.clone();
-    check_supported(&config.auth)?;
+    let auth = Arc::new(HttpAuth::new(&config.auth)?);
     let server = McpServer::new(dispatcher, CallerSource::HttpRequest);
     let service_config = StreamableHttpServerConfig::default()
         .with_cancellation_token(cancel.child_token())
@@ -107,9 +107,10 @@ pub async fn serve_http(
         .nest_service(MCP_PATH, service)
         .layer(axum::middleware::from_fn(session_end_answers_ok))
         .layer(axum::middleware::from_fn_with_state(
-            Arc::new(config.auth.clone()),
+            Arc::clone(&auth),
             authenticate,
-        ));
+        ))
+        .merge(auth.metadata_routes());
     let local: Option<SocketAddr> = listener.local_addr().ok();
     if let Some(address) = local {
         tracing::info!("MCP over HTTP on http://{address}{MCP_PATH}");

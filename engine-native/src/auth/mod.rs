@@ -1,0 +1,23 @@
+//! Bearer JWT authentication of HTTP callers (`auth.mode: "jwt"`).
+//!
+//! - [`keys`]: the verification keys, loaded once at start: the HS256 secret and a local
+//!   JWKS (inline or a file, never a URL), and the algorithm allowlist;
+//! - [`verify`]: one token to the [`crate::dispatch::Caller`] it stands for, or the
+//!   [`AuthFailure`] saying why not;
+//! - [`mint`]: HS256 tokens for `obsidian-tc token mint`;
+//! - [`metadata`]: RFC 9728 protected-resource metadata.
+//!
+//! Algorithm confusion is impossible by construction: an `HS256` token is checked only
+//! against the secret, an asymmetric one only against the JWKS key its `kid` names, and only
+//! when that key's type matches the algorithm; `alg: none` is never accepted.
+
+pub mod failure;
+pub mod keys;
+pub mod metadata;
+pub mod mint;
+pub mod verify;
+
+pub use failure::{AuthFailure, FailureReason};
+pub use keys::{VerifyKeys, effective_algorithms};
+pub use mint::{MintRequest, mint_hs256};
+pub use verify::{CLOCK_LEEWAY_SECONDS, Verifier};
