@@ -43,10 +43,20 @@ fn each_mode_advertises_its_surface_and_the_triad_fits_the_budget() {
     );
     assert_eq!(
         names(&domain),
-        ["admin", "frontmatter", "notes", "workspace", "describe_capability"]
+        [
+            "admin",
+            "frontmatter",
+            "notes",
+            "workspace",
+            "describe_capability"
+        ]
     );
     assert!(names(&flat).contains(&"read_note".to_owned()));
-    assert!(!names(&flat).iter().any(|name| name.ends_with("_capability")));
+    assert!(
+        !names(&flat)
+            .iter()
+            .any(|name| name.ends_with("_capability"))
+    );
     let notes = &domain[2];
     let description = notes.description.as_deref().unwrap_or_default();
     assert!(description.contains("read_note") && description.contains("move_note"));
@@ -59,7 +69,10 @@ fn each_mode_advertises_its_surface_and_the_triad_fits_the_budget() {
         println!("tools/list {mode}: {bytes} bytes");
     }
     assert!(sizes[0].1 <= TRIAD_BUDGET_BYTES, "{sizes:?}");
-    assert!(sizes[0].1 < sizes[1].1 && sizes[1].1 < sizes[2].1, "{sizes:?}");
+    assert!(
+        sizes[0].1 < sizes[1].1 && sizes[1].1 < sizes[2].1,
+        "{sizes:?}"
+    );
 }
 
 /// What each single tool would add to the listing: the price of making it an always-listed
@@ -92,7 +105,10 @@ fn visibility_rules_shape_every_mode() {
     );
     let domain = listing(&fx, FacadeMode::Domain);
     assert!(!names(&domain).contains(&"workspace".to_owned()));
-    let notes = domain.iter().find(|tool| tool.name == "notes").expect("notes");
+    let notes = domain
+        .iter()
+        .find(|tool| tool.name == "notes")
+        .expect("notes");
     let description = notes.description.as_deref().unwrap_or_default();
     assert!(description.contains("read_note") && !description.contains("delete_note"));
     let annotations = notes.annotations.as_ref().expect("annotations");

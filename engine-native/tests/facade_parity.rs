@@ -90,7 +90,11 @@ fn run(
             }
         }
     }
-    let events = fx.events().into_iter().map(|row| comparable(row.event)).collect();
+    let events = fx
+        .events()
+        .into_iter()
+        .map(|row| comparable(row.event))
+        .collect();
     (outcomes, events)
 }
 
@@ -121,7 +125,10 @@ fn pin_modification_times(fx: &Fixture) {
             if path.is_dir() {
                 walk(&path);
             } else {
-                let file = std::fs::File::options().write(true).open(&path).expect("file");
+                let file = std::fs::File::options()
+                    .write(true)
+                    .open(&path)
+                    .expect("file");
                 let pinned = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_767_225_600);
                 file.set_modified(pinned).expect("set mtime");
             }
@@ -158,7 +165,11 @@ fn unknown_hidden_and_disabled_tools() {
             stdio("get_vault", json!({"id": "main"})),
         ],
     );
-    assert!(outcomes.iter().all(|o| code(o) == Some(ErrorCode::NotFound)));
+    assert!(
+        outcomes
+            .iter()
+            .all(|o| code(o) == Some(ErrorCode::NotFound))
+    );
 }
 
 #[test]
@@ -245,7 +256,10 @@ fn elicit_required_approve_and_consume() {
         &[delete(), Step::ApproveLast, delete(), delete()],
     );
     assert_eq!(code(&outcomes[0]), Some(ErrorCode::ElicitRequired));
-    assert_eq!(outcomes[1].result.as_ref().ok().map(|v| &v["deleted"]), Some(&json!(true)));
+    assert_eq!(
+        outcomes[1].result.as_ref().ok().map(|v| &v["deleted"]),
+        Some(&json!(true))
+    );
     assert_eq!(code(&outcomes[2]), Some(ErrorCode::ElicitRequired));
 }
 

@@ -28,7 +28,11 @@ async fn the_default_listing_is_the_triad_facade() {
         ["find_capability", "describe_capability", "call_capability"]
     );
     let read = call(&client, "read_note", json!({"path": "hello.md"})).await;
-    assert_eq!(read.is_error, Some(false), "callable by name though not listed");
+    assert_eq!(
+        read.is_error,
+        Some(false),
+        "callable by name though not listed"
+    );
     client.cancel().await.expect("close");
 }
 

@@ -4,7 +4,7 @@
 //! words are dropped: descriptions and queries are English prose, and in a catalog this
 //! small `a`, `the` or `of` would otherwise decide rankings.
 
-use engine_core::rank::{Bm25Params, Document, LexicalIndex};
+use engine_core::rank::{Bm25Params, Document, FieldWeights, LexicalIndex};
 use engine_core::text::AnalyzerSettings;
 
 use crate::dispatch::Tool;
@@ -26,7 +26,7 @@ pub fn rank_catalog<'r>(
     query: &str,
     limit: usize,
 ) -> Result<Vec<CatalogMatch<'r>>, ToolError> {
-    let mut index = LexicalIndex::new(AnalyzerSettings::english(), Bm25Params::default())
+    let mut index = LexicalIndex::new(AnalyzerSettings::english(), catalog_params())
         .map_err(|error| ToolError::internal(format!("the catalog index: {error}")))?;
     for tool in tools {
         index
@@ -44,6 +44,23 @@ pub fn rank_catalog<'r>(
             })
         })
         .collect())
+}
+
+/// BM25F over tool documents: the description carries most of the words a task is asked in,
+/// so it weighs as much as the name and title (whose generic verbs such as `get` or `list`
+/// would otherwise decide), and parameter names (`path`, `value`, `key`) count for less.
+/// Chosen on tests/fixtures/intents.json (facade_find).
+fn catalog_params() -> Bm25Params {
+    Bm25Params {
+        weights: FieldWeights {
+            title: 1.0,
+            aliases: 1.0,
+            headings: 0.3,
+            tags: 1.0,
+            body: 1.0,
+        },
+        ..Bm25Params::default()
+    }
 }
 
 /// The fields a tool is found by.

@@ -114,10 +114,15 @@ details.args_hash; after `obsidian-tc elicit approve <args_hash>`, repeat the id
         );
     }
     if tool.def.idempotency {
-        lines.push("Pass `idempotency_key` to make a retry safe: a repeat replays the first result.".to_owned());
+        lines.push(
+            "Pass `idempotency_key` to make a retry safe: a repeat replays the first result."
+                .to_owned(),
+        );
     }
     if tool.is_mutating() {
-        lines.push("Changes the vault: refused with read_only_mode on a read-only vault.".to_owned());
+        lines.push(
+            "Changes the vault: refused with read_only_mode on a read-only vault.".to_owned(),
+        );
     }
     lines.join(" ")
 }

@@ -76,10 +76,14 @@ pub fn resolve_envelope(
     let args = if args.is_null() { json!({}) } else { args };
     validate_args(&schema, &args)?;
     let Value::Object(mut envelope) = args else {
-        return Err(ToolError::internal("a non-object envelope passed validation"));
+        return Err(ToolError::internal(
+            "a non-object envelope passed validation",
+        ));
     };
     let Some(Value::String(inner)) = envelope.remove(name_key) else {
-        return Err(ToolError::internal("an envelope passed validation without its tool name"));
+        return Err(ToolError::internal(
+            "an envelope passed validation without its tool name",
+        ));
     };
     let inner_args = envelope.remove(args_key).unwrap_or_else(|| json!({}));
     if name != CALL_CAPABILITY
