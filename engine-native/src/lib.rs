@@ -9,6 +9,7 @@ pub mod config;
 pub mod dispatch;
 pub mod edits;
 pub mod errors;
+pub mod facade;
 pub mod frontmatter;
 pub mod governor;
 pub mod mcp;

@@ -33,7 +33,7 @@ async fn http_client_lists_and_calls_tools() {
         Some("obsidian-tc")
     );
     let tools = client.list_all_tools().await.expect("tools/list");
-    assert!(tools.iter().any(|t| t.name == "read_note"));
+    assert!(tools.iter().any(|t| t.name == "call_capability"));
     let read = call(&client, "read_note", json!({"path": "hello.md"})).await;
     assert_eq!(read.is_error, Some(false));
     assert_eq!(structured(&read)["content"], json!("# Hello\n"));

@@ -50,7 +50,7 @@ async fn expect_notification(received: &mut mpsc::UnboundedReceiver<()>) {
 async fn a_stdio_client_is_told_when_a_reload_hides_a_tool() {
     let vault = mcp_support::vault();
     let config = vault.path().join("obsidian-tc.json");
-    let quiet = json!({"throttle": {"enabled": false}});
+    let quiet = json!({"throttle": {"enabled": false}, "toolFacade": {"mode": "flat"}});
     write_config(&config, vault.path(), quiet);
     let command = tokio::process::Command::new(BIN).configure(|c| {
         c.args(["serve", "--config", &arg(&config)])
@@ -70,7 +70,7 @@ async fn a_stdio_client_is_told_when_a_reload_hides_a_tool() {
     write_config(
         &config,
         vault.path(),
-        json!({"throttle": {"enabled": false}, "toolVisibility": {"hide": ["get_metrics"]}}),
+        json!({"throttle": {"enabled": false}, "toolFacade": {"mode": "flat"}, "toolVisibility": {"hide": ["get_metrics"]}}),
     );
     let reloaded = reload(&client).await;
     assert_eq!(reloaded.is_error, Some(false), "{reloaded:?}");
@@ -85,7 +85,7 @@ async fn every_http_session_is_told_when_a_reload_hides_a_tool() {
     let vault = mcp_support::vault();
     let config = vault.path().join("obsidian-tc.json");
     let port = free_port();
-    let http = json!({"transports": {"http": {"enabled": true, "port": port}}, "throttle": {"enabled": false}});
+    let http = json!({"transports": {"http": {"enabled": true, "port": port}}, "throttle": {"enabled": false}, "toolFacade": {"mode": "flat"}});
     write_config(&config, vault.path(), http.clone());
     let server = HttpServer::start(&["serve", "--http", "--config", &arg(&config)], port);
     let uri = server.url();

@@ -18,9 +18,28 @@ async fn initialize_reports_obsidian_tc_and_its_version() {
 }
 
 #[tokio::test]
-async fn list_tools_carries_schemas_and_annotations() {
+async fn the_default_listing_is_the_triad_facade() {
     let vault = vault();
     let client = stdio_client(&["serve", &arg(vault.path())]).await;
+    let tools = client.list_all_tools().await.expect("tools/list");
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    assert_eq!(
+        names,
+        ["find_capability", "describe_capability", "call_capability"]
+    );
+    let read = call(&client, "read_note", json!({"path": "hello.md"})).await;
+    assert_eq!(
+        read.is_error,
+        Some(false),
+        "callable by name though not listed"
+    );
+    client.cancel().await.expect("close");
+}
+
+#[tokio::test]
+async fn list_tools_carries_schemas_and_annotations() {
+    let vault = vault();
+    let client = stdio_client(&["serve", "--tool-facade", "flat", &arg(vault.path())]).await;
     let tools = client.list_all_tools().await.expect("tools/list");
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     for expected in ["read_note", "note_exists", "delete_note", "server_health"] {

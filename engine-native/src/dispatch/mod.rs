@@ -35,7 +35,7 @@ pub mod pipeline;
 pub mod registry;
 pub mod reload;
 pub mod tool;
-mod validation;
+pub(crate) mod validation;
 
 pub use caller::Caller;
 pub use clock::{Clock, ManualClock, SystemClock};

@@ -12,6 +12,7 @@ use crate::dispatch::metrics::{OK_CODE, UNREGISTERED_TOOL};
 use crate::dispatch::tool::Tool;
 use crate::dispatch::validation::validate_args;
 use crate::errors::{ErrorCode, ToolError};
+use crate::facade::resolve_envelope;
 use crate::store::{Claim, Event, Outcome};
 use crate::throttle::rate_class;
 
@@ -67,9 +68,17 @@ impl Dispatcher {
         let started = self.clock.now_ms();
         let served = self.served();
         let mut trace = Trace::default();
-        let result = self.run(&served, caller, name, args, &mut trace);
+        // 0. a facade envelope runs its inner tool: every gate, the hash and the audit row
+        //    see the inner name and arguments, exactly as a call by name
+        let (name, result) = match resolve_envelope(served.registry(), caller, name, args) {
+            Ok((inner, args)) => {
+                let result = self.run(&served, caller, &inner, args, &mut trace);
+                (inner, result)
+            }
+            Err(error) => (name.to_owned(), Err(error)),
+        };
         let duration_ms = self.clock.now_ms().saturating_sub(started);
-        self.record(&served, caller, name, &trace, &result, duration_ms);
+        self.record(&served, caller, &name, &trace, &result, duration_ms);
         CallOutcome {
             result,
             args_hash: trace.args_hash,

@@ -15,7 +15,8 @@ use serde_json::Value;
 use tokio::sync::watch;
 
 use crate::dispatch::{Caller, Dispatcher};
-use crate::mcp::convert::{error_result, mcp_tool, success_result};
+use crate::facade::listing::advertised_tools;
+use crate::mcp::convert::{error_result, success_result};
 
 /// The server name reported in `initialize` / `server/discover`.
 pub const SERVER_NAME: &str = "obsidian-tc";
@@ -122,13 +123,9 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
         let caller = self.caller(&context)?;
-        let tools = self
-            .dispatcher
-            .registry()
-            .visible_tools(&caller)
-            .into_iter()
-            .map(mcp_tool)
-            .collect();
+        let served = self.dispatcher.served();
+        let mode = served.config().config.tool_facade.mode;
+        let tools = advertised_tools(served.registry(), &caller, mode);
         Ok(ListToolsResult::with_all_items(tools))
     }
 

@@ -156,7 +156,7 @@ pub fn tools() -> Vec<ToolDef> {
         admin_tool(
             "server_health",
             "Server health",
-            "Liveness and build info: version, uptime, vault count, cache database status.",
+            "Whether the server is up: version, uptime, vault count, cache database status.",
             &[],
             false,
             (input_schema::<NoArgs>(), output_schema::<Health>()),
@@ -165,7 +165,7 @@ pub fn tools() -> Vec<ToolDef> {
         admin_tool(
             "get_server_config",
             "Get server config",
-            "The effective server configuration, secrets redacted.",
+            "The effective server configuration (settings), secrets redacted.",
             &["admin:config"],
             false,
             (input_schema::<NoArgs>(), output_schema::<ServerConfig>()),
@@ -174,7 +174,7 @@ pub fn tools() -> Vec<ToolDef> {
         admin_tool(
             "inspect_acl",
             "Inspect ACL",
-            "Whether the folder ACL lets this caller read, write or delete a path, and which rule decides.",
+            "Whether the folder ACL allows this caller to read, write or delete a path (permission check), and the deciding rule.",
             &["admin:acl"],
             true,
             (input_schema::<InspectAcl>(), output_schema::<AclReport>()),
@@ -195,7 +195,7 @@ pub fn tools() -> Vec<ToolDef> {
         admin_tool(
             "get_metrics",
             "Get metrics",
-            "Call counters by vault, tool and outcome code.",
+            "Usage statistics: how many calls per vault, tool and outcome code (ok or error).",
             &["admin:metrics"],
             false,
             (input_schema::<NoArgs>(), output_schema::<MetricsSnapshot>()),

@@ -30,6 +30,7 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(notes::tools());
     tools.extend(frontmatter::tools());
     tools.push(uri::tool());
+    tools.extend(crate::facade::tools());
     tools
 }
 

@@ -87,7 +87,7 @@ pub fn tools() -> Vec<ToolDef> {
         admin_tool(
             "list_vaults",
             "List vaults",
-            "The vaults this caller may use, with whether an ACL or read-only mode applies.",
+            "List the vaults this caller may use, with whether an ACL or read-only mode applies.",
             &["read:vault"],
             false,
             (input_schema::<NoArgs>(), output_schema::<VaultList>()),

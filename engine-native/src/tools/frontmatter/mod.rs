@@ -43,7 +43,7 @@ pub fn tools() -> Vec<ToolDef> {
         read_tool(
             "read_frontmatter",
             "Read frontmatter",
-            "Read a note's properties (in the note's order, each with its type) without its body, and the note's SHA-256 for expected_sha256.",
+            "Read a note's frontmatter: its YAML properties (metadata, in the note's order, each with its type) without its body, and the note's SHA-256 for expected_sha256.",
             (
                 input_schema::<args::NotePath>(),
                 output_schema::<results::FrontmatterRead>(),
@@ -54,7 +54,7 @@ pub fn tools() -> Vec<ToolDef> {
         read_tool(
             "read_property",
             "Read property",
-            "Read one property of a note: its value (null when absent), whether it exists, and its type.",
+            "Read one property (frontmatter field) of a note: its value (null when absent), whether it exists, and its type.",
             (
                 input_schema::<args::NoteProperty>(),
                 output_schema::<results::PropertyRead>(),
@@ -65,7 +65,7 @@ pub fn tools() -> Vec<ToolDef> {
         ToolDef {
             name: "update_frontmatter",
             title: "Update frontmatter",
-            description: "Change a note's properties. mode set (key, value) / remove (key) / merge (properties; lists are unioned) keep every other byte of the note; mode replace (properties) rewrites the whole block and needs the user's confirmation. dry_run shows the diff and changes nothing; expected_sha256 refuses a stale edit; create makes a missing note.",
+            description: "Change a note's properties (frontmatter metadata, tags). mode set (key, value) / remove (key) / merge (properties; lists are unioned) keep every other byte of the note; mode replace (properties) rewrites the whole block and needs the user's confirmation. dry_run shows the diff and changes nothing; expected_sha256 refuses a stale edit; create makes a missing note.",
             domain: "frontmatter",
             input_schema: input_schema::<args::UpdateFrontmatter>(),
             output_schema: output_schema::<results::FrontmatterUpdated>(),
@@ -80,7 +80,7 @@ pub fn tools() -> Vec<ToolDef> {
         read_tool(
             "list_properties",
             "List properties",
-            "Every property name used in the vault (or under a folder), with how many notes use it and the types seen. Notes whose frontmatter cannot be read are listed under invalid. Paged: limit (≤ 1000) and cursor.",
+            "Every property name (frontmatter key) used in the vault (or under a folder), with how many notes use it and the types seen. Notes whose frontmatter cannot be read are listed under invalid. Paged: limit (≤ 1000) and cursor.",
             (
                 input_schema::<args::ListProperties>(),
                 output_schema::<results::PropertyList>(),
@@ -91,7 +91,7 @@ pub fn tools() -> Vec<ToolDef> {
         read_tool(
             "find_notes_by_property",
             "Find notes by property",
-            "The notes (in the vault or under a folder) where a property exists, equals a value, or contains it (a list holding it). Each item has the note's path and the property's value. Paged: limit (≤ 1000) and cursor.",
+            "Search notes by property (frontmatter metadata): the notes (in the vault or under a folder) where it exists, equals a value, or contains it (a list holding it). Each item has the note's path and the property's value. Paged: limit (≤ 1000) and cursor.",
             (
                 input_schema::<args::FindNotesByProperty>(),
                 output_schema::<results::PropertyMatches>(),

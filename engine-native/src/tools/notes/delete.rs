@@ -46,7 +46,7 @@ pub(super) fn tool() -> ToolDef {
     ToolDef {
         name: "delete_note",
         title: "Delete note",
-        description: "Move a note to the vault's .trash/ folder. Always needs the user's confirmation.",
+        description: "Delete (remove) a note: it goes to the vault's trash folder, .trash/. Always needs the user's confirmation.",
         domain: "notes",
         input_schema: input_schema::<DeleteNote>(),
         output_schema: output_schema::<NoteDeleted>(),

@@ -76,7 +76,7 @@ pub(super) fn tool() -> ToolDef {
     ToolDef {
         name: "list_notes",
         title: "List notes",
-        description: "List the Markdown notes under a folder (or the whole vault), sorted by path, with size and modification time; include_attachments lists every file. Paged: pass the returned cursor to get the next page.",
+        description: "List (browse) the Markdown notes in a folder (or the whole vault), sorted by path, with size and modification time; include_attachments lists every file. Paged: pass the returned cursor to get the next page.",
         domain: "notes",
         input_schema: input_schema::<ListNotes>(),
         output_schema: output_schema::<NotePage>(),

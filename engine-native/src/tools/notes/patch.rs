@@ -69,7 +69,7 @@ pub(super) fn tool() -> ToolDef {
     ToolDef {
         name: "patch_note",
         title: "Patch note",
-        description: "Replace part of a note: old+new replaces a string that must occur exactly once (else not_found or ambiguous with the candidate lines); heading+content replaces a section's body (include_heading: the heading too); block+content replaces a block's text; property+value sets one frontmatter property, leaving every other byte as it was. Removing more than 20 lines and more than half of the note needs the user's confirmation. dry_run previews. Keeps the note's BOM and line endings.",
+        description: "Edit part of a note in place (fix a typo, change a sentence or section): old+new replaces a string that must occur exactly once (else not_found or ambiguous with the candidate lines); heading+content replaces a section's body (include_heading: the heading too); block+content replaces a block's text; property+value sets one frontmatter property, leaving every other byte as it was. Removing more than 20 lines and more than half of the note needs the user's confirmation. dry_run previews. Keeps the note's BOM and line endings.",
         domain: "notes",
         input_schema: input_schema::<PatchNote>(),
         output_schema: output_schema::<EditResult>(),

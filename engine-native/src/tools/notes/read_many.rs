@@ -75,7 +75,7 @@ pub(super) fn tool() -> ToolDef {
     ToolDef {
         name: "read_notes",
         title: "Read notes",
-        description: "Read up to 50 whole notes at once. Each item is either the note (content, sha256, size, as read_note returns it, with ok: true) or ok: false with that path's error; one failing path does not fail the others.",
+        description: "Read several notes (up to 50) at once, in one batch. Each item is either the note (content, sha256, size, as read_note returns it, with ok: true) or ok: false with that path's error; one failing path does not fail the others.",
         domain: "notes",
         input_schema: input_schema::<ReadNotes>(),
         output_schema: output_schema::<NotesRead>(),

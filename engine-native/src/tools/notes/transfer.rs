@@ -90,7 +90,7 @@ pub(super) fn tools() -> Vec<ToolDef> {
         ToolDef {
             name: "move_note",
             title: "Move note",
-            description: "Move or rename a note. Moving into another folder, or replacing an existing note (overwrite; it goes to .trash/), needs the user's confirmation. Links to the note are not rewritten yet (that arrives with the link index).",
+            description: "Move or rename a note (put it in another folder). Moving into another folder, or replacing an existing note (overwrite; it goes to .trash/), needs the user's confirmation. Links to the note are not rewritten yet (that arrives with the link index).",
             domain: "notes",
             input_schema: input_schema::<Transfer>(),
             output_schema: output_schema::<TransferResult>(),
@@ -105,7 +105,7 @@ pub(super) fn tools() -> Vec<ToolDef> {
         ToolDef {
             name: "copy_note",
             title: "Copy note",
-            description: "Copy a note to a new path. Replacing an existing note (overwrite; it goes to .trash/) needs the user's confirmation. Links inside the copy are not rewritten.",
+            description: "Copy (duplicate) a note to a new path. Replacing an existing note (overwrite; it goes to .trash/) needs the user's confirmation. Links inside the copy are not rewritten.",
             domain: "notes",
             input_schema: input_schema::<Transfer>(),
             output_schema: output_schema::<TransferResult>(),

@@ -83,7 +83,7 @@ pub(super) fn tool() -> ToolDef {
     ToolDef {
         name: "write_note",
         title: "Write note",
-        description: "Write a note's whole content. mode: create (default; refuses an existing note), overwrite (refuses a missing one) or upsert. Replacing a non-empty note needs the user's confirmation, shown the diff. Content is LF text; an overwritten note keeps its BOM and line endings. dry_run previews; expected_sha256 guards against lost updates.",
+        description: "Create a new note, or save or overwrite a note's whole text. mode: create (default; refuses an existing note), overwrite (refuses a missing one) or upsert. Replacing a non-empty note needs the user's confirmation, shown the diff. Content is LF text; an overwritten note keeps its BOM and line endings. dry_run previews; expected_sha256 guards against lost updates.",
         domain: "notes",
         input_schema: input_schema::<WriteNote>(),
         output_schema: output_schema::<WriteResult>(),

@@ -1,0 +1,87 @@
+//! `find_capability`: the tools listed to the caller that best match a task in plain words.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::dispatch::{ToolContext, ToolDef};
+use crate::errors::ToolError;
+use crate::facade::catalog::{one_line, rank_catalog};
+use crate::facade::domains::catalog_tools;
+use crate::facade::{FACADE_DOMAIN, FIND_CAPABILITY};
+use crate::tools::args::{input_schema, parse};
+use crate::tools::structured::{output_schema, structured};
+
+/// The arguments of `find_capability`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct FindArgs {
+    /// The task in plain words, e.g. "rename a note".
+    #[schemars(length(min = 1, max = 1000))]
+    query: String,
+    /// How many tools to return (default 10).
+    #[schemars(range(min = 1, max = 50))]
+    limit: Option<usize>,
+}
+
+/// The result of `find_capability`.
+#[derive(Debug, Serialize, JsonSchema)]
+struct Found {
+    /// The best matches, best first.
+    results: Vec<FoundTool>,
+}
+
+/// One match.
+#[derive(Debug, Serialize, JsonSchema)]
+struct FoundTool {
+    /// The tool name.
+    name: &'static str,
+    /// Its title.
+    title: &'static str,
+    /// Its description's first sentence.
+    description: &'static str,
+    /// Its domain.
+    domain: &'static str,
+    /// Its relevance (BM25F, higher is better).
+    score: f32,
+}
+
+/// How many tools a query returns unless it says.
+const DEFAULT_LIMIT: usize = 10;
+
+/// The `find_capability` declaration.
+pub(crate) fn tool() -> ToolDef {
+    ToolDef {
+        name: FIND_CAPABILITY,
+        title: "Find capability",
+        description: "Search the available tools by task in plain words; returns the best \
+matches (name, title, description, domain, score). Next: describe_capability, call_capability.",
+        domain: FACADE_DOMAIN,
+        input_schema: input_schema::<FindArgs>(),
+        output_schema: output_schema::<Found>(),
+        scopes: &[],
+        destructive: false,
+        idempotency: false,
+        vault_arg: false,
+        path_args: &[],
+        precheck: None,
+        handler: find_capability,
+    }
+}
+
+fn find_capability(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
+    let args: FindArgs = parse(args)?;
+    let catalog = catalog_tools(ctx.served().registry(), ctx.caller());
+    let matches = rank_catalog(&catalog, &args.query, args.limit.unwrap_or(DEFAULT_LIMIT))?;
+    let results = matches
+        .into_iter()
+        .map(|found| FoundTool {
+            name: found.tool.name(),
+            title: found.tool.def.title,
+            description: one_line(found.tool.def.description),
+            domain: found.tool.def.domain,
+            score: (found.score * 1000.0).round() / 1000.0,
+        })
+        .collect();
+    structured(&Found { results })
+}

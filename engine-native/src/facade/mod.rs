@@ -1,0 +1,46 @@
+//! The tool facade (`toolFacade.mode`, v1 §1.5, seed 002 §1–§2): how the catalog is
+//! presented to MCP clients, never what a call may do.
+//!
+//! - `triad` (default): `find_capability` (BM25 over the caller-visible catalog),
+//!   `describe_capability` (one tool's schemas, annotations and help) and `call_capability`
+//!   (`{name, arguments}`).
+//! - `domain`: one tool per domain taking `{action, args}`, plus `describe_capability`.
+//! - `flat`: every visible tool by itself.
+//!
+//! Every tool stays callable by name in every mode, and the envelopes (`call_capability`,
+//! the domain tools) are callable in every mode too. An envelope is unwrapped by
+//! [`resolve_envelope`] at the start of [`crate::dispatch::Dispatcher::call`], so the inner
+//! tool runs through the one pipeline under its own name and arguments: the same gates, the
+//! same `args_hash` (an approval given for one path authorises exactly the same call on the
+//! other), the same audit row.
+
+mod catalog;
+mod describe;
+mod domains;
+mod envelope;
+mod find;
+pub mod listing;
+
+pub use catalog::{CatalogMatch, rank_catalog};
+pub use domains::domain_actions;
+pub use envelope::resolve_envelope;
+
+use crate::dispatch::ToolDef;
+
+/// The domain of the facade's own registered tools (`find_capability`,
+/// `describe_capability`): not a domain tool, not part of the searched catalog.
+pub const FACADE_DOMAIN: &str = "facade";
+
+/// The meta-tool that ranks the catalog for a query.
+pub const FIND_CAPABILITY: &str = "find_capability";
+
+/// The meta-tool that describes one tool.
+pub const DESCRIBE_CAPABILITY: &str = "describe_capability";
+
+/// The envelope that calls one tool by name: `{name, arguments}`.
+pub const CALL_CAPABILITY: &str = "call_capability";
+
+/// The facade's registered tools (`find_capability`, `describe_capability`).
+pub fn tools() -> Vec<ToolDef> {
+    vec![find::tool(), describe::tool()]
+}
