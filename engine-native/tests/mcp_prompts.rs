@@ -10,6 +10,9 @@ use serde_json::{Value, json};
 
 type Client = RunningService<RoleClient, ()>;
 
+/// A prompt's name and its arguments' names with `required`.
+type PromptSummary<'a> = (&'a str, Vec<(&'a str, Option<bool>)>);
+
 /// `prompts/get` of `name` with the object `args`.
 async fn get(client: &Client, name: &str, args: Value) -> Result<String, ServiceError> {
     let Value::Object(args) = args else {
@@ -38,7 +41,7 @@ async fn prompts_are_listed_with_their_arguments() {
     let vault = vault();
     let client = stdio_client(&[&arg(vault.path())]).await;
     let prompts = client.list_all_prompts().await.expect("prompts/list");
-    let summary: Vec<(&str, Vec<(&str, Option<bool>)>)> = prompts
+    let summary: Vec<PromptSummary> = prompts
         .iter()
         .map(|p| {
             let args = p
