@@ -94,13 +94,20 @@ pub fn domain_page(registry: &Registry, caller: &Caller, domain: &str) -> Option
     Some(page)
 }
 
-/// The first sentence of `text` (up to and including the first ". "), or all of it.
+/// The first sentence of `text`: up to the first ". " before a capital letter (so "e.g. x"
+/// does not end it), or all of it, ending in one full stop.
 fn first_sentence(text: &str) -> String {
-    text.split_once(". ")
-        .map_or(text, |(first, _)| first)
-        .trim_end_matches('.')
-        .to_owned()
-        + "."
+    let end = text
+        .match_indices(". ")
+        .map(|(at, _)| at)
+        .find(|&at| {
+            text[at + 2..]
+                .chars()
+                .next()
+                .is_some_and(char::is_uppercase)
+        })
+        .unwrap_or(text.len());
+    format!("{}.", text[..end].trim_end_matches('.'))
 }
 
 /// The scopes and the gate predicates of `tool`, in one line.
@@ -276,4 +283,19 @@ fn gate_errors(tool: &Tool) -> Vec<ErrorCode> {
     }
     codes.extend([ErrorCode::Overflow, ErrorCode::Internal]);
     codes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_sentence;
+
+    #[test]
+    fn the_first_sentence_ends_before_a_capital_not_at_an_abbreviation() {
+        assert_eq!(
+            first_sentence("Read a note, e.g. a.md. Returns it."),
+            "Read a note, e.g. a.md."
+        );
+        assert_eq!(first_sentence("List notes"), "List notes.");
+        assert_eq!(first_sentence("Done."), "Done.");
+    }
 }

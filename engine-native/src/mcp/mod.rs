@@ -5,7 +5,8 @@
 //!   caller's visible tools with schemas and annotations) and `tools/call` (the dispatch
 //!   pipeline on a blocking thread; a [`ToolError`](crate::errors::ToolError) becomes a tool
 //!   result with `isError: true`, protocol errors are kept for protocol faults), and
-//!   `notifications/tools/list_changed` to every client when a reload changes tool visibility.
+//!   `notifications/tools/list_changed` to every client when a reload changes tool visibility;
+//!   the resource and prompt requests delegate to [`resources`] and [`prompts`].
 //! - [`resources`]: vault notes as `obsidian-tc://<vault>/<path>` resources, listed through
 //!   `list_notes` and read through `read_note` as the caller (every gate applies).
 //! - [`help`]: help resources generated from the registry (progressive disclosure).
