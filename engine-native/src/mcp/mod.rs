@@ -5,7 +5,12 @@
 //!   caller's visible tools with schemas and annotations) and `tools/call` (the dispatch
 //!   pipeline on a blocking thread; a [`ToolError`](crate::errors::ToolError) becomes a tool
 //!   result with `isError: true`, protocol errors are kept for protocol faults), and
-//!   `notifications/tools/list_changed` to every client when a reload changes tool visibility.
+//!   `notifications/tools/list_changed` to every client when a reload changes tool visibility;
+//!   the resource and prompt requests delegate to [`resources`] and [`prompts`].
+//! - [`resources`]: vault notes as `obsidian-tc://<vault>/<path>` resources, listed through
+//!   `list_notes` and read through `read_note` as the caller (every gate applies).
+//! - [`help`]: help resources generated from the registry (progressive disclosure).
+//! - [`prompts`]: the built-in prompt templates.
 //! - [`convert`]: registry tools and call outcomes to rmcp's model types.
 //! - [`auth`]: the auth seam — from HTTP request parts to a [`Caller`](crate::dispatch::Caller).
 //! - [`stdio`]: MCP over the process's stdin/stdout.
@@ -18,8 +23,11 @@
 
 pub mod auth;
 pub mod convert;
+pub mod help;
 pub mod http;
 pub mod maintenance;
+pub mod prompts;
+pub mod resources;
 pub mod server;
 pub mod shutdown;
 pub mod stdio;

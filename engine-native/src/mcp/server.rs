@@ -6,8 +6,10 @@ use std::time::Duration;
 
 use axum::http::request::Parts;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
+    Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
+    ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -17,13 +19,17 @@ use tokio::sync::watch;
 use crate::dispatch::{Caller, Dispatcher};
 use crate::facade::listing::advertised_tools;
 use crate::mcp::convert::{error_result, success_result};
+use crate::mcp::{prompts, resources};
 
 /// The server name reported in `initialize` / `server/discover`.
 pub const SERVER_NAME: &str = "obsidian-tc";
 
 /// What the server tells the model about itself.
-const INSTRUCTIONS: &str = "obsidian-tc serves Obsidian vaults as tools. Paths are \
-vault-relative. A failed call returns isError with structured {code, message, retryable, \
+const INSTRUCTIONS: &str = "obsidian-tc serves Obsidian vaults as tools. When only \
+find_capability, describe_capability and call_capability are listed, search for a tool with \
+find_capability, read its parameters with describe_capability, then call it through \
+call_capability or directly by its name. Paths are vault-relative. Help pages: \
+obsidian-tc://help/tools/<name>. A failed call returns isError with structured {code, message, retryable, \
 recovery}; follow `recovery`. Destructive calls answer elicit_required with an args_hash: ask \
 the user to run `obsidian-tc elicit approve <args_hash>`, then repeat the identical call.";
 
@@ -75,6 +81,19 @@ impl McpServer {
     }
 }
 
+impl McpServer {
+    /// Runs `work` on the dispatcher on a blocking thread (resource requests run tools).
+    async fn blocking<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&Dispatcher) -> Result<T, McpError> + Send + 'static,
+    ) -> Result<T, McpError> {
+        let dispatcher = Arc::clone(&self.dispatcher);
+        tokio::task::spawn_blocking(move || work(&dispatcher))
+            .await
+            .map_err(|e| McpError::internal_error(format!("the request failed: {e}"), None))?
+    }
+}
+
 /// Sends `notifications/tools/list_changed` to `peer` each time `generations` moves on, until
 /// the peer's transport closes.
 async fn forward_tool_list_changes(peer: Peer<RoleServer>, mut generations: watch::Receiver<u64>) {
@@ -104,6 +123,8 @@ impl ServerHandler for McpServer {
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_tool_list_changed()
+            .enable_resources()
+            .enable_prompts()
             .build();
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")))
@@ -146,5 +167,51 @@ impl ServerHandler for McpServer {
             Err(error) => error_result(&error),
         };
         Ok(result.into())
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        let caller = self.caller(&context)?;
+        let cursor = request.and_then(|request| request.cursor);
+        self.blocking(move |dispatcher| resources::list(dispatcher, &caller, cursor.as_deref()))
+            .await
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, McpError> {
+        Ok(resources::templates())
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let caller = self.caller(&context)?;
+        self.blocking(move |dispatcher| resources::read(dispatcher, &caller, &request.uri))
+            .await
+            .map(Into::into)
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, McpError> {
+        Ok(prompts::list())
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        prompts::get(&request.name, request.arguments).map(Into::into)
     }
 }

@@ -469,7 +469,7 @@ impl Query {
 
 /// Appends `value` percent-encoded as JavaScript's `encodeURIComponent` does: every UTF-8
 /// byte except `A-Z a-z 0-9 - _ . ! ~ * ' ( )` becomes `%XX` (upper-case hex).
-fn encode_component(out: &mut String, value: &str) {
+pub(crate) fn encode_component(out: &mut String, value: &str) {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
     for byte in value.bytes() {
         let unreserved = byte.is_ascii_alphanumeric()
