@@ -27,7 +27,7 @@
 //! |---|---|
 //! | `not_found` | `dispatch_gates::unknown_hidden_and_disabled_tools_all_answer_not_found`, `tools_notes_write::write_note_creates_and_refuses_an_existing_note_in_create_mode`, `gates_codes::each_code_through_a_real_tool` |
 //! | `validation_error` | `dispatch_gates::validation_lists_every_issue_with_its_path`, `gates_codes::each_code_through_a_real_tool` (details.issues) |
-//! | `unauthorized` | not reachable through a tool call: only the HTTP transport refuses callers, before MCP (`mcp::auth`, `auth.mode: jwt` is refused at start) |
+//! | `unauthorized` | not a tool result: the HTTP edge answers 401 before MCP for a missing or bad bearer (`mcp::auth`; `tests/auth_http.rs`) |
 //! | `forbidden` | `dispatch_gates::scope_denied_tools_are_unlisted_but_answer_forbidden_with_required`, `dispatch_gates::vault_binding_and_unknown_vaults`, `gates_codes::each_code_through_a_real_tool` |
 //! | `read_only_mode` | `dispatch_gates::read_only_vault_refuses_mutating_tools_before_anything_else`, `gates_codes::each_code_through_a_real_tool` |
 //! | `acl_denied` | `dispatch_acl::*`, `gates_paths::every_escape_is_refused_by_every_path_tool_and_changes_nothing` |
