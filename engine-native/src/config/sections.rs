@@ -128,6 +128,14 @@ pub struct HttpConfig {
     /// port). A request whose `Origin` is neither listed nor a loopback origin (`localhost`,
     /// `127.0.0.1`, `[::1]`, any port) answers 403; requests without `Origin` pass.
     pub allowed_origins: Vec<String>,
+    /// The most MCP sessions (protocol 2025-11-25 clients, one per `initialize`) open at once.
+    /// An `initialize` beyond it answers 503 until a session ends (`DELETE`) or expires.
+    #[schemars(range(min = 1, max = 10000))]
+    pub max_sessions: u32,
+    /// Seconds without any request or message on a session before it is closed; a later
+    /// request with its `Mcp-Session-Id` answers 404, and the client initializes again.
+    #[schemars(range(min = 1, max = 604800))]
+    pub session_idle_seconds: u64,
 }
 
 impl Default for HttpConfig {
@@ -137,6 +145,8 @@ impl Default for HttpConfig {
             host: "127.0.0.1".to_owned(),
             port: 8765,
             allowed_origins: Vec::new(),
+            max_sessions: 64,
+            session_idle_seconds: 1800,
         }
     }
 }

@@ -8,20 +8,25 @@
 //!   (`localhost`, `127.0.0.1`, `[::1]`, any port, http or https) or one of
 //!   `transports.http.allowedOrigins`; anything else answers 403 before MCP. Requests without
 //!   `Origin` (non-browser clients) pass. rmcp's own Origin validation does the matching.
+//! - At most `transports.http.maxSessions` sessions are open at once (an `initialize` beyond
+//!   answers 503), and a session without traffic for `sessionIdleSeconds` is closed (its id
+//!   then answers 404): see [`sessions`].
 //! - The caller of each request comes from the [`crate::mcp::auth::authenticate`] middleware.
 //! - Accepted connections get `TCP_NODELAY`: a response goes out in several writes (headers,
 //!   SSE events, the last chunk), and with Nagle's algorithm the last one waited for the
 //!   client's delayed ACK — about 40 ms on every back-to-back request of a keep-alive client.
 
+pub mod sessions;
+
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::Request;
 use axum::http::{Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::Response;
 use axum::serve::ListenerExt;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
@@ -29,6 +34,7 @@ use tokio_util::sync::CancellationToken;
 use crate::config::LoadedConfig;
 use crate::dispatch::Dispatcher;
 use crate::mcp::auth::{HttpAuth, authenticate};
+use crate::mcp::http::sessions::{BoundedSessionManager, refusal_answers_503};
 use crate::mcp::server::{CallerSource, McpServer};
 
 /// The path of the MCP endpoint.
@@ -98,13 +104,20 @@ pub async fn serve_http(
         .with_allowed_origins(allowed_origins(&config.transports.http.allowed_origins))
         .enforce_origin_validation()
         .with_max_request_body_bytes(MAX_REQUEST_BODY_BYTES);
+    let http = &config.transports.http;
+    let max_sessions = usize::try_from(http.max_sessions).unwrap_or(usize::MAX);
+    let session_manager =
+        BoundedSessionManager::new(max_sessions, Duration::from_secs(http.session_idle_seconds));
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),
-        Arc::new(LocalSessionManager::default()),
+        Arc::new(session_manager),
         service_config,
     );
     let router = axum::Router::new()
         .nest_service(MCP_PATH, service)
+        .layer(axum::middleware::from_fn(move |request, next| {
+            refusal_answers_503(max_sessions, request, next)
+        }))
         .layer(axum::middleware::from_fn(session_end_answers_ok))
         .layer(axum::middleware::from_fn_with_state(
             Arc::clone(&auth),
