@@ -77,6 +77,9 @@ node --test tests/e2e/
 .venv/bin/python tests/e2e/py_sdk.py
 cargo test --quiet -p engine-native --test e2e_rmcp
 
+step "MCP conformance suite (@modelcontextprotocol/conformance on Node 24) against serve --http: spec 2025-11-25 and 2026-07-28, baseline tests/conformance/expected-failures.yml"
+bash tests/conformance/run.sh
+
 if [ -d ../shared/vaults/obsidian-help-en ]; then
   step "benchmark on obsidian-help-en: start-up to initialize (<= 50 ms), read_note round trip over stdio and HTTP (p50 <= 2 ms), each against a same-run baseline"
   cargo build --release --quiet -p engine-native --example empty_mcp_server --example bench_server

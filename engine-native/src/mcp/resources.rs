@@ -67,7 +67,7 @@ impl ResourceUri {
                     "'{uri}' is not an obsidian-tc resource URI ({why}); use \
                      obsidian-tc://<vault>/<path> or obsidian-tc://help/tools/<name>"
                 ),
-                None,
+                uri_data(uri, None),
             )
         };
         let rest = uri
@@ -304,7 +304,7 @@ fn missing_help(uri: &str, what: &str) -> McpError {
         format!(
             "no help at '{uri}': no such {what} is offered to this caller; list resources to see the help pages"
         ),
-        None,
+        uri_data(uri, None),
     )
 }
 
@@ -335,6 +335,17 @@ fn read_note(
     }
 }
 
+/// The `data` of a resource error: `uri` (the requested URI, as SEP-2164 asks) added to
+/// `data` (an object), or alone.
+fn uri_data(uri: &str, data: Option<Value>) -> Option<Value> {
+    let mut data = match data {
+        Some(Value::Object(map)) => map,
+        _ => serde_json::Map::new(),
+    };
+    data.insert("uri".to_owned(), Value::from(uri));
+    Some(Value::Object(data))
+}
+
 /// The MCP error for a refused resource request: resource-not-found (-32002) for
 /// `not_found`, invalid params for bad paths, internal for faults, invalid request for the
 /// policy refusals; the message carries the tool error's code, message and recovery, `data`
@@ -344,7 +355,7 @@ fn refused(tool: &str, uri: &str, error: &ToolError) -> McpError {
         "{tool} refused '{uri}': {}: {} (what to do: {})",
         error.code, error.message, error.recovery
     );
-    let data = Some(error.to_structured());
+    let data = uri_data(uri, Some(error.to_structured()));
     match error.code {
         ErrorCode::NotFound => McpError::resource_not_found(message, data),
         ErrorCode::ValidationError | ErrorCode::InvalidInput | ErrorCode::PathInvalid => {
