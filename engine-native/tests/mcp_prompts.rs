@@ -67,7 +67,9 @@ async fn prompts_are_listed_with_their_arguments() {
 #[tokio::test]
 async fn prompts_name_the_note_and_only_tools_the_server_has() {
     let vault = vault();
-    let client = stdio_client(&[&arg(vault.path())]).await;
+    // Flat: tools/list then names every tool (the prompts call tools by name, which works in
+    // every facade mode).
+    let client = stdio_client(&["--tool-facade", "flat", &arg(vault.path())]).await;
     let tools: Vec<String> = client
         .list_all_tools()
         .await
