@@ -33,21 +33,13 @@ fn empty(_ctx: &ToolContext<'_>, _args: Value) -> Result<Value, ToolError> {
 }
 
 fn empty_tool() -> ToolDef {
-    ToolDef {
-        name: EMPTY_TOOL,
-        title: "Empty",
-        description: "Does nothing (benchmark baseline).",
-        domain: "admin",
-        input_schema: input_schema::<NoArgs>(),
-        output_schema: None,
-        scopes: &[],
-        destructive: false,
-        idempotency: false,
-        vault_arg: false,
-        path_args: &[],
-        precheck: None,
-        handler: empty,
-    }
+    ToolDef::scope_free(
+        (EMPTY_TOOL, "Empty", "admin"),
+        "Does nothing (benchmark baseline).",
+        (input_schema::<NoArgs>(), None),
+        false,
+        empty,
+    )
 }
 
 /// Serves `vault` zero-config (cache in `cache_dir`) with the built-in tools and

@@ -58,6 +58,34 @@ pub struct ToolDef {
     pub handler: Handler,
 }
 
+impl ToolDef {
+    /// A tool that needs no scope and changes nothing: not destructive, no idempotency key, no
+    /// path arguments, no precheck. `vault_arg` says whether it takes the optional `vault`.
+    pub fn scope_free(
+        (name, title, domain): (&'static str, &'static str, &'static str),
+        description: &'static str,
+        (input_schema, output_schema): (Value, Option<Value>),
+        vault_arg: bool,
+        handler: Handler,
+    ) -> ToolDef {
+        ToolDef {
+            name,
+            title,
+            description,
+            domain,
+            input_schema,
+            output_schema,
+            scopes: &[],
+            destructive: false,
+            idempotency: false,
+            vault_arg,
+            path_args: &[],
+            precheck: None,
+            handler,
+        }
+    }
+}
+
 /// The MCP annotations of a tool, derived from the predicates the gates enforce.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]

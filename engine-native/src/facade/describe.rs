@@ -49,21 +49,16 @@ struct Description {
 
 /// The `describe_capability` declaration.
 pub(crate) fn tool() -> ToolDef {
-    ToolDef {
-        name: DESCRIBE_CAPABILITY,
-        title: "Describe capability",
-        description: "One tool's input and output JSON Schemas, scopes, annotations and help.",
-        domain: FACADE_DOMAIN,
-        input_schema: input_schema::<DescribeArgs>(),
-        output_schema: output_schema::<Description>(),
-        scopes: &[],
-        destructive: false,
-        idempotency: false,
-        vault_arg: false,
-        path_args: &[],
-        precheck: None,
-        handler: describe_capability,
-    }
+    ToolDef::scope_free(
+        (DESCRIBE_CAPABILITY, "Describe capability", FACADE_DOMAIN),
+        "One tool's input and output JSON Schemas, scopes, annotations and help.",
+        (
+            input_schema::<DescribeArgs>(),
+            output_schema::<Description>(),
+        ),
+        false,
+        describe_capability,
+    )
 }
 
 /// Describes a tool the caller may call (listed, or only missing scopes); any other name

@@ -51,22 +51,14 @@ const DEFAULT_LIMIT: usize = 10;
 
 /// The `find_capability` declaration.
 pub(crate) fn tool() -> ToolDef {
-    ToolDef {
-        name: FIND_CAPABILITY,
-        title: "Find capability",
-        description: "Search the available tools by task in plain words; returns the best \
+    ToolDef::scope_free(
+        (FIND_CAPABILITY, "Find capability", FACADE_DOMAIN),
+        "Search the available tools by task in plain words; returns the best \
 matches (name, title, description, domain, score). Next: describe_capability, call_capability.",
-        domain: FACADE_DOMAIN,
-        input_schema: input_schema::<FindArgs>(),
-        output_schema: output_schema::<Found>(),
-        scopes: &[],
-        destructive: false,
-        idempotency: false,
-        vault_arg: false,
-        path_args: &[],
-        precheck: None,
-        handler: find_capability,
-    }
+        (input_schema::<FindArgs>(), output_schema::<Found>()),
+        false,
+        find_capability,
+    )
 }
 
 fn find_capability(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
