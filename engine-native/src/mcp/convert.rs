@@ -1,6 +1,6 @@
 //! Conversions between the registry / dispatch types and rmcp's model types.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool as McpTool, ToolAnnotations};
 use serde_json::{Value, json};
@@ -38,15 +38,13 @@ pub fn mcp_tool(tool: &Tool) -> McpTool {
 /// accept both. The two schemas' `$defs` move to the root, where their `$ref`s point.
 fn result_or_error_schema(result: &Value) -> JsonObject {
     let mut result = schema_object(result);
-    let mut error = schema_object(&input_schema::<ToolError>());
-    let mut defs = JsonObject::new();
-    for schema in [&mut result, &mut error] {
-        schema.remove("$schema");
-        if let Some(Value::Object(more)) = schema.remove("$defs") {
-            defs.extend(more);
-        }
+    let (error, error_defs) = error_schema();
+    let mut defs = error_defs.clone();
+    result.remove("$schema");
+    if let Some(Value::Object(more)) = result.remove("$defs") {
+        defs.extend(more);
     }
-    defs.insert(ERROR_DEF.to_owned(), Value::Object(error));
+    defs.insert(ERROR_DEF.to_owned(), Value::Object(error.clone()));
     let mut out = JsonObject::new();
     out.insert("type".to_owned(), json!("object"));
     out.insert(
@@ -55,6 +53,21 @@ fn result_or_error_schema(result: &Value) -> JsonObject {
     );
     out.insert("$defs".to_owned(), Value::Object(defs));
     out
+}
+
+/// The [`ToolError`] schema without `$schema` and `$defs`, and its `$defs`: generated once,
+/// not on every `tools/list`.
+fn error_schema() -> &'static (JsonObject, JsonObject) {
+    static ERROR_SCHEMA: OnceLock<(JsonObject, JsonObject)> = OnceLock::new();
+    ERROR_SCHEMA.get_or_init(|| {
+        let mut error = schema_object(&input_schema::<ToolError>());
+        error.remove("$schema");
+        let defs = match error.remove("$defs") {
+            Some(Value::Object(defs)) => defs,
+            _ => JsonObject::new(),
+        };
+        (error, defs)
+    })
 }
 
 /// The `$defs` name of the error shape in advertised output schemas.

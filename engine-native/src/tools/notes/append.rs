@@ -5,13 +5,12 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::edit_flow::{EditRequest, EditResult, apply_edit};
+use super::edit_flow::{EditRequest, apply_edit, edit_tool};
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::edits::{AppendAt, append};
 use crate::errors::{ErrorCode, ToolError};
-use crate::tools::args::PATH_READ_WRITE;
 use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::structured::structured;
 
 /// The arguments of `append_note`. At most one of `position`, `heading` and `after_block`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -55,21 +54,12 @@ enum Position {
 
 /// The `append_note` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "append_note",
-        title: "Append to note",
-        description: "Add text to an existing note: at the end (default), at the top of the body (position: prepend), at the end of a heading's section (heading), or after a block (after_block). Keeps the note's BOM and line endings. dry_run previews; pass idempotency_key so a retry does not add the text twice.",
-        domain: "notes",
-        input_schema: input_schema::<AppendNote>(),
-        output_schema: output_schema::<EditResult>(),
-        scopes: &["write:notes"],
-        destructive: false,
-        idempotency: true,
-        vault_arg: true,
-        path_args: PATH_READ_WRITE,
-        precheck: None,
-        handler: append_note,
-    }
+    edit_tool(
+        ("append_note", "Append to note"),
+        "Add text to an existing note: at the end (default), at the top of the body (position: prepend), at the end of a heading's section (heading), or after a block (after_block). Keeps the note's BOM and line endings. dry_run previews; pass idempotency_key so a retry does not add the text twice.",
+        input_schema::<AppendNote>(),
+        append_note,
+    )
 }
 
 fn append_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

@@ -11,10 +11,37 @@ use serde_json::json;
 
 use super::edit_error::tool_error_from_edit;
 use super::note_text::{check_expected, in_style, mutation_failed, read_text};
-use crate::dispatch::ToolContext;
+use crate::dispatch::{Handler, ToolContext, ToolDef};
 use crate::edits::{CONFIRM_LINES, Edit, EditError, preview};
 use crate::errors::ToolError;
+use crate::tools::args::PATH_READ_WRITE;
+use crate::tools::structured::output_schema;
 use crate::vault::WriteOptions;
+
+/// The declaration of an editing tool (`append_note`, `patch_note`): scope `write:notes`,
+/// keyed idempotency, the note's path read and written, [`EditResult`] out.
+pub(super) fn edit_tool(
+    (name, title): (&'static str, &'static str),
+    description: &'static str,
+    input_schema: serde_json::Value,
+    handler: Handler,
+) -> ToolDef {
+    ToolDef {
+        name,
+        title,
+        description,
+        domain: "notes",
+        input_schema,
+        output_schema: output_schema::<EditResult>(),
+        scopes: &["write:notes"],
+        destructive: false,
+        idempotency: true,
+        vault_arg: true,
+        path_args: PATH_READ_WRITE,
+        precheck: None,
+        handler,
+    }
+}
 
 /// Which note to edit and how.
 pub(super) struct EditRequest<'a> {

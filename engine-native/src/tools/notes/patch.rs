@@ -6,15 +6,14 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::edit_flow::{EditRequest, EditResult, apply_edit, apply_note_edit};
+use super::edit_flow::{EditRequest, apply_edit, apply_note_edit, edit_tool};
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::edits::{Edit, PatchTarget, patch};
 use crate::errors::{ErrorCode, ToolError};
 use crate::frontmatter::{Edit as FrontmatterEdit, apply as apply_frontmatter};
-use crate::tools::args::PATH_READ_WRITE;
 use crate::tools::args::{input_schema, parse};
 use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::structured::structured;
 
 /// The arguments of `patch_note`: `old` + `new`, or `heading` + `content`, or `block` +
 /// `content`, or `property` (+ `value`).
@@ -66,21 +65,12 @@ struct PatchNote {
 
 /// The `patch_note` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "patch_note",
-        title: "Patch note",
-        description: "Edit part of a note in place (fix a typo, change a sentence or section): old+new replaces a string that must occur exactly once (else not_found or ambiguous with the candidate lines); heading+content replaces a section's body (include_heading: the heading too); block+content replaces a block's text; property+value sets one frontmatter property, leaving every other byte as it was. Removing more than 20 lines and more than half of the note needs the user's confirmation. dry_run previews. Keeps the note's BOM and line endings.",
-        domain: "notes",
-        input_schema: input_schema::<PatchNote>(),
-        output_schema: output_schema::<EditResult>(),
-        scopes: &["write:notes"],
-        destructive: false,
-        idempotency: true,
-        vault_arg: true,
-        path_args: PATH_READ_WRITE,
-        precheck: None,
-        handler: patch_note,
-    }
+    edit_tool(
+        ("patch_note", "Patch note"),
+        "Edit part of a note in place (fix a typo, change a sentence or section): old+new replaces a string that must occur exactly once (else not_found or ambiguous with the candidate lines); heading+content replaces a section's body (include_heading: the heading too); block+content replaces a block's text; property+value sets one frontmatter property, leaving every other byte as it was. Removing more than 20 lines and more than half of the note needs the user's confirmation. dry_run previews. Keeps the note's BOM and line endings.",
+        input_schema::<PatchNote>(),
+        patch_note,
+    )
 }
 
 fn patch_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
