@@ -9,9 +9,8 @@ mod mcp_support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use mcp_support::{HttpServer, arg, bin, call, free_port};
+use mcp_support::{HttpServer, arg, bin, call, discover_first};
 use rmcp::ServiceExt;
-use rmcp::model::ProtocolVersion;
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
 use rmcp::transport::{ConfigureCommandExt, StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::Value;
@@ -67,10 +66,7 @@ impl Lifecycle {
     fn mode(self) -> Option<ClientLifecycleMode> {
         match self {
             Lifecycle::Legacy => None,
-            Lifecycle::Auto => Some(ClientLifecycleMode::Auto {
-                preferred_versions: vec![ProtocolVersion::LATEST],
-                legacy_version: None,
-            }),
+            Lifecycle::Auto => Some(discover_first()),
         }
     }
 
@@ -93,13 +89,6 @@ async fn stdio_client(vault: &Path, lifecycle: Lifecycle) -> RunningService<Role
         None => ().serve(transport).await.expect("initialize over stdio"),
         Some(mode) => ().serve_with_lifecycle(transport, mode).await.expect("connect"),
     }
-}
-
-/// `obsidian-tc serve --http` on a free port.
-fn start_http(vault: &Path) -> HttpServer {
-    let port = free_port();
-    let args = ["serve", "--http", "--port", &port.to_string(), &arg(vault)];
-    HttpServer::start_binary(&bin(), &args, port)
 }
 
 /// Connects an rmcp client to `server` over Streamable HTTP.
@@ -204,7 +193,7 @@ async fn over_stdio(lifecycle: Lifecycle) {
 /// The scenario over Streamable HTTP in `lifecycle`; the server must then shut down cleanly.
 async fn over_http(lifecycle: Lifecycle) {
     let vault = fresh_vault();
-    let server = start_http(vault.path());
+    let server = HttpServer::serve_vault(vault.path());
     let client = http_client(&server, lifecycle).await;
     run_scenario(&client, vault.path(), lifecycle).await;
     client.cancel().await.expect("close");

@@ -34,6 +34,7 @@ fn every_code_has_a_unique_snake_case_wire_name_that_serde_agrees_with() {
         "path_invalid",
         "elicit_required",
         "elicit_invalid",
+        "aborted",
         "idempotency_in_flight",
         "idempotency_key_mismatch",
         "indeterminate",

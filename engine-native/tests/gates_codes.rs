@@ -33,7 +33,8 @@
 //! | `acl_denied` | `dispatch_acl::*`, `gates_paths::every_escape_is_refused_by_every_path_tool_and_changes_nothing` |
 //! | `path_invalid` | `dispatch_acl::control_folders_any_case_and_escapes_are_refused`, `gates_paths::every_escape_is_refused_by_every_path_tool_and_changes_nothing` |
 //! | `elicit_required` | `dispatch_hitl::delete_needs_an_approval_that_is_single_use_and_bound_to_the_call`, `tools_notes_write::overwriting_a_non_empty_note_needs_approval_then_the_identical_call_succeeds`, `cli_call::call_gates_destructive_tools_for_the_cli_caller_too` |
-//! | `elicit_invalid` | `dispatch_hitl::a_minted_token_passes_once_and_is_not_part_of_the_hash` (reused, unknown), `gates_codes::elicit_tokens_are_bound_to_vault_args_caller_and_time` (other args, other vault, other caller, expired) |
+//! | `elicit_invalid` | `dispatch_hitl::a_minted_token_passes_once_and_is_not_part_of_the_hash` (reused, unknown), `gates_codes::elicit_tokens_are_bound_to_vault_args_caller_and_time` (other args, other vault, other caller, expired), `mcp_input_required::a_confirmation_authorises_its_exact_call_once_and_nothing_else` (a user's yes for other arguments, replayed) |
+//! | `aborted` | `mcp_input_required::a_declined_or_unticked_confirmation_is_aborted_and_changes_nothing` (the user refused the 2026-07-28 confirmation) |
 //! | `idempotency_in_flight` | `gates_concurrency::a_key_held_by_a_running_call_answers_in_flight_through_append_note` (deterministic), `gates_concurrency::identical_keyed_appends_from_threads_execute_once` (whenever the race is lost) |
 //! | `idempotency_key_mismatch` | `gates_concurrency::identical_keyed_appends_from_threads_execute_once`, `gates_concurrency::identical_keyed_appends_from_processes_sharing_a_cache_execute_once` |
 //! | `indeterminate` | `gates_codes::an_overflow_after_a_keyed_write_leaves_the_key_indeterminate` |

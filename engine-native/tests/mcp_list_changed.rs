@@ -1,13 +1,15 @@
 //! `notifications/tools/list_changed`: after a `reload_vault` that changes the tool visibility,
-//! every connected MCP client (stdio, HTTP sessions) is notified and the new listing applies.
+//! every connected MCP client (stdio, HTTP sessions, 2026-07-28 `subscriptions/listen`
+//! streams) is notified and the new listing applies.
 
 mod mcp_support;
 
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use mcp_support::{BIN, HttpServer, arg, free_port, write_config};
-use rmcp::model::{CallToolRequestParams, CallToolResult};
-use rmcp::service::{NotificationContext, Peer, RoleClient, RunningService};
+use mcp_support::{BIN, HttpServer, arg, discover_first, free_port, write_config};
+use rmcp::model::{CallToolRequestParams, CallToolResult, ServerNotification, SubscriptionFilter};
+use rmcp::service::{ClientServiceExt, NotificationContext, Peer, RoleClient, RunningService};
 use rmcp::transport::{ConfigureCommandExt, StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, ServiceExt};
 use serde_json::json;
@@ -37,6 +39,23 @@ async fn reload(peer: &Peer<RoleClient>) -> CallToolResult {
     peer.call_tool(CallToolRequestParams::new("reload_vault"))
         .await
         .expect("tools/call answers")
+}
+
+/// `serve --http --config` on a free port, the config listing every tool (flat) without a
+/// rate limit: the server, its config file, and the config's JSON.
+fn serve_flat(vault: &Path) -> (HttpServer, PathBuf, serde_json::Value) {
+    let config = vault.join("obsidian-tc.json");
+    let port = free_port();
+    let http = json!({"transports": {"http": {"enabled": true, "port": port}}, "throttle": {"enabled": false}, "toolFacade": {"mode": "flat"}});
+    write_config(&config, vault, http.clone());
+    let server = HttpServer::start(&["serve", "--http", "--config", &arg(&config)], port);
+    (server, config, http)
+}
+
+/// Rewrites the config `http` to hide `get_metrics` (a reload then changes the tool list).
+fn hide_get_metrics(config: &Path, vault: &Path, mut http: serde_json::Value) {
+    http["toolVisibility"] = json!({"hide": ["get_metrics"]});
+    write_config(config, vault, http);
 }
 
 async fn expect_notification(received: &mut mpsc::UnboundedReceiver<()>) {
@@ -83,11 +102,7 @@ async fn a_stdio_client_is_told_when_a_reload_hides_a_tool() {
 #[tokio::test]
 async fn every_http_session_is_told_when_a_reload_hides_a_tool() {
     let vault = mcp_support::vault();
-    let config = vault.path().join("obsidian-tc.json");
-    let port = free_port();
-    let http = json!({"transports": {"http": {"enabled": true, "port": port}}, "throttle": {"enabled": false}, "toolFacade": {"mode": "flat"}});
-    write_config(&config, vault.path(), http.clone());
-    let server = HttpServer::start(&["serve", "--http", "--config", &arg(&config)], port);
+    let (server, config, http) = serve_flat(vault.path());
     let uri = server.url();
     let mut sessions = Vec::new();
     for _ in 0..2 {
@@ -99,9 +114,7 @@ async fn every_http_session_is_told_when_a_reload_hides_a_tool() {
         assert!(lists(&client, "get_metrics").await);
         sessions.push((client, received));
     }
-    let mut hidden = http;
-    hidden["toolVisibility"] = json!({"hide": ["get_metrics"]});
-    write_config(&config, vault.path(), hidden);
+    hide_get_metrics(&config, vault.path(), http);
     let reloaded = reload(&sessions[0].0).await;
     assert_eq!(reloaded.is_error, Some(false), "{reloaded:?}");
     for (client, received) in &mut sessions {
@@ -111,4 +124,46 @@ async fn every_http_session_is_told_when_a_reload_hides_a_tool() {
     for (client, _) in sessions {
         client.cancel().await.expect("close");
     }
+}
+
+/// A 2026-07-28 client over HTTP listens with `subscriptions/listen`: the acknowledgment
+/// accepts tool-list changes only (obsidian-tc has no changing prompt list), and a reload
+/// that hides a tool arrives on the subscription.
+#[tokio::test]
+async fn a_2026_07_28_subscription_hears_a_reload_that_hides_a_tool() {
+    let vault = mcp_support::vault();
+    let (server, config, http) = serve_flat(vault.path());
+    let mode = discover_first();
+    let (sender, _unused) = mpsc::unbounded_channel();
+    let client = Recorder(sender)
+        .serve_with_lifecycle(StreamableHttpClientTransport::from_uri(server.url()), mode)
+        .await
+        .expect("connect");
+    let asked = SubscriptionFilter::builder()
+        .tools_list_changed()
+        .prompts_list_changed()
+        .build();
+    let mut subscription = client.listen(asked).await.expect("subscriptions/listen");
+    let acknowledged = subscription.acknowledged();
+    assert_eq!(acknowledged.tools_list_changed, Some(true));
+    assert_ne!(acknowledged.prompts_list_changed, Some(true));
+
+    hide_get_metrics(&config, vault.path(), http);
+    let reloaded = reload(&client).await;
+    assert_eq!(reloaded.is_error, Some(false), "{reloaded:?}");
+    let heard = tokio::time::timeout(Duration::from_secs(10), subscription.next())
+        .await
+        .expect("a notification within 10 s")
+        .expect("the subscription is open");
+    assert!(
+        matches!(
+            heard,
+            Some(ServerNotification::ToolListChangedNotification(_))
+        ),
+        "{heard:?}"
+    );
+    assert!(!lists(&client, "get_metrics").await);
+    drop(subscription);
+    client.cancel().await.expect("close");
+    server.stop();
 }

@@ -1,7 +1,8 @@
 //! Human approval of one exact call (HITL), shared by the dispatch gate and
-//! [`crate::dispatch::ToolContext::confirm`]: an `elicit_token` passed with the call, or an
-//! approval a human gave to the call's `args_hash`, is consumed once; otherwise the request is
-//! recorded for the human and the call answers `elicit_required`.
+//! [`crate::dispatch::ToolContext::confirm`]: an `elicit_token` passed with the call, the
+//! user's confirmation of the call in their MCP client, or an approval a human gave to the
+//! call's `args_hash`, is consumed once; otherwise the request is recorded for the human and
+//! the call answers `elicit_required`.
 
 use serde_json::{Value, json};
 
@@ -9,6 +10,16 @@ use crate::errors::{ErrorCode, ToolError};
 use crate::store::{ElicitError, ElicitRequest, StoreError};
 
 use super::dispatcher::Dispatcher;
+
+/// What a call brings to the HITL gate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Approval {
+    /// An `elicit_token` argument (a token a human minted or approved out of band).
+    Token(String),
+    /// The user confirmed, in their MCP client, the call whose args hash is this one
+    /// ([`Dispatcher::call_confirmed`]).
+    Confirmed(String),
+}
 
 /// The call an approval is for.
 pub(crate) struct ApprovalFor<'a> {
@@ -19,20 +30,27 @@ pub(crate) struct ApprovalFor<'a> {
 }
 
 impl Dispatcher {
-    /// Consumes an approval for `call` (the presented `token`, else one given to its args
-    /// hash), or records the request with `proposed_change` and answers `elicit_required`.
+    /// Consumes an approval for `call` (the presented token or confirmation, else one given
+    /// to its args hash), or records the request with `proposed_change` and answers
+    /// `elicit_required`.
     pub(crate) fn obtain_approval(
         &self,
         call: &ApprovalFor<'_>,
-        token: Option<String>,
+        approval: Option<Approval>,
         proposed_change: Value,
     ) -> Result<(), ToolError> {
         let now = self.clock.now_seconds();
         let elicit = self.store.elicit();
-        if let Some(token) = token {
-            return elicit
-                .consume(&token, call.vault_id, call.args_hash, call.caller, now)
-                .map_err(elicit_invalid);
+        match approval {
+            Some(Approval::Token(token)) => {
+                return elicit
+                    .consume(&token, call.vault_id, call.args_hash, call.caller, now)
+                    .map_err(elicit_invalid);
+            }
+            Some(Approval::Confirmed(confirmed)) => {
+                return self.take_confirmation(call, &confirmed, now);
+            }
+            None => {}
         }
         if elicit
             .consume_approved(call.vault_id, call.args_hash, call.caller, now)
@@ -54,6 +72,49 @@ impl Dispatcher {
             call.tool,
             proposed_change,
         ))
+    }
+}
+
+impl Dispatcher {
+    /// Uses the user's confirmation of the call hashed `confirmed` for `call`: only that exact
+    /// call, only while its recorded request is live, only once.
+    fn take_confirmation(
+        &self,
+        call: &ApprovalFor<'_>,
+        confirmed: &str,
+        now: i64,
+    ) -> Result<(), ToolError> {
+        if confirmed != call.args_hash {
+            return Err(ToolError::new(
+                ErrorCode::ElicitInvalid,
+                format!(
+                    "the user confirmed a {} call with other arguments; nothing ran",
+                    call.tool
+                ),
+            )
+            .with_details(json!({ "reason": "WrongBinding", "args_hash": call.args_hash }))
+            .with_recovery(
+                "repeat the confirmed call with its exact arguments, or call again without \
+                 requestState to ask the user about these arguments",
+            ));
+        }
+        let taken = self
+            .store
+            .elicit()
+            .confirm_pending(call.vault_id, call.args_hash, call.caller, now)
+            .map_err(store_fault)?;
+        if taken {
+            return Ok(());
+        }
+        Err(ToolError::new(
+            ErrorCode::ElicitInvalid,
+            format!(
+                "the confirmation of this {} call was already used or has expired",
+                call.tool
+            ),
+        )
+        .with_details(json!({ "reason": "NoPendingRequest", "args_hash": call.args_hash }))
+        .with_recovery("call again without requestState to ask the user again"))
     }
 }
 

@@ -6,7 +6,7 @@ use std::cell::{Cell, RefCell};
 use engine_core::acl::AclOp;
 use serde_json::Value;
 
-use crate::dispatch::approval::ApprovalFor;
+use crate::dispatch::approval::{Approval, ApprovalFor};
 use crate::dispatch::caller::Caller;
 use crate::dispatch::clock::Clock;
 use crate::dispatch::dispatcher::{Dispatcher, Served, VaultEntry};
@@ -23,7 +23,7 @@ pub struct ToolContext<'d> {
     tool: &'d Tool,
     vault: &'d VaultEntry,
     args_hash: &'d str,
-    elicit_token: RefCell<Option<String>>,
+    approval: RefCell<Option<Approval>>,
     effect_started: Cell<bool>,
 }
 
@@ -35,7 +35,7 @@ impl<'d> ToolContext<'d> {
         tool: &'d Tool,
         vault: &'d VaultEntry,
         args_hash: &'d str,
-        elicit_token: Option<String>,
+        approval: Option<Approval>,
     ) -> ToolContext<'d> {
         ToolContext {
             dispatcher,
@@ -44,7 +44,7 @@ impl<'d> ToolContext<'d> {
             tool,
             vault,
             args_hash,
-            elicit_token: RefCell::new(elicit_token),
+            approval: RefCell::new(approval),
             effect_started: Cell::new(false),
         }
     }
@@ -111,8 +111,8 @@ impl<'d> ToolContext<'d> {
         self.dispatcher
     }
 
-    /// Conditional confirmation: passes when the call carries a valid `elicit_token` or a
-    /// human approved this args hash (consumed, single use); otherwise records the request
+    /// Conditional confirmation: passes when the call carries a valid `elicit_token` or the
+    /// user's confirmation, or a human approved this args hash (consumed, single use); otherwise records the request
     /// with `proposed_change` and returns `elicit_required`. Call it before changing anything.
     pub fn confirm(&self, proposed_change: Value) -> Result<(), ToolError> {
         let call = ApprovalFor {
@@ -121,9 +121,8 @@ impl<'d> ToolContext<'d> {
             args_hash: self.args_hash,
             caller: &self.caller.id,
         };
-        let token = self.elicit_token.borrow_mut().take();
         self.dispatcher
-            .obtain_approval(&call, token, proposed_change)
+            .obtain_approval(&call, self.take_approval(), proposed_change)
     }
 
     /// Declares that a change may have reached the vault: if the handler then fails, its
@@ -137,8 +136,8 @@ impl<'d> ToolContext<'d> {
         self.effect_started.get()
     }
 
-    /// Takes the call's `elicit_token` (for the HITL gate).
-    pub(crate) fn take_elicit_token(&self) -> Option<String> {
-        self.elicit_token.borrow_mut().take()
+    /// Takes the call's approval (for the HITL gate): it serves one confirmation.
+    pub(crate) fn take_approval(&self) -> Option<Approval> {
+        self.approval.borrow_mut().take()
     }
 }

@@ -4,7 +4,7 @@ use engine_core::acl::satisfies_all;
 use engine_core::hash::args_hash;
 use serde_json::{Value, json};
 
-use crate::dispatch::approval::{ApprovalFor, store_fault};
+use crate::dispatch::approval::{Approval, ApprovalFor, store_fault};
 use crate::dispatch::caller::Caller;
 use crate::dispatch::context::ToolContext;
 use crate::dispatch::dispatcher::{Dispatcher, Served, VaultEntry};
@@ -65,6 +65,35 @@ impl Dispatcher {
     /// throttle, HITL, per-path ACL, handler, governor. Every call, failed or not, is counted
     /// and leaves an `event_log` row.
     pub fn call(&self, caller: &Caller, name: &str, args: Value) -> CallOutcome {
+        self.call_with(caller, name, args, None)
+    }
+
+    /// [`Dispatcher::call`] for a call the user confirmed in their MCP client: `confirmed` is
+    /// the args hash of the call they were shown (an `elicit_required` answer's
+    /// `details.args_hash`). It stands in for the HITL approval of that exact call only: a
+    /// call whose own args hash differs is refused with `elicit_invalid` and nothing runs.
+    pub fn call_confirmed(
+        &self,
+        caller: &Caller,
+        name: &str,
+        args: Value,
+        confirmed: &str,
+    ) -> CallOutcome {
+        self.call_with(
+            caller,
+            name,
+            args,
+            Some(Approval::Confirmed(confirmed.to_owned())),
+        )
+    }
+
+    fn call_with(
+        &self,
+        caller: &Caller,
+        name: &str,
+        args: Value,
+        confirmation: Option<Approval>,
+    ) -> CallOutcome {
         let started = self.clock.now_ms();
         let served = self.served();
         let mut trace = Trace::default();
@@ -72,7 +101,7 @@ impl Dispatcher {
         //    see the inner name and arguments, exactly as a call by name
         let (name, result) = match resolve_envelope(served.registry(), caller, name, args) {
             Ok((inner, args)) => {
-                let result = self.run(&served, caller, &inner, args, &mut trace);
+                let result = self.run(&served, caller, &inner, args, confirmation, &mut trace);
                 (inner, result)
             }
             Err(error) => (name.to_owned(), Err(error)),
@@ -94,6 +123,7 @@ impl Dispatcher {
         caller: &Caller,
         name: &str,
         mut args: Value,
+        confirmation: Option<Approval>,
         trace: &mut Trace,
     ) -> Result<Value, ToolError> {
         // 1. lookup + visibility (hidden and disabled look unregistered)
@@ -103,6 +133,7 @@ impl Dispatcher {
             args = json!({});
         }
         let token = strip_elicit_token(&mut args);
+        let approval = confirmation.or(token.map(Approval::Token));
         trace.args_hash = args_hash(name, &args)
             .map_err(|error| ToolError::new(ErrorCode::ValidationError, error.to_string()))?;
         let tool = tool.ok_or_else(|| ToolError::tool_not_found(name))?;
@@ -127,7 +158,7 @@ impl Dispatcher {
             .map(str::to_owned);
         let handler_args = without_meta_args(&args);
         let args_hash = trace.args_hash.clone();
-        let ctx = ToolContext::new(self, served, caller, tool, entry, &args_hash, token);
+        let ctx = ToolContext::new(self, served, caller, tool, entry, &args_hash, approval);
         if let Some(precheck) = tool.def.precheck {
             precheck(&ctx, &handler_args)?;
         }
@@ -202,7 +233,7 @@ impl Dispatcher {
             };
             let proposal =
                 json!({ "tool": tool.name(), "vault": ctx.vault_id(), "arguments": args });
-            self.obtain_approval(&call, ctx.take_elicit_token(), proposal)
+            self.obtain_approval(&call, ctx.take_approval(), proposal)
                 .map_err(before)?;
         }
         check_path_args(tool, ctx.vault_entry(), &ctx.caller().scopes, args).map_err(before)?;

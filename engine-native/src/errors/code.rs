@@ -28,6 +28,8 @@ pub enum ErrorCode {
     ElicitRequired,
     /// The confirmation token is unknown, expired, already used or bound to another call.
     ElicitInvalid,
+    /// The user declined to confirm the call; nothing changed.
+    Aborted,
     /// A call with the same idempotency key is still running.
     IdempotencyInFlight,
     /// The idempotency key was already used for a different tool or different arguments.
@@ -56,7 +58,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 21] = [
+    pub const ALL: [ErrorCode; 22] = [
         ErrorCode::NotFound,
         ErrorCode::ValidationError,
         ErrorCode::Unauthorized,
@@ -66,6 +68,7 @@ impl ErrorCode {
         ErrorCode::PathInvalid,
         ErrorCode::ElicitRequired,
         ErrorCode::ElicitInvalid,
+        ErrorCode::Aborted,
         ErrorCode::IdempotencyInFlight,
         ErrorCode::IdempotencyKeyMismatch,
         ErrorCode::Indeterminate,
@@ -92,6 +95,7 @@ impl ErrorCode {
             ErrorCode::PathInvalid => "path_invalid",
             ErrorCode::ElicitRequired => "elicit_required",
             ErrorCode::ElicitInvalid => "elicit_invalid",
+            ErrorCode::Aborted => "aborted",
             ErrorCode::IdempotencyInFlight => "idempotency_in_flight",
             ErrorCode::IdempotencyKeyMismatch => "idempotency_key_mismatch",
             ErrorCode::Indeterminate => "indeterminate",
@@ -149,6 +153,9 @@ impl ErrorCode {
             }
             ErrorCode::ElicitInvalid => {
                 "the confirmation is expired, used or for other arguments; call without it to get a fresh args_hash and ask the user again"
+            }
+            ErrorCode::Aborted => {
+                "do not retry; the user declined this change, ask them what they want instead"
             }
             ErrorCode::IdempotencyInFlight => {
                 "wait a few seconds, then retry with the same idempotency_key to get the result"

@@ -109,7 +109,7 @@ pub async fn serve_http(
     let session_manager =
         BoundedSessionManager::new(max_sessions, Duration::from_secs(http.session_idle_seconds));
     let service = StreamableHttpService::new(
-        move || Ok(server.clone()),
+        move || Ok(server.for_session()),
         Arc::new(session_manager),
         service_config,
     );

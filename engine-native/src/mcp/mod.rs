@@ -5,12 +5,17 @@
 //!   caller's visible tools with schemas and annotations) and `tools/call` (the dispatch
 //!   pipeline on a blocking thread; a [`ToolError`](crate::errors::ToolError) becomes a tool
 //!   result with `isError: true`, protocol errors are kept for protocol faults), and
-//!   `notifications/tools/list_changed` to every client when a reload changes tool visibility;
-//!   the resource and prompt requests delegate to [`resources`] and [`prompts`].
+//!   `notifications/tools/list_changed` to every client when a reload changes tool visibility
+//!   (2025-11-25 sessions, and 2026-07-28 `subscriptions/listen` streams); the resource and
+//!   prompt requests delegate to [`resources`] and [`prompts`], `logging/setLevel` to
+//!   [`logging`], and a 2026-07-28 confirmation round trip to [`confirmation`].
 //! - [`resources`]: vault notes as `obsidian-tc://<vault>/<path>` resources, listed through
 //!   `list_notes` and read through `read_note` as the caller (every gate applies).
 //! - [`help`]: help resources generated from the registry (progressive disclosure).
 //! - [`prompts`]: the built-in prompt templates.
+//! - [`confirmation`]: destructive calls under protocol 2026-07-28 — the HITL trip as an
+//!   input-required result (an elicitation plus sealed request state) and its confirmed retry.
+//! - [`logging`]: `logging/setLevel` and the per-call `notifications/message` a client asked for.
 //! - [`convert`]: registry tools and call outcomes to rmcp's model types.
 //! - [`auth`]: the auth seam — from HTTP request parts to a [`Caller`](crate::dispatch::Caller).
 //! - [`stdio`]: MCP over the process's stdin/stdout.
@@ -22,9 +27,11 @@
 //! [`Dispatcher`]: crate::dispatch::Dispatcher
 
 pub mod auth;
+pub mod confirmation;
 pub mod convert;
 pub mod help;
 pub mod http;
+pub mod logging;
 pub mod maintenance;
 pub mod prompts;
 pub mod resources;

@@ -5,21 +5,25 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::request::Parts;
+#[allow(deprecated)] // MCP logging, kept for 2025-11-25 clients (see `mcp::logging`)
+use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
     Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
     ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
-    ServerCapabilities, ServerConfig,
+    ServerCapabilities, ServerConfig, ServerNotification, SubscriptionFilter,
+    ToolListChangedNotification,
 };
-use rmcp::service::{NotificationContext, Peer, RequestContext};
+use rmcp::service::{NotificationContext, Peer, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::Value;
 use tokio::sync::watch;
 
-use crate::dispatch::{Caller, Dispatcher};
+use crate::dispatch::{CallOutcome, Caller, Dispatcher};
 use crate::facade::listing::advertised_tools;
 use crate::mcp::convert::{error_result, success_result};
-use crate::mcp::{prompts, resources};
+use crate::mcp::logging::{self, SessionLogLevel};
+use crate::mcp::{confirmation, prompts, resources};
 
 /// The server name reported in `initialize` / `server/discover`.
 pub const SERVER_NAME: &str = "obsidian-tc";
@@ -30,8 +34,10 @@ find_capability, describe_capability and call_capability are listed, search for 
 find_capability, read its parameters with describe_capability, then call it through \
 call_capability or directly by its name. Paths are vault-relative. Help pages: \
 obsidian-tc://help/tools/<name>. A failed call returns isError with structured {code, message, retryable, \
-recovery}; follow `recovery`. Destructive calls answer elicit_required with an args_hash: ask \
-the user to run `obsidian-tc elicit approve <args_hash>`, then repeat the identical call.";
+recovery}; follow `recovery`. Destructive calls need the user's confirmation: clients that \
+speak protocol 2026-07-28 with elicitation are asked directly (input required); otherwise the \
+call answers elicit_required with an args_hash: ask the user to run `obsidian-tc elicit approve \
+<args_hash>`, then repeat the identical call.";
 
 /// How often a watcher of the tool list checks whether its client has gone away.
 const PEER_CHECK_INTERVAL: Duration = Duration::from_secs(10);
@@ -46,11 +52,13 @@ pub enum CallerSource {
     HttpRequest,
 }
 
-/// The MCP server: cheap to clone (one per HTTP session), every clone shares the dispatcher.
+/// The MCP server: cheap to clone, every clone shares the dispatcher; each HTTP session gets
+/// its own from [`McpServer::for_session`].
 #[derive(Debug, Clone)]
 pub struct McpServer {
     dispatcher: Arc<Dispatcher>,
     callers: CallerSource,
+    log_level: SessionLogLevel,
 }
 
 impl McpServer {
@@ -59,6 +67,35 @@ impl McpServer {
         McpServer {
             dispatcher,
             callers,
+            log_level: SessionLogLevel::default(),
+        }
+    }
+
+    /// A handler for a new session: the same dispatcher and callers, no log level yet.
+    pub fn for_session(&self) -> McpServer {
+        McpServer {
+            log_level: SessionLogLevel::default(),
+            ..self.clone()
+        }
+    }
+
+    /// Sends the call's log message when the request or the session asked for its level.
+    #[allow(deprecated)]
+    async fn log_call(
+        &self,
+        context: &RequestContext<RoleServer>,
+        tool: &str,
+        outcome: &CallOutcome,
+    ) {
+        let Some(threshold) = context.meta.log_level().or_else(|| self.log_level.get()) else {
+            return;
+        };
+        let message = logging::call_message(tool, outcome);
+        if !logging::passes(message.level, threshold) {
+            return;
+        }
+        if let Err(error) = context.peer.notify_logging_message(message).await {
+            tracing::debug!("log message not delivered: {error}");
         }
     }
 
@@ -118,13 +155,40 @@ async fn forward_tool_list_changes(peer: Peer<RoleServer>, mut generations: watc
     }
 }
 
+/// Sends `notifications/tools/list_changed` on a `subscriptions/listen` stream each time
+/// `generations` moves on, until the subscription ends.
+async fn forward_to_subscription(
+    subscription: &SubscriptionContext,
+    mut generations: watch::Receiver<u64>,
+) {
+    loop {
+        tokio::select! {
+            changed = generations.changed() => {
+                if changed.is_err() {
+                    return;
+                }
+                let notification = ServerNotification::ToolListChangedNotification(
+                    ToolListChangedNotification::default(),
+                );
+                if let Err(error) = subscription.sink().send(notification).await {
+                    tracing::debug!("tools/list_changed not delivered, subscription gone: {error}");
+                    return;
+                }
+            }
+            () = subscription.cancelled() => return,
+        }
+    }
+}
+
 impl ServerHandler for McpServer {
+    #[allow(deprecated)] // `logging`, see `mcp::logging`
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_tool_list_changed()
             .enable_resources()
             .enable_prompts()
+            .enable_logging()
             .build();
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")))
@@ -156,17 +220,83 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let caller = self.caller(&context)?;
+        let confirmed = match confirmation::answer(
+            request.request_state.as_deref(),
+            request.input_responses.as_ref(),
+            &caller,
+        )? {
+            Ok(confirmed) => confirmed,
+            Err(refused) => return Ok(error_result(&refused).into()),
+        };
+        let can_ask = confirmation::can_ask(
+            context.protocol_version().as_ref(),
+            context.client_capabilities().as_ref(),
+        );
         let dispatcher = Arc::clone(&self.dispatcher);
         let name = request.name.into_owned();
         let args = Value::Object(request.arguments.unwrap_or_default());
-        let outcome = tokio::task::spawn_blocking(move || dispatcher.call(&caller, &name, args))
-            .await
-            .map_err(|e| McpError::internal_error(format!("the tool call failed: {e}"), None))?;
-        let result = match outcome.result {
-            Ok(value) => success_result(value),
-            Err(error) => error_result(&error),
-        };
-        Ok(result.into())
+        let (call_caller, call_name) = (caller.clone(), name.clone());
+        let outcome = tokio::task::spawn_blocking(move || match confirmed {
+            Some(args_hash) => {
+                dispatcher.call_confirmed(&call_caller, &call_name, args, &args_hash)
+            }
+            None => dispatcher.call(&call_caller, &call_name, args),
+        })
+        .await
+        .map_err(|e| McpError::internal_error(format!("the tool call failed: {e}"), None))?;
+        self.log_call(&context, &name, &outcome).await;
+        match outcome.result {
+            Ok(value) => Ok(success_result(value).into()),
+            Err(error) => {
+                let ttl = Duration::from_secs(
+                    self.dispatcher.served().config().config.elicit_ttl_seconds,
+                );
+                match can_ask
+                    .then(|| confirmation::ask(&error, &caller, ttl))
+                    .flatten()
+                {
+                    Some(input_required) => Ok(input_required.into()),
+                    None => Ok(error_result(&error).into()),
+                }
+            }
+        }
+    }
+
+    /// `subscriptions/listen` (2026-07-28): of what a client may ask for, obsidian-tc sends
+    /// tool-list changes (a reload that changes the visible tools); it has no prompt or
+    /// resource list that changes while it runs, nor per-resource updates.
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        let mut accepted = SubscriptionFilter::new();
+        if requested.tools_list_changed == Some(true) {
+            accepted.tools_list_changed = Some(true);
+        }
+        Some(accepted)
+    }
+
+    /// Runs one accepted subscription: tool-list changes until the client ends it.
+    async fn listen(&self, subscription: SubscriptionContext) -> Result<(), McpError> {
+        if subscription.accepted().tools_list_changed == Some(true) {
+            let generations = self.dispatcher.watch_tool_list();
+            forward_to_subscription(&subscription, generations).await;
+        } else {
+            subscription.cancelled().await;
+        }
+        Ok(())
+    }
+
+    /// `logging/setLevel` (2025-11-25 sessions): from now on, this session's tool calls are
+    /// logged to it at `level` and above.
+    #[allow(deprecated)]
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.log_level.set(request.level);
+        Ok(())
     }
 
     async fn list_resources(

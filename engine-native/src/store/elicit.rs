@@ -8,7 +8,10 @@
 //!    runs `obsidian-tc elicit approve <args_hash>` ([`Elicit::approve`]); the agent retries the
 //!    identical call and the gate takes the approval with [`Elicit::consume_approved`] — or the
 //!    agent passes the token `approve` printed, checked by [`Elicit::consume`].
-//! 2. **Direct mint.** `obsidian-tc elicit --hash … --tool …` ([`Elicit::mint`]) issues an
+//! 2. **Confirmed in the client.** Under protocol 2026-07-28 the server asks the user through
+//!    the client (an input-required result); the retry carrying the user's yes takes the
+//!    recorded request with [`Elicit::confirm_pending`].
+//! 3. **Direct mint.** `obsidian-tc elicit --hash … --tool …` ([`Elicit::mint`]) issues an
 //!    approved token for a call nobody requested yet; the call passes it as `elicit_token`.
 //!
 //! Every consume is one `UPDATE … WHERE consumed_at IS NULL` inside the writer's transaction:
@@ -374,17 +377,48 @@ impl<'s> Elicit<'s> {
         caller: &str,
         now: i64,
     ) -> Result<bool, StoreError> {
-        let used = self.store.write(|tx| {
-            tx.execute(
-                "UPDATE elicit_tokens SET consumed_at = ?4
-                 WHERE token = (
-                     SELECT token FROM elicit_tokens
-                     WHERE vault_id = ?1 AND args_hash = ?2 AND caller = ?3
-                       AND approved_at IS NOT NULL AND consumed_at IS NULL AND expires_at > ?4
-                     ORDER BY approved_at, rowid LIMIT 1)",
-                params![vault, args_hash, caller, now],
-            )
-        })?;
+        self.use_live(
+            "UPDATE elicit_tokens SET consumed_at = ?4
+             WHERE token = (
+                 SELECT token FROM elicit_tokens
+                 WHERE vault_id = ?1 AND args_hash = ?2 AND caller = ?3
+                   AND approved_at IS NOT NULL AND consumed_at IS NULL AND expires_at > ?4
+                 ORDER BY approved_at, rowid LIMIT 1)",
+            [vault, args_hash, caller],
+            now,
+        )
+    }
+
+    /// Approves and uses, in one step, the live unapproved request recorded for
+    /// `(vault, args_hash, caller)`: the user confirmed that exact call in their MCP client
+    /// (protocol 2026-07-28's input-required round trip). Returns whether there was one; a
+    /// second confirmation of the same request finds none.
+    pub fn confirm_pending(
+        &self,
+        vault: &str,
+        args_hash: &str,
+        caller: &str,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        self.use_live(
+            "UPDATE elicit_tokens SET approved_at = ?4, consumed_at = ?4
+             WHERE token = (
+                 SELECT token FROM elicit_tokens
+                 WHERE vault_id = ?1 AND args_hash = ?2 AND caller = ?3
+                   AND approved_at IS NULL AND consumed_at IS NULL AND expires_at > ?4
+                 ORDER BY created_at, rowid LIMIT 1)",
+            [vault, args_hash, caller],
+            now,
+        )
+    }
+
+    /// Runs `update`, which marks at most one live row of `(vault, args_hash, caller)` (its
+    /// `?1..?3`) used at `?4`; returns whether it did.
+    fn use_live(&self, update: &str, binding: [&str; 3], now: i64) -> Result<bool, StoreError> {
+        let [vault, args_hash, caller] = binding;
+        let used = self
+            .store
+            .write(|tx| tx.execute(update, params![vault, args_hash, caller, now]))?;
         Ok(used == 1)
     }
 }

@@ -8,8 +8,8 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, CallToolResult};
-use rmcp::service::{RoleClient, RunningService};
+use rmcp::model::{CallToolRequestParams, CallToolResult, ProtocolVersion};
+use rmcp::service::{ClientLifecycleMode, RoleClient, RunningService};
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use serde_json::{Value, json};
 use tempfile::TempDir;
@@ -95,6 +95,14 @@ pub fn arg(path: &Path) -> String {
     path.to_string_lossy().into_owned()
 }
 
+/// The 2026-07-28 lifecycle for an rmcp client: `server/discover` first.
+pub fn discover_first() -> ClientLifecycleMode {
+    ClientLifecycleMode::Auto {
+        preferred_versions: vec![ProtocolVersion::LATEST],
+        legacy_version: None,
+    }
+}
+
 /// A free TCP port on loopback (bound then released).
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
@@ -145,6 +153,13 @@ impl HttpServer {
             std::thread::sleep(Duration::from_millis(25));
         }
         server
+    }
+
+    /// `serve --http <vault>` on a free port, with the binary under test ([`bin`]).
+    pub fn serve_vault(vault: &Path) -> HttpServer {
+        let port = free_port();
+        let args = ["serve", "--http", "--port", &port.to_string(), &arg(vault)];
+        HttpServer::start_binary(&bin(), &args, port)
     }
 
     /// The MCP endpoint's URL.
