@@ -71,7 +71,10 @@ fn document(tool: &Tool) -> Document {
         .unwrap_or_default();
     Document {
         title: format!("{} {}", words(tool.name()), tool.def.title),
-        aliases: vec![tool.name().to_owned()],
+        aliases: std::iter::once(tool.name())
+            .chain(tool.def.keywords.iter().copied())
+            .map(str::to_owned)
+            .collect(),
         headings: parameters,
         tags: vec![tool.def.domain.to_owned()],
         body: tool.def.description.to_owned(),
