@@ -85,14 +85,7 @@ impl From<VaultRowCounts> for DeletedRows {
 pub fn tools() -> Vec<ToolDef> {
     vec![
         ToolDef {
-            keywords: &[
-                "vaults",
-                "which vaults",
-                "available vaults",
-                "all vaults",
-                "my vaults",
-                "workspaces",
-            ],
+            keywords: &["vaults", "available vaults", "all vaults", "workspaces"],
             ..admin_tool(
                 "list_vaults",
                 "List vaults",

@@ -50,7 +50,7 @@ pub(super) fn tool() -> ToolDef {
         description: "Check whether a note (or folder) exists at a vault path, without reading it.",
         domain: "notes",
         keywords: &[
-            "exists", "is there", "present", "already", "missing", "check", "lookup", "whether",
+            "exists", "present", "already", "missing", "check", "lookup", "whether",
         ],
         input_schema: input_schema::<NotePath>(),
         output_schema: output_schema::<NoteExists>(),

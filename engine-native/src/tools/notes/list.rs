@@ -84,7 +84,6 @@ pub(super) fn tool() -> ToolDef {
             "files",
             "directory",
             "folder contents",
-            "what's in",
             "inside",
             "ls",
             "enumerate",
