@@ -19,6 +19,7 @@ fn touch_tool() -> ToolDef {
         title: "Touch",
         description: "Test tool declaring a write path.",
         domain: "test",
+        keywords: &[],
         input_schema: json!({
             "type": "object",
             "properties": {"path": {"type": "string"}},

@@ -57,6 +57,7 @@ fn counting_tool(name: &'static str, scopes: &'static [&'static str]) -> ToolDef
         title: "Count",
         description: "Counts its runs.",
         domain: "test",
+        keywords: &[],
         input_schema: json!({
             "type": "object",
             "properties": {

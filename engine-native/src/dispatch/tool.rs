@@ -38,6 +38,10 @@ pub struct ToolDef {
     pub description: &'static str,
     /// The facade domain (`admin`, `notes`, ...).
     pub domain: &'static str,
+    /// The words people use for this tool's task that its name and description may not say
+    /// (synonyms such as `rename` for moving a note, `trash` for deleting one):
+    /// `find_capability` ranks by them; tools/list does not send them.
+    pub keywords: &'static [&'static str],
     /// JSON Schema 2020-12 of the arguments: root `type: object`, `additionalProperties: false`.
     pub input_schema: Value,
     /// JSON Schema of the result, when declared.
@@ -60,7 +64,8 @@ pub struct ToolDef {
 
 impl ToolDef {
     /// A tool that needs no scope and changes nothing: not destructive, no idempotency key, no
-    /// path arguments, no precheck. `vault_arg` says whether it takes the optional `vault`.
+    /// path arguments, no precheck, no keywords. `vault_arg` says whether it takes the
+    /// optional `vault`.
     pub fn scope_free(
         (name, title, domain): (&'static str, &'static str, &'static str),
         description: &'static str,
@@ -73,6 +78,7 @@ impl ToolDef {
             title,
             description,
             domain,
+            keywords: &[],
             input_schema,
             output_schema,
             scopes: &[],

@@ -1,11 +1,12 @@
 //! Ranking the catalog for a free-text query with engine-core's BM25F: each tool is one
-//! document (title field: its name in words and its title; aliases: its name as written;
-//! headings: its parameter names; tags: its domain; body: its description). English stop
-//! words are dropped: descriptions and queries are English prose, and in a catalog this
-//! small `a`, `the` or `of` would otherwise decide rankings.
+//! document (title field: its name in words and its title; aliases: its name as written and
+//! its keywords, the words people use for its task; headings: its parameter names; tags: its
+//! domain; body: its description). English stop words are dropped, and the query's filler
+//! words too: descriptions and queries are English prose, and in a catalog this small `a`,
+//! `the`, `does` or `my` would otherwise decide rankings.
 
 use engine_core::rank::{Bm25Params, Document, FieldWeights, LexicalIndex};
-use engine_core::text::AnalyzerSettings;
+use engine_core::text::{Analyzer, AnalyzerSettings};
 
 use crate::dispatch::Tool;
 use crate::errors::ToolError;
@@ -26,6 +27,7 @@ pub fn rank_catalog<'r>(
     query: &str,
     limit: usize,
 ) -> Result<Vec<CatalogMatch<'r>>, ToolError> {
+    let query = task_words(query);
     let mut index = LexicalIndex::new(AnalyzerSettings::english(), catalog_params())
         .map_err(|error| ToolError::internal(format!("the catalog index: {error}")))?;
     for tool in tools {
@@ -34,7 +36,7 @@ pub fn rank_catalog<'r>(
             .map_err(|error| ToolError::internal(format!("indexing {}: {error:?}", tool.name())))?;
     }
     Ok(index
-        .search(query, limit)
+        .search(&query, limit)
         .into_iter()
         .filter_map(|hit| {
             let tool = tools.iter().find(|tool| tool.name() == hit.id)?;
@@ -44,6 +46,31 @@ pub fn rank_catalog<'r>(
             })
         })
         .collect())
+}
+
+/// Words that say who asks and how the question is put, not which task: pronouns,
+/// auxiliaries, question words and politeness ("which vaults can I use", "does a note with
+/// this path exist"). In a catalog of a few dozen short descriptions, each such word that a
+/// description happens to contain ("a retry does not ...") would weigh as a rare, telling
+/// term; the query drops them. Kept: words that name a task or a place even in a question
+/// (`how many`, `why`, `where`, `whose`, `not`, `all`).
+const FILLER: &str = "i me my mine myself you your yours we us our he him his she her its \
+    them what which who whom do does did doing done have has had can could would should shall \
+    may might must am been being were please just some any so very also really want need like \
+    let";
+
+/// `query` without its [`FILLER`] words (compared as analyzed terms, so `Does` and `does`
+/// go alike); the remaining words keep their order and spelling.
+fn task_words(query: &str) -> String {
+    let analyzer = Analyzer::new(AnalyzerSettings::english());
+    let filler = analyzer.terms(FILLER);
+    analyzer
+        .analyze(query)
+        .into_iter()
+        .filter(|token| !filler.contains(&token.term))
+        .filter_map(|token| query.get(token.start as usize..token.end as usize))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// BM25F over tool documents: the description carries most of the words a task is asked in,
@@ -71,7 +98,10 @@ fn document(tool: &Tool) -> Document {
         .unwrap_or_default();
     Document {
         title: format!("{} {}", words(tool.name()), tool.def.title),
-        aliases: vec![tool.name().to_owned()],
+        aliases: std::iter::once(tool.name())
+            .chain(tool.def.keywords.iter().copied())
+            .map(str::to_owned)
+            .collect(),
         headings: parameters,
         tags: vec![tool.def.domain.to_owned()],
         body: tool.def.description.to_owned(),
@@ -89,5 +119,37 @@ pub(crate) fn one_line(description: &str) -> &str {
     match line.find(". ") {
         Some(end) => &line[..=end],
         None => line,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::facade::FACADE_DOMAIN;
+    use crate::tools::all_tools;
+
+    /// Every catalog tool declares keywords, and none is made only of filler (the query drops
+    /// those words, so such a keyword could never match).
+    #[test]
+    fn every_catalog_tool_has_keywords_that_can_match() {
+        for tool in all_tools()
+            .iter()
+            .filter(|tool| tool.domain != FACADE_DOMAIN)
+        {
+            assert!(!tool.keywords.is_empty(), "{} has no keywords", tool.name);
+            for keyword in tool.keywords {
+                assert!(
+                    !task_words(keyword).is_empty(),
+                    "{}: {keyword:?}",
+                    tool.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn filler_words_leave_the_query() {
+        assert_eq!(task_words("Which vaults can I use?"), "vaults use");
+        assert_eq!(task_words("how many calls failed"), "how many calls failed");
     }
 }

@@ -29,6 +29,7 @@ pub fn tools() -> Vec<ToolDef> {
         title,
         description,
         domain: "frontmatter",
+        keywords: &[],
         input_schema: input,
         output_schema: output,
         scopes: &["read:notes"],
@@ -40,33 +41,73 @@ pub fn tools() -> Vec<ToolDef> {
         handler,
     };
     vec![
-        read_tool(
-            "read_frontmatter",
-            "Read frontmatter",
-            "Read a note's frontmatter: its YAML properties (metadata, in the note's order, each with its type) without its body, and the note's SHA-256 for expected_sha256.",
-            (
-                input_schema::<args::NotePath>(),
-                output_schema::<results::FrontmatterRead>(),
-            ),
-            PATH_READ,
-            read::read_frontmatter,
-        ),
-        read_tool(
-            "read_property",
-            "Read property",
-            "Read one property (frontmatter field) of a note: its value (null when absent), whether it exists, and its type.",
-            (
-                input_schema::<args::NoteProperty>(),
-                output_schema::<results::PropertyRead>(),
-            ),
-            PATH_READ,
-            read::read_property,
-        ),
+        ToolDef {
+            keywords: &[
+                "frontmatter",
+                "front matter",
+                "yaml",
+                "header",
+                "metadata",
+                "properties",
+                "all properties",
+                "attributes",
+                "tags",
+                "fields",
+            ],
+            ..read_tool(
+                "read_frontmatter",
+                "Read frontmatter",
+                "Read a note's frontmatter: its YAML properties (metadata, in the note's order, each with its type) without its body, and the note's SHA-256 for expected_sha256.",
+                (
+                    input_schema::<args::NotePath>(),
+                    output_schema::<results::FrontmatterRead>(),
+                ),
+                PATH_READ,
+                read::read_frontmatter,
+            )
+        },
+        ToolDef {
+            keywords: &[
+                "property",
+                "field",
+                "value",
+                "one property",
+                "single field",
+                "attribute",
+                "key",
+                "look up",
+            ],
+            ..read_tool(
+                "read_property",
+                "Read property",
+                "Read one property (frontmatter field) of a note: its value (null when absent), whether it exists, and its type.",
+                (
+                    input_schema::<args::NoteProperty>(),
+                    output_schema::<results::PropertyRead>(),
+                ),
+                PATH_READ,
+                read::read_property,
+            )
+        },
         ToolDef {
             name: "update_frontmatter",
             title: "Update frontmatter",
             description: "Change a note's properties (frontmatter metadata, tags). mode set (key, value) / remove (key) / merge (properties; lists are unioned) keep every other byte of the note; mode replace (properties) rewrites the whole block and needs the user's confirmation. dry_run shows the diff and changes nothing; expected_sha256 refuses a stale edit; create makes a missing note.",
             domain: "frontmatter",
+            keywords: &[
+                "set",
+                "change",
+                "update",
+                "edit",
+                "add tag",
+                "remove tag",
+                "tags",
+                "metadata",
+                "properties",
+                "yaml",
+                "mark as",
+                "alias",
+            ],
             input_schema: input_schema::<args::UpdateFrontmatter>(),
             output_schema: output_schema::<results::FrontmatterUpdated>(),
             scopes: &["write:notes"],
@@ -77,27 +118,52 @@ pub fn tools() -> Vec<ToolDef> {
             precheck: None,
             handler: update::update_frontmatter,
         },
-        read_tool(
-            "list_properties",
-            "List properties",
-            "Every property name (frontmatter key) used in the vault (or under a folder), with how many notes use it and the types seen. Notes whose frontmatter cannot be read are listed under invalid. Paged: limit (≤ 1000) and cursor.",
-            (
-                input_schema::<args::ListProperties>(),
-                output_schema::<results::PropertyList>(),
-            ),
-            &[],
-            survey::list_properties,
-        ),
-        read_tool(
-            "find_notes_by_property",
-            "Find notes by property",
-            "Search notes by property (frontmatter metadata): the notes (in the vault or under a folder) where it exists, equals a value, or contains it (a list holding it). Each item has the note's path and the property's value. Paged: limit (≤ 1000) and cursor.",
-            (
-                input_schema::<args::FindNotesByProperty>(),
-                output_schema::<results::PropertyMatches>(),
-            ),
-            &[],
-            survey::find_notes_by_property,
-        ),
+        ToolDef {
+            keywords: &[
+                "property names",
+                "keys",
+                "fields",
+                "schema",
+                "all properties",
+                "used across",
+                "inventory",
+                "types",
+            ],
+            ..read_tool(
+                "list_properties",
+                "List properties",
+                "Every property name (frontmatter key) used in the vault (or under a folder), with how many notes use it and the types seen. Notes whose frontmatter cannot be read are listed under invalid. Paged: limit (≤ 1000) and cursor.",
+                (
+                    input_schema::<args::ListProperties>(),
+                    output_schema::<results::PropertyList>(),
+                ),
+                &[],
+                survey::list_properties,
+            )
+        },
+        ToolDef {
+            keywords: &[
+                "filter",
+                "query",
+                "search",
+                "where",
+                "whose",
+                "tagged",
+                "matching",
+                "with property",
+                "dataview",
+            ],
+            ..read_tool(
+                "find_notes_by_property",
+                "Find notes by property",
+                "Search notes by property (frontmatter metadata): the notes (in the vault or under a folder) where it exists, equals a value, or contains it (a list holding it). Each item has the note's path and the property's value. Paged: limit (≤ 1000) and cursor.",
+                (
+                    input_schema::<args::FindNotesByProperty>(),
+                    output_schema::<results::PropertyMatches>(),
+                ),
+                &[],
+                survey::find_notes_by_property,
+            )
+        },
     ]
 }

@@ -31,6 +31,7 @@ pub(super) fn edit_tool(
         title,
         description,
         domain: "notes",
+        keywords: &[],
         input_schema,
         output_schema: output_schema::<EditResult>(),
         scopes: &["write:notes"],

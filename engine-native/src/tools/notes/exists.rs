@@ -49,6 +49,9 @@ pub(super) fn tool() -> ToolDef {
         title: "Note exists",
         description: "Check whether a note (or folder) exists at a vault path, without reading it.",
         domain: "notes",
+        keywords: &[
+            "exists", "present", "already", "missing", "check", "lookup", "whether",
+        ],
         input_schema: input_schema::<NotePath>(),
         output_schema: output_schema::<NoteExists>(),
         scopes: &["read:notes"],
