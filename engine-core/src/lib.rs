@@ -11,6 +11,7 @@ extern crate alloc;
 
 pub mod acl;
 pub mod hash;
+pub mod jsonlogic;
 pub mod links;
 pub mod markdown;
 pub mod rank;

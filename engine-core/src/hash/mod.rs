@@ -23,6 +23,8 @@ mod tool_list;
 
 pub use canonical::{args_hash, canonical_json};
 pub use collation::compare_tool_names;
+/// ECMAScript `Number::toString` of a finite double (also used by `jsonlogic`'s `ToString`).
+pub(crate) use number::write_double;
 pub use sha256::sha256_hex;
 pub use tool_list::{BridgeTool, bridge_tool_list_json, tool_list_hash};
 

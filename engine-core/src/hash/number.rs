@@ -33,7 +33,7 @@ fn as_double(number: &Number) -> Option<f64> {
 }
 
 /// Appends the ECMAScript `Number::toString` of a finite double.
-fn write_double(value: f64, out: &mut String) {
+pub(crate) fn write_double(value: f64, out: &mut String) {
     if value == 0.0 {
         out.push('0');
         return;
