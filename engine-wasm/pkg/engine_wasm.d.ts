@@ -86,6 +86,8 @@ export function fuse_scores(input: any): any;
 
 export function glob_match(input: any): any;
 
+export function jsonlogic_evaluate(input: any): any;
+
 export function lexical_decode(input: any): any;
 
 export function lexical_roundtrip(input: any): any;
@@ -136,6 +138,7 @@ export interface InitOutput {
     readonly extract_markdown: (a: any) => [number, number, number];
     readonly fuse_scores: (a: any) => [number, number, number];
     readonly glob_match: (a: any) => [number, number, number];
+    readonly jsonlogic_evaluate: (a: any) => [number, number, number];
     readonly lexical_decode: (a: any) => [number, number, number];
     readonly lexical_roundtrip: (a: any) => [number, number, number];
     readonly lexical_search: (a: any) => [number, number, number];

@@ -340,6 +340,18 @@ export function glob_match(input) {
  * @param {any} input
  * @returns {any}
  */
+export function jsonlogic_evaluate(input) {
+    const ret = wasm.jsonlogic_evaluate(input);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * @param {any} input
+ * @returns {any}
+ */
 export function lexical_decode(input) {
     const ret = wasm.lexical_decode(input);
     if (ret[2]) {

@@ -17,6 +17,7 @@ export const dot: (a: any) => [number, number, number];
 export const extract_markdown: (a: any) => [number, number, number];
 export const fuse_scores: (a: any) => [number, number, number];
 export const glob_match: (a: any) => [number, number, number];
+export const jsonlogic_evaluate: (a: any) => [number, number, number];
 export const lexical_decode: (a: any) => [number, number, number];
 export const lexical_roundtrip: (a: any) => [number, number, number];
 export const lexical_search: (a: any) => [number, number, number];

@@ -95,4 +95,7 @@ exports! {
     tool_list_hash => api::hash::tool_list_hash,
     sha256_hex => api::hash::sha256_hex,
 
+    // -- jsonlogic --
+    jsonlogic_evaluate => api::jsonlogic::jsonlogic_evaluate,
+
 }

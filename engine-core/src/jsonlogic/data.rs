@@ -8,7 +8,7 @@
 //! is `{}`, not `0`.
 
 use alloc::borrow::Cow;
-use alloc::string::{String, ToString};
+use alloc::string::ToString;
 use alloc::vec::Vec;
 
 use serde_json::{Map, Value};
@@ -140,6 +140,6 @@ pub(crate) fn missing_some(values: &[Value], data: &Value) -> Value {
 }
 
 /// JavaScript's `length` of a string, counted in characters (see [`super::coerce`]).
-fn count_chars(s: &String) -> f64 {
+fn count_chars(s: &str) -> f64 {
     s.chars().count() as f64
 }

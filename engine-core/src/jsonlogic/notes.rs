@@ -85,13 +85,17 @@ pub(crate) fn after(values: &[Value]) -> Value {
     Value::Bool(matches!(days(values), Some((a, b)) if a > b))
 }
 
-fn days(values: &[Value]) -> Option<((u32, u32, u32), (u32, u32, u32))> {
+/// A calendar day as `(year, month, day)`, ordered like the calendar.
+type Day = (u32, u32, u32);
+
+/// The calendar days of the two arguments, if both are dates.
+fn days(values: &[Value]) -> Option<(Day, Day)> {
     Some((calendar_day(arg(values, 0))?, calendar_day(arg(values, 1))?))
 }
 
 /// `(year, month, day)` of a string starting with a valid `YYYY-MM-DD` that ends there or
 /// continues with `T` or a space.
-fn calendar_day(value: &Value) -> Option<(u32, u32, u32)> {
+fn calendar_day(value: &Value) -> Option<Day> {
     let text = value.as_str()?;
     let bytes = text.as_bytes();
     let date = bytes.get(..10)?;

@@ -37,6 +37,7 @@ impl fmt::Display for ApiError {
 
 pub mod acl;
 pub mod hash;
+pub mod jsonlogic;
 pub mod links;
 pub mod markdown;
 pub mod rank;
