@@ -12,6 +12,7 @@ pub mod errors;
 pub mod facade;
 pub mod frontmatter;
 pub mod governor;
+pub mod index;
 pub mod mcp;
 pub mod store;
 pub mod throttle;

@@ -8,6 +8,7 @@ use obsidian_tc::cli::args::{Cli, Command, ConfigCommand, ServeArgs};
 use obsidian_tc::cli::call::run_call;
 use obsidian_tc::cli::doctor::run_doctor;
 use obsidian_tc::cli::elicit::run_elicit;
+use obsidian_tc::cli::index::run_index;
 use obsidian_tc::cli::serve::run_serve;
 use obsidian_tc::cli::source::load_config;
 use obsidian_tc::cli::token::run_token;
@@ -24,6 +25,7 @@ fn main() -> ExitCode {
         Some(Command::Serve(args)) => run_serve(args),
         Some(Command::Call(args)) => run_call(args),
         Some(Command::Elicit(command)) => run_elicit(command),
+        Some(Command::Index(args)) => run_index(args),
         Some(Command::Doctor(flags)) => run_doctor(&flags),
         Some(Command::Config(command)) => run_config(command),
         Some(Command::Token(command)) => run_token(command),

@@ -47,6 +47,7 @@ fn each_mode_advertises_its_surface_and_the_triad_fits_the_budget() {
             "admin",
             "frontmatter",
             "notes",
+            "search",
             "workspace",
             "describe_capability"
         ]

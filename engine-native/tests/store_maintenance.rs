@@ -47,7 +47,8 @@ fn delete_vault_rows_drops_every_table_of_one_vault_only() {
             idempotency_keys: 1,
             elicit_tokens: 1,
             events: 1,
-            notes: 1
+            notes: 1,
+            index_rows: 0
         }
     );
     assert_eq!(

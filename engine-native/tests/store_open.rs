@@ -34,7 +34,19 @@ fn open_creates_parent_dirs_and_migrates_an_empty_file() {
     tables.sort();
     assert_eq!(
         tables,
-        ["elicit_tokens", "event_log", "idempotency_keys", "notes"]
+        [
+            "aliases",
+            "chunks",
+            "elicit_tokens",
+            "event_log",
+            "idempotency_keys",
+            "index_failures",
+            "index_state",
+            "links",
+            "notes",
+            "tags",
+            "tasks"
+        ]
     );
     let mode: String = conn
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))

@@ -37,6 +37,9 @@ pub enum Command {
     /// Human approval of gated calls (`elicit_required`).
     #[command(subcommand)]
     Elicit(ElicitCommand),
+    /// Scan the vaults (or one) into the search index now, with a progress bar, and print
+    /// what each scan did as JSON.
+    Index(IndexArgs),
     /// Check the vault, the cache folder, SQLite and the HTTP port; one OK/FAIL line each.
     Doctor(ConfigFlags),
     /// Inspect the configuration (flag > OBSIDIAN_TC_* environment > file > default).
@@ -59,6 +62,17 @@ pub struct ServeArgs {
     /// The HTTP port (same as --http-port).
     #[arg(long, value_name = "PORT", conflicts_with = "http_port")]
     pub port: Option<u16>,
+}
+
+/// `index`: which vault and the configuration.
+#[derive(Debug, Args)]
+pub struct IndexArgs {
+    /// Index only this vault (its id in the configuration); all vaults by default.
+    #[arg(long, value_name = "ID")]
+    pub vault: Option<String>,
+    /// The configuration.
+    #[command(flatten)]
+    pub flags: ConfigFlags,
 }
 
 /// `call`: the tool, its arguments and the configuration.

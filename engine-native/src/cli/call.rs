@@ -5,8 +5,8 @@ use engine_core::acl::Scope;
 use serde_json::Value;
 
 use crate::cli::args::CallArgs;
-use crate::cli::source::{load_config_or_exit, open_dispatcher_or_exit};
-use crate::cli::{CLI_CALLER_ID, EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
+use crate::cli::source::dispatcher_for;
+use crate::cli::{CLI_CALLER_ID, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, print_result};
 use crate::dispatch::Caller;
 
 /// The caller of `obsidian-tc call`: id `cli`, every scope, no vault binding.
@@ -32,11 +32,7 @@ pub fn run_call(args: CallArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
-    let config = match load_config_or_exit(&args.flags) {
-        Ok(config) => config,
-        Err(code) => return code,
-    };
-    let dispatcher = match open_dispatcher_or_exit(config) {
+    let dispatcher = match dispatcher_for(&args.flags) {
         Ok(dispatcher) => dispatcher,
         Err(code) => return code,
     };
@@ -45,12 +41,8 @@ pub fn run_call(args: CallArgs) -> u8 {
         Ok(value) => (value, EXIT_OK),
         Err(error) => (error.to_structured(), EXIT_FAILURE),
     };
-    match serde_json::to_string_pretty(&printed) {
-        Ok(text) => println!("{text}"),
-        Err(e) => {
-            eprintln!("cannot print the result: {e}");
-            return EXIT_FAILURE;
-        }
+    match print_result(&printed) {
+        Ok(()) => code,
+        Err(failed) => failed,
     }
-    code
 }

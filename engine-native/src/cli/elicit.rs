@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::cli::args::ElicitCommand;
-use crate::cli::source::{load_config_or_exit, open_dispatcher_or_exit};
+use crate::cli::source::dispatcher_for;
 use crate::cli::{EXIT_FAILURE, EXIT_OK};
 use crate::dispatch::Dispatcher;
 use crate::store::PendingElicit;
@@ -15,11 +15,7 @@ pub fn run_elicit(command: ElicitCommand) -> u8 {
     let flags = match &command {
         ElicitCommand::List { flags, .. } | ElicitCommand::Approve { flags, .. } => flags,
     };
-    let config = match load_config_or_exit(flags) {
-        Ok(config) => config,
-        Err(code) => return code,
-    };
-    let dispatcher = match open_dispatcher_or_exit(config) {
+    let dispatcher = match dispatcher_for(flags) {
         Ok(dispatcher) => dispatcher,
         Err(code) => return code,
     };

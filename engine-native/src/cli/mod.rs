@@ -5,16 +5,20 @@
 //! - [`serve`]: the MCP server (stdio, HTTP or both);
 //! - [`call`]: one tool call through the dispatcher, printed as JSON;
 //! - [`elicit`]: out-of-band human approval of gated calls;
+//! - [`index`]: scan vaults into the search index with a progress bar;
 //! - [`doctor`]: environment checks with hints;
 //! - [`token`]: bearer tokens for HTTP callers (`token mint`).
 //!
 //! Exit codes: [`EXIT_OK`], [`EXIT_FAILURE`] (a tool error or a runtime failure),
 //! [`EXIT_USAGE`] (bad arguments or configuration).
 
+use serde::Serialize;
+
 pub mod args;
 pub mod call;
 pub mod doctor;
 pub mod elicit;
+pub mod index;
 pub mod serve;
 pub mod source;
 pub mod token;
@@ -28,3 +32,17 @@ pub const EXIT_USAGE: u8 = 2;
 
 /// The caller id of `obsidian-tc call`.
 pub const CLI_CALLER_ID: &str = "cli";
+
+/// Prints `value` as pretty JSON on stdout; `Err(EXIT_FAILURE)` when it cannot be printed.
+pub fn print_result(value: &impl Serialize) -> Result<(), u8> {
+    match serde_json::to_string_pretty(value) {
+        Ok(text) => {
+            println!("{text}");
+            Ok(())
+        }
+        Err(error) => {
+            eprintln!("cannot print the result: {error}");
+            Err(EXIT_FAILURE)
+        }
+    }
+}

@@ -48,6 +48,12 @@ pub fn open_dispatcher_or_exit(config: LoadedConfig) -> Result<Arc<Dispatcher>, 
     })
 }
 
+/// The dispatcher of the configuration `flags` name, or the exit code after saying why
+/// on stderr (what `call`, `elicit` and `index` start with).
+pub fn dispatcher_for(flags: &ConfigFlags) -> Result<Arc<Dispatcher>, u8> {
+    open_dispatcher_or_exit(load_config_or_exit(flags)?)
+}
+
 /// Refuses a path that is neither an existing folder nor a `.json` file.
 fn check_vault_or_config(path: &Path) -> Result<(), String> {
     if path.is_dir() {

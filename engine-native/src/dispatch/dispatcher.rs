@@ -14,6 +14,7 @@ use crate::dispatch::metrics::Metrics;
 use crate::dispatch::registry::{Registry, RegistryError};
 use crate::errors::ToolError;
 use crate::governor::Governor;
+use crate::index::Indexes;
 use crate::store::{CACHE_DB_FILE, IdempotencyPolicy, Store, StoreError};
 use crate::throttle::Throttle;
 use crate::tools;
@@ -156,6 +157,7 @@ pub struct Dispatcher {
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) metrics: Metrics,
     pub(crate) started_ms: u64,
+    pub(crate) indexes: Indexes,
 }
 
 impl fmt::Debug for Dispatcher {
@@ -203,6 +205,7 @@ impl Dispatcher {
             clock,
             metrics: Metrics::default(),
             started_ms,
+            indexes: Indexes::default(),
             reload_lock: Mutex::new(()),
             tool_list: watch::Sender::new(0),
             served: RwLock::new(Arc::new(served)),
@@ -233,6 +236,11 @@ impl Dispatcher {
     /// are visible. Transports watch it to send `notifications/tools/list_changed`.
     pub fn watch_tool_list(&self) -> watch::Receiver<u64> {
         self.tool_list.subscribe()
+    }
+
+    /// The live search index of every vault.
+    pub fn indexes(&self) -> &Indexes {
+        &self.indexes
     }
 
     /// The cache database.

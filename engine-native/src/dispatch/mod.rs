@@ -11,7 +11,8 @@
 //! 7. idempotency claim (replay / `idempotency_in_flight` / `idempotency_key_mismatch` /
 //!    `indeterminate`), throttle (`throttled`), HITL gate (`elicit_required`, `elicit_invalid`);
 //! 8. the folder ACL on each declared path argument (`acl_denied`, `path_invalid`);
-//! 9. the handler, with a [`ToolContext`];
+//! 9. the handler, with a [`ToolContext`]; after a mutating tool succeeds, the notes it
+//!    named are re-read into the search index;
 //! 10. the byte governor (`overflow`), the idempotency record, metrics and an `event_log` row.
 //!
 //! A pre-handler failure releases an idempotency claim; a handler failure after
@@ -29,6 +30,7 @@ pub mod caller;
 pub mod clock;
 pub mod context;
 pub mod dispatcher;
+mod freshness;
 mod maintenance;
 pub mod metrics;
 pub mod pipeline;

@@ -245,6 +245,9 @@ impl Dispatcher {
             };
             (error, stage)
         })?;
+        if tool.is_mutating() {
+            self.refresh_touched(ctx, args, &value);
+        }
         let text = self
             .governor
             .serialize(&value)

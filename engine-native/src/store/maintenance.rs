@@ -31,6 +31,8 @@ pub struct VaultRowCounts {
     pub events: usize,
     /// Notes metadata rows.
     pub notes: usize,
+    /// Search index rows (chunks, links, tags, tasks, aliases, failures, index state).
+    pub index_rows: usize,
 }
 
 /// How many rows a sweep deleted, per table.
@@ -70,7 +72,7 @@ impl Store {
     }
 
     /// Deletes every row of vault `vault_id` from every vault-scoped table (idempotency keys,
-    /// elicit tokens, events, notes) in one transaction. Other vaults' rows and the vault's
+    /// elicit tokens, events, notes, the search index) in one transaction. Other vaults' rows and the vault's
     /// files are untouched.
     pub fn delete_vault_rows(&self, vault_id: &str) -> Result<VaultRowCounts, StoreError> {
         self.write(|tx| {
@@ -85,6 +87,18 @@ impl Store {
                 elicit_tokens: delete("elicit_tokens")?,
                 events: delete("event_log")?,
                 notes: delete("notes")?,
+                index_rows: [
+                    "chunks",
+                    "links",
+                    "tags",
+                    "tasks",
+                    "aliases",
+                    "index_failures",
+                    "index_state",
+                ]
+                .into_iter()
+                .map(delete)
+                .sum::<Result<usize, _>>()?,
             })
         })
     }

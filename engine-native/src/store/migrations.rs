@@ -15,9 +15,10 @@ struct Migration {
 }
 
 /// Every step, in order. Version numbers are consecutive from 1.
-const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    sql: r#"
+const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        sql: r#"
 CREATE TABLE notes (
     vault_id         TEXT    NOT NULL,
     path             TEXT    NOT NULL,
@@ -75,7 +76,76 @@ CREATE TABLE event_log (
 CREATE INDEX event_log_vault_id ON event_log (vault_id, id);
 CREATE INDEX event_log_ts ON event_log (ts);
 "#,
-}];
+    },
+    Migration {
+        version: 2,
+        sql: r#"
+CREATE TABLE chunks (
+    chunk_id      INTEGER PRIMARY KEY,
+    vault_id      TEXT    NOT NULL,
+    path          TEXT    NOT NULL,
+    ordinal       INTEGER NOT NULL,
+    headings_json TEXT    NOT NULL,
+    text          TEXT    NOT NULL,
+    start_byte    INTEGER NOT NULL,
+    end_byte      INTEGER NOT NULL,
+    UNIQUE (vault_id, path, ordinal)
+);
+
+CREATE TABLE links (
+    vault_id    TEXT    NOT NULL,
+    source_path TEXT    NOT NULL,
+    kind        TEXT    NOT NULL CHECK (kind IN ('wikilink', 'embed', 'markdown', 'frontmatter')),
+    target      TEXT    NOT NULL,
+    subpath     TEXT,
+    line        INTEGER NOT NULL
+);
+CREATE INDEX links_by_source ON links (vault_id, source_path);
+CREATE INDEX links_by_target ON links (vault_id, target);
+
+CREATE TABLE tags (
+    vault_id TEXT NOT NULL,
+    path     TEXT NOT NULL,
+    tag      TEXT NOT NULL,
+    PRIMARY KEY (vault_id, path, tag)
+) WITHOUT ROWID;
+CREATE INDEX tags_by_tag ON tags (vault_id, tag);
+
+CREATE TABLE tasks (
+    vault_id TEXT    NOT NULL,
+    path     TEXT    NOT NULL,
+    line     INTEGER NOT NULL,
+    status   TEXT    NOT NULL,
+    text     TEXT    NOT NULL,
+    PRIMARY KEY (vault_id, path, line)
+) WITHOUT ROWID;
+
+CREATE TABLE aliases (
+    vault_id TEXT NOT NULL,
+    path     TEXT NOT NULL,
+    alias    TEXT NOT NULL,
+    PRIMARY KEY (vault_id, path, alias)
+) WITHOUT ROWID;
+
+CREATE TABLE index_failures (
+    vault_id  TEXT    NOT NULL,
+    path      TEXT    NOT NULL,
+    stage     TEXT    NOT NULL,
+    error     TEXT    NOT NULL,
+    attempts  INTEGER NOT NULL,
+    failed_at INTEGER NOT NULL,
+    PRIMARY KEY (vault_id, path, stage)
+) WITHOUT ROWID;
+
+CREATE TABLE index_state (
+    vault_id            TEXT    PRIMARY KEY,
+    generation          INTEGER NOT NULL,
+    snapshot            BLOB,
+    snapshot_generation INTEGER
+);
+"#,
+    },
+];
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;

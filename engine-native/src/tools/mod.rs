@@ -10,12 +10,15 @@
 //! - [`structured`]: output schemas and structured results from typed result structs.
 //! - [`notes`]: `note_exists`, `read_note` (whole note), `delete_note` (destructive: HITL,
 //!   soft delete into `.trash/`).
+//! - [`search`]: `search_vault` (lexical ranking, ACL-filtered, paged), `index_vault`,
+//!   `get_index_status`.
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
 
 pub mod admin;
 pub mod args;
 pub mod frontmatter;
 pub mod notes;
+pub mod search;
 pub mod structured;
 pub mod uri;
 pub mod vault_error;
@@ -29,6 +32,7 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(vaults::tools());
     tools.extend(notes::tools());
     tools.extend(frontmatter::tools());
+    tools.extend(search::tools());
     tools.push(uri::tool());
     tools.extend(crate::facade::tools());
     tools

@@ -68,6 +68,8 @@ struct DeletedRows {
     event_log: usize,
     /// Notes metadata rows.
     notes: usize,
+    /// Search index rows (chunks, links, tags, tasks, aliases, failures, index state).
+    search_index: usize,
 }
 
 impl From<VaultRowCounts> for DeletedRows {
@@ -77,6 +79,7 @@ impl From<VaultRowCounts> for DeletedRows {
             elicit_tokens: counts.elicit_tokens,
             event_log: counts.events,
             notes: counts.notes,
+            search_index: counts.index_rows,
         }
     }
 }
@@ -219,6 +222,7 @@ fn reset_vault_cache(ctx: &ToolContext<'_>, _args: Value) -> Result<Value, ToolE
         .store()
         .delete_vault_rows(ctx.vault_id())
         .map_err(|error| ToolError::internal(format!("the cache database failed: {error}")))?;
+    ctx.dispatcher().indexes().forget(ctx.vault_id());
     structured(&CacheReset {
         vault: ctx.vault_id().to_owned(),
         deleted: counts.into(),

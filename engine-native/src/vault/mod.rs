@@ -30,5 +30,6 @@ pub use error::VaultError;
 pub use handle::{Vault, VaultOptions};
 pub use listing::{Entry, EntryKind};
 pub use read::NoteFile;
+pub(crate) use resolve::relative_text;
 pub use text_file::{LineEnding, TextFile};
 pub use write::{WriteOptions, WriteOutcome};

@@ -16,6 +16,24 @@ use obsidian_tc::tools::register_all;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
+/// A dispatcher on `<dir>/config.json` with the built-in tools and `tools`.
+fn open_server(dir: &Path, clock: Arc<ManualClock>, tools: Vec<ToolDef>) -> Dispatcher {
+    let path = dir.join("config.json");
+    let text = std::fs::read_to_string(&path).expect("config file");
+    let loaded = load(&LoadInput {
+        origin: ConfigOrigin::File { path, text },
+        env: BTreeMap::new(),
+        overrides: Vec::new(),
+    })
+    .expect("valid config");
+    let mut registry = Registry::new(loaded.config.tool_visibility.clone());
+    register_all(&mut registry).expect("built-in tools");
+    for tool in tools {
+        registry.register(tool).expect("test tool");
+    }
+    Dispatcher::with_registry(loaded, clock, registry).expect("dispatcher")
+}
+
 /// 2026-01-01T00:00:00Z in milliseconds.
 pub const START_MS: u64 = 1_767_225_600_000;
 
@@ -44,23 +62,16 @@ impl Fixture {
             root.extend(extra);
         }
         let path = dir.path().join("config.json");
-        let text = config.to_string();
-        std::fs::write(&path, &text).expect("config file");
-        let loaded = load(&LoadInput {
-            origin: ConfigOrigin::File { path, text },
-            env: BTreeMap::new(),
-            overrides: Vec::new(),
-        })
-        .expect("valid config");
-        let mut registry = Registry::new(loaded.config.tool_visibility.clone());
-        register_all(&mut registry).expect("built-in tools");
-        for tool in tools {
-            registry.register(tool).expect("test tool");
-        }
+        std::fs::write(&path, config.to_string()).expect("config file");
         let clock = Arc::new(ManualClock::new(START_MS));
-        let server =
-            Dispatcher::with_registry(loaded, clock.clone(), registry).expect("dispatcher");
+        let server = open_server(dir.path(), clock.clone(), tools);
         Fixture { dir, clock, server }
+    }
+
+    /// A second server on this fixture's config file and cache (a restart), with the
+    /// built-in tools.
+    pub fn reopen(&self) -> Dispatcher {
+        open_server(self.dir.path(), self.clock.clone(), Vec::new())
     }
 
     pub fn vault_dir(&self, vault: &str) -> PathBuf {

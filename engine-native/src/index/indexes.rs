@@ -1,0 +1,259 @@
+//! [`Indexes`]: the live index of every served vault, shared by the tools, the startup scan
+//! and (later) the watcher. A vault's lexical view opens from its saved snapshot (or its
+//! stored rows) on first use, so queries never wait for a scan: while one runs, they see
+//! every note indexed so far and the status says how far it got.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::time::Instant;
+
+use engine_core::markdown::ChunkOptions;
+use serde::Serialize;
+
+use super::lexical::LexicalView;
+use super::lock::WriterLock;
+use super::scan::{ScanError, ScanReport, Scanner};
+use crate::store::{Store, StoreError};
+use crate::vault::Vault;
+
+/// Why an index operation did not run.
+#[derive(Debug)]
+pub enum IndexError {
+    /// Another scan of this vault is running (in this process or another one).
+    Busy,
+    /// The scan failed.
+    Scan(ScanError),
+    /// The cache database failed.
+    Store(StoreError),
+    /// The lock file could not be opened.
+    Lock(std::io::Error),
+}
+
+impl std::fmt::Display for IndexError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            IndexError::Busy => f.write_str(
+                "this vault is being indexed right now (by this or another obsidian-tc process)",
+            ),
+            IndexError::Scan(error) => error.fmt(f),
+            IndexError::Store(error) => write!(f, "the cache database failed: {error}"),
+            IndexError::Lock(error) => write!(f, "the index lock file failed: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for IndexError {}
+
+impl From<StoreError> for IndexError {
+    fn from(error: StoreError) -> Self {
+        IndexError::Store(error)
+    }
+}
+
+/// Where a vault's index stands.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct IndexStatus {
+    /// Whether a scan is running.
+    pub scanning: bool,
+    /// Notes the running scan has looked at.
+    pub done: usize,
+    /// Notes the running scan will look at.
+    pub total: usize,
+    /// Chunks in the lexical index.
+    pub chunks: usize,
+    /// What the last finished scan did.
+    pub last_scan: Option<ScanReport>,
+    /// How long it took, milliseconds.
+    pub last_scan_ms: Option<u64>,
+}
+
+/// One vault's live index.
+#[derive(Debug)]
+pub struct VaultIndex {
+    /// The lexical view searches read.
+    pub view: RwLock<LexicalView>,
+    writer: Mutex<()>,
+    status: Mutex<IndexStatus>,
+    /// Paths to refresh that arrived while the writer was busy; whoever holds the writer
+    /// next takes them.
+    pending: Mutex<Vec<String>>,
+}
+
+impl VaultIndex {
+    /// Where this index stands.
+    pub fn status(&self) -> IndexStatus {
+        let mut status = lock(&self.status).clone();
+        status.chunks = self
+            .view
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len();
+        status
+    }
+}
+
+/// The live indexes, by vault id.
+#[derive(Debug, Default)]
+pub struct Indexes {
+    vaults: Mutex<HashMap<String, Arc<VaultIndex>>>,
+    chunking: ChunkOptions,
+}
+
+impl Indexes {
+    /// The index of vault `id`, opened on first use from its snapshot when that matches the
+    /// stored rows, else rebuilt from the rows (empty before the first scan).
+    pub fn vault(&self, store: &Store, id: &str) -> Result<Arc<VaultIndex>, StoreError> {
+        if let Some(index) = lock(&self.vaults).get(id) {
+            return Ok(Arc::clone(index));
+        }
+        let view = open_view(store, id)?;
+        let index = Arc::new(VaultIndex {
+            view: RwLock::new(view),
+            writer: Mutex::new(()),
+            status: Mutex::new(IndexStatus::default()),
+            pending: Mutex::new(Vec::new()),
+        });
+        // Two first uses may race: the first one stored wins, both get it.
+        let mut vaults = lock(&self.vaults);
+        Ok(Arc::clone(vaults.entry(id.to_owned()).or_insert(index)))
+    }
+
+    /// Scans every note of vault `id` (`vault` its files), reporting `progress(done, total)`,
+    /// then saves the lexical snapshot. Refused with [`IndexError::Busy`] while another scan
+    /// of the vault runs.
+    pub fn scan(
+        &self,
+        store: &Store,
+        id: &str,
+        vault: &Vault,
+        now: i64,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<ScanReport, IndexError> {
+        let index = self.vault(store, id)?;
+        let _writer = index.writer.try_lock().map_err(|_| IndexError::Busy)?;
+        let _lock = acquire(store, id)?;
+        let started = Instant::now();
+        lock(&index.status).scanning = true;
+        let scanner = self.scanner(store, id, vault, &index.view, now);
+        let result = scanner.scan_all(&mut |done, total| {
+            {
+                let mut status = lock(&index.status);
+                status.done = done;
+                status.total = total;
+            }
+            progress(done, total);
+        });
+        let mut status = lock(&index.status);
+        status.scanning = false;
+        let report = result.map_err(IndexError::Scan)?;
+        status.last_scan = Some(report.clone());
+        status.last_scan_ms =
+            Some(u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX));
+        drop(status);
+        let snapshot = save_snapshot(store, id, &index);
+        drop(_writer);
+        self.take_pending(store, id, vault, now, &index)?;
+        snapshot?;
+        Ok(report)
+    }
+
+    /// Re-reads the notes at `paths` of vault `id` (a write obsidian-tc made, a change seen
+    /// by the watcher). Never waits for a running scan: the paths are handed to it instead,
+    /// and it takes them before it finishes (the report is then empty).
+    pub fn refresh(
+        &self,
+        store: &Store,
+        id: &str,
+        vault: &Vault,
+        paths: &[String],
+        now: i64,
+    ) -> Result<ScanReport, IndexError> {
+        let index = self.vault(store, id)?;
+        lock(&index.pending).extend(paths.iter().cloned());
+        self.take_pending(store, id, vault, now, &index)
+    }
+
+    /// Refreshes the pending paths if the writer is free (else its holder will).
+    fn take_pending(
+        &self,
+        store: &Store,
+        id: &str,
+        vault: &Vault,
+        now: i64,
+        index: &VaultIndex,
+    ) -> Result<ScanReport, IndexError> {
+        let mut report = ScanReport::default();
+        while let Ok(_writer) = index.writer.try_lock() {
+            let paths = std::mem::take(&mut *lock(&index.pending));
+            if paths.is_empty() {
+                break;
+            }
+            let scanner = self.scanner(store, id, vault, &index.view, now);
+            report.merge(scanner.refresh(&paths).map_err(IndexError::Scan)?);
+        }
+        Ok(report)
+    }
+
+    /// A scanner of vault `id` that keeps `view` in step.
+    fn scanner<'a>(
+        &'a self,
+        store: &'a Store,
+        id: &'a str,
+        vault: &'a Vault,
+        view: &'a RwLock<LexicalView>,
+        now: i64,
+    ) -> Scanner<'a> {
+        Scanner {
+            store,
+            vault_id: id,
+            vault,
+            view,
+            chunking: &self.chunking,
+            now,
+        }
+    }
+
+    /// Forgets vault `id`'s live index (its rows were dropped): the next use reopens it.
+    pub fn forget(&self, id: &str) {
+        lock(&self.vaults).remove(id);
+    }
+}
+
+/// The lexical view of `id` from the store.
+fn open_view(store: &Store, id: &str) -> Result<LexicalView, StoreError> {
+    let rows = store.note_index();
+    let chunks = rows.chunks(id)?;
+    if let Some(bytes) = rows.current_snapshot(id)?
+        && let Some(view) = LexicalView::restore(&bytes, chunks.clone())
+    {
+        return Ok(view);
+    }
+    let fields = rows.note_fields(id)?;
+    Ok(LexicalView::build(chunks, &fields))
+}
+
+/// Saves the view as the snapshot of the current generation (the writer lock is held, so no
+/// change of this process runs in between).
+fn save_snapshot(store: &Store, id: &str, index: &VaultIndex) -> Result<(), StoreError> {
+    let rows = store.note_index();
+    let generation = rows.generation(id)?;
+    let bytes = index
+        .view
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .snapshot();
+    rows.save_snapshot(id, generation, &bytes)
+}
+
+/// The cross-process writer lock of `id`, in the cache database's folder.
+fn acquire(store: &Store, id: &str) -> Result<WriterLock, IndexError> {
+    let dir = store.path().parent().unwrap_or(Path::new("."));
+    WriterLock::try_acquire(dir, id)
+        .map_err(IndexError::Lock)?
+        .ok_or(IndexError::Busy)
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}

@@ -1,0 +1,152 @@
+//! A vault's lexical index: engine-core's BM25F over its chunks (title and aliases of the
+//! note, the chunk's heading breadcrumb, the note's tags, the chunk's text), the same index
+//! and scoring the plugin runs in WASM, plus what a hit needs to be shown (note path, heading,
+//! position). It can be saved as bytes and read back, so a reopened vault is searchable at
+//! once.
+
+use std::collections::HashMap;
+
+use engine_core::rank::{Bm25Params, Document, LexicalIndex};
+use engine_core::text::AnalyzerSettings;
+
+use crate::store::{ChunkRow, NoteFields};
+
+/// Where a chunk is: its note and its place in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChunkPlace {
+    /// The note's path.
+    pub path: String,
+    /// Position in the note, from 0.
+    pub ordinal: u32,
+    /// The heading breadcrumb, outermost first.
+    pub headings: Vec<String>,
+}
+
+/// One chunk hit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChunkHit {
+    /// The chunk's row id.
+    pub chunk_id: i64,
+    /// Its BM25F score.
+    pub score: f32,
+}
+
+/// The lexical index of one vault.
+#[derive(Debug)]
+pub struct LexicalView {
+    index: LexicalIndex,
+    places: HashMap<i64, ChunkPlace>,
+}
+
+impl LexicalView {
+    /// An empty index with the engine's analyzer and BM25 parameters.
+    pub fn empty() -> LexicalView {
+        LexicalView {
+            index: new_index(),
+            places: HashMap::new(),
+        }
+    }
+
+    /// Builds the index of `chunks`, with the note-level `fields` of their notes.
+    pub fn build(chunks: Vec<ChunkRow>, fields: &HashMap<String, NoteFields>) -> LexicalView {
+        let mut view = LexicalView::empty();
+        for chunk in chunks {
+            let note = fields.get(&chunk.path).cloned().unwrap_or_default();
+            view.insert(chunk, &note);
+        }
+        view
+    }
+
+    /// Reads a saved index back; `chunks` give the places (the bytes hold only the index).
+    /// `None` when the bytes are not a valid index of exactly these chunks.
+    pub fn restore(bytes: &[u8], chunks: Vec<ChunkRow>) -> Option<LexicalView> {
+        let index = LexicalIndex::from_bytes(bytes).ok()?;
+        if index.len() != chunks.len() {
+            return None;
+        }
+        let mut places = HashMap::with_capacity(chunks.len());
+        for chunk in chunks {
+            if !index.contains(&chunk.chunk_id.to_string()) {
+                return None;
+            }
+            places.insert(chunk.chunk_id, place(chunk));
+        }
+        Some(LexicalView { index, places })
+    }
+
+    /// The bytes to save.
+    pub fn snapshot(&self) -> Vec<u8> {
+        self.index.to_bytes()
+    }
+
+    /// Adds or replaces one chunk.
+    pub fn insert(&mut self, chunk: ChunkRow, note: &NoteFields) {
+        let document = Document {
+            title: note.title.clone(),
+            aliases: note.aliases.clone(),
+            headings: chunk.headings.clone(),
+            tags: note.tags.clone(),
+            body: chunk.text.clone(),
+        };
+        let id = chunk.chunk_id;
+        // Only an analyzer failure on a document fails an upsert; such a chunk is left out of
+        // the index (the note is still listed and readable).
+        if self.index.upsert(&id.to_string(), &document).is_ok() {
+            self.places.insert(id, place(chunk));
+        }
+    }
+
+    /// Removes chunks (a changed or deleted note's old ones).
+    pub fn remove(&mut self, chunk_ids: &[i64]) {
+        for id in chunk_ids {
+            self.index.remove(&id.to_string());
+            self.places.remove(id);
+        }
+    }
+
+    /// The `k` best chunks for `query`, best first.
+    pub fn search(&self, query: &str, k: usize) -> Vec<ChunkHit> {
+        self.index
+            .search(query, k)
+            .into_iter()
+            .filter_map(|hit| {
+                Some(ChunkHit {
+                    chunk_id: hit.id.parse().ok()?,
+                    score: hit.score,
+                })
+            })
+            .collect()
+    }
+
+    /// Where chunk `id` is.
+    pub fn place(&self, id: i64) -> Option<&ChunkPlace> {
+        self.places.get(&id)
+    }
+
+    /// How many chunks are indexed.
+    pub fn len(&self) -> usize {
+        self.places.len()
+    }
+
+    /// Whether no chunk is indexed.
+    pub fn is_empty(&self) -> bool {
+        self.places.is_empty()
+    }
+}
+
+/// An empty engine-core index with the default (SciFact-tuned) analyzer and parameters.
+fn new_index() -> LexicalIndex {
+    match LexicalIndex::new(AnalyzerSettings::default(), Bm25Params::default()) {
+        Ok(index) => index,
+        // The defaults are valid by construction (engine-core tests them).
+        Err(error) => unreachable!("engine-core's default BM25 parameters are invalid: {error:?}"),
+    }
+}
+
+fn place(chunk: ChunkRow) -> ChunkPlace {
+    ChunkPlace {
+        path: chunk.path,
+        ordinal: chunk.ordinal,
+        headings: chunk.headings,
+    }
+}

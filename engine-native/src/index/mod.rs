@@ -1,0 +1,23 @@
+//! The search index of each vault, kept in `cache.db` and in memory.
+//!
+//! - [`parse`]: one note to its rows (chunks with heading breadcrumbs, typed links, tags,
+//!   tasks, aliases, frontmatter), from engine-core's markdown extraction and chunking.
+//! - [`scan`]: the full scan and the refresh of named paths, incremental by modification
+//!   time, size and content hash; deleted notes pruned; failures recorded, retried, reported.
+//! - [`lexical`]: engine-core's BM25F over a vault's chunks, saved as a snapshot so a
+//!   reopened vault is searchable at once.
+//! - [`indexes`]: the live index of every vault, the single-writer rule, the scan status.
+//! - [`lock`]: the cross-process writer lock.
+//! - [`snippet`]: the passage and highlights shown with a hit.
+//! - [`watch`]: the debounced file watcher that keeps an index fresh.
+
+pub mod indexes;
+pub mod lexical;
+pub mod lock;
+pub mod parse;
+pub mod scan;
+pub mod snippet;
+pub mod watch;
+
+pub use indexes::{IndexError, IndexStatus, Indexes, VaultIndex};
+pub use scan::ScanReport;

@@ -1,0 +1,171 @@
+//! `index_vault` (scan the vault into the search index now: new and changed notes indexed,
+//! deleted ones pruned, unchanged ones skipped) and `get_index_status` (how far the index is,
+//! what the last scan did, which notes could not be indexed and why).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::dispatch::{ToolContext, ToolDef};
+use crate::errors::{ErrorCode, ToolError};
+use crate::index::{IndexError, ScanReport};
+use crate::tools::args::{input_schema, parse};
+use crate::tools::search::index_fault;
+use crate::tools::structured::{output_schema, structured};
+
+/// No arguments beyond the vault.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct NoArgs {}
+
+/// What `index_vault` returns.
+#[derive(Debug, Serialize, JsonSchema)]
+struct Indexed {
+    /// The vault indexed.
+    vault: String,
+    /// What the scan did.
+    #[serde(flatten)]
+    report: ScanReport,
+    /// How long the scan took, milliseconds.
+    duration_ms: u64,
+}
+
+/// One note that could not be indexed.
+#[derive(Debug, Serialize, JsonSchema)]
+struct Failure {
+    /// The note's path.
+    path: String,
+    /// What failed: `read` (unreadable or not UTF-8) or `frontmatter` (invalid YAML; the
+    /// body is indexed).
+    stage: String,
+    /// Why.
+    error: String,
+    /// Scans that failed on it in a row.
+    attempts: u32,
+}
+
+/// What `get_index_status` returns.
+#[derive(Debug, Serialize, JsonSchema)]
+struct Status {
+    /// The vault.
+    vault: String,
+    /// Whether a scan is running now.
+    scanning: bool,
+    /// Notes the running scan has looked at, of `total`.
+    done: usize,
+    /// Notes the running scan will look at.
+    total: usize,
+    /// Chunks searchable now.
+    chunks: usize,
+    /// Whether the vault has been scanned since the server started.
+    scanned: bool,
+    /// The notes that could not be indexed (retried on every scan).
+    failures: Vec<Failure>,
+}
+
+/// The `index_vault` tool.
+pub(super) fn index_tool() -> ToolDef {
+    ToolDef {
+        name: "index_vault",
+        title: "Index the vault",
+        description: "Scan the vault into the search index now: new and changed notes are \
+                      indexed, deleted ones pruned, unchanged ones skipped.",
+        domain: "search",
+        keywords: &["index", "reindex", "rebuild", "refresh", "scan", "update"],
+        input_schema: input_schema::<NoArgs>(),
+        output_schema: output_schema::<Indexed>(),
+        scopes: &["admin:vault"],
+        destructive: false,
+        idempotency: false,
+        vault_arg: true,
+        path_args: &[],
+        precheck: None,
+        handler: index_vault,
+    }
+}
+
+/// The `get_index_status` tool.
+pub(super) fn status_tool() -> ToolDef {
+    ToolDef {
+        name: "get_index_status",
+        title: "Index status",
+        description: "How far the search index of a vault is: chunks searchable, a running \
+                      scan's progress, and the notes that could not be indexed and why.",
+        domain: "search",
+        keywords: &[
+            "index", "status", "progress", "coverage", "failed", "indexed", "ready",
+        ],
+        input_schema: input_schema::<NoArgs>(),
+        output_schema: output_schema::<Status>(),
+        scopes: &["read:notes"],
+        destructive: false,
+        idempotency: false,
+        vault_arg: true,
+        path_args: &[],
+        precheck: None,
+        handler: get_index_status,
+    }
+}
+
+fn index_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
+    let _: NoArgs = parse(args)?;
+    let started = ctx.clock().now_ms();
+    let report = ctx
+        .dispatcher()
+        .indexes()
+        .scan(
+            ctx.store(),
+            ctx.vault_id(),
+            ctx.vault(),
+            ctx.clock().now_seconds(),
+            &mut |_, _| {},
+        )
+        .map_err(scan_error)?;
+    structured(&Indexed {
+        vault: ctx.vault_id().to_owned(),
+        report,
+        duration_ms: ctx.clock().now_ms().saturating_sub(started),
+    })
+}
+
+fn get_index_status(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
+    let _: NoArgs = parse(args)?;
+    let index = ctx
+        .dispatcher()
+        .indexes()
+        .vault(ctx.store(), ctx.vault_id())
+        .map_err(index_fault)?;
+    let status = index.status();
+    let failures = ctx
+        .store()
+        .note_index()
+        .failures(ctx.vault_id())
+        .map_err(index_fault)?
+        .into_iter()
+        .filter(|failure| ctx.may(&failure.path, engine_core::acl::AclOp::Read))
+        .map(|failure| Failure {
+            path: failure.path,
+            stage: failure.stage,
+            error: failure.error,
+            attempts: failure.attempts,
+        })
+        .collect();
+    structured(&Status {
+        vault: ctx.vault_id().to_owned(),
+        scanning: status.scanning,
+        done: status.done,
+        total: status.total,
+        chunks: status.chunks,
+        scanned: status.last_scan.is_some(),
+        failures,
+    })
+}
+
+/// A scan that could not run or failed.
+fn scan_error(error: IndexError) -> ToolError {
+    match error {
+        IndexError::Busy => ToolError::new(ErrorCode::IdempotencyInFlight, error.to_string())
+            .with_recovery("wait for the running scan (get_index_status shows its progress), then call again if needed"),
+        other => ToolError::internal(other.to_string()),
+    }
+}
