@@ -6,7 +6,8 @@
 //! on the command line. With both, the process ends when the stdio client disconnects or on
 //! Ctrl-C / SIGTERM; HTTP alone runs until Ctrl-C / SIGTERM. While serving, the maintenance
 //! task sweeps the cache every `maintenance.intervalMinutes` (unless `maintenance.enabled` is
-//! false) and stops with the transports.
+//! false) and stops with the transports; each vault is watched and scanned into the search
+//! index in the background (config `index`).
 
 use std::sync::Arc;
 
@@ -14,6 +15,7 @@ use crate::cli::args::ServeArgs;
 use crate::cli::source::{load_config_or_exit, open_dispatcher_or_exit};
 use crate::cli::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 use crate::dispatch::Dispatcher;
+use crate::index::background::keep_fresh;
 use crate::mcp::http::{bind, serve_http};
 use crate::mcp::maintenance::{run_maintenance, sweep_interval};
 use crate::mcp::shutdown::cancel_on_signal;
@@ -76,7 +78,9 @@ async fn serve(dispatcher: Arc<Dispatcher>, stdio: bool, http: bool) -> Result<(
             cancel.child_token(),
         ))
     });
+    let freshness = keep_fresh(&dispatcher);
     let served = serve_transports(&dispatcher, &cancel, stdio, http).await;
+    drop(freshness);
     cancel.cancel();
     if let Some(task) = maintenance {
         task.await

@@ -33,7 +33,7 @@ pub use provenance::{Provenance, Source};
 pub use schema::{SCHEMA_FILE, config_schema, config_schema_text};
 pub use sections::{
     AuthConfig, AuthMode, EmbeddingProvider, EmbeddingsConfig, FacadeMode, GovernorConfig,
-    HttpConfig, JwtAlgorithm, MaintenanceConfig, ResourceMetadataConfig, StdioConfig,
+    HttpConfig, IndexConfig, JwtAlgorithm, MaintenanceConfig, ResourceMetadataConfig, StdioConfig,
     ThrottleConfig, ThrottleTier, ThrottleTiers, ToolFacadeConfig, ToolVisibilityConfig,
     TransportsConfig, VisibilityProfile,
 };

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::acl_schema::AclConfigSchema;
 use crate::config::sections::{
-    AuthConfig, CompanionConfig, EmbeddingsConfig, GovernorConfig, MaintenanceConfig,
+    AuthConfig, CompanionConfig, EmbeddingsConfig, GovernorConfig, IndexConfig, MaintenanceConfig,
     ThrottleConfig, ToolFacadeConfig, ToolVisibilityConfig, TransportsConfig,
 };
 
@@ -50,6 +50,8 @@ pub struct ServerConfig {
     pub embeddings: EmbeddingsConfig,
     /// The background upkeep of the cache while serving.
     pub maintenance: MaintenanceConfig,
+    /// Keeping the search index fresh while serving.
+    pub index: IndexConfig,
 }
 
 impl Default for ServerConfig {
@@ -69,6 +71,7 @@ impl Default for ServerConfig {
             cache_dir: None,
             embeddings: EmbeddingsConfig::default(),
             maintenance: MaintenanceConfig::default(),
+            index: IndexConfig::default(),
         }
     }
 }

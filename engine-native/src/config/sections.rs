@@ -175,6 +175,26 @@ impl Default for MaintenanceConfig {
     }
 }
 
+/// Keeping the search index fresh while serving (`index`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct IndexConfig {
+    /// Scan every vault into the search index when the server starts (in the background:
+    /// queries answer from what is indexed meanwhile).
+    pub scan_on_start: bool,
+    /// Watch each vault folder and re-index notes changed behind the server's back.
+    pub watch: bool,
+}
+
+impl Default for IndexConfig {
+    fn default() -> IndexConfig {
+        IndexConfig {
+            scan_on_start: true,
+            watch: true,
+        }
+    }
+}
+
 /// Which tools callers see (`toolVisibility`). Hidden and disabled tools answer `not_found`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]

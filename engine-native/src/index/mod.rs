@@ -7,10 +7,12 @@
 //! - [`lexical`]: engine-core's BM25F over a vault's chunks, saved as a snapshot so a
 //!   reopened vault is searchable at once.
 //! - [`indexes`]: the live index of every vault, the single-writer rule, the scan status.
+//! - [`background`]: the watchers and the start-up scan of a serving process.
 //! - [`lock`]: the cross-process writer lock.
 //! - [`snippet`]: the passage and highlights shown with a hit.
 //! - [`watch`]: the debounced file watcher that keeps an index fresh.
 
+pub mod background;
 pub mod indexes;
 pub mod lexical;
 pub mod lock;
