@@ -104,10 +104,7 @@ fn api_key(
             )),
         };
     }
-    let from_usual = api
-        .key_var()
-        .and_then(|var| env(var))
-        .filter(|v| !v.trim().is_empty());
+    let from_usual = api.key_var().and_then(env).filter(|v| !v.trim().is_empty());
     let needs_key = match api {
         RemoteApi::Ollama => false,
         RemoteApi::OpenAi => endpoint.trim_end_matches('/') == api.default_endpoint(),
