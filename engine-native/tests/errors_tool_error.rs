@@ -45,6 +45,7 @@ fn every_code_has_a_unique_snake_case_wire_name_that_serde_agrees_with() {
         "already_exists",
         "invalid_input",
         "internal",
+        "embedding_provider_error",
     ] {
         assert!(seen.contains(name), "missing code {name}");
     }
@@ -52,7 +53,7 @@ fn every_code_has_a_unique_snake_case_wire_name_that_serde_agrees_with() {
 }
 
 #[test]
-fn only_waiting_or_rereading_codes_are_retryable() {
+fn only_waiting_rereading_or_provider_codes_are_retryable() {
     let retryable: Vec<&str> = ErrorCode::ALL
         .into_iter()
         .filter(|c| c.default_retryable())
@@ -63,7 +64,8 @@ fn only_waiting_or_rereading_codes_are_retryable() {
         [
             "idempotency_in_flight",
             "throttled",
-            "concurrent_modification"
+            "concurrent_modification",
+            "embedding_provider_error"
         ]
     );
 }

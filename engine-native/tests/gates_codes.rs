@@ -47,6 +47,7 @@
 //! | `ambiguous` | `tools_notes_write::patch_note_errors_are_typed_and_change_nothing`, `gates_codes::each_code_through_a_real_tool` |
 //! | `invalid_range` | `tools_notes_read::read_note_range_errors_are_typed`, `gates_codes::each_code_through_a_real_tool` |
 //! | `internal` | through a test tool only (`dispatch_idempotency::a_failure_after_an_effect_leaves_the_key_indeterminate`): a real tool reaches it on an I/O fault, which a test running as root cannot provoke portably |
+//! | `embedding_provider_error` | not reachable yet: no tool embeds (the providers' failures are proved by `embed_remote::*`, `embed_local::*` and `embed_config::*`) |
 
 mod dispatch_support;
 mod gates_support;

@@ -8,6 +8,7 @@ use engine_core::acl::{AclConfig, AclConfigProblem, AclPolicy};
 
 use crate::auth::VerifyKeys;
 use crate::auth::metadata::metadata_url;
+use crate::config::embeddings::embeddings_problems;
 use crate::config::json_path::JsonPath;
 use crate::config::model::ServerConfig;
 use crate::config::problem::ConfigProblem;
@@ -35,6 +36,7 @@ pub fn semantic_problems(config: &ServerConfig) -> Vec<ConfigProblem> {
     check_auth(config, &mut out);
     check_allowed_origins(config, &mut out);
     check_companions(config, &mut out);
+    out.extend(embeddings_problems(&config.embeddings));
     out
 }
 

@@ -167,7 +167,7 @@ pub fn load(input: &LoadInput) -> Result<LoadedConfig, ConfigErrors> {
     }
 }
 
-/// Makes vault paths, `auth.jwksFile` and `cacheDir` absolute: relative ones from the file resolve against
+/// Makes vault paths, `auth.jwksFile`, `embeddings.modelPath` and `cacheDir` absolute: relative ones from the file resolve against
 /// the file's folder; the process working directory is never used.
 fn resolve_paths(
     config: &mut ServerConfig,
@@ -181,6 +181,9 @@ fn resolve_paths(
     }
     if let Some(file) = &mut config.auth.jwks_file {
         *file = anchored(base_dir, Path::new(file));
+    }
+    if let Some(folder) = &mut config.embeddings.model_path {
+        *folder = anchored(base_dir, Path::new(folder));
     }
     let cache_path = JsonPath::keys("cacheDir");
     match &config.cache_dir {

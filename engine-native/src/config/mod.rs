@@ -8,6 +8,7 @@
 pub mod acl_schema;
 pub mod checks;
 pub mod disk;
+pub mod embeddings;
 pub mod env;
 pub mod explain;
 pub mod flags;

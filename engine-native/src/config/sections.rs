@@ -242,65 +242,7 @@ pub enum FacadeMode {
     Flat,
 }
 
-/// The embedding provider for semantic search (`embeddings`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-pub struct EmbeddingsConfig {
-    /// Which provider computes embeddings.
-    pub provider: EmbeddingProvider,
-    /// The provider's model name.
-    pub model: String,
-    /// The vector length the model produces.
-    #[schemars(range(min = 1))]
-    pub dimensions: u32,
-    /// The provider's base URL (omitted: the provider's usual local or public endpoint).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub endpoint: Option<String>,
-    /// The API key of a hosted provider; better set through `OBSIDIAN_TC_EMBEDDINGS_API_KEY`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub api_key: Option<String>,
-    /// The time budget of one embedding request, in milliseconds.
-    #[schemars(range(min = 1))]
-    pub timeout_ms: u64,
-    /// The most inputs sent in one request.
-    #[schemars(range(min = 1))]
-    pub batch_size: u32,
-    /// The most estimated tokens sent in one request.
-    #[schemars(range(min = 1))]
-    pub max_batch_tokens: u32,
-}
-
-impl Default for EmbeddingsConfig {
-    fn default() -> EmbeddingsConfig {
-        EmbeddingsConfig {
-            provider: EmbeddingProvider::Ollama,
-            model: "nomic-embed-text".to_owned(),
-            dimensions: 768,
-            endpoint: None,
-            api_key: None,
-            timeout_ms: 120_000,
-            batch_size: 512,
-            max_batch_tokens: 2_048,
-        }
-    }
-}
-
-/// An embedding provider.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub enum EmbeddingProvider {
-    /// An in-process sentence-transformer loaded from a local folder.
-    Local,
-    /// A local Ollama server.
-    Ollama,
-    /// Any OpenAI-compatible endpoint.
-    Openai,
-    /// Voyage AI.
-    Voyage,
-    /// Cohere.
-    Cohere,
-}
-
+pub use crate::config::embeddings::{EmbeddingProvider, EmbeddingsConfig};
 pub use crate::governor::GovernorConfig;
 pub use crate::throttle::{ThrottleConfig, ThrottleTier, ThrottleTiers};
 

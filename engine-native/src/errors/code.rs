@@ -54,11 +54,13 @@ pub enum ErrorCode {
     InvalidRange,
     /// A fault inside the server.
     Internal,
+    /// The embedding provider (a local model or a remote API) failed or is misconfigured.
+    EmbeddingProviderError,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 22] = [
+    pub const ALL: [ErrorCode; 23] = [
         ErrorCode::NotFound,
         ErrorCode::ValidationError,
         ErrorCode::Unauthorized,
@@ -81,6 +83,7 @@ impl ErrorCode {
         ErrorCode::Ambiguous,
         ErrorCode::InvalidRange,
         ErrorCode::Internal,
+        ErrorCode::EmbeddingProviderError,
     ];
 
     /// The wire name, e.g. `"acl_denied"` (the same string serde writes).
@@ -108,18 +111,21 @@ impl ErrorCode {
             ErrorCode::Ambiguous => "ambiguous",
             ErrorCode::InvalidRange => "invalid_range",
             ErrorCode::Internal => "internal",
+            ErrorCode::EmbeddingProviderError => "embedding_provider_error",
         }
     }
 
     /// Whether repeating the same call, unchanged, can succeed: after a wait (`throttled`,
-    /// `idempotency_in_flight`) or after re-reading (`concurrent_modification`). Every other
-    /// code needs different arguments or a human first.
+    /// `idempotency_in_flight`, `embedding_provider_error` once the provider is back) or after
+    /// re-reading (`concurrent_modification`). Every other code needs different arguments or a
+    /// human first.
     pub fn default_retryable(self) -> bool {
         matches!(
             self,
             ErrorCode::Throttled
                 | ErrorCode::IdempotencyInFlight
                 | ErrorCode::ConcurrentModification
+                | ErrorCode::EmbeddingProviderError
         )
     }
 
@@ -188,6 +194,9 @@ impl ErrorCode {
             }
             ErrorCode::Internal => {
                 "report this to the user; the server logged the fault, retrying the same call is unlikely to help"
+            }
+            ErrorCode::EmbeddingProviderError => {
+                "retry later if the provider was unreachable or busy; otherwise ask the user to fix the embeddings config (model folder, endpoint, API key) as the message says, or use a search mode without embeddings"
             }
         }
     }

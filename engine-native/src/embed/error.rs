@@ -1,0 +1,155 @@
+//! [`EmbedError`]: why an embedding could not be computed, and what to do about it.
+
+use std::fmt;
+
+use crate::errors::{ErrorCode, ToolError};
+
+/// A failed embedding. Every message names the provider and says what to do next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EmbedError {
+    /// The provider is misconfigured or its model is missing; retrying will not help.
+    Setup {
+        /// The provider's config name.
+        provider: &'static str,
+        /// What is wrong and how to fix it.
+        message: String,
+    },
+    /// The provider refused the request (a 4xx other than 429: bad key, unknown model...).
+    Rejected {
+        /// The provider's config name.
+        provider: &'static str,
+        /// The HTTP status.
+        status: u16,
+        /// The start of the provider's answer.
+        body: String,
+    },
+    /// The provider stayed unreachable, busy or failing (connect errors, timeouts, 429, 5xx)
+    /// through every retry.
+    Unavailable {
+        /// The provider's config name.
+        provider: &'static str,
+        /// How many attempts were made.
+        attempts: u32,
+        /// The last failure.
+        last: String,
+    },
+    /// The provider answered something unusable (bad JSON, wrong count or length of vectors).
+    BadResponse {
+        /// The provider's config name.
+        provider: &'static str,
+        /// What was wrong with the answer.
+        message: String,
+    },
+    /// The local model failed while computing (tokenizer or tensor error).
+    Model {
+        /// What failed.
+        message: String,
+    },
+}
+
+impl EmbedError {
+    /// A setup error of `provider`.
+    pub fn setup(provider: &'static str, message: impl Into<String>) -> EmbedError {
+        EmbedError::Setup {
+            provider,
+            message: message.into(),
+        }
+    }
+
+    /// A bad answer of `provider`.
+    pub fn bad_response(provider: &'static str, message: impl Into<String>) -> EmbedError {
+        EmbedError::BadResponse {
+            provider,
+            message: message.into(),
+        }
+    }
+
+    /// Whether the same request can succeed later without a change of config.
+    pub fn is_transient(&self) -> bool {
+        matches!(self, EmbedError::Unavailable { .. })
+    }
+
+    /// The tool error `embedding_provider_error` carrying this message; `retryable` only
+    /// when the provider was unavailable.
+    pub fn to_tool_error(&self) -> ToolError {
+        let mut error = ToolError::new(ErrorCode::EmbeddingProviderError, self.to_string());
+        error.retryable = self.is_transient();
+        error
+    }
+}
+
+impl fmt::Display for EmbedError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EmbedError::Setup { provider, message } => {
+                write!(f, "embedding provider {provider}: {message}")
+            }
+            EmbedError::Rejected {
+                provider,
+                status,
+                body,
+            } => {
+                let hint = match status {
+                    401 | 403 => {
+                        "check the API key (embeddings.apiKey, embeddings.apiKeyEnv or the provider's usual variable)"
+                    }
+                    404 => "check embeddings.endpoint and embeddings.model",
+                    _ => {
+                        "check embeddings.model and embeddings.dimensions against the provider's documentation"
+                    }
+                };
+                write!(
+                    f,
+                    "embedding provider {provider} refused the request with HTTP {status}: {hint}; it said: {body}"
+                )
+            }
+            EmbedError::Unavailable {
+                provider,
+                attempts,
+                last,
+            } => write!(
+                f,
+                "embedding provider {provider} is unavailable after {attempts} attempt(s) ({last}): check that it is running and reachable at embeddings.endpoint, then retry"
+            ),
+            EmbedError::BadResponse { provider, message } => write!(
+                f,
+                "embedding provider {provider} answered something unusable: {message}; check embeddings.endpoint points at the right API"
+            ),
+            EmbedError::Model { message } => write!(
+                f,
+                "embedding provider local: the model failed: {message}; check that embeddings.modelPath holds an intact sentence-transformers model"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for EmbedError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_unavailable_is_retryable_and_every_message_names_the_provider() {
+        let rejected = EmbedError::Rejected {
+            provider: "voyage",
+            status: 401,
+            body: "invalid key".to_owned(),
+        };
+        let unavailable = EmbedError::Unavailable {
+            provider: "ollama",
+            attempts: 4,
+            last: "HTTP 503".to_owned(),
+        };
+        assert!(!rejected.to_tool_error().retryable);
+        assert!(unavailable.to_tool_error().retryable);
+        assert_eq!(
+            rejected.to_tool_error().code,
+            ErrorCode::EmbeddingProviderError
+        );
+        assert!(rejected.to_string().contains("voyage"));
+        assert!(rejected.to_string().contains("401"));
+        assert!(rejected.to_string().contains("API key"));
+        assert!(unavailable.to_string().contains("4 attempt"));
+    }
+}

@@ -1,0 +1,197 @@
+//! [`RemoteProvider`]: an embedding API over HTTP (Ollama, OpenAI-compatible, Voyage,
+//! Cohere), batched, checked and normalised.
+
+use serde_json::Value;
+
+use crate::embed::error::EmbedError;
+use crate::embed::fingerprint::{EmbeddingFingerprint, Pooling};
+use crate::embed::http::{HttpSettings, JsonPoster};
+use crate::embed::provider::{EmbedKind, EmbeddingProvider, embed_in_batches};
+use crate::embed::{cohere, ollama, openai, voyage};
+
+/// Which HTTP API a [`RemoteProvider`] speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RemoteApi {
+    /// Ollama's `/api/embed`.
+    Ollama,
+    /// OpenAI's `/v1/embeddings`, or any server speaking it.
+    OpenAi,
+    /// Voyage AI's `/v1/embeddings`.
+    Voyage,
+    /// Cohere's `/v2/embed`.
+    Cohere,
+}
+
+impl RemoteApi {
+    /// The provider's config name.
+    pub fn name(self) -> &'static str {
+        match self {
+            RemoteApi::Ollama => "ollama",
+            RemoteApi::OpenAi => "openai",
+            RemoteApi::Voyage => "voyage",
+            RemoteApi::Cohere => "cohere",
+        }
+    }
+
+    /// The base URL used when `embeddings.endpoint` is omitted.
+    pub fn default_endpoint(self) -> &'static str {
+        match self {
+            RemoteApi::Ollama => ollama::DEFAULT_ENDPOINT,
+            RemoteApi::OpenAi => openai::DEFAULT_ENDPOINT,
+            RemoteApi::Voyage => voyage::DEFAULT_ENDPOINT,
+            RemoteApi::Cohere => cohere::DEFAULT_ENDPOINT,
+        }
+    }
+
+    /// The model used when `embeddings.model` is omitted.
+    pub fn default_model(self) -> &'static str {
+        match self {
+            RemoteApi::Ollama => ollama::DEFAULT_MODEL,
+            RemoteApi::OpenAi => openai::DEFAULT_MODEL,
+            RemoteApi::Voyage => voyage::DEFAULT_MODEL,
+            RemoteApi::Cohere => cohere::DEFAULT_MODEL,
+        }
+    }
+
+    /// The environment variable holding the key when the config names none (Ollama: none).
+    pub fn key_var(self) -> Option<&'static str> {
+        match self {
+            RemoteApi::Ollama => None,
+            RemoteApi::OpenAi => Some(openai::KEY_VAR),
+            RemoteApi::Voyage => Some(voyage::KEY_VAR),
+            RemoteApi::Cohere => Some(cohere::KEY_VAR),
+        }
+    }
+
+    /// The most texts one request may carry.
+    pub fn max_batch(self) -> usize {
+        match self {
+            RemoteApi::Ollama => ollama::MAX_BATCH,
+            RemoteApi::OpenAi => openai::MAX_BATCH,
+            RemoteApi::Voyage => voyage::MAX_BATCH,
+            RemoteApi::Cohere => cohere::MAX_BATCH,
+        }
+    }
+
+    /// The batch size used when `embeddings.batchSize` is omitted.
+    pub fn default_batch(self) -> usize {
+        match self {
+            RemoteApi::Ollama => ollama::DEFAULT_BATCH,
+            RemoteApi::OpenAi => openai::DEFAULT_BATCH,
+            RemoteApi::Voyage => voyage::DEFAULT_BATCH,
+            RemoteApi::Cohere => cohere::DEFAULT_BATCH,
+        }
+    }
+
+    fn path(self) -> &'static str {
+        match self {
+            RemoteApi::Ollama => "/api/embed",
+            RemoteApi::OpenAi | RemoteApi::Voyage => "/embeddings",
+            RemoteApi::Cohere => "/v2/embed",
+        }
+    }
+
+    fn request(
+        self,
+        model: &str,
+        dimensions: Option<usize>,
+        texts: &[&str],
+        kind: EmbedKind,
+    ) -> Value {
+        match self {
+            RemoteApi::Ollama => ollama::request(model, texts),
+            RemoteApi::OpenAi => openai::request(model, dimensions, texts),
+            RemoteApi::Voyage => voyage::request(model, dimensions, texts, kind),
+            RemoteApi::Cohere => cohere::request(model, dimensions, texts, kind),
+        }
+    }
+
+    fn vectors(self, answer: Value, count: usize) -> Result<Vec<Vec<f32>>, String> {
+        match self {
+            RemoteApi::Ollama => ollama::vectors(answer),
+            RemoteApi::OpenAi | RemoteApi::Voyage => openai::vectors(answer, count),
+            RemoteApi::Cohere => cohere::vectors(answer),
+        }
+    }
+}
+
+/// An embedding API over HTTP.
+pub struct RemoteProvider {
+    api: RemoteApi,
+    model: String,
+    /// The vector length asked of the API (`dimensions`, `output_dimension`), when configured.
+    requested_dimensions: Option<usize>,
+    poster: JsonPoster,
+    fingerprint: EmbeddingFingerprint,
+    max_batch: usize,
+}
+
+impl RemoteProvider {
+    /// A provider for `api` with `model`, sending at most `batch` texts per request. With
+    /// `dimensions`, vectors of any other length are refused (and the API is asked for that
+    /// length where it can shorten vectors); without, one probe request learns the model's
+    /// length now, so that the fingerprint is known before anything is indexed.
+    pub fn new(
+        api: RemoteApi,
+        model: impl Into<String>,
+        dimensions: Option<usize>,
+        batch: usize,
+        settings: &HttpSettings,
+    ) -> Result<RemoteProvider, EmbedError> {
+        let model = model.into();
+        let poster = JsonPoster::new(api.name(), settings, api.path())?;
+        let mut provider = RemoteProvider {
+            api,
+            requested_dimensions: dimensions.filter(|_| api != RemoteApi::Ollama),
+            poster,
+            fingerprint: EmbeddingFingerprint {
+                provider: api.name().to_owned(),
+                model: model.clone(),
+                dimensions: dimensions.unwrap_or_default(),
+                pooling: Pooling::Provider,
+                normalized: true,
+            },
+            model,
+            max_batch: batch.clamp(1, api.max_batch()),
+        };
+        if dimensions.is_none() {
+            let probe = provider.call(&["dimension probe"], EmbedKind::Document)?;
+            provider.fingerprint.dimensions = probe.first().map_or(0, Vec::len);
+            if provider.fingerprint.dimensions == 0 {
+                return Err(EmbedError::bad_response(api.name(), "an empty vector"));
+            }
+        }
+        Ok(provider)
+    }
+
+    /// One request for `texts` (at most `max_batch`), unchecked and unnormalised.
+    fn call(&self, texts: &[&str], kind: EmbedKind) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let body = self
+            .api
+            .request(&self.model, self.requested_dimensions, texts, kind);
+        let answer = self.poster.post(&body)?;
+        self.api
+            .vectors(answer, texts.len())
+            .map_err(|e| EmbedError::bad_response(self.api.name(), e))
+    }
+}
+
+impl EmbeddingProvider for RemoteProvider {
+    fn fingerprint(&self) -> &EmbeddingFingerprint {
+        &self.fingerprint
+    }
+
+    fn max_batch(&self) -> usize {
+        self.max_batch
+    }
+
+    fn embed(&self, texts: &[&str], kind: EmbedKind) -> Result<Vec<Vec<f32>>, EmbedError> {
+        embed_in_batches(
+            &self.fingerprint,
+            self.api.name(),
+            self.max_batch,
+            texts,
+            |batch| self.call(batch, kind),
+        )
+    }
+}

@@ -1,0 +1,160 @@
+//! A local HTTP server speaking the embedding APIs (Ollama `/api/embed`, OpenAI and Voyage
+//! `/v1/embeddings`, Cohere `/v2/embed`), recording every request and failing on demand.
+//! Its vectors are `[len(text), 1, 2, 0, ...]` (not normalised) so a test can tell which
+//! text a vector belongs to and that the client normalised it.
+
+#![allow(dead_code)]
+
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+/// One request the server received.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    /// The path, e.g. `/v1/embeddings`.
+    pub path: String,
+    /// The `Authorization` header, if any.
+    pub authorization: Option<String>,
+    /// The JSON body.
+    pub body: Value,
+}
+
+#[derive(Default)]
+struct Script {
+    /// Statuses answered (with an error body) before answering normally, in order.
+    failures: VecDeque<u16>,
+    /// A wait before every answer.
+    delay: Duration,
+    /// The vector length answered.
+    dimensions: usize,
+    requests: Vec<Recorded>,
+}
+
+/// The running server.
+#[derive(Clone)]
+pub struct MockApi {
+    /// Its address.
+    pub addr: SocketAddr,
+    script: Arc<Mutex<Script>>,
+}
+
+impl MockApi {
+    /// Starts a server answering `dimensions`-long vectors.
+    pub fn start(dimensions: usize) -> MockApi {
+        let script = Arc::new(Mutex::new(Script {
+            dimensions,
+            ..Script::default()
+        }));
+        let (tx, rx) = std::sync::mpsc::channel();
+        let state = script.clone();
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("runtime");
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                    .await
+                    .expect("bind");
+                tx.send(listener.local_addr().expect("addr")).expect("send");
+                let app = Router::new().fallback(answer).with_state(state);
+                axum::serve(listener, app).await.expect("serve");
+            });
+        });
+        MockApi {
+            addr: rx.recv().expect("address"),
+            script,
+        }
+    }
+
+    /// The base URL, e.g. `http://127.0.0.1:PORT`.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Answers these statuses, in order, before answering normally again.
+    pub fn fail_with(&self, statuses: &[u16]) {
+        self.script.lock().unwrap().failures.extend(statuses);
+    }
+
+    /// Waits this long before every answer.
+    pub fn delay(&self, delay: Duration) {
+        self.script.lock().unwrap().delay = delay;
+    }
+
+    /// Every request so far.
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.script.lock().unwrap().requests.clone()
+    }
+}
+
+/// The vector the server answers for `text`.
+pub fn raw_vector(text: &str, dimensions: usize) -> Vec<f32> {
+    let mut v = vec![0.0; dimensions];
+    for (slot, value) in v.iter_mut().zip([text.len() as f32, 1.0, 2.0]) {
+        *slot = value;
+    }
+    v
+}
+
+async fn answer(
+    State(script): State<Arc<Mutex<Script>>>,
+    uri: Uri,
+    headers: HeaderMap,
+    body: String,
+) -> Response {
+    let body: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let (failure, delay, dimensions) = {
+        let mut script = script.lock().unwrap();
+        script.requests.push(Recorded {
+            path: uri.path().to_owned(),
+            authorization: headers
+                .get("authorization")
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned),
+            body: body.clone(),
+        });
+        (script.failures.pop_front(), script.delay, script.dimensions)
+    };
+    tokio::time::sleep(delay).await;
+    if let Some(status) = failure {
+        let status = StatusCode::from_u16(status).expect("status");
+        let mut response = (status, "{\"error\": \"scripted failure\"}").into_response();
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            response
+                .headers_mut()
+                .insert("retry-after", "0".parse().expect("header"));
+        }
+        return response;
+    }
+    let texts: Vec<String> = ["input", "texts"]
+        .iter()
+        .find_map(|key| body.get(*key))
+        .and_then(|v| serde_json::from_value(v.clone()).ok())
+        .unwrap_or_default();
+    let vectors: Vec<Vec<f32>> = texts.iter().map(|t| raw_vector(t, dimensions)).collect();
+    let answer = match uri.path() {
+        "/api/embed" => json!({"model": body["model"], "embeddings": vectors}),
+        "/v2/embed" => json!({"id": "x", "embeddings": {"float": vectors}, "texts": texts}),
+        "/v1/embeddings" => {
+            // Listed last to first: the client must order by `index`.
+            let data: Vec<Value> = vectors
+                .iter()
+                .enumerate()
+                .rev()
+                .map(|(index, v)| json!({"object": "embedding", "index": index, "embedding": v}))
+                .collect();
+            json!({"object": "list", "data": data, "model": body["model"]})
+        }
+        _ => return (StatusCode::NOT_FOUND, "no such API").into_response(),
+    };
+    axum::Json(answer).into_response()
+}
