@@ -6,6 +6,8 @@
 //! memory, the median and p95 of both searches and their ratio, and whether both return the
 //! same top-10 ids. `--check` exits 1 when the scan's median is above 15 ms or the ids differ.
 
+// Shared with the tests; the bench does not use every helper.
+#[allow(dead_code)]
 #[path = "../tests/vectors_support/random.rs"]
 mod random;
 
@@ -20,7 +22,7 @@ const SET: &str = "bench/random/384";
 const DIMS: usize = 384;
 const K: usize = 10;
 const TARGET: Duration = Duration::from_millis(15);
-const CHUNKS_PER_NOTE: i64 = 3;
+const CHUNKS_PER_NOTE: usize = 3;
 
 struct Options {
     rows: usize,
@@ -72,15 +74,15 @@ fn run(options: &Options) -> Result<bool, Box<dyn std::error::Error>> {
     let started = Instant::now();
     let batch = 10_000;
     for first in (0..options.rows).step_by(batch) {
-        let owned: Vec<(i64, Vec<f32>)> = (first..(first + batch).min(options.rows))
-            .map(|i| (i as i64, rng.unit_vector(DIMS)))
+        let owned: Vec<(usize, Vec<f32>)> = (first..(first + batch).min(options.rows))
+            .map(|i| (i, rng.unit_vector(DIMS)))
             .collect();
         let rows: Vec<VectorRow<'_>> = owned
             .iter()
-            .map(|(chunk_id, vector)| VectorRow {
-                chunk_id: *chunk_id,
+            .map(|(i, vector)| VectorRow {
+                chunk_id: *i as i64,
                 vault_id: "bench",
-                note_key: (chunk_id / CHUNKS_PER_NOTE) as u32,
+                note_key: (i / CHUNKS_PER_NOTE) as u32,
                 vector,
             })
             .collect();
@@ -99,11 +101,11 @@ fn run(options: &Options) -> Result<bool, Box<dyn std::error::Error>> {
         ms(started.elapsed()),
         matrix.memory_bytes() as f64 / 1e6,
         matrix.memory_bytes(),
-        matrix.rows().len() * size_of::<f32>()
+        std::mem::size_of_val(matrix.rows())
     );
 
     // Every note allowed, through the bitmap a real query would build.
-    let notes = (options.rows as i64).div_ceil(CHUNKS_PER_NOTE) as u32;
+    let notes = options.rows.div_ceil(CHUNKS_PER_NOTE) as u32;
     let filter = NoteFilter::from_keys(0..notes);
     let queries: Vec<Vec<f32>> = (0..options.queries)
         .map(|_| rng.unit_vector(DIMS))
