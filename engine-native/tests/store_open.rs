@@ -34,14 +34,22 @@ fn open_creates_parent_dirs_and_migrates_an_empty_file() {
     tables.sort();
     assert_eq!(
         tables,
-        ["elicit_tokens", "event_log", "idempotency_keys", "notes"]
+        [
+            "elicit_tokens",
+            "embedding_chunks",
+            "embedding_sets",
+            "event_log",
+            "idempotency_keys",
+            "notes"
+        ]
     );
     let mode: String = conn
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
         .unwrap();
     assert_eq!(mode, "wal");
-    // Every table is scoped by vault_id.
-    for table in &tables {
+    // Every table of vault data is scoped by vault_id (embedding_sets only names the embedding
+    // models, shared by every vault).
+    for table in tables.iter().filter(|t| *t != "embedding_sets") {
         let has_vault: bool = conn
             .query_row(
                 &format!(
