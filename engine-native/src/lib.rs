@@ -19,3 +19,4 @@ pub mod store;
 pub mod throttle;
 pub mod tools;
 pub mod vault;
+pub mod vectors;

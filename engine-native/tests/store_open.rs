@@ -38,6 +38,8 @@ fn open_creates_parent_dirs_and_migrates_an_empty_file() {
             "aliases",
             "chunks",
             "elicit_tokens",
+            "embedding_chunks",
+            "embedding_sets",
             "event_log",
             "idempotency_keys",
             "index_failures",
@@ -52,8 +54,9 @@ fn open_creates_parent_dirs_and_migrates_an_empty_file() {
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
         .unwrap();
     assert_eq!(mode, "wal");
-    // Every table is scoped by vault_id.
-    for table in &tables {
+    // Every table of vault data is scoped by vault_id (embedding_sets only names the embedding
+    // models, shared by every vault).
+    for table in tables.iter().filter(|t| *t != "embedding_sets") {
         let has_vault: bool = conn
             .query_row(
                 &format!(

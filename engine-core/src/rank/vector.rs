@@ -58,7 +58,7 @@ fn lane_sum(a: &[f32], b: &[f32], f: impl Fn(f32, f32) -> f32) -> f32 {
             lanes[i] += f(x[i], y[i]);
         }
     }
-    let mut tail = 0.0f32;
+    let (lanes, mut tail) = (vectorizable(lanes), 0.0f32); // see `vectorizable`
     for (x, y) in ra.iter().zip(rb) {
         tail += f(*x, *y);
     }
@@ -119,6 +119,18 @@ pub fn cosine(a: &[f32], b: &[f32]) -> Result<f32, VectorError> {
         return Ok(0.0);
     }
     Ok((d / denom).clamp(-1.0, 1.0))
+}
+
+/// The lanes, unchanged, behind an optimisation barrier on native targets. Without it LLVM
+/// folds the lane combination into the loop of [`lane_sum`] and leaves the loop scalar (one
+/// `mulss`/`addss` per element, or `mulps` over shuffled lanes); with it each group of four lanes
+/// is one `mulps`/`addps` on x86-64, about twice as fast. Each lane still sums its own products
+/// in order, so every result is bit-identical. The WebAssembly build (no SIMD) is left as it was.
+#[inline(always)]
+fn vectorizable(lanes: [f32; LANES]) -> [f32; LANES] {
+    #[cfg(not(target_arch = "wasm32"))]
+    let lanes = core::hint::black_box(lanes);
+    lanes
 }
 
 #[cfg(test)]

@@ -145,6 +145,27 @@ CREATE TABLE index_state (
 );
 "#,
     },
+    // Embedding vectors (crate::vectors). Each set's vectors live in a `vec_<set_id>` sqlite-vec
+    // `vec0` table created when the set is, since vec0 fixes the dimension in its declaration.
+    Migration {
+        version: 3,
+        sql: r#"
+CREATE TABLE embedding_sets (
+    set_id      INTEGER PRIMARY KEY,
+    fingerprint TEXT    NOT NULL UNIQUE,
+    dims        INTEGER NOT NULL CHECK (dims BETWEEN 1 AND 8192)
+);
+
+CREATE TABLE embedding_chunks (
+    set_id   INTEGER NOT NULL REFERENCES embedding_sets (set_id) ON DELETE CASCADE,
+    chunk_id INTEGER NOT NULL,
+    vault_id TEXT    NOT NULL,
+    note_key INTEGER NOT NULL CHECK (note_key BETWEEN 0 AND 4294967295),
+    PRIMARY KEY (set_id, chunk_id)
+) WITHOUT ROWID;
+CREATE INDEX embedding_chunks_vault ON embedding_chunks (set_id, vault_id);
+"#,
+    },
 ];
 
 /// The schema version this build writes.

@@ -61,6 +61,8 @@ impl Store {
     /// An invalid `idempotency_policy` is refused before the file is touched.
     pub fn open(path: &Path, idempotency_policy: IdempotencyPolicy) -> Result<Self, StoreError> {
         idempotency_policy.validate()?;
+        // vec0 tables (crate::vectors) need sqlite-vec on every connection of the store.
+        crate::vectors::register_sqlite_vec()?;
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|source| StoreError::CreateDir {
                 path: dir.to_path_buf(),
@@ -137,7 +139,7 @@ impl Store {
     }
 
     /// Runs `f` in one `IMMEDIATE` transaction on the writer, committing when it returns `Ok`.
-    fn write<T, E: From<rusqlite::Error>>(
+    pub(crate) fn write<T, E: From<rusqlite::Error>>(
         &self,
         f: impl FnOnce(&Transaction<'_>) -> Result<T, E>,
     ) -> Result<T, E> {
@@ -149,10 +151,7 @@ impl Store {
     }
 
     /// Runs a read-only `f` on the reader connection.
-    fn read<T>(
-        &self,
-        f: impl FnOnce(&Connection) -> Result<T, StoreError>,
-    ) -> Result<T, StoreError> {
+    pub(crate) fn read<T, E>(&self, f: impl FnOnce(&Connection) -> Result<T, E>) -> Result<T, E> {
         f(&lock(&self.reader))
     }
 }
