@@ -5,7 +5,7 @@
 
 mod dispatch_support;
 
-use dispatch_support::{Fixture, caller};
+use dispatch_support::{Fixture, caller, result_paths as paths};
 use obsidian_tc::dispatch::Caller;
 use obsidian_tc::errors::ErrorCode;
 use obsidian_tc::index::lock::WriterLock;
@@ -23,14 +23,6 @@ fn search(fx: &Fixture, query: &str) -> Vec<String> {
     paths(&fx.ok("search_vault", json!({"query": query})))
 }
 
-fn paths(found: &Value) -> Vec<String> {
-    found["results"]
-        .as_array()
-        .expect("results")
-        .iter()
-        .map(|r| r["path"].as_str().expect("path").to_owned())
-        .collect()
-}
 
 const PROJECT: &str = "---\naliases: [Apollo]\ntags: [space, rocket]\nup: \"[[Index]]\"\n---\n# Moon program\n\nThe lunar lander needs [[Engines#Thrust]] and ![[diagram.png]].\n\n## Tasks\n\n- [ ] order fuel\n- [x] hire crew\n";
 

@@ -10,6 +10,8 @@ use serde_json::json;
 use crate::cli::args::IndexArgs;
 use crate::cli::source::dispatcher_for;
 use crate::cli::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE, print_result};
+use crate::dispatch::Dispatcher;
+use crate::index::semantic::Coverage;
 
 /// How often a non-terminal stderr gets a progress line.
 const LOG_EVERY: Duration = Duration::from_secs(2);
@@ -39,7 +41,7 @@ pub fn run_index(args: IndexArgs) -> u8 {
     let mut code = EXIT_OK;
     for entry in vaults {
         let started = Instant::now();
-        let mut progress = Progress::new(&entry.id);
+        let mut progress = Progress::new(&entry.id, "notes");
         let scanned = dispatcher.indexes().scan(
             dispatcher.store(),
             &entry.id,
@@ -52,6 +54,14 @@ pub fn run_index(args: IndexArgs) -> u8 {
             Ok(report) => {
                 let mut value = json!(report);
                 value["duration_ms"] = json!(started.elapsed().as_millis());
+                match embed(&dispatcher, &entry.id) {
+                    Ok(Some(coverage)) => value["embeddings"] = json!(coverage),
+                    Ok(None) => {}
+                    Err(error) => {
+                        eprintln!("embedding vault {:?} failed: {error}", entry.id);
+                        code = EXIT_FAILURE;
+                    }
+                }
                 reports.insert(entry.id.clone(), value);
             }
             Err(error) => {
@@ -66,20 +76,44 @@ pub fn run_index(args: IndexArgs) -> u8 {
     }
 }
 
+/// Embeds the chunks of `vault` without vectors (when a provider is configured), with a
+/// progress bar; the vault's coverage afterwards.
+fn embed(
+    dispatcher: &Dispatcher,
+    vault: &str,
+) -> Result<Option<Coverage>, crate::index::semantic::SemanticError> {
+    let served = dispatcher.served();
+    let embeddings = &served.config().config.embeddings;
+    let indexes = dispatcher.indexes();
+    let Some(semantic) = indexes.semantic(dispatcher.store(), embeddings)? else {
+        return Ok(None);
+    };
+    let before = semantic.coverage(dispatcher.store(), vault)?;
+    let total = before.chunks.saturating_sub(before.embedded);
+    let mut progress = Progress::new(vault, "chunks embedded");
+    let now = dispatcher.clock().now_seconds();
+    let coverage = indexes.embed_pending(dispatcher.store(), vault, embeddings, now, &mut |done| {
+        progress.update(done, total)
+    });
+    progress.finish();
+    coverage
+}
+
 /// A progress bar on a terminal, a line every few seconds otherwise.
 struct Progress<'a> {
     vault: &'a str,
+    unit: &'static str,
     bar: Option<ProgressBar>,
     last_line: Instant,
 }
 
 impl<'a> Progress<'a> {
-    fn new(vault: &'a str) -> Progress<'a> {
+    fn new(vault: &'a str, unit: &'static str) -> Progress<'a> {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::new(0);
-            if let Ok(style) = ProgressStyle::with_template(
-                "{prefix} [{bar:32}] {pos}/{len} notes {per_sec} eta {eta}",
-            ) {
+            if let Ok(style) = ProgressStyle::with_template(&format!(
+                "{{prefix}} [{{bar:32}}] {{pos}}/{{len}} {unit} {{per_sec}} eta {{eta}}"
+            )) {
                 bar.set_style(style.progress_chars("=> "));
             }
             bar.set_prefix(format!("indexing {vault}"));
@@ -87,6 +121,7 @@ impl<'a> Progress<'a> {
         });
         Progress {
             vault,
+            unit,
             bar,
             last_line: Instant::now(),
         }
@@ -99,7 +134,7 @@ impl<'a> Progress<'a> {
                 bar.set_position(done as u64);
             }
             None if self.last_line.elapsed() >= LOG_EVERY || done == total => {
-                eprintln!("indexing {}: {done}/{total} notes", self.vault);
+                eprintln!("indexing {}: {done}/{total} {}", self.vault, self.unit);
                 self.last_line = Instant::now();
             }
             None => {}

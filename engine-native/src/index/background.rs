@@ -1,12 +1,19 @@
 //! What a serving process does to keep its indexes fresh (config `index`): a watcher on each
-//! vault (started first, so nothing changed during the first scan is missed) and a background
-//! scan of each vault at start. Queries do not wait for either.
+//! vault (started first, so nothing changed during the first scan is missed), a background
+//! scan of each vault at start, and, with an embedding provider, a background embedder that
+//! gives new chunks their vectors. Queries do not wait for any of them.
 
-use std::sync::Arc;
-use std::time::Instant;
+use std::sync::{Arc, Weak};
+use std::time::{Duration, Instant};
 
 use super::watch::{VaultWatcher, watch_vault};
 use crate::dispatch::Dispatcher;
+
+/// How often the embedder looks for chunks without vectors.
+const EMBED_EVERY: Duration = Duration::from_secs(1);
+
+/// How long the embedder waits after the provider failed.
+const EMBED_BACKOFF: Duration = Duration::from_secs(30);
 
 /// The running watchers; they stop when this is dropped.
 #[derive(Debug)]
@@ -40,12 +47,55 @@ pub fn keep_fresh(dispatcher: &Arc<Dispatcher>) -> Freshness {
     } else {
         Vec::new()
     };
-    if config.scan_on_start {
-        let dispatcher = Arc::clone(dispatcher);
-        std::thread::spawn(move || scan_all(&dispatcher, &ids));
-    }
+    let weak = Arc::downgrade(dispatcher);
+    let scan_first = config.scan_on_start.then(|| Arc::clone(dispatcher));
+    std::thread::spawn(move || {
+        if let Some(dispatcher) = scan_first {
+            scan_all(&dispatcher, &ids);
+        }
+        embed_forever(&weak);
+    });
     Freshness {
         _watchers: watchers,
+    }
+}
+
+/// Fills in the vectors of new chunks while the server runs (when a provider is configured):
+/// one pass over the vaults every [`EMBED_EVERY`], waiting [`EMBED_BACKOFF`] after a failure.
+/// Ends when the server is gone.
+fn embed_forever(dispatcher: &Weak<Dispatcher>) {
+    let mut last_error = String::new();
+    loop {
+        let Some(server) = dispatcher.upgrade() else {
+            return;
+        };
+        let served = server.served();
+        let embeddings = &served.config().config.embeddings;
+        let mut wait = EMBED_EVERY;
+        for entry in served.vaults() {
+            let now = server.clock().now_seconds();
+            match server.indexes().embed_pending(
+                server.store(),
+                &entry.id,
+                embeddings,
+                now,
+                &mut |_| {},
+            ) {
+                Ok(None) => return,
+                Ok(Some(_)) => last_error.clear(),
+                Err(error) => {
+                    let message = error.to_string();
+                    if message != last_error {
+                        tracing::warn!(vault = %entry.id, "embedding paused: {message}");
+                        last_error = message;
+                    }
+                    wait = EMBED_BACKOFF;
+                }
+            }
+        }
+        drop(served);
+        drop(server);
+        std::thread::sleep(wait);
     }
 }
 

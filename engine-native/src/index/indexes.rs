@@ -14,6 +14,9 @@ use serde::Serialize;
 use super::lexical::LexicalView;
 use super::lock::WriterLock;
 use super::scan::{ScanError, ScanReport, Scanner};
+use super::semantic::{Coverage, SemanticError, SemanticIndex};
+use crate::config::EmbeddingsConfig;
+use crate::embed::provider_from_config;
 use crate::store::{Store, StoreError};
 use crate::vault::Vault;
 
@@ -93,11 +96,12 @@ impl VaultIndex {
     }
 }
 
-/// The live indexes, by vault id.
+/// The live indexes, by vault id, and the vectors of every vault.
 #[derive(Debug, Default)]
 pub struct Indexes {
     vaults: Mutex<HashMap<String, Arc<VaultIndex>>>,
     chunking: ChunkOptions,
+    semantic: Mutex<Option<Arc<SemanticIndex>>>,
 }
 
 impl Indexes {
@@ -211,12 +215,60 @@ impl Indexes {
             view,
             chunking: &self.chunking,
             now,
+            semantic: self.semantic_if_open(),
         }
+    }
+
+    /// The vectors of the configured provider, opened (and the provider loaded) on first use;
+    /// `None` when no provider is configured (`embeddings.provider: none`).
+    pub fn semantic(
+        &self,
+        store: &Store,
+        config: &EmbeddingsConfig,
+    ) -> Result<Option<Arc<SemanticIndex>>, SemanticError> {
+        let mut slot = lock(&self.semantic);
+        if let Some(semantic) = slot.as_ref() {
+            return Ok(Some(Arc::clone(semantic)));
+        }
+        let Some(provider) = provider_from_config(config, &|name| std::env::var(name).ok())? else {
+            return Ok(None);
+        };
+        let semantic = Arc::new(SemanticIndex::open(store, provider)?);
+        *slot = Some(Arc::clone(&semantic));
+        Ok(Some(semantic))
+    }
+
+    /// Embeds every chunk of vault `id` that has no vector yet, when a provider is configured;
+    /// `progress(embedded so far)`. Returns the vault's coverage afterwards, `None` without a
+    /// provider. A provider failure is recorded against the vault's notes it was embedding
+    /// and returned.
+    pub fn embed_pending(
+        &self,
+        store: &Store,
+        id: &str,
+        config: &EmbeddingsConfig,
+        now: i64,
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<Option<Coverage>, SemanticError> {
+        let Some(semantic) = self.semantic(store, config)? else {
+            return Ok(None);
+        };
+        let batch = semantic.batch_size();
+        semantic.embed_pending(store, id, batch, now, progress)?;
+        semantic.coverage(store, id).map(Some)
+    }
+
+    /// The vectors if they were opened already (never loads a provider).
+    fn semantic_if_open(&self) -> Option<Arc<SemanticIndex>> {
+        lock(&self.semantic).clone()
     }
 
     /// Forgets vault `id`'s live index (its rows were dropped): the next use reopens it.
     pub fn forget(&self, id: &str) {
         lock(&self.vaults).remove(id);
+        if let Some(semantic) = self.semantic_if_open() {
+            semantic.forget_vault(id);
+        }
     }
 }
 

@@ -6,6 +6,9 @@
 //!   time, size and content hash; deleted notes pruned; failures recorded, retried, reported.
 //! - [`lexical`]: engine-core's BM25F over a vault's chunks, saved as a snapshot so a
 //!   reopened vault is searchable at once.
+//! - [`semantic`]: chunk vectors from the embedding provider, persisted in sqlite-vec and
+//!   scanned exactly from memory, vault- and ACL-filtered before the top-k.
+//! - [`retrieve`]: lexical, semantic and hybrid (RRF) note rankings.
 //! - [`indexes`]: the live index of every vault, the single-writer rule, the scan status.
 //! - [`background`]: the watchers and the start-up scan of a serving process.
 //! - [`lock`]: the cross-process writer lock.
@@ -17,7 +20,9 @@ pub mod indexes;
 pub mod lexical;
 pub mod lock;
 pub mod parse;
+pub mod retrieve;
 pub mod scan;
+pub mod semantic;
 pub mod snippet;
 pub mod watch;
 

@@ -6,13 +6,14 @@
 //! with why, retried on the next scan, and reported; it is never silently skipped.
 
 use std::collections::HashSet;
-use std::sync::RwLock;
+use std::sync::{Arc, RwLock};
 
 use engine_core::markdown::ChunkOptions;
 use serde_json::Value;
 
 use super::lexical::LexicalView;
 use super::parse::parse_note;
+use super::semantic::SemanticIndex;
 use crate::store::{ChunkRow, FileStamp, NoteFields, NoteMeta, Store, StoreError};
 use crate::vault::{EntryKind, TextFile, Vault, VaultError};
 
@@ -90,6 +91,8 @@ pub struct Scanner<'a> {
     pub chunking: &'a ChunkOptions,
     /// Now, Unix seconds (failure times).
     pub now: i64,
+    /// The vectors to keep in step, when embeddings are on.
+    pub semantic: Option<Arc<SemanticIndex>>,
 }
 
 /// What happened to one path.
@@ -213,6 +216,7 @@ impl Scanner<'_> {
             tags: parsed.tags.clone(),
         };
         {
+            self.drop_vectors(&old_ids);
             let mut view = self.view.write().unwrap_or_else(|e| e.into_inner());
             view.remove(&old_ids);
             for (chunk, chunk_id) in parsed.chunks.iter().zip(new_ids) {
@@ -246,11 +250,25 @@ impl Scanner<'_> {
     /// Removes a note whose file is gone.
     fn forget(&self, path: &str) -> Result<Outcome, ScanError> {
         let old_ids = self.store.note_index().remove(self.vault_id, path)?;
+        self.drop_vectors(&old_ids);
         self.view
             .write()
             .unwrap_or_else(|e| e.into_inner())
             .remove(&old_ids);
         Ok(Outcome::Removed)
+    }
+
+    /// Drops the vectors of chunks that no longer exist. A failure is logged: the vectors'
+    /// rows already went with the chunks (a database trigger); only memory is left behind.
+    fn drop_vectors(&self, chunk_ids: &[i64]) {
+        if let Some(semantic) = &self.semantic
+            && let Err(error) = semantic.forget(self.store, chunk_ids)
+        {
+            tracing::warn!(
+                vault = self.vault_id,
+                "dropping old vectors failed: {error}"
+            );
+        }
     }
 
     /// Records a note that could not be indexed.

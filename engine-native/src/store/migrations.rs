@@ -81,7 +81,7 @@ CREATE INDEX event_log_ts ON event_log (ts);
         version: 2,
         sql: r#"
 CREATE TABLE chunks (
-    chunk_id      INTEGER PRIMARY KEY,
+    chunk_id      INTEGER PRIMARY KEY AUTOINCREMENT,
     vault_id      TEXT    NOT NULL,
     path          TEXT    NOT NULL,
     ordinal       INTEGER NOT NULL,
@@ -164,6 +164,13 @@ CREATE TABLE embedding_chunks (
     PRIMARY KEY (set_id, chunk_id)
 ) WITHOUT ROWID;
 CREATE INDEX embedding_chunks_vault ON embedding_chunks (set_id, vault_id);
+
+-- A chunk that goes takes its vectors' rows with it (chunk ids are never reused:
+-- AUTOINCREMENT), so no vector outlives the text it was computed from.
+CREATE TRIGGER chunk_vectors_go_with_the_chunk AFTER DELETE ON chunks
+BEGIN
+    DELETE FROM embedding_chunks WHERE chunk_id = OLD.chunk_id;
+END;
 "#,
     },
 ];

@@ -186,6 +186,20 @@ impl<'s> NoteIndex<'s> {
         })
     }
 
+    /// The vault and note path of every chunk of every vault, by chunk id.
+    pub fn chunk_notes(&self) -> Result<HashMap<i64, (String, String)>, StoreError> {
+        self.store.read(|conn| {
+            let mut stmt = conn.prepare("SELECT chunk_id, vault_id, path FROM chunks")?;
+            let rows = stmt.query_map([], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    (r.get::<_, String>(1)?, r.get::<_, String>(2)?),
+                ))
+            })?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+    }
+
     /// The text of chunk `chunk_id`, `None` when it is gone.
     pub fn chunk_text(&self, chunk_id: i64) -> Result<Option<String>, StoreError> {
         self.store.read(|conn| {
@@ -251,6 +265,17 @@ impl<'s> NoteIndex<'s> {
                  ON CONFLICT (vault_id, path, stage)
                  DO UPDATE SET error = ?4, attempts = attempts + 1, failed_at = ?5",
                 params![vault, path, stage, error, now],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// Clears the failure of `path` at `stage` (it succeeded since).
+    pub fn clear_failure(&self, vault: &str, path: &str, stage: &str) -> Result<(), StoreError> {
+        self.store.write(|tx| {
+            tx.execute(
+                "DELETE FROM index_failures WHERE vault_id = ?1 AND path = ?2 AND stage = ?3",
+                params![vault, path, stage],
             )?;
             Ok(())
         })

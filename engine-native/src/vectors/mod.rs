@@ -25,4 +25,4 @@ pub use filter::NoteFilter;
 pub use matrix::{VectorMatrix, check_vector};
 pub use registration::register_sqlite_vec;
 pub use sets::{EmbeddingSet, MAX_DIMS};
-pub use vector_store::{MAX_KNN_K, VectorRow, VectorStore};
+pub use vector_store::{MAX_KNN_K, PendingChunk, VectorRow, VectorStore};

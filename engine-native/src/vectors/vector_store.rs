@@ -24,6 +24,19 @@ pub struct VectorRow<'a> {
     pub vector: &'a [f32],
 }
 
+/// A chunk waiting for its vector.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingChunk {
+    /// Its row id.
+    pub chunk_id: i64,
+    /// Its note's path.
+    pub path: String,
+    /// Its heading breadcrumb.
+    pub headings: Vec<String>,
+    /// Its text.
+    pub text: String,
+}
+
 /// The vector repository of a [`Store`]. Writes run on the store's writer in one transaction
 /// each, so a refused or failed batch changes nothing.
 #[derive(Debug, Clone, Copy)]
@@ -149,6 +162,65 @@ impl<'s> VectorStore<'s> {
                 params![set.set_id, vault_id],
             )?;
             Ok(deleted)
+        })
+    }
+
+    /// Up to `limit` chunks of `vault` that have no vector in set `fingerprint` yet, by chunk
+    /// id: `(chunk_id, note path, text to embed)`, the text being the note title and heading
+    /// breadcrumb over the chunk text (what a reader sees around it).
+    pub fn pending(
+        &self,
+        fingerprint: &str,
+        vault: &str,
+        limit: usize,
+    ) -> Result<Vec<PendingChunk>, VectorStoreError> {
+        self.store.read(|conn| {
+            let set = sets::require(conn, fingerprint)?;
+            let mut query = conn.prepare(
+                "SELECT c.chunk_id, c.path, c.headings_json, c.text FROM chunks c
+                 WHERE c.vault_id = ?1 AND NOT EXISTS (
+                     SELECT 1 FROM embedding_chunks e
+                     WHERE e.set_id = ?2 AND e.chunk_id = c.chunk_id)
+                 ORDER BY c.chunk_id LIMIT ?3",
+            )?;
+            let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+            let rows = query.query_map(params![vault, set.set_id, limit], |row| {
+                Ok(PendingChunk {
+                    chunk_id: row.get(0)?,
+                    path: row.get(1)?,
+                    headings: serde_json::from_str(&row.get::<_, String>(2)?).unwrap_or_default(),
+                    text: row.get(3)?,
+                })
+            })?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+    }
+
+    /// How many chunks of `vault` have a vector in set `fingerprint`, and how many chunks it
+    /// has in all.
+    pub fn coverage(
+        &self,
+        fingerprint: &str,
+        vault: &str,
+    ) -> Result<(usize, usize), VectorStoreError> {
+        self.store.read(|conn| {
+            let total: i64 = conn.query_row(
+                "SELECT count(*) FROM chunks WHERE vault_id = ?1",
+                [vault],
+                |row| row.get(0),
+            )?;
+            let Some(set) = sets::find(conn, fingerprint)? else {
+                return Ok((0, usize::try_from(total).unwrap_or(0)));
+            };
+            let embedded: i64 = conn.query_row(
+                "SELECT count(*) FROM embedding_chunks WHERE set_id = ?1 AND vault_id = ?2",
+                params![set.set_id, vault],
+                |row| row.get(0),
+            )?;
+            Ok((
+                usize::try_from(embedded).unwrap_or(0),
+                usize::try_from(total).unwrap_or(0),
+            ))
         })
     }
 

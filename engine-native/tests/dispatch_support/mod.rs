@@ -196,3 +196,13 @@ pub fn assert_known_keywords(schema: &Value) {
     }
     walk(schema, false);
 }
+
+/// The `path` of each item of a search answer's `results`, in order.
+pub fn result_paths(found: &Value) -> Vec<String> {
+    found["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| r["path"].as_str().expect("path").to_owned())
+        .collect()
+}

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::{ErrorCode, ToolError};
+use crate::index::semantic::{Coverage, SemanticError};
 use crate::index::{IndexError, ScanReport};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::search::index_fault;
@@ -26,6 +27,9 @@ struct Indexed {
     /// What the scan did.
     #[serde(flatten)]
     report: ScanReport,
+    /// How many chunks have embeddings now (absent without an embedding provider).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    embeddings: Option<Coverage>,
     /// How long the scan took, milliseconds.
     duration_ms: u64,
 }
@@ -35,8 +39,8 @@ struct Indexed {
 struct Failure {
     /// The note's path.
     path: String,
-    /// What failed: `read` (unreadable or not UTF-8) or `frontmatter` (invalid YAML; the
-    /// body is indexed).
+    /// What failed: `read` (unreadable or not UTF-8), `frontmatter` (invalid YAML; the
+    /// body is indexed) or `embed` (the embedding provider failed; lexical search covers it).
     stage: String,
     /// Why.
     error: String,
@@ -69,7 +73,8 @@ pub(super) fn index_tool() -> ToolDef {
         name: "index_vault",
         title: "Index the vault",
         description: "Scan the vault into the search index now: new and changed notes are \
-                      indexed, deleted ones pruned, unchanged ones skipped.",
+                      indexed (and embedded, when embeddings are configured), deleted ones \
+                      pruned, unchanged ones skipped.",
         domain: "search",
         keywords: &["index", "reindex", "rebuild", "refresh", "scan", "update"],
         input_schema: input_schema::<NoArgs>(),
@@ -121,9 +126,24 @@ fn index_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
             &mut |_, _| {},
         )
         .map_err(scan_error)?;
+    let coverage = ctx
+        .dispatcher()
+        .indexes()
+        .embed_pending(
+            ctx.store(),
+            ctx.vault_id(),
+            &ctx.served().config().config.embeddings,
+            ctx.clock().now_seconds(),
+            &mut |_| {},
+        )
+        .map_err(|error| match error {
+            SemanticError::Embed(error) => error.to_tool_error(),
+            other => ToolError::internal(other.to_string()),
+        })?;
     structured(&Indexed {
         vault: ctx.vault_id().to_owned(),
         report,
+        embeddings: coverage,
         duration_ms: ctx.clock().now_ms().saturating_sub(started),
     })
 }

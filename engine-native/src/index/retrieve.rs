@@ -1,0 +1,208 @@
+//! Ranking notes for a query: lexical (BM25F over chunks), semantic (cosine over chunk
+//! vectors) or hybrid (the two rankings fused with engine-core's weighted Reciprocal Rank
+//! Fusion). Each note is represented by its best chunk. Only notes `allowed` admits are
+//! ranked, and each ranking is read deeper until the page is full or it ends, so hidden
+//! notes never show and never shorten a page.
+
+use std::collections::{HashMap, HashSet};
+
+use engine_core::rank::{RankedList, rrf};
+
+use super::lexical::LexicalView;
+use super::semantic::{SemanticError, SemanticIndex};
+
+/// The RRF constant (the customary 60).
+pub const RRF_K: f64 = 60.0;
+
+/// The weight of the lexical ranking in hybrid fusion.
+pub const LEXICAL_WEIGHT: f64 = 1.0;
+
+/// The weight of the semantic ranking in hybrid fusion.
+pub const SEMANTIC_WEIGHT: f64 = 1.0;
+
+/// How notes are ranked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Retrieval {
+    /// BM25F only.
+    Lexical,
+    /// Vectors only.
+    Semantic,
+    /// Both, fused.
+    Hybrid,
+}
+
+/// One ranked note.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NoteHit {
+    /// The chunk shown for it (its best lexical chunk when it has one).
+    pub chunk_id: i64,
+    /// The note's path.
+    pub path: String,
+    /// The rank score (higher is better): the BM25F score, the cosine, or the fused score.
+    pub score: f64,
+    /// Its best chunk's BM25F score, when the lexical ranking has it.
+    pub lexical: Option<f32>,
+    /// Its best chunk's cosine, when the semantic ranking has it.
+    pub semantic: Option<f32>,
+}
+
+/// What a ranking reads.
+pub struct Retriever<'a> {
+    /// The vault's lexical view (it also places every chunk in its note).
+    pub view: &'a LexicalView,
+    /// The vectors, for semantic and hybrid rankings.
+    pub semantic: Option<&'a SemanticIndex>,
+    /// The vault.
+    pub vault: &'a str,
+    /// Which notes may be ranked.
+    pub allowed: &'a dyn Fn(&str) -> bool,
+}
+
+impl Retriever<'_> {
+    /// The first `wanted` notes for `query`, best first. Semantic and hybrid rankings need
+    /// [`Retriever::semantic`]; without it they rank lexically.
+    pub fn notes(
+        &self,
+        how: Retrieval,
+        query: &str,
+        wanted: usize,
+    ) -> Result<Vec<NoteHit>, SemanticError> {
+        let semantic = match (how, self.semantic) {
+            (Retrieval::Lexical, _) | (_, None) => return Ok(self.lexical(query, wanted)),
+            (_, Some(semantic)) => semantic,
+        };
+        let by_vector = self.semantic(semantic, query, wanted)?;
+        if how == Retrieval::Semantic {
+            return Ok(by_vector);
+        }
+        // Fuse deeper than the page, so a note ranked low by one list can still rise.
+        let depth = wanted.max(50);
+        let by_words = self.lexical(query, depth);
+        let by_vector = if by_vector.len() < depth {
+            self.semantic(semantic, query, depth)?
+        } else {
+            by_vector
+        };
+        Ok(fuse(by_words, by_vector, wanted))
+    }
+
+    /// The lexical ranking.
+    fn lexical(&self, query: &str, wanted: usize) -> Vec<NoteHit> {
+        best_per_note(self.view, wanted, self.allowed, &mut |depth| {
+            self.view
+                .search(query, depth)
+                .into_iter()
+                .map(|hit| (hit.chunk_id, hit.score))
+                .collect()
+        })
+        .into_iter()
+        .map(|(chunk_id, path, score)| NoteHit {
+            chunk_id,
+            path,
+            score: f64::from(score),
+            lexical: Some(score),
+            semantic: None,
+        })
+        .collect()
+    }
+
+    /// The semantic ranking.
+    fn semantic(
+        &self,
+        semantic: &SemanticIndex,
+        query: &str,
+        wanted: usize,
+    ) -> Result<Vec<NoteHit>, SemanticError> {
+        let mut failure = None;
+        let ranked = best_per_note(self.view, wanted, self.allowed, &mut |depth| match semantic
+            .search(self.vault, query, depth, self.allowed)
+        {
+            Ok(hits) => hits,
+            Err(error) => {
+                failure.get_or_insert(error);
+                Vec::new()
+            }
+        });
+        if let Some(error) = failure {
+            return Err(error);
+        }
+        Ok(ranked
+            .into_iter()
+            .map(|(chunk_id, path, score)| NoteHit {
+                chunk_id,
+                path,
+                score: f64::from(score),
+                lexical: None,
+                semantic: Some(score),
+            })
+            .collect())
+    }
+}
+
+/// The best chunk of each of the first `wanted` allowed notes of a chunk ranking
+/// (`rank(depth)` gives its first `depth` chunks), as `(chunk_id, path, score)`.
+fn best_per_note(
+    view: &LexicalView,
+    wanted: usize,
+    allowed: &dyn Fn(&str) -> bool,
+    rank: &mut dyn FnMut(usize) -> Vec<(i64, f32)>,
+) -> Vec<(i64, String, f32)> {
+    let mut depth = (wanted * 4).max(64);
+    loop {
+        let hits = rank(depth);
+        let exhausted = hits.len() < depth;
+        let mut seen = HashSet::new();
+        let mut out = Vec::new();
+        for (chunk_id, score) in hits {
+            let Some(place) = view.place(chunk_id) else {
+                continue;
+            };
+            if !seen.insert(place.path.clone()) || !allowed(&place.path) {
+                continue;
+            }
+            out.push((chunk_id, place.path.clone(), score));
+            if out.len() == wanted {
+                return out;
+            }
+        }
+        if exhausted {
+            return out;
+        }
+        depth *= 4;
+    }
+}
+
+/// Weighted RRF of two note rankings; a note keeps its best lexical chunk when it has one.
+fn fuse(by_words: Vec<NoteHit>, by_vector: Vec<NoteHit>, wanted: usize) -> Vec<NoteHit> {
+    let lists = [
+        RankedList {
+            weight: LEXICAL_WEIGHT,
+            ids: by_words.iter().map(|hit| hit.path.clone()).collect(),
+        },
+        RankedList {
+            weight: SEMANTIC_WEIGHT,
+            ids: by_vector.iter().map(|hit| hit.path.clone()).collect(),
+        },
+    ];
+    let Ok(fused) = rrf(&lists, RRF_K) else {
+        // The weights and k are constants engine-core accepts; keep the lexical order.
+        return by_words.into_iter().take(wanted).collect();
+    };
+    let mut notes: HashMap<String, NoteHit> = HashMap::new();
+    for hit in by_vector {
+        notes.insert(hit.path.clone(), hit);
+    }
+    for hit in by_words {
+        let semantic = notes.get(&hit.path).and_then(|other| other.semantic);
+        notes.insert(hit.path.clone(), NoteHit { semantic, ..hit });
+    }
+    fused
+        .into_iter()
+        .take(wanted)
+        .filter_map(|fused| {
+            let mut hit = notes.remove(&fused.id)?;
+            hit.score = fused.score;
+            Some(hit)
+        })
+        .collect()
+}

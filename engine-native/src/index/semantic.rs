@@ -1,0 +1,327 @@
+//! The semantic side of the index: chunk vectors from the configured embedding provider,
+//! persisted in sqlite-vec under the provider's fingerprint and scanned exactly from one
+//! contiguous in-memory matrix. Vectors of another fingerprint are never read (a different
+//! model, size or pooling is a different set), so vectors never mix.
+//!
+//! Embedding runs apart from scanning: a scan stores chunks and makes them searchable
+//! lexically at once; [`SemanticIndex::embed_pending`] then fills in their vectors, and a
+//! query reports how much of the vault has them. Queries filter by vault and ACL through a
+//! per-note bitmap before the top-k is cut, so a hidden note neither shows nor takes a place.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError, RwLock};
+
+use crate::embed::{EmbedError, EmbedKind, EmbeddingProvider};
+use crate::store::{Store, StoreError};
+use crate::vectors::{
+    MatrixError, NoteFilter, VectorMatrix, VectorRow, VectorStore, VectorStoreError,
+};
+
+/// Why the semantic index could not do something.
+#[derive(Debug)]
+pub enum SemanticError {
+    /// The provider failed.
+    Embed(EmbedError),
+    /// The vector store failed.
+    Vectors(VectorStoreError),
+    /// A vector did not fit the matrix (a provider that changed its output size).
+    Matrix(MatrixError),
+    /// The cache database failed.
+    Store(StoreError),
+}
+
+impl std::fmt::Display for SemanticError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SemanticError::Embed(error) => error.fmt(f),
+            SemanticError::Vectors(error) => write!(f, "the vector store failed: {error}"),
+            SemanticError::Matrix(error) => write!(f, "a vector did not fit: {error}"),
+            SemanticError::Store(error) => write!(f, "the cache database failed: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for SemanticError {}
+
+impl From<EmbedError> for SemanticError {
+    fn from(error: EmbedError) -> Self {
+        SemanticError::Embed(error)
+    }
+}
+
+impl From<VectorStoreError> for SemanticError {
+    fn from(error: VectorStoreError) -> Self {
+        SemanticError::Vectors(error)
+    }
+}
+
+impl From<MatrixError> for SemanticError {
+    fn from(error: MatrixError) -> Self {
+        SemanticError::Matrix(error)
+    }
+}
+
+impl From<StoreError> for SemanticError {
+    fn from(error: StoreError) -> Self {
+        SemanticError::Store(error)
+    }
+}
+
+/// Dense keys for notes across vaults (what the matrix's per-row note key and the query
+/// bitmap use).
+#[derive(Debug, Default)]
+struct NoteKeys {
+    by_note: HashMap<(String, String), u32>,
+    notes: Vec<(String, String)>,
+}
+
+impl NoteKeys {
+    /// The key of `(vault, path)`, assigned on first use.
+    fn key(&mut self, vault: &str, path: &str) -> u32 {
+        let note = (vault.to_owned(), path.to_owned());
+        if let Some(key) = self.by_note.get(&note) {
+            return *key;
+        }
+        let key = u32::try_from(self.notes.len()).unwrap_or(u32::MAX);
+        self.by_note.insert(note.clone(), key);
+        self.notes.push(note);
+        key
+    }
+
+    /// Records a key read back from the store.
+    fn restore(&mut self, key: u32, vault: String, path: String) {
+        let index = key as usize;
+        if self.notes.len() <= index {
+            self.notes.resize(index + 1, (String::new(), String::new()));
+        }
+        self.notes[index] = (vault.clone(), path.clone());
+        self.by_note.insert((vault, path), key);
+    }
+}
+
+/// The failure stage of a note whose chunks could not be embedded.
+pub const EMBED_STAGE: &str = "embed";
+
+/// The most chunks embedded per request (a provider may allow more; smaller batches keep
+/// the index visibly progressing and memory flat).
+const MAX_EMBED_BATCH: usize = 64;
+
+/// How many chunks of a vault have vectors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub struct Coverage {
+    /// Chunks with a vector.
+    pub embedded: usize,
+    /// Chunks in all.
+    pub chunks: usize,
+}
+
+/// The vectors of every vault under one provider.
+pub struct SemanticIndex {
+    provider: Box<dyn EmbeddingProvider>,
+    fingerprint: String,
+    matrix: RwLock<VectorMatrix>,
+    keys: Mutex<NoteKeys>,
+    embedding: Mutex<()>,
+}
+
+impl std::fmt::Debug for SemanticIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SemanticIndex")
+            .field("fingerprint", &self.fingerprint)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SemanticIndex {
+    /// Opens the vectors `provider` made before (its fingerprint's set), creating the set on
+    /// first use.
+    pub fn open(
+        store: &Store,
+        provider: Box<dyn EmbeddingProvider>,
+    ) -> Result<Self, SemanticError> {
+        let fingerprint = provider.fingerprint().id();
+        let vectors = VectorStore::new(store);
+        let set = vectors.ensure_set(&fingerprint, provider.fingerprint().dimensions)?;
+        let matrix = match vectors.load(&fingerprint)? {
+            Some(matrix) => matrix,
+            None => VectorMatrix::new(set.dims)?,
+        };
+        let notes = store.note_index().chunk_notes()?;
+        let mut keys = NoteKeys::default();
+        for (chunk_id, key) in matrix.chunk_ids().iter().zip(matrix.note_keys()) {
+            if let Some((vault, path)) = notes.get(chunk_id) {
+                keys.restore(*key, vault.clone(), path.clone());
+            }
+        }
+        Ok(SemanticIndex {
+            provider,
+            fingerprint,
+            matrix: RwLock::new(matrix),
+            keys: Mutex::new(keys),
+            embedding: Mutex::new(()),
+        })
+    }
+
+    /// How many chunks are embedded per provider request.
+    pub fn batch_size(&self) -> usize {
+        self.provider.max_batch().clamp(1, MAX_EMBED_BATCH)
+    }
+
+    /// Drops every vector of `vault` from memory (its rows went with its chunks).
+    pub fn forget_vault(&self, vault: &str) {
+        let keys: Vec<u32> = {
+            let keys = self.keys.lock().unwrap_or_else(PoisonError::into_inner);
+            keys.notes
+                .iter()
+                .enumerate()
+                .filter(|(_, (note_vault, _))| note_vault == vault)
+                .filter_map(|(key, _)| u32::try_from(key).ok())
+                .collect()
+        };
+        let mut matrix = self.matrix.write().unwrap_or_else(PoisonError::into_inner);
+        let gone: Vec<i64> = matrix
+            .chunk_ids()
+            .iter()
+            .zip(matrix.note_keys())
+            .filter(|(_, key)| keys.contains(key))
+            .map(|(id, _)| *id)
+            .collect();
+        for id in gone {
+            matrix.remove(id);
+        }
+    }
+
+    /// The fingerprint id of the vectors.
+    pub fn fingerprint(&self) -> &str {
+        &self.fingerprint
+    }
+
+    /// Embeds the chunks of `vault` that have no vector yet, `batch` at a time, reporting
+    /// `progress(embedded so far)`; returns how many it embedded. One embedder runs at a time.
+    pub fn embed_pending(
+        &self,
+        store: &Store,
+        vault: &str,
+        batch: usize,
+        now: i64,
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<usize, SemanticError> {
+        let _one = self
+            .embedding
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let vectors = VectorStore::new(store);
+        let mut done = 0;
+        loop {
+            let pending = vectors.pending(&self.fingerprint, vault, batch.max(1))?;
+            if pending.is_empty() {
+                return Ok(done);
+            }
+            let texts: Vec<String> = pending.iter().map(embedding_text).collect();
+            let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+            let mut paths: Vec<&str> = pending.iter().map(|chunk| chunk.path.as_str()).collect();
+            paths.sort_unstable();
+            paths.dedup();
+            let embedded = match self.provider.embed(&refs, EmbedKind::Document) {
+                Ok(embedded) => embedded,
+                Err(error) => {
+                    // Reported by get_index_status until a later pass embeds them.
+                    for path in &paths {
+                        store.note_index().record_failure(
+                            vault,
+                            path,
+                            EMBED_STAGE,
+                            &error.to_string(),
+                            now,
+                        )?;
+                    }
+                    return Err(error.into());
+                }
+            };
+            let keys: Vec<u32> = {
+                let mut keys = self.keys.lock().unwrap_or_else(PoisonError::into_inner);
+                pending
+                    .iter()
+                    .map(|chunk| keys.key(vault, &chunk.path))
+                    .collect()
+            };
+            let rows: Vec<VectorRow<'_>> = pending
+                .iter()
+                .zip(&embedded)
+                .zip(&keys)
+                .map(|((chunk, vector), key)| VectorRow {
+                    chunk_id: chunk.chunk_id,
+                    vault_id: vault,
+                    note_key: *key,
+                    vector,
+                })
+                .collect();
+            vectors.put_batch(&self.fingerprint, &rows)?;
+            let mut matrix = self.matrix.write().unwrap_or_else(PoisonError::into_inner);
+            for row in &rows {
+                matrix.upsert(row.chunk_id, row.note_key, row.vector)?;
+            }
+            drop(matrix);
+            for path in &paths {
+                store.note_index().clear_failure(vault, path, EMBED_STAGE)?;
+            }
+            done += rows.len();
+            progress(done);
+        }
+    }
+
+    /// Drops the vectors of chunks that no longer exist (a note changed or was deleted).
+    pub fn forget(&self, store: &Store, chunk_ids: &[i64]) -> Result<(), SemanticError> {
+        if chunk_ids.is_empty() {
+            return Ok(());
+        }
+        VectorStore::new(store).delete_chunks(&self.fingerprint, chunk_ids)?;
+        let mut matrix = self.matrix.write().unwrap_or_else(PoisonError::into_inner);
+        for id in chunk_ids {
+            matrix.remove(*id);
+        }
+        Ok(())
+    }
+
+    /// The `k` chunks of `vault` nearest to `query` among the notes `allowed` admits, best
+    /// first, as `(chunk_id, cosine)`.
+    pub fn search(
+        &self,
+        vault: &str,
+        query: &str,
+        k: usize,
+        allowed: &dyn Fn(&str) -> bool,
+    ) -> Result<Vec<(i64, f32)>, SemanticError> {
+        let vector = self
+            .provider
+            .embed(&[query], EmbedKind::Query)?
+            .pop()
+            .unwrap_or_default();
+        let filter = {
+            let keys = self.keys.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut filter = NoteFilter::none();
+            for (key, (note_vault, path)) in keys.notes.iter().enumerate() {
+                if note_vault == vault && allowed(path) {
+                    filter.allow(u32::try_from(key).unwrap_or(u32::MAX));
+                }
+            }
+            filter
+        };
+        let matrix = self.matrix.read().unwrap_or_else(PoisonError::into_inner);
+        Ok(matrix.top_k(&vector, k, &filter)?)
+    }
+
+    /// How much of `vault` has vectors.
+    pub fn coverage(&self, store: &Store, vault: &str) -> Result<Coverage, SemanticError> {
+        let (embedded, chunks) = VectorStore::new(store).coverage(&self.fingerprint, vault)?;
+        Ok(Coverage { embedded, chunks })
+    }
+}
+
+/// What is embedded for a chunk: its note's title and heading breadcrumb over its text.
+fn embedding_text(chunk: &crate::vectors::PendingChunk) -> String {
+    let title = super::parse::title_of(&chunk.path);
+    let mut context = vec![title.as_str()];
+    context.extend(chunk.headings.iter().map(String::as_str));
+    format!("{}\n\n{}", context.join(" > "), chunk.text)
+}
