@@ -23,7 +23,6 @@ fn search(fx: &Fixture, query: &str) -> Vec<String> {
     paths(&fx.ok("search_vault", json!({"query": query})))
 }
 
-
 const PROJECT: &str = "---\naliases: [Apollo]\ntags: [space, rocket]\nup: \"[[Index]]\"\n---\n# Moon program\n\nThe lunar lander needs [[Engines#Thrust]] and ![[diagram.png]].\n\n## Tasks\n\n- [ ] order fuel\n- [x] hire crew\n";
 
 #[test]

@@ -48,7 +48,6 @@ fn notes(fx: &Fixture, folder: &str) {
     );
 }
 
-
 fn search(fx: &Fixture, args: Value) -> Value {
     fx.ok("search_vault", args)
 }
