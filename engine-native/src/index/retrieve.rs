@@ -60,7 +60,7 @@ pub struct Retriever<'a> {
 
 impl Retriever<'_> {
     /// The first `wanted` notes for `query`, best first. Semantic and hybrid rankings need
-    /// [`Retriever::semantic`]; without it they rank lexically.
+    /// the `semantic` field; without it they rank lexically.
     pub fn notes(
         &self,
         how: Retrieval,
@@ -68,18 +68,18 @@ impl Retriever<'_> {
         wanted: usize,
     ) -> Result<Vec<NoteHit>, SemanticError> {
         let semantic = match (how, self.semantic) {
-            (Retrieval::Lexical, _) | (_, None) => return Ok(self.lexical(query, wanted)),
+            (Retrieval::Lexical, _) | (_, None) => return Ok(self.rank_by_words(query, wanted)),
             (_, Some(semantic)) => semantic,
         };
-        let by_vector = self.semantic(semantic, query, wanted)?;
+        let by_vector = self.rank_by_vector(semantic, query, wanted)?;
         if how == Retrieval::Semantic {
             return Ok(by_vector);
         }
         // Fuse deeper than the page, so a note ranked low by one list can still rise.
         let depth = wanted.max(50);
-        let by_words = self.lexical(query, depth);
+        let by_words = self.rank_by_words(query, depth);
         let by_vector = if by_vector.len() < depth {
-            self.semantic(semantic, query, depth)?
+            self.rank_by_vector(semantic, query, depth)?
         } else {
             by_vector
         };
@@ -87,7 +87,7 @@ impl Retriever<'_> {
     }
 
     /// The lexical ranking.
-    fn lexical(&self, query: &str, wanted: usize) -> Vec<NoteHit> {
+    fn rank_by_words(&self, query: &str, wanted: usize) -> Vec<NoteHit> {
         best_per_note(self.view, wanted, self.allowed, &mut |depth| {
             self.view
                 .search(query, depth)
@@ -107,7 +107,7 @@ impl Retriever<'_> {
     }
 
     /// The semantic ranking.
-    fn semantic(
+    fn rank_by_vector(
         &self,
         semantic: &SemanticIndex,
         query: &str,
