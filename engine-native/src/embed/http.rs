@@ -91,7 +91,6 @@ impl JsonPoster {
                 format!("embeddings.endpoint {endpoint:?} is not an http:// or https:// URL"),
             ));
         }
-        install_crypto_provider();
         let client = Client::builder()
             .timeout(settings.timeout)
             .connect_timeout(settings.timeout)
@@ -209,35 +208,4 @@ fn excerpt(response: Response) -> String {
     let text = response.text().unwrap_or_default();
     let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     one_line.chars().take(BODY_EXCERPT_CHARS).collect()
-}
-
-/// Makes ring the process's TLS crypto provider (once; a provider installed before stays):
-/// reqwest is built without a provider of its own, so that the C-heavy aws-lc is not
-/// compiled.
-fn install_crypto_provider() {
-    static INSTALLED: std::sync::Once = std::sync::Once::new();
-    INSTALLED.call_once(|| {
-        // Err means another provider is installed already, which serves as well.
-        let _ = rustls::crypto::ring::default_provider().install_default();
-    });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// reqwest has no TLS provider of its own here: the client of an https endpoint must
-    /// still build (ring is installed first).
-    #[test]
-    fn an_https_client_builds_with_the_ring_provider() {
-        let settings = HttpSettings {
-            endpoint: "https://api.openai.com/v1".to_owned(),
-            api_key: None,
-            timeout: Duration::from_secs(1),
-            retries: 0,
-            backoff: Duration::from_millis(1),
-        };
-        assert!(JsonPoster::new("openai", &settings, "/embeddings").is_ok());
-        assert!(rustls::crypto::CryptoProvider::get_default().is_some());
-    }
 }
