@@ -10,6 +10,7 @@ use crate::dispatch::approval::{Approval, ApprovalFor};
 use crate::dispatch::caller::Caller;
 use crate::dispatch::clock::Clock;
 use crate::dispatch::dispatcher::{Dispatcher, Served, VaultEntry};
+use crate::dispatch::progress::Progress;
 use crate::dispatch::tool::Tool;
 use crate::errors::ToolError;
 use crate::store::Store;
@@ -25,6 +26,7 @@ pub struct ToolContext<'d> {
     args_hash: &'d str,
     approval: RefCell<Option<Approval>>,
     effect_started: Cell<bool>,
+    progress: Option<&'d dyn Progress>,
 }
 
 impl<'d> ToolContext<'d> {
@@ -46,6 +48,21 @@ impl<'d> ToolContext<'d> {
             args_hash,
             approval: RefCell::new(approval),
             effect_started: Cell::new(false),
+            progress: None,
+        }
+    }
+
+    /// This context, reporting the call's progress to `progress` when there is one.
+    pub(crate) fn reporting_to(mut self, progress: Option<&'d dyn Progress>) -> ToolContext<'d> {
+        self.progress = progress;
+        self
+    }
+
+    /// Reports how far a long call got (`done` of `total` units, with what is running) to the
+    /// caller, when it asked for progress; otherwise does nothing.
+    pub fn report_progress(&self, done: u64, total: Option<u64>, message: &str) {
+        if let Some(progress) = self.progress {
+            progress.report(done, total, message);
         }
     }
 

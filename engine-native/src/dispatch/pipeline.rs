@@ -9,6 +9,7 @@ use crate::dispatch::caller::Caller;
 use crate::dispatch::context::ToolContext;
 use crate::dispatch::dispatcher::{Dispatcher, Served, VaultEntry};
 use crate::dispatch::metrics::{OK_CODE, UNREGISTERED_TOOL};
+use crate::dispatch::progress::Progress;
 use crate::dispatch::tool::Tool;
 use crate::dispatch::validation::validate_args;
 use crate::errors::{ErrorCode, ToolError};
@@ -59,13 +60,39 @@ enum Stage {
     AfterEffect,
 }
 
+/// What a call brings beside its arguments.
+#[derive(Default)]
+struct Extras<'p> {
+    /// The user's confirmation of this exact call, from their MCP client.
+    confirmation: Option<Approval>,
+    /// Where the handler's progress reports go.
+    progress: Option<&'p dyn Progress>,
+}
+
 impl Dispatcher {
     /// Runs `name` with `args` for `caller` through every gate: lookup and visibility, args
     /// hash, validation, scopes, vault binding, read-only switch and precheck, idempotency,
     /// throttle, HITL, per-path ACL, handler, governor. Every call, failed or not, is counted
     /// and leaves an `event_log` row.
     pub fn call(&self, caller: &Caller, name: &str, args: Value) -> CallOutcome {
-        self.call_with(caller, name, args, None)
+        self.call_with(caller, name, args, Extras::default())
+    }
+
+    /// [`Dispatcher::call`] (or [`Dispatcher::call_confirmed`] with `confirmed`) for a caller
+    /// that asked to hear how a long call progresses: the handler's reports go to `progress`.
+    pub fn call_reporting(
+        &self,
+        caller: &Caller,
+        name: &str,
+        args: Value,
+        confirmed: Option<&str>,
+        progress: &dyn Progress,
+    ) -> CallOutcome {
+        let extras = Extras {
+            confirmation: confirmed.map(|hash| Approval::Confirmed(hash.to_owned())),
+            progress: Some(progress),
+        };
+        self.call_with(caller, name, args, extras)
     }
 
     /// [`Dispatcher::call`] for a call the user confirmed in their MCP client: `confirmed` is
@@ -79,12 +106,11 @@ impl Dispatcher {
         args: Value,
         confirmed: &str,
     ) -> CallOutcome {
-        self.call_with(
-            caller,
-            name,
-            args,
-            Some(Approval::Confirmed(confirmed.to_owned())),
-        )
+        let extras = Extras {
+            confirmation: Some(Approval::Confirmed(confirmed.to_owned())),
+            progress: None,
+        };
+        self.call_with(caller, name, args, extras)
     }
 
     fn call_with(
@@ -92,7 +118,7 @@ impl Dispatcher {
         caller: &Caller,
         name: &str,
         args: Value,
-        confirmation: Option<Approval>,
+        extras: Extras<'_>,
     ) -> CallOutcome {
         let started = self.clock.now_ms();
         let served = self.served();
@@ -101,7 +127,7 @@ impl Dispatcher {
         //    see the inner name and arguments, exactly as a call by name
         let (name, result) = match resolve_envelope(served.registry(), caller, name, args) {
             Ok((inner, args)) => {
-                let result = self.run(&served, caller, &inner, args, confirmation, &mut trace);
+                let result = self.run(&served, caller, &inner, args, extras, &mut trace);
                 (inner, result)
             }
             Err(error) => (name.to_owned(), Err(error)),
@@ -123,7 +149,7 @@ impl Dispatcher {
         caller: &Caller,
         name: &str,
         mut args: Value,
-        confirmation: Option<Approval>,
+        extras: Extras<'_>,
         trace: &mut Trace,
     ) -> Result<Value, ToolError> {
         // 1. lookup + visibility (hidden and disabled look unregistered)
@@ -133,7 +159,7 @@ impl Dispatcher {
             args = json!({});
         }
         let token = strip_elicit_token(&mut args);
-        let approval = confirmation.or(token.map(Approval::Token));
+        let approval = extras.confirmation.or(token.map(Approval::Token));
         trace.args_hash = args_hash(name, &args)
             .map_err(|error| ToolError::new(ErrorCode::ValidationError, error.to_string()))?;
         let tool = tool.ok_or_else(|| ToolError::tool_not_found(name))?;
@@ -158,7 +184,8 @@ impl Dispatcher {
             .map(str::to_owned);
         let handler_args = without_meta_args(&args);
         let args_hash = trace.args_hash.clone();
-        let ctx = ToolContext::new(self, served, caller, tool, entry, &args_hash, approval);
+        let ctx = ToolContext::new(self, served, caller, tool, entry, &args_hash, approval)
+            .reporting_to(extras.progress);
         if let Some(precheck) = tool.def.precheck {
             precheck(&ctx, &handler_args)?;
         }

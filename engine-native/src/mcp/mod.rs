@@ -15,6 +15,7 @@
 //! - [`prompts`]: the built-in prompt templates.
 //! - [`confirmation`]: destructive calls under protocol 2026-07-28 — the HITL trip as an
 //!   input-required result (an elicitation plus sealed request state) and its confirmed retry.
+//! - [`progress`]: `notifications/progress` for a call that sent a `progressToken`.
 //! - [`logging`]: `logging/setLevel` and the per-call `notifications/message` a client asked for.
 //! - [`convert`]: registry tools and call outcomes to rmcp's model types.
 //! - [`auth`]: the auth seam — from HTTP request parts to a [`Caller`](crate::dispatch::Caller).
@@ -33,6 +34,7 @@ pub mod help;
 pub mod http;
 pub mod logging;
 pub mod maintenance;
+pub mod progress;
 pub mod prompts;
 pub mod resources;
 pub mod server;

@@ -23,7 +23,7 @@ use crate::dispatch::{CallOutcome, Caller, Dispatcher};
 use crate::facade::listing::advertised_tools;
 use crate::mcp::convert::{error_result, success_result};
 use crate::mcp::logging::{self, SessionLogLevel};
-use crate::mcp::{confirmation, prompts, resources};
+use crate::mcp::{confirmation, progress, prompts, resources};
 
 /// The server name reported in `initialize` / `server/discover`.
 pub const SERVER_NAME: &str = "obsidian-tc";
@@ -236,14 +236,30 @@ impl ServerHandler for McpServer {
         let name = request.name.into_owned();
         let args = Value::Object(request.arguments.unwrap_or_default());
         let (call_caller, call_name) = (caller.clone(), name.clone());
-        let outcome = tokio::task::spawn_blocking(move || match confirmed {
-            Some(args_hash) => {
+        let reporting = context
+            .meta
+            .get_progress_token()
+            .map(|token| progress::start(context.peer.clone(), token));
+        let (sender, forwarding) = reporting.unzip();
+        let outcome = tokio::task::spawn_blocking(move || match (sender, confirmed) {
+            (Some(sender), confirmed) => dispatcher.call_reporting(
+                &call_caller,
+                &call_name,
+                args,
+                confirmed.as_deref(),
+                &sender,
+            ),
+            (None, Some(args_hash)) => {
                 dispatcher.call_confirmed(&call_caller, &call_name, args, &args_hash)
             }
-            None => dispatcher.call(&call_caller, &call_name, args),
+            (None, None) => dispatcher.call(&call_caller, &call_name, args),
         })
         .await
         .map_err(|e| McpError::internal_error(format!("the tool call failed: {e}"), None))?;
+        if let Some(forwarding) = forwarding {
+            // Every progress notification goes out before the result.
+            let _ = forwarding.await;
+        }
         self.log_call(&context, &name, &outcome).await;
         match outcome.result {
             Ok(value) => Ok(success_result(value).into()),

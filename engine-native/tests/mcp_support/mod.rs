@@ -58,11 +58,20 @@ pub fn stdout_json(output: &Output) -> Value {
 
 /// An rmcp client over stdio to `obsidian-tc <args>`.
 pub async fn stdio_client(args: &[&str]) -> RunningService<RoleClient, ()> {
+    stdio_client_with((), args).await
+}
+
+/// An rmcp client with the notification handler `handler` over stdio to `obsidian-tc <args>`.
+pub async fn stdio_client_with<H: rmcp::ClientHandler>(
+    handler: H,
+    args: &[&str],
+) -> RunningService<RoleClient, H> {
     let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
     let command = tokio::process::Command::new(BIN).configure(|c| {
         c.args(&args).env_remove("OBSIDIAN_TC_CONFIG");
     });
-    ().serve(TokioChildProcess::new(command).expect("spawn obsidian-tc"))
+    handler
+        .serve(TokioChildProcess::new(command).expect("spawn obsidian-tc"))
         .await
         .expect("initialize over stdio")
 }

@@ -115,31 +115,49 @@ pub(super) fn status_tool() -> ToolDef {
 fn index_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let _: NoArgs = parse(args)?;
     let started = ctx.clock().now_ms();
-    let report = ctx
-        .dispatcher()
-        .indexes()
+    let indexes = ctx.dispatcher().indexes();
+    let embeddings = &ctx.served().config().config.embeddings;
+    let mut notes = 0;
+    let report = indexes
         .scan(
             ctx.store(),
             ctx.vault_id(),
             ctx.vault(),
             ctx.clock().now_seconds(),
-            &mut |_, _| {},
+            &mut |done, total| {
+                notes = total as u64;
+                ctx.report_progress(done as u64, Some(total as u64), "indexing notes");
+            },
         )
         .map_err(scan_error)?;
-    let coverage = ctx
-        .dispatcher()
-        .indexes()
+    // Progress continues past the notes with the chunks still to embed.
+    let to_embed = match indexes
+        .semantic(ctx.store(), embeddings)
+        .map_err(SemanticError::into_tool_error)?
+    {
+        Some(semantic) => {
+            let coverage = semantic
+                .coverage(ctx.store(), ctx.vault_id())
+                .map_err(SemanticError::into_tool_error)?;
+            coverage.chunks.saturating_sub(coverage.embedded) as u64
+        }
+        None => 0,
+    };
+    let coverage = indexes
         .embed_pending(
             ctx.store(),
             ctx.vault_id(),
-            &ctx.served().config().config.embeddings,
+            embeddings,
             ctx.clock().now_seconds(),
-            &mut |_| {},
+            &mut |embedded| {
+                ctx.report_progress(
+                    notes + embedded as u64,
+                    Some(notes + to_embed.max(embedded as u64)),
+                    "embedding chunks",
+                );
+            },
         )
-        .map_err(|error| match error {
-            SemanticError::Embed(error) => error.to_tool_error(),
-            other => ToolError::internal(other.to_string()),
-        })?;
+        .map_err(SemanticError::into_tool_error)?;
     structured(&Indexed {
         vault: ctx.vault_id().to_owned(),
         report,
