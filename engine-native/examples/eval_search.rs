@@ -6,7 +6,8 @@
 //! ```text
 //! CARGO_INCREMENTAL=0 cargo run --release -p engine-native --example eval_search -- \
 //!     [scifact] [golden] [latency] [--mode lexical] [--split test|train] \
-//!     [--shared ../shared] [--out target/eval] [--queries 200] [--seed 5] [--check]
+//!     [--shared ../shared] [--out target/eval] [--queries 200] [--seed 5] [--check] \
+//!     [--model <sentence-transformers folder>] [--cache target/eval-cache] [--tune]
 //! ```
 //!
 //! - `scifact`: BEIR SciFact written out as a vault (`<doc id>.md` = `# <title>\n\n<text>`),
@@ -31,6 +32,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, ValueEnum};
 
+use eval_support::product::Setup;
 use eval_support::report::{Section, checks_markdown, write};
 use eval_support::{golden, latency, scifact};
 
@@ -75,6 +77,40 @@ struct Args {
     /// Exit 1 when a target is missed.
     #[arg(long)]
     check: bool,
+    /// The local embedding model's folder, for modes other than `lexical` (default:
+    /// `OBSIDIAN_TC_TEST_MODEL`, else target/test-model/all-MiniLM-L6-v2).
+    #[arg(long)]
+    model: Option<PathBuf>,
+    /// Keep each suite's work (written-out corpus, cache with its embeddings) in
+    /// `<cache>/<suite>` and reuse it next time, so embeddings are computed once.
+    #[arg(long)]
+    cache: Option<PathBuf>,
+    /// SciFact: also search every query lexically and semantically and report the fusion grid
+    /// (run it on `--split train` to choose the hybrid constants).
+    #[arg(long)]
+    tune: bool,
+}
+
+impl Args {
+    /// How the suites set up the product.
+    fn setup(&self) -> Setup {
+        let model = (self.mode != "lexical").then(|| {
+            self.model.clone().unwrap_or_else(|| {
+                std::env::var_os("OBSIDIAN_TC_TEST_MODEL").map_or_else(
+                    || {
+                        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                            .join("../target/test-model/all-MiniLM-L6-v2")
+                    },
+                    PathBuf::from,
+                )
+            })
+        });
+        Setup {
+            mode: self.mode.clone(),
+            model,
+            cache: self.cache.clone(),
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -108,6 +144,7 @@ fn run(args: &Args) -> Result<Vec<Section>, String> {
     };
     suites.sort();
     suites.dedup();
+    let setup = args.setup();
     let data = args.shared.join("data");
     let vaults = args.shared.join("vaults");
     let mut sections = Vec::new();
@@ -122,11 +159,11 @@ fn run(args: &Args) -> Result<Vec<Section>, String> {
                     reopens: args.reopens,
                 },
             )?,
-            Suite::Scifact => scifact::run(&data.join("scifact"), &args.split, &args.mode)?,
+            Suite::Scifact => scifact::run(&data.join("scifact"), &args.split, &setup, args.tune)?,
             Suite::Golden => golden::run(
                 &data.join("obsidian-help-golden/golden-set.json"),
                 &vaults.join("obsidian-help-en"),
-                &args.mode,
+                &setup,
             )?,
         };
         println!("{}", section.markdown);

@@ -19,8 +19,12 @@ pub fn materialise_scifact(data: &SciFact, vault: &Path) -> Result<(), String> {
             return Err(format!("SciFact doc id {id:?} cannot be a note name"));
         }
         let path = vault.join(format!("{id}.md"));
-        std::fs::write(&path, format!("# {title}\n\n{text}"))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let note = format!("# {title}\n\n{text}");
+        // Left alone when already written, so a kept cache stays valid.
+        if std::fs::read_to_string(&path).is_ok_and(|old| old == note) {
+            continue;
+        }
+        std::fs::write(&path, note).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(())
 }

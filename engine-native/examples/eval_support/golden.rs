@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use super::datasets::{GoldenQuery, load_golden, vault_notes};
 use super::fts5::Fts5;
 use super::metrics::{Gains, dedup, hit_at, mean, ndcg_at, reciprocal_rank};
-use super::product::Product;
+use super::product::{Setup, WorkDir};
 use super::report::{Section, f4, table};
 
 /// Results retrieved per query (MRR is cut there).
@@ -54,11 +54,12 @@ impl Scores {
 }
 
 /// Runs the suite: `golden` (the JSON set) over `vault`, searching in `mode`.
-pub fn run(golden: &Path, vault: &Path, mode: &str) -> Result<Section, String> {
+pub fn run(golden: &Path, vault: &Path, setup: &Setup) -> Result<Section, String> {
+    let mode = setup.mode.as_str();
     let queries = load_golden(golden)?;
     let notes = vault_notes(vault)?;
-    let work = tempfile::TempDir::new().map_err(|e| format!("temp dir: {e}"))?;
-    let product = Product::create(work.path(), vault)?;
+    let work = WorkDir::new(setup.cache.as_deref(), "golden")?;
+    let product = setup.product(&work, vault)?;
     let indexed = product.index()?;
     eprintln!(
         "golden: indexed {} in {:.0} ms: {}",

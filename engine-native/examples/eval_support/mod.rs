@@ -3,6 +3,7 @@
 
 pub mod datasets;
 pub mod fts5;
+pub mod fusion;
 pub mod golden;
 pub mod latency;
 pub mod metrics;

@@ -35,13 +35,20 @@ pub struct IndexRun {
 impl Product {
     /// Writes `<work>/config.json` serving `vault` (read-only for the product: the cache goes
     /// to `<work>/cache`; no watcher, no start-up scan, no throttle) and opens a server on it.
-    pub fn create(work: &Path, vault: &Path) -> Result<Product, String> {
-        let config = json!({
+    /// With `model`, the `local` embedding provider runs that sentence-transformers folder.
+    /// A cache left in `<work>` by an earlier run is used as is (index_vault then only
+    /// catches up), so a slow embedding is paid once.
+    pub fn create(work: &Path, vault: &Path, model: Option<&Path>) -> Result<Product, String> {
+        let mut config = json!({
             "vaults": [{"id": VAULT_ID, "path": vault.to_string_lossy()}],
             "cacheDir": work.join("cache").to_string_lossy(),
             "throttle": {"enabled": false},
             "index": {"scanOnStart": false, "watch": false},
         });
+        if let Some(model) = model {
+            config["embeddings"] =
+                json!({"provider": "local", "modelPath": model.to_string_lossy()});
+        }
         let config_path = work.join("config.json");
         std::fs::write(&config_path, config.to_string())
             .map_err(|e| format!("{}: {e}", config_path.display()))?;
@@ -104,6 +111,20 @@ impl Product {
     /// The paths `search_vault` ranks for `query` in `mode`, best first, down to `depth`
     /// (paged with `cursor` past the tool's page limit).
     pub fn search(&self, query: &str, mode: &str, depth: usize) -> Result<Vec<String>, String> {
+        Ok(self
+            .search_scored(query, mode, depth)?
+            .into_iter()
+            .map(|(path, _)| path)
+            .collect())
+    }
+
+    /// Like [`Product::search`], with each note's rank score.
+    pub fn search_scored(
+        &self,
+        query: &str,
+        mode: &str,
+        depth: usize,
+    ) -> Result<Vec<(String, f64)>, String> {
         let mut paths = Vec::with_capacity(depth);
         let mut cursor: Option<String> = None;
         while paths.len() < depth {
@@ -123,7 +144,10 @@ impl Product {
                 let path = result["path"]
                     .as_str()
                     .ok_or("search_vault: a result without a path")?;
-                paths.push(path.to_owned());
+                let score = result["score"]
+                    .as_f64()
+                    .ok_or("search_vault: a result without a score")?;
+                paths.push((path.to_owned(), score));
             }
             match page["cursor"].as_str() {
                 Some(next) if !results.is_empty() => cursor = Some(next.to_owned()),
@@ -131,5 +155,55 @@ impl Product {
             }
         }
         Ok(paths)
+    }
+}
+
+/// Where a suite keeps its files (a written-out corpus, the cache): a temp folder removed at
+/// the end, or `<cache>/<suite>` kept between runs.
+pub enum WorkDir {
+    /// Removed when dropped.
+    Temp(tempfile::TempDir),
+    /// Kept.
+    Kept(PathBuf),
+}
+
+impl WorkDir {
+    /// `<cache>/<suite>` (created) when `cache` is given, else a new temp folder.
+    pub fn new(cache: Option<&Path>, suite: &str) -> Result<WorkDir, String> {
+        match cache {
+            Some(cache) => {
+                let dir = cache.join(suite);
+                std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                Ok(WorkDir::Kept(dir))
+            }
+            None => tempfile::TempDir::new()
+                .map(WorkDir::Temp)
+                .map_err(|e| format!("temp dir: {e}")),
+        }
+    }
+
+    /// The folder.
+    pub fn path(&self) -> &Path {
+        match self {
+            WorkDir::Temp(dir) => dir.path(),
+            WorkDir::Kept(dir) => dir,
+        }
+    }
+}
+
+/// How every suite sets up the product.
+pub struct Setup {
+    /// The `search_vault` mode measured.
+    pub mode: String,
+    /// The local embedding model's folder, when embeddings are on.
+    pub model: Option<PathBuf>,
+    /// Where suites keep their work between runs (`--cache`).
+    pub cache: Option<PathBuf>,
+}
+
+impl Setup {
+    /// The product on `vault` in the suite's work folder.
+    pub fn product(&self, work: &WorkDir, vault: &Path) -> Result<Product, String> {
+        Product::create(work.path(), vault, self.model.as_deref())
     }
 }

@@ -8,6 +8,7 @@
 //!   reopened vault is searchable at once.
 //! - [`semantic`]: chunk vectors from the embedding provider, persisted in sqlite-vec and
 //!   scanned exactly from memory, vault- and ACL-filtered before the top-k.
+//! - [`query_vectors`]: the vectors of recent queries, so each is embedded once.
 //! - [`retrieve`]: lexical, semantic and hybrid (RRF) note rankings.
 //! - [`indexes`]: the live index of every vault, the single-writer rule, the scan status.
 //! - [`background`]: the watchers and the start-up scan of a serving process.
@@ -20,6 +21,7 @@ pub mod indexes;
 pub mod lexical;
 pub mod lock;
 pub mod parse;
+pub mod query_vectors;
 pub mod retrieve;
 pub mod scan;
 pub mod semantic;

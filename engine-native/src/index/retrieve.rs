@@ -20,6 +20,9 @@ pub const LEXICAL_WEIGHT: f64 = 1.0;
 /// The weight of the semantic ranking in hybrid fusion.
 pub const SEMANTIC_WEIGHT: f64 = 1.0;
 
+/// How deep each ranking is read before fusion (deeper when the page asks for more).
+pub const FUSION_DEPTH: usize = 50;
+
 /// How notes are ranked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Retrieval {
@@ -71,18 +74,14 @@ impl Retriever<'_> {
             (Retrieval::Lexical, _) | (_, None) => return Ok(self.rank_by_words(query, wanted)),
             (_, Some(semantic)) => semantic,
         };
-        let by_vector = self.rank_by_vector(semantic, query, wanted)?;
+        let vector = semantic.query_vector(query)?;
         if how == Retrieval::Semantic {
-            return Ok(by_vector);
+            return self.rank_by_vector(semantic, &vector, wanted);
         }
         // Fuse deeper than the page, so a note ranked low by one list can still rise.
-        let depth = wanted.max(50);
+        let depth = wanted.max(FUSION_DEPTH);
         let by_words = self.rank_by_words(query, depth);
-        let by_vector = if by_vector.len() < depth {
-            self.rank_by_vector(semantic, query, depth)?
-        } else {
-            by_vector
-        };
+        let by_vector = self.rank_by_vector(semantic, &vector, depth)?;
         Ok(fuse(by_words, by_vector, wanted))
     }
 
@@ -110,7 +109,7 @@ impl Retriever<'_> {
     fn rank_by_vector(
         &self,
         semantic: &SemanticIndex,
-        query: &str,
+        query: &[f32],
         wanted: usize,
     ) -> Result<Vec<NoteHit>, SemanticError> {
         let mut failure = None;

@@ -9,8 +9,9 @@
 //! per-note bitmap before the top-k is cut, so a hidden note neither shows nor takes a place.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, PoisonError, RwLock};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
+use super::query_vectors::QueryVectors;
 use crate::embed::{EmbedError, EmbedKind, EmbeddingProvider};
 use crate::store::{Store, StoreError};
 use crate::vectors::{
@@ -42,6 +43,17 @@ impl std::fmt::Display for SemanticError {
 }
 
 impl std::error::Error for SemanticError {}
+
+impl SemanticError {
+    /// The tool error a caller sees: the provider's own (`embedding_provider_error`, with its
+    /// retry advice) or `internal` for the vectors and the database.
+    pub fn into_tool_error(self) -> crate::errors::ToolError {
+        match self {
+            SemanticError::Embed(error) => error.to_tool_error(),
+            other => crate::errors::ToolError::internal(other.to_string()),
+        }
+    }
+}
 
 impl From<EmbedError> for SemanticError {
     fn from(error: EmbedError) -> Self {
@@ -122,6 +134,7 @@ pub struct SemanticIndex {
     matrix: RwLock<VectorMatrix>,
     keys: Mutex<NoteKeys>,
     embedding: Mutex<()>,
+    queries: QueryVectors,
 }
 
 impl std::fmt::Debug for SemanticIndex {
@@ -159,6 +172,7 @@ impl SemanticIndex {
             matrix: RwLock::new(matrix),
             keys: Mutex::new(keys),
             embedding: Mutex::new(()),
+            queries: QueryVectors::default(),
         })
     }
 
@@ -283,20 +297,27 @@ impl SemanticIndex {
         Ok(())
     }
 
-    /// The `k` chunks of `vault` nearest to `query` among the notes `allowed` admits, best
-    /// first, as `(chunk_id, cosine)`.
+    /// The embedding of `query` (embedded once while it is among the recent queries).
+    pub fn query_vector(&self, query: &str) -> Result<Arc<[f32]>, SemanticError> {
+        Ok(self.queries.get_or_embed(query, || {
+            Ok::<_, EmbedError>(
+                self.provider
+                    .embed(&[query], EmbedKind::Query)?
+                    .pop()
+                    .unwrap_or_default(),
+            )
+        })?)
+    }
+
+    /// The `k` chunks of `vault` nearest to the query vector `query` among the notes
+    /// `allowed` admits, best first, as `(chunk_id, cosine)`.
     pub fn search(
         &self,
         vault: &str,
-        query: &str,
+        query: &[f32],
         k: usize,
         allowed: &dyn Fn(&str) -> bool,
     ) -> Result<Vec<(i64, f32)>, SemanticError> {
-        let vector = self
-            .provider
-            .embed(&[query], EmbedKind::Query)?
-            .pop()
-            .unwrap_or_default();
         let filter = {
             let keys = self.keys.lock().unwrap_or_else(PoisonError::into_inner);
             let mut filter = NoteFilter::none();
@@ -308,7 +329,7 @@ impl SemanticIndex {
             filter
         };
         let matrix = self.matrix.read().unwrap_or_else(PoisonError::into_inner);
-        Ok(matrix.top_k(&vector, k, &filter)?)
+        Ok(matrix.top_k(query, k, &filter)?)
     }
 
     /// How much of `vault` has vectors.
