@@ -39,13 +39,25 @@ impl Product {
     /// A cache left in `<work>` by an earlier run is used as is (index_vault then only
     /// catches up), so a slow embedding is paid once.
     pub fn create(work: &Path, vault: &Path, model: Option<&Path>) -> Result<Product, String> {
+        // The config lives in `work`: paths in it must not be relative to the caller's folder.
+        let vault = vault
+            .canonicalize()
+            .map_err(|e| format!("{}: {e}", vault.display()))?;
+        let model = match model {
+            Some(model) => Some(
+                model
+                    .canonicalize()
+                    .map_err(|e| format!("{}: {e}", model.display()))?,
+            ),
+            None => None,
+        };
         let mut config = json!({
             "vaults": [{"id": VAULT_ID, "path": vault.to_string_lossy()}],
             "cacheDir": work.join("cache").to_string_lossy(),
             "throttle": {"enabled": false},
             "index": {"scanOnStart": false, "watch": false},
         });
-        if let Some(model) = model {
+        if let Some(model) = &model {
             config["embeddings"] =
                 json!({"provider": "local", "modelPath": model.to_string_lossy()});
         }
