@@ -236,7 +236,7 @@ fn find_in(text: &str, pattern: &Pattern, keep: usize) -> (usize, Vec<LineMatch>
             lines.push(LineMatch {
                 line: line_no,
                 span: line_start..line_end,
-                matches: vec![start..found.end().min(line_end)],
+                matches: std::iter::once(start..found.end().min(line_end)).collect(),
             });
         }
         current = Some((line_no, line_end));
