@@ -184,3 +184,48 @@ fn an_edited_note_is_searched_as_it_is_now() {
     assert_eq!(fx.ok("search_text", json!({"query": "old"}))["notes"], 0);
     assert_eq!(fx.ok("search_text", json!({"query": "new"}))["notes"], 1);
 }
+
+/// Latency on ../shared/vaults/pf2e-srd (11,181 notes), printed: run with
+/// `cargo test -p engine-native --test search_text -- --ignored --nocapture pf2e`.
+#[test]
+#[ignore = "needs ../shared/vaults/pf2e-srd and indexes 11,181 notes"]
+fn pf2e_srd_latency() {
+    let root =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/vaults/pf2e-srd");
+    let fx = Fixture::new(json!({
+        "throttle": {"enabled": false},
+        "vaults": [{"id": "main", "path": root.to_string_lossy()}]
+    }));
+    let started = std::time::Instant::now();
+    fx.ok("index_vault", json!({}));
+    println!("index: {:?}", started.elapsed());
+    for (tool, args) in [
+        ("search_text", json!({"query": "fireball"})),
+        ("search_text", json!({"query": "fireball"})),
+        ("search_text", json!({"query": "the"})),
+        (
+            "search_text",
+            json!({"query": "Fireball", "case_sensitive": true, "whole_word": true}),
+        ),
+        ("search_regex", json!({"pattern": r"\d+d\d+ fire damage"})),
+        ("search_vault", json!({"query": "fireball", "mode": "text"})),
+        (
+            "search_vault",
+            json!({"query": r#"{"==":[{"var":"file.folder"},"Spells"]}"#, "mode": "jsonlogic"}),
+        ),
+    ] {
+        let mut times = Vec::new();
+        let mut found = Value::Null;
+        for _ in 0..7 {
+            let started = std::time::Instant::now();
+            found = fx.ok(tool, args.clone());
+            times.push(started.elapsed());
+        }
+        let first = times[0];
+        times.sort();
+        println!(
+            "{tool} {args}: first {first:?}, median {:?}, notes {} matches {}",
+            times[3], found["notes"], found["matches"]
+        );
+    }
+}
