@@ -58,7 +58,7 @@ pub(super) fn tool() -> ToolDef {
         description: "Find every line where a regular expression matches (Rust regex syntax, \
                       linear time; case-insensitive unless case_sensitive). Each hit has the \
                       path, line number and the line with the matches highlighted; also counts \
-                      matching notes, lines and matches. Bounded by a compute budget \
+                      matching files, lines and matches. Bounded by a compute budget \
                       (max_scan_bytes, 2 s): past it, compute_budget_exceeded. Paged with \
                       cursor; folder narrows it.",
         domain: "search",

@@ -47,11 +47,11 @@ fn default_limit() -> usize {
 pub(super) fn tool() -> ToolDef {
     ToolDef {
         name: "search_text",
-        title: "Find text in notes",
-        description: "Find every line that contains a piece of text, literally (like grep -F): \
+        title: "Grep for a literal string",
+        description: "Find every line that contains a string, literally (like grep -F): \
                       case-insensitive unless case_sensitive, whole words with whole_word. \
                       Each hit has the path, line number and the line with the matches \
-                      highlighted; also counts matching notes, lines and matches. Paged with \
+                      highlighted; also counts matching files, lines and matches. Paged with \
                       cursor; folder narrows it.",
         domain: "search",
         keywords: &[
