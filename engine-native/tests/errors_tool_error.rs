@@ -46,6 +46,8 @@ fn every_code_has_a_unique_snake_case_wire_name_that_serde_agrees_with() {
         "invalid_input",
         "internal",
         "embedding_provider_error",
+        "plugin_missing",
+        "plugin_unreachable",
     ] {
         assert!(seen.contains(name), "missing code {name}");
     }
@@ -53,7 +55,7 @@ fn every_code_has_a_unique_snake_case_wire_name_that_serde_agrees_with() {
 }
 
 #[test]
-fn only_waiting_rereading_or_provider_codes_are_retryable() {
+fn only_waiting_rereading_provider_or_plugin_codes_are_retryable() {
     let retryable: Vec<&str> = ErrorCode::ALL
         .into_iter()
         .filter(|c| c.default_retryable())
@@ -65,7 +67,8 @@ fn only_waiting_rereading_or_provider_codes_are_retryable() {
             "idempotency_in_flight",
             "throttled",
             "concurrent_modification",
-            "embedding_provider_error"
+            "embedding_provider_error",
+            "plugin_unreachable"
         ]
     );
 }

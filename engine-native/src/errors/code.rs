@@ -56,11 +56,17 @@ pub enum ErrorCode {
     Internal,
     /// The embedding provider (a local model or a remote API) failed or is misconfigured.
     EmbeddingProviderError,
+    /// The call needs TC Bridge (the companion Obsidian plugin) or a plugin behind it, and
+    /// the vault has none configured or the plugin is not installed.
+    PluginMissing,
+    /// TC Bridge is configured but could not carry the call (Obsidian closed, plugin
+    /// disabled, or a server that cannot forward this call to it yet).
+    PluginUnreachable,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 23] = [
+    pub const ALL: [ErrorCode; 25] = [
         ErrorCode::NotFound,
         ErrorCode::ValidationError,
         ErrorCode::Unauthorized,
@@ -84,6 +90,8 @@ impl ErrorCode {
         ErrorCode::InvalidRange,
         ErrorCode::Internal,
         ErrorCode::EmbeddingProviderError,
+        ErrorCode::PluginMissing,
+        ErrorCode::PluginUnreachable,
     ];
 
     /// The wire name, e.g. `"acl_denied"` (the same string serde writes).
@@ -112,11 +120,14 @@ impl ErrorCode {
             ErrorCode::InvalidRange => "invalid_range",
             ErrorCode::Internal => "internal",
             ErrorCode::EmbeddingProviderError => "embedding_provider_error",
+            ErrorCode::PluginMissing => "plugin_missing",
+            ErrorCode::PluginUnreachable => "plugin_unreachable",
         }
     }
 
     /// Whether repeating the same call, unchanged, can succeed: after a wait (`throttled`,
-    /// `idempotency_in_flight`, `embedding_provider_error` once the provider is back) or after
+    /// `idempotency_in_flight`, `embedding_provider_error` once the provider is back,
+    /// `plugin_unreachable` once Obsidian runs TC Bridge) or after
     /// re-reading (`concurrent_modification`). Every other code needs different arguments or a
     /// human first.
     pub fn default_retryable(self) -> bool {
@@ -126,6 +137,7 @@ impl ErrorCode {
                 | ErrorCode::IdempotencyInFlight
                 | ErrorCode::ConcurrentModification
                 | ErrorCode::EmbeddingProviderError
+                | ErrorCode::PluginUnreachable
         )
     }
 
@@ -197,6 +209,12 @@ impl ErrorCode {
             }
             ErrorCode::EmbeddingProviderError => {
                 "retry later if the provider was unreachable or busy; otherwise ask the user to fix the embeddings config (model folder, endpoint, API key) as the message says, or use a search mode without embeddings"
+            }
+            ErrorCode::PluginMissing => {
+                "ask the user to install and enable TC Bridge in Obsidian (and the plugin the call needs, such as Dataview) and to set the vault's companion url and token; meanwhile use a tool or search mode that works without Obsidian"
+            }
+            ErrorCode::PluginUnreachable => {
+                "retry later, once Obsidian is open with TC Bridge enabled; `obsidian-tc doctor` tells whether it is reachable; meanwhile use a tool or search mode that works without Obsidian"
             }
         }
     }

@@ -13,7 +13,7 @@
 //!
 //! # Repositories
 //! One typed handle per concern: [`Store::idempotency`], [`Store::elicit`], [`Store::events`],
-//! [`Store::notes`], [`Store::note_index`], and [`Store::sweep`] for maintenance.
+//! [`Store::notes`], [`Store::note_index`], [`Store::note_facts`], and [`Store::sweep`] for maintenance.
 
 mod connection;
 mod elicit;
@@ -22,6 +22,7 @@ mod events;
 mod idempotency;
 mod maintenance;
 mod migrations;
+mod note_facts;
 mod note_index;
 mod notes;
 mod random;
@@ -37,6 +38,7 @@ pub use events::{Event, EventLog, LoggedEvent, Outcome};
 pub use idempotency::{Claim, Idempotency, IdempotencyPolicy};
 pub use maintenance::{Retention, SweepCounts, VaultRowCounts};
 pub use migrations::SCHEMA_VERSION;
+pub use note_facts::{NoteFacts, NoteFactsRepo};
 pub use note_index::{ChunkRow, FileStamp, IndexFailure, NoteFields, NoteIndex};
 pub use notes::{NoteMeta, NotePage, Notes};
 
@@ -136,6 +138,11 @@ impl Store {
     /// The search index rows: chunks, links, tags, tasks, aliases, failures, index state.
     pub fn note_index(&self) -> NoteIndex<'_> {
         NoteIndex::new(self)
+    }
+
+    /// The facts of indexed notes that rule-based search filters on.
+    pub fn note_facts(&self) -> NoteFactsRepo<'_> {
+        NoteFactsRepo::new(self)
     }
 
     /// Runs `f` in one `IMMEDIATE` transaction on the writer, committing when it returns `Ok`.

@@ -1,17 +1,28 @@
-//! The search tools: `search_vault` (find notes for a query), `index_vault` (scan the vault
-//! into the index now) and `get_index_status` (how far the index is, what failed).
+//! The search tools: `search_vault` (find notes for a query, ranked or by text, pattern or
+//! rule), `search_text` (lines containing literal text), `search_regex` (lines matching a
+//! regular expression), `index_vault` (scan the vault into the index now) and
+//! `get_index_status` (how far the index is, what failed).
 
+mod corpus;
+mod facts;
 mod index_tools;
+mod line_search;
+mod matching;
+mod search_regex;
+mod search_text;
 mod search_vault;
+mod unranked;
 
 use crate::dispatch::ToolDef;
-use crate::errors::ToolError;
+use crate::errors::{ErrorCode, ToolError};
 use crate::store::StoreError;
 
 /// Every search tool.
 pub fn tools() -> Vec<ToolDef> {
     vec![
         search_vault::tool(),
+        search_text::tool(),
+        search_regex::tool(),
         index_tools::index_tool(),
         index_tools::status_tool(),
     ]
@@ -20,4 +31,19 @@ pub fn tools() -> Vec<ToolDef> {
 /// `internal` for a failure of the cache database behind the index.
 pub(crate) fn index_fault(error: StoreError) -> ToolError {
     ToolError::internal(format!("the search index's database failed: {error}"))
+}
+
+/// The path prefix of the notes under `folder` (`Projects` and `/Projects/` give `Projects/`).
+fn folder_prefix(folder: &str) -> String {
+    format!("{}/", folder.trim_matches('/'))
+}
+
+/// The offset a search tool's `cursor` carries.
+fn parse_cursor(cursor: &str) -> Result<usize, ToolError> {
+    cursor.parse().map_err(|_| {
+        ToolError::new(
+            ErrorCode::InvalidInput,
+            "the cursor is not one this tool returned; start again without it",
+        )
+    })
 }

@@ -1,24 +1,30 @@
 //! `search_vault`: find notes for a query. Mode `lexical` ranks chunks with engine-core's
 //! BM25F (the plugin's scoring, bit for bit), `semantic` by embedding cosine, `hybrid` fuses
 //! both (RRF), `auto` picks hybrid when embeddings are configured; each note shows its best
-//! chunk, with a snippet and highlights. Only notes the caller may read are ranked, and the page is filled
-//! from the ranking past any hidden note, so a hidden note never shows and never takes a
-//! result's place. Results page with `cursor`. The search never waits for indexing: while a
-//! scan runs it answers from what is indexed and says so in `coverage`.
+//! chunk, with a snippet and highlights. Modes `text`, `regex`, `jsonlogic` and `dql` find
+//! notes by literal text, pattern, rule or Dataview query instead (see [`super::unranked`]).
+//! Only notes the caller may read are ranked, and the page is filled from the ranking past
+//! any hidden note, so a hidden note never shows and never takes a result's place. Results
+//! page with `cursor`. The search never waits for indexing: while a scan runs it answers from
+//! what is indexed and says so in `coverage`.
 
-use engine_core::acl::AclOp;
+use std::sync::{Arc, PoisonError};
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::{ErrorCode, ToolError};
+use crate::index::VaultIndex;
 use crate::index::parse::title_of;
 use crate::index::retrieve::{Retrieval, Retriever};
-use crate::index::semantic::SemanticError;
+use crate::index::semantic::{SemanticError, SemanticIndex};
 use crate::index::snippet::{Snippet, snippet};
 use crate::tools::args::{input_schema, parse};
-use crate::tools::search::index_fault;
+use crate::tools::search::matching::Pattern;
+use crate::tools::search::unranked::{self, Page, Scope};
+use crate::tools::search::{folder_prefix, index_fault, parse_cursor};
 use crate::tools::structured::{output_schema, structured};
 
 /// Results per page when no `limit` is given.
@@ -36,13 +42,27 @@ enum Mode {
     Semantic,
     /// Lexical and semantic rankings fused by weighted Reciprocal Rank Fusion.
     Hybrid,
+    /// Notes containing the query literally (case-insensitive substring), most matches first.
+    Text,
+    /// Notes where the query, a regular expression (Rust syntax, case-insensitive), matches,
+    /// most matches first.
+    Regex,
+    /// Notes whose facts satisfy the query, a JSONLogic rule written as JSON, by path.
+    Jsonlogic,
+    /// A Dataview (DQL) query, run by Obsidian through TC Bridge.
+    Dql,
 }
 
 /// The arguments of `search_vault`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct SearchVault {
-    /// What to look for, in words.
+    /// What to look for: words (auto, lexical, semantic, hybrid), literal text (text), a
+    /// regular expression (regex), a JSONLogic rule as a JSON string (jsonlogic; the data is
+    /// the note's frontmatter properties plus file facts under `file`: file.path, file.title,
+    /// file.folder, file.tags, file.aliases, file.size (bytes), file.mtime (Unix ms),
+    /// file.links (outgoing link count), each also at the top level unless a property has
+    /// its name), or a Dataview query (dql).
     #[schemars(length(min = 1, max = 2000))]
     query: String,
     /// How to search (default `auto`).
@@ -73,30 +93,34 @@ fn default_limit() -> usize {
     DEFAULT_LIMIT
 }
 
-/// The scores behind a result's rank.
-#[derive(Debug, Serialize, JsonSchema)]
-struct Scores {
+/// The scores behind a result's rank (both absent in the text, regex and jsonlogic modes).
+#[derive(Debug, Default, Serialize, JsonSchema)]
+pub(super) struct Scores {
     /// The BM25F score of the note's best chunk, when the lexical ranking has the note.
-    lexical: Option<f32>,
+    pub lexical: Option<f32>,
     /// The cosine of the note's best chunk, when the semantic ranking has the note.
-    semantic: Option<f32>,
+    pub semantic: Option<f32>,
 }
 
 /// One found note.
 #[derive(Debug, Serialize, JsonSchema)]
-struct Found {
+pub(super) struct Found {
     /// The note's vault-relative path.
-    path: String,
+    pub path: String,
     /// Its title (file name without `.md`).
-    title: String,
-    /// The heading breadcrumb of the best chunk (`A > B`), empty before the first heading.
-    heading: String,
-    /// The best chunk's text around the query's words.
-    snippet: Snippet,
-    /// The rank score (higher is better): BM25F, cosine, or the fused RRF score.
-    score: f64,
+    pub title: String,
+    /// The heading breadcrumb (`A > B`) of the best chunk, or of the first match (text,
+    /// regex); empty before the first heading and in mode jsonlogic.
+    pub heading: String,
+    /// The best chunk's text around the query's words; the first matching line (text,
+    /// regex); the start of the note (jsonlogic).
+    pub snippet: Snippet,
+    /// The rank score (higher is better): BM25F, cosine, or the fused RRF score; the number
+    /// of matches in the note (text, regex); 1 for every note that satisfies the rule
+    /// (jsonlogic, ordered by path).
+    pub score: f64,
     /// Its components.
-    scores: Scores,
+    pub scores: Scores,
 }
 
 /// How much of the vault the answer covers.
@@ -136,7 +160,10 @@ pub(super) fn tool() -> ToolDef {
         title: "Search the vault",
         description: "Find the notes that best match a query (lexical BM25, semantic \
                       embeddings, or both fused), best first, each with its best passage, \
-                      highlights and scores. Paged with cursor; folder narrows it.",
+                      highlights and scores. Other modes: text (literal substring, most \
+                      matches first), regex, jsonlogic (a JSONLogic rule over frontmatter and \
+                      file facts), dql (Dataview, needs TC Bridge). Paged with cursor; folder \
+                      narrows it.",
         domain: "search",
         keywords: &[
             "search", "find", "query", "lookup", "look", "about", "mention", "relevant", "keyword",
@@ -156,43 +183,92 @@ pub(super) fn tool() -> ToolDef {
 
 fn search_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: SearchVault = parse(args)?;
-    let offset = match &args.cursor {
-        Some(cursor) => parse_cursor(cursor)?,
-        None => 0,
-    };
-    let folder = args
-        .folder
+    let offset = args
+        .cursor
         .as_deref()
-        .map(|folder| format!("{}/", folder.trim_matches('/')));
+        .map(parse_cursor)
+        .transpose()?
+        .unwrap_or(0);
+    let scope = Scope {
+        ctx,
+        folder: args.folder.as_deref().map(folder_prefix),
+    };
     let indexes = ctx.dispatcher().indexes();
     let index = indexes
         .vault(ctx.store(), ctx.vault_id())
         .map_err(index_fault)?;
+    // Only the modes that may use vectors load the embedding provider.
     let semantic = match args.mode {
-        Mode::Lexical => None,
-        _ => indexes
+        Mode::Auto | Mode::Semantic | Mode::Hybrid => indexes
             .semantic(ctx.store(), &ctx.served().config().config.embeddings)
             .map_err(semantic_error)?,
+        _ => None,
     };
     let mode = route(args.mode, semantic.is_some())?;
     let status = index.status();
-    let view = index
-        .view
-        .read()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let allowed = |path: &str| {
-        folder.as_deref().is_none_or(|f| path.starts_with(f)) && ctx.may(path, AclOp::Read)
+    let page = match mode {
+        Mode::Text => {
+            let pattern = Pattern::literal(&args.query, false, false)?;
+            unranked::by_pattern(&scope, &pattern, offset, args.limit)?
+        }
+        Mode::Regex => {
+            let pattern = Pattern::regex(&args.query, false)?;
+            unranked::by_pattern(&scope, &pattern, offset, args.limit)?
+        }
+        Mode::Jsonlogic => unranked::by_rule(&scope, &args.query, offset, args.limit)?,
+        Mode::Dql => return Err(unranked::dql_unavailable(ctx)),
+        Mode::Semantic => ranked(
+            &scope,
+            &index,
+            &semantic,
+            Retrieval::Semantic,
+            &args,
+            offset,
+        )?,
+        Mode::Hybrid => ranked(&scope, &index, &semantic, Retrieval::Hybrid, &args, offset)?,
+        Mode::Auto | Mode::Lexical => {
+            ranked(&scope, &index, &semantic, Retrieval::Lexical, &args, offset)?
+        }
     };
+    let embedded = match &semantic {
+        Some(semantic) => Some(
+            semantic
+                .coverage(ctx.store(), ctx.vault_id())
+                .map_err(semantic_error)?
+                .embedded,
+        ),
+        None => None,
+    };
+    structured(&SearchResults {
+        mode,
+        results: page.results,
+        cursor: page.more.then(|| (offset + args.limit).to_string()),
+        coverage: Coverage {
+            chunks: status.chunks,
+            embedded,
+            scanning: status.scanning,
+        },
+        routing: args.explain.then(|| routing(args.mode, mode)),
+    })
+}
+
+/// A page of the lexical, semantic or hybrid ranking.
+fn ranked(
+    scope: &Scope<'_, '_>,
+    index: &VaultIndex,
+    semantic: &Option<Arc<SemanticIndex>>,
+    how: Retrieval,
+    args: &SearchVault,
+    offset: usize,
+) -> Result<Page, ToolError> {
+    let ctx = scope.ctx;
+    let view = index.view.read().unwrap_or_else(PoisonError::into_inner);
+    let allowed = |path: &str| scope.allows(path);
     let retriever = Retriever {
         view: &view,
         semantic: semantic.as_deref(),
         vault: ctx.vault_id(),
         allowed: &allowed,
-    };
-    let how = match mode {
-        Mode::Semantic => Retrieval::Semantic,
-        Mode::Hybrid => Retrieval::Hybrid,
-        Mode::Auto | Mode::Lexical => Retrieval::Lexical,
     };
     let mut found = retriever
         .notes(how, &args.query, offset + args.limit + 1)
@@ -224,26 +300,7 @@ fn search_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
             })
         })
         .collect();
-    let embedded = match &semantic {
-        Some(semantic) => Some(
-            semantic
-                .coverage(ctx.store(), ctx.vault_id())
-                .map_err(semantic_error)?
-                .embedded,
-        ),
-        None => None,
-    };
-    structured(&SearchResults {
-        mode,
-        results,
-        cursor: more.then(|| (offset + args.limit).to_string()),
-        coverage: Coverage {
-            chunks: view.len(),
-            embedded,
-            scanning: status.scanning,
-        },
-        routing: args.explain.then(|| routing(args.mode, mode)),
-    })
+    Ok(Page { results, more })
 }
 
 /// The mode that runs for the one asked: `auto` is `hybrid` when an embedding provider is
@@ -269,6 +326,19 @@ fn routing(asked: Mode, ran: Mode) -> String {
         Mode::Lexical => "lexical: BM25F over titles, aliases, headings, tags and text",
         Mode::Semantic => "semantic: cosine similarity of the query's embedding to each chunk's",
         Mode::Hybrid => "hybrid: the lexical and semantic rankings fused by weighted RRF",
+        Mode::Text => {
+            "text: notes containing the query literally (case-insensitive substring), most \
+             matches first; score is the match count"
+        }
+        Mode::Regex => {
+            "regex: notes where the query matches as a regular expression (case-insensitive), \
+             most matches first; score is the match count"
+        }
+        Mode::Jsonlogic => {
+            "jsonlogic: notes whose frontmatter and file facts satisfy the query's rule, by \
+             path; score is 1"
+        }
+        Mode::Dql => "dql: the Dataview query, run by Obsidian through TC Bridge",
         Mode::Auto => "auto",
     };
     match (asked, ran) {
@@ -278,16 +348,6 @@ fn routing(asked: Mode, ran: Mode) -> String {
         (Mode::Auto, _) => format!("auto chose {how} (no embedding provider is configured)"),
         _ => format!("{how}, as asked"),
     }
-}
-
-/// The parser-level offset a cursor carries.
-fn parse_cursor(cursor: &str) -> Result<usize, ToolError> {
-    cursor.parse().map_err(|_| {
-        ToolError::new(
-            ErrorCode::InvalidInput,
-            "the cursor is not one this tool returned; start again without it",
-        )
-    })
 }
 
 /// A failure of the embedding provider or the vectors.

@@ -1,0 +1,92 @@
+//! `search_text`: every line of the vault's notes that contains a piece of text, literally
+//! (case-insensitive unless asked, optionally whole words only), by path then line.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::line_search::{self, DEFAULT_LIMIT, LineResults};
+use super::matching::{Budget, Pattern};
+use crate::dispatch::{ToolContext, ToolDef};
+use crate::errors::ToolError;
+use crate::tools::args::{input_schema, parse};
+use crate::tools::structured::output_schema;
+
+/// The arguments of `search_text`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct SearchText {
+    /// The text to find, literally (no wildcards or operators).
+    #[schemars(length(min = 1, max = 2000))]
+    query: String,
+    /// Match upper and lower case exactly (default false: `Moon` finds `moon`).
+    #[serde(default)]
+    case_sensitive: bool,
+    /// Only where the text is not part of a longer word (default false: `cat` finds `catalog`).
+    #[serde(default)]
+    whole_word: bool,
+    /// Only notes under this folder (vault-relative).
+    #[serde(default)]
+    #[schemars(length(min = 1, max = 1024))]
+    folder: Option<String>,
+    /// The most matching lines in this page (default 20).
+    #[serde(default = "default_limit")]
+    #[schemars(range(min = 1, max = 500))]
+    limit: usize,
+    /// The `cursor` of the previous page, to get the next one.
+    #[serde(default)]
+    #[schemars(length(min = 1, max = 64))]
+    cursor: Option<String>,
+}
+
+fn default_limit() -> usize {
+    DEFAULT_LIMIT
+}
+
+/// The `search_text` tool.
+pub(super) fn tool() -> ToolDef {
+    ToolDef {
+        name: "search_text",
+        title: "Grep for a literal string",
+        description: "Find every line that contains a string, literally (like grep -F): \
+                      case-insensitive unless case_sensitive, whole words with whole_word. \
+                      Each hit has the path, line number and the line with the matches \
+                      highlighted; also counts matching files, lines and matches. Paged with \
+                      cursor; folder narrows it.",
+        domain: "search",
+        keywords: &[
+            "grep",
+            "literal",
+            "exact",
+            "substring",
+            "text",
+            "contains",
+            "string",
+            "occurrence",
+            "phrase",
+            "line",
+        ],
+        input_schema: input_schema::<SearchText>(),
+        output_schema: output_schema::<LineResults>(),
+        scopes: &["read:notes"],
+        destructive: false,
+        idempotency: false,
+        vault_arg: true,
+        path_args: &[],
+        precheck: None,
+        handler: search_text,
+    }
+}
+
+fn search_text(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
+    let args: SearchText = parse(args)?;
+    let pattern = Pattern::literal(&args.query, args.case_sensitive, args.whole_word)?;
+    line_search::run(
+        ctx,
+        &pattern,
+        args.folder.as_deref(),
+        args.limit,
+        args.cursor.as_deref(),
+        Budget::default(),
+    )
+}

@@ -1,0 +1,252 @@
+//! `search_vault`'s modes `text`, `regex`, `jsonlogic` and `dql` through the real
+//! dispatcher: what each finds and in what order, what `score` means, the routing text,
+//! ACL filtering, and the typed errors (invalid rule, over-budget rule, DQL without TC
+//! Bridge).
+
+mod dispatch_support;
+
+use dispatch_support::{Fixture, caller, result_paths as paths};
+use obsidian_tc::errors::ErrorCode;
+use serde_json::{Value, json};
+
+fn fixture() -> Fixture {
+    Fixture::new(json!({"throttle": {"enabled": false}}))
+}
+
+fn search(fx: &Fixture, mode: &str, query: &str) -> Value {
+    fx.ok(
+        "search_vault",
+        json!({"query": query, "mode": mode, "explain": true}),
+    )
+}
+
+fn seeded() -> Fixture {
+    let fx = fixture();
+    fx.write(
+        "main",
+        "Projects/Moon.md",
+        "---\nstatus: done\npriority: 3\ntags: [space]\n---\n# Moon\n\n## Lander\n\nThe lander, the LANDER, a lander.\nSee [[Mars]].\n",
+    );
+    fx.write(
+        "main",
+        "Projects/Mars.md",
+        "---\nstatus: active\n---\n# Mars\n\nOne lander.\n",
+    );
+    fx.write("main", "Notes/tiny.md", "---\nstatus: done\n---\nx\n");
+    fx.ok("index_vault", json!({}));
+    fx
+}
+
+#[test]
+fn text_mode_ranks_by_match_count_with_the_first_matching_line() {
+    let fx = seeded();
+    let found = search(&fx, "text", "lander");
+    assert_eq!(found["mode"], "text");
+    assert_eq!(paths(&found), ["Projects/Moon.md", "Projects/Mars.md"]);
+    let top = &found["results"][0];
+    // The heading `## Lander` and three times in its paragraph.
+    assert_eq!(top["score"], 4.0);
+    assert_eq!(top["heading"], "Moon > Lander");
+    assert_eq!(top["title"], "Moon");
+    assert_eq!(top["scores"], json!({"lexical": null, "semantic": null}));
+    let text = top["snippet"]["text"].as_str().expect("snippet");
+    assert_eq!(text, "## Lander", "the first matching line");
+    assert_eq!(top["snippet"]["highlights"], json!([[3, 9]]));
+    assert!(
+        found["routing"]
+            .as_str()
+            .expect("routing")
+            .contains("score is the match count")
+    );
+    assert_eq!(search(&fx, "text", "zebra")["results"], json!([]));
+}
+
+#[test]
+fn regex_mode_finds_by_pattern_and_refuses_a_bad_one() {
+    let fx = seeded();
+    let found = search(&fx, "regex", r"^status: (done|active)$");
+    assert_eq!(
+        paths(&found),
+        ["Notes/tiny.md", "Projects/Mars.md", "Projects/Moon.md"]
+    );
+    assert!(
+        found["routing"]
+            .as_str()
+            .expect("routing")
+            .contains("regular expression")
+    );
+    fx.err(
+        "search_vault",
+        json!({"query": "[a-", "mode": "regex"}),
+        ErrorCode::InvalidInput,
+    );
+}
+
+#[test]
+fn jsonlogic_filters_on_frontmatter_and_file_facts() {
+    let fx = seeded();
+    let rule = json!({"and": [{"==": [{"var": "status"}, "done"]}, {">": [{"var": "size"}, 10]}]});
+    let found = search(&fx, "jsonlogic", &rule.to_string());
+    // tiny.md is done as well, and more than 10 bytes; Mars is active.
+    assert_eq!(paths(&found), ["Notes/tiny.md", "Projects/Moon.md"]);
+    assert!(
+        found["results"]
+            .as_array()
+            .expect("results")
+            .iter()
+            .all(|r| r["score"] == 1.0)
+    );
+    let big =
+        json!({"and": [{"==": [{"var": "status"}, "done"]}, {">": [{"var": "file.size"}, 40]}]});
+    assert_eq!(
+        paths(&search(&fx, "jsonlogic", &big.to_string())),
+        ["Projects/Moon.md"]
+    );
+    for (rule, want) in [
+        (
+            json!({"in": ["space", {"var": "file.tags"}]}),
+            vec!["Projects/Moon.md"],
+        ),
+        (
+            json!({"==": [{"var": "file.folder"}, "Notes"]}),
+            vec!["Notes/tiny.md"],
+        ),
+        (
+            json!({">=": [{"var": "file.links"}, 1]}),
+            vec!["Projects/Moon.md"],
+        ),
+        (
+            json!({"==": [{"var": "title"}, "Mars"]}),
+            vec!["Projects/Mars.md"],
+        ),
+        (
+            json!({">=": [{"var": "priority"}, 2]}),
+            vec!["Projects/Moon.md"],
+        ),
+    ] {
+        assert_eq!(
+            paths(&search(&fx, "jsonlogic", &rule.to_string())),
+            want,
+            "{rule}"
+        );
+    }
+    assert!(
+        search(&fx, "jsonlogic", "true")["routing"]
+            .as_str()
+            .expect("routing")
+            .contains("jsonlogic")
+    );
+}
+
+#[test]
+fn jsonlogic_pages_and_hides_what_the_caller_may_not_read() {
+    let fx = Fixture::new(json!({
+        "throttle": {"enabled": false},
+        "acl": {"readPaths": ["Public/**"]}
+    }));
+    for i in 0..4 {
+        fx.write(
+            "main",
+            &format!("A/hidden{i}.md"),
+            "---\nstatus: done\n---\n",
+        );
+    }
+    for i in 0..3 {
+        fx.write(
+            "main",
+            &format!("Public/v{i}.md"),
+            "---\nstatus: done\n---\n",
+        );
+    }
+    fx.ok("index_vault", json!({}));
+    let reader = caller("agent", &["read:notes"], None);
+    let rule = json!({"==": [{"var": "status"}, "done"]}).to_string();
+    let first = fx
+        .call(
+            &reader,
+            "search_vault",
+            json!({"query": rule, "mode": "jsonlogic", "limit": 2}),
+        )
+        .result
+        .expect("page 1");
+    assert_eq!(paths(&first), ["Public/v0.md", "Public/v1.md"]);
+    let next = fx
+        .call(
+            &reader,
+            "search_vault",
+            json!({"query": rule, "mode": "jsonlogic", "limit": 2, "cursor": first["cursor"]}),
+        )
+        .result
+        .expect("page 2");
+    assert_eq!(paths(&next), ["Public/v2.md"]);
+    assert!(next.get("cursor").is_none());
+    let text = fx
+        .call(
+            &reader,
+            "search_vault",
+            json!({"query": "status", "mode": "text"}),
+        )
+        .result
+        .expect("text");
+    assert_eq!(paths(&text).len(), 3, "{text}");
+}
+
+#[test]
+fn an_invalid_or_over_budget_rule_is_a_typed_error() {
+    let fx = seeded();
+    let not_json = fx.err(
+        "search_vault",
+        json!({"query": "{status = done}", "mode": "jsonlogic"}),
+        ErrorCode::InvalidInput,
+    );
+    assert!(
+        not_json.message.contains("not a JSON value"),
+        "{}",
+        not_json.message
+    );
+    let unknown = fx.err(
+        "search_vault",
+        json!({"query": "{\"nope\": [1]}", "mode": "jsonlogic"}),
+        ErrorCode::InvalidInput,
+    );
+    assert!(unknown.message.contains("invalid"), "{}", unknown.message);
+    // 200 x 200 nested map: 40,000 operations per note, past the 10,000 budget.
+    let range: Vec<u32> = (0..200).collect();
+    let heavy = json!({"some": [
+        {"map": [range, {"map": [range, {"var": ""}]}]},
+        {"==": [{"var": ""}, -1]}
+    ]});
+    let error = fx.err(
+        "search_vault",
+        json!({"query": heavy.to_string(), "mode": "jsonlogic"}),
+        ErrorCode::ComputeBudgetExceeded,
+    );
+    assert!(error.message.contains("operations"), "{}", error.message);
+}
+
+#[test]
+fn dql_without_a_companion_is_plugin_missing_and_never_faked() {
+    let fx = seeded();
+    let error = fx.err(
+        "search_vault",
+        json!({"query": "LIST FROM \"Projects\"", "mode": "dql"}),
+        ErrorCode::PluginMissing,
+    );
+    assert!(error.message.contains("TC Bridge"), "{}", error.message);
+    assert!(error.recovery.contains("Dataview"), "{}", error.recovery);
+    assert!(!error.retryable);
+}
+
+#[test]
+fn dql_with_a_companion_configured_is_plugin_unreachable() {
+    let fx = Fixture::new(json!({
+        "throttle": {"enabled": false},
+        "vaults": [{"id": "main", "path": "main", "companion": {"url": "http://127.0.0.1:1"}}]
+    }));
+    let error = fx.err(
+        "search_vault",
+        json!({"query": "LIST", "mode": "dql"}),
+        ErrorCode::PluginUnreachable,
+    );
+    assert!(error.message.contains("TC Bridge"), "{}", error.message);
+}
