@@ -148,15 +148,13 @@ fn results_page_with_the_cursor() {
     assert_eq!(all, ["Alpha.md", "Beta.md", "Delta.md", "Gamma.md"]);
 }
 
-#[test]
-fn a_hidden_note_is_never_returned_and_never_bridges_two_visible_notes() {
-    let fx = fixture(json!({"acl": {"readPaths": ["Public/**"]}}));
+/// Alpha matches the query; the note in `Private/` links to Alpha and to Target.
+fn bridged(fx: &Fixture) {
     fx.write(
         "main",
         "Public/Alpha.md",
         "Zeppelin airships crossed the ocean.\n",
     );
-    // The hidden note links to both visible notes, and matches the query best.
     fx.write(
         "main",
         "Private/Secret.md",
@@ -164,15 +162,21 @@ fn a_hidden_note_is_never_returned_and_never_bridges_two_visible_notes() {
     );
     fx.write("main", "Public/Target.md", "Hangar measurements.\n");
     fx.ok("index_vault", json!({}));
-    // Without the ACL the hidden note connects them.
-    let open = paths(&graph(
-        &fx,
-        &Caller::stdio(),
-        json!({"query": "zeppelin", "hops": 3}),
-    ));
-    assert!(open.contains(&"Public/Target.md".to_owned()), "{open:?}");
+}
+
+#[test]
+fn a_hidden_note_is_never_returned_and_never_bridges_two_visible_notes() {
     let reader = caller("agent", &["read:notes"], None);
-    let found = graph(&fx, &reader, json!({"query": "zeppelin", "hops": 3}));
+    let args = json!({"query": "zeppelin", "hops": 3});
+    // Without an ACL the note connects them.
+    let open = fixture(json!({}));
+    bridged(&open);
+    let reached = paths(&graph(&open, &reader, args.clone()));
+    assert!(reached.contains(&"Public/Target.md".to_owned()), "{reached:?}");
+    // With the note hidden (and matching the query best), neither it nor Target shows.
+    let fx = fixture(json!({"acl": {"readPaths": ["Public/**"]}}));
+    bridged(&fx);
+    let found = graph(&fx, &reader, args);
     assert_eq!(paths(&found), ["Public/Alpha.md"], "{found}");
     assert!(!found.to_string().contains("Secret"), "{found}");
 }
