@@ -35,7 +35,11 @@ fn sections(word: &str, links: &str) -> String {
 }
 
 fn context_vault(fx: &Fixture) {
-    fx.write("main", "Zeppelin.md", &sections("zeppelin", "See [[Hangar]]."));
+    fx.write(
+        "main",
+        "Zeppelin.md",
+        &sections("zeppelin", "See [[Hangar]]."),
+    );
     fx.write("main", "Hangar.md", &sections("zeppelin", ""));
     fx.write("main", "Bread.md", "Sourdough bread and yeast.\n");
 }
@@ -94,7 +98,10 @@ fn context_is_packed_to_the_budget_grouped_by_note_in_document_order() {
             "{zeppelin}"
         );
     }
-    let roomy = fx.ok("get_context", json!({"query": "zeppelin", "max_tokens": 100000}));
+    let roomy = fx.ok(
+        "get_context",
+        json!({"query": "zeppelin", "max_tokens": 100000}),
+    );
     assert_eq!(roomy["chunks_left_out"], 0, "{roomy}");
     let chunks: usize = roomy["notes"]
         .as_array()
@@ -141,7 +148,10 @@ fn bundle_vault(fx: &Fixture) {
 fn bundle_folder_packs_whole_notes_to_the_budget_and_lists_the_cut() {
     let fx = fixture(json!({}));
     bundle_vault(&fx);
-    let all = fx.ok("bundle_folder", json!({"folder": "Docs", "max_tokens": 5000}));
+    let all = fx.ok(
+        "bundle_folder",
+        json!({"folder": "Docs", "max_tokens": 5000}),
+    );
     let included: Vec<&str> = all["included"]
         .as_array()
         .unwrap()
@@ -159,13 +169,19 @@ fn bundle_folder_packs_whole_notes_to_the_budget_and_lists_the_cut() {
         ]
     );
     let text = all["text"].as_str().unwrap();
-    assert!(text.starts_with("==> Docs/Deep/d.md <==\ndeep note\n\n"), "{text}");
+    assert!(
+        text.starts_with("==> Docs/Deep/d.md <==\ndeep note\n\n"),
+        "{text}"
+    );
     assert!(!text.contains("Outside") && !text.contains("not a note"));
     assert_eq!(all["cut_count"], 0);
 
     // 400 characters are 100 tokens (+ the header): after the two short notes, one of the
     // three fits in 200.
-    let tight = fx.ok("bundle_folder", json!({"folder": "Docs/", "max_tokens": 200}));
+    let tight = fx.ok(
+        "bundle_folder",
+        json!({"folder": "Docs/", "max_tokens": 200}),
+    );
     assert!(tight["tokens_used"].as_u64().unwrap() <= 200, "{tight}");
     let counted: u64 = tight["included"]
         .as_array()
@@ -216,7 +232,10 @@ fn bundle_files_reports_each_unreadable_path_like_read_note() {
     assert_eq!(got["cut"], json!(["Docs/a.md"]));
     let errors = got["errors"].as_array().unwrap();
     assert_eq!(errors.len(), 2, "{got}");
-    for (item, path) in errors.iter().zip(["Docs/missing.md", "Docs/Private/secret.md"]) {
+    for (item, path) in errors
+        .iter()
+        .zip(["Docs/missing.md", "Docs/Private/secret.md"])
+    {
         assert_eq!(item["path"], path);
         let read = fx
             .call(&reader, "read_note", json!({"path": path}))
@@ -231,7 +250,11 @@ fn bundle_files_reports_each_unreadable_path_like_read_note() {
 fn search_and_fetch_have_the_connector_shapes() {
     let fx = fixture(json!({}));
     context_vault(&fx);
-    fx.write("main", "Folder/Two words.md", "Zeppelin hangar in a folder.\n");
+    fx.write(
+        "main",
+        "Folder/Two words.md",
+        "Zeppelin hangar in a folder.\n",
+    );
     fx.ok("index_vault", json!({}));
     let found = fx.ok("search", json!({"query": "zeppelin"}));
     let results = found["results"].as_array().expect("results");

@@ -111,7 +111,11 @@ fn hops_bound_the_walk_and_farther_notes_rank_lower() {
         json!({"query": "zeppelin", "hops": 1}),
     ));
     assert!(!one.contains(&"Gamma.md".to_owned()), "{one:?}");
-    let two = graph(&fx, &Caller::stdio(), json!({"query": "zeppelin", "hops": 2}));
+    let two = graph(
+        &fx,
+        &Caller::stdio(),
+        json!({"query": "zeppelin", "hops": 2}),
+    );
     let gamma = result(&two, "Gamma.md");
     assert_eq!(gamma["hop"], 2);
     assert_eq!(
@@ -172,7 +176,10 @@ fn a_hidden_note_is_never_returned_and_never_bridges_two_visible_notes() {
     let open = fixture(json!({}));
     bridged(&open);
     let reached = paths(&graph(&open, &reader, args.clone()));
-    assert!(reached.contains(&"Public/Target.md".to_owned()), "{reached:?}");
+    assert!(
+        reached.contains(&"Public/Target.md".to_owned()),
+        "{reached:?}"
+    );
     // With the note hidden (and matching the query best), neither it nor Target shows.
     let fx = fixture(json!({"acl": {"readPaths": ["Public/**"]}}));
     bridged(&fx);

@@ -49,7 +49,10 @@ impl LinkGraph {
     /// The graph of vault `vault` from its stored notes and links.
     pub fn load(store: &Store, vault: &str) -> Result<LinkGraph, StoreError> {
         let rows = store.link_graph();
-        Ok(LinkGraph::build(&rows.note_paths(vault)?, &rows.links(vault)?))
+        Ok(LinkGraph::build(
+            &rows.note_paths(vault)?,
+            &rows.links(vault)?,
+        ))
     }
 
     /// The graph of `notes` with `links` resolved among them (links to anything else and
@@ -172,22 +175,28 @@ pub fn graph_notes(
     let hops = how.hops.min(MAX_HOPS);
     let mut reached: HashMap<String, Reached> = HashMap::new();
     for (rank0, seed) in seeds.iter().enumerate() {
-        walk(graph, &seed.path, hops, retriever.allowed, &mut |path, hop, trail| {
-            let entry = reached.entry(path.to_owned()).or_insert(Reached {
-                hop,
-                ..Reached::default()
-            });
-            entry.hop = entry.hop.min(hop);
-            entry.proximity += DECAY.powi(i32::try_from(hop - 1).unwrap_or(i32::MAX))
-                / (rank0 + 1) as f64;
-            entry.via.push((
-                hop,
-                Via {
-                    seed: seed.path.clone(),
-                    path: trail,
-                },
-            ));
-        });
+        walk(
+            graph,
+            &seed.path,
+            hops,
+            retriever.allowed,
+            &mut |path, hop, trail| {
+                let entry = reached.entry(path.to_owned()).or_insert(Reached {
+                    hop,
+                    ..Reached::default()
+                });
+                entry.hop = entry.hop.min(hop);
+                entry.proximity +=
+                    DECAY.powi(i32::try_from(hop - 1).unwrap_or(i32::MAX)) / (rank0 + 1) as f64;
+                entry.via.push((
+                    hop,
+                    Via {
+                        seed: seed.path.clone(),
+                        path: trail,
+                    },
+                ));
+            },
+        );
     }
     let mut expansion: Vec<(&String, &Reached)> = reached.iter().collect();
     expansion.sort_by(|a, b| b.1.proximity.total_cmp(&a.1.proximity).then(a.0.cmp(b.0)));
