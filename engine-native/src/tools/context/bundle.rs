@@ -132,8 +132,8 @@ pub(super) fn folder_tool() -> ToolDef {
     definition(
         "bundle_folder",
         "Bundle a folder",
-        "Every readable note under a folder (recursive) concatenated with path headers, \
-         whole notes only, to a token budget (max_tokens); lists the notes cut.",
+        "Concatenate a whole directory tree of markdown into one bundle with path headers, \
+         whole files only, to a token budget (max_tokens); lists what was cut.",
         input_schema::<BundleFolder>(),
         bundle_folder,
     )

@@ -102,8 +102,8 @@ pub(super) fn fetch_tool() -> ToolDef {
     ToolDef {
         name: "fetch",
         title: "Fetch (connector)",
-        description: "Fetch a search result by id: {id, title, text, url, metadata} with the \
-                      note's whole text. For ChatGPT-style connectors.",
+        description: "Connector fetch (ChatGPT deep research contract): the document for an \
+                      id that search returned, with id, title, url and metadata.",
         domain: "context",
         keywords: &["connector", "chatgpt", "deep research", "fetch", "document"],
         input_schema: input_schema::<Fetch>(),
