@@ -1,8 +1,8 @@
 //! The context tools through the real dispatcher on a real vault and `cache.db`:
 //! `get_context` / `vault_context` pack the best chunks to a token budget, grouped by note,
 //! with links; `bundle_folder` and `bundle_files` pack whole notes to a budget, list what
-//! was cut and report unreadable paths per item; the connector pair `search` / `fetch` has
-//! OpenAI's shapes, and `fetch` of a hidden note fails exactly like `read_note`.
+//! was cut and report unreadable paths per item; the connector pair `connector_search` / `connector_fetch` has
+//! OpenAI's shapes, and `connector_fetch` of a hidden note fails exactly like `read_note`.
 
 mod dispatch_support;
 
@@ -256,7 +256,7 @@ fn search_and_fetch_have_the_connector_shapes() {
         "Zeppelin hangar in a folder.\n",
     );
     fx.ok("index_vault", json!({}));
-    let found = fx.ok("search", json!({"query": "zeppelin"}));
+    let found = fx.ok("connector_search", json!({"query": "zeppelin"}));
     let results = found["results"].as_array().expect("results");
     assert!(results.len() >= 2, "{found}");
     for result in results {
@@ -270,7 +270,7 @@ fn search_and_fetch_have_the_connector_shapes() {
     assert_eq!(folder["title"], "Two words");
     assert_eq!(folder["url"], "obsidian-tc://main/Folder/Two%20words.md");
 
-    let fetched = fx.ok("fetch", json!({"id": "Folder/Two words.md"}));
+    let fetched = fx.ok("connector_fetch", json!({"id": "Folder/Two words.md"}));
     assert_eq!(fetched["id"], "Folder/Two words.md");
     assert_eq!(fetched["title"], "Two words");
     assert_eq!(fetched["text"], "Zeppelin hangar in a folder.\n");
@@ -291,14 +291,14 @@ fn fetch_of_a_hidden_or_missing_note_fails_like_read_note() {
     fx.ok("index_vault", json!({}));
     let reader = caller("agent", &["read:notes"], None);
     let found = fx
-        .call(&reader, "search", json!({"query": "zeppelin"}))
+        .call(&reader, "connector_search", json!({"query": "zeppelin"}))
         .result
         .expect("search");
     assert_eq!(found["results"].as_array().unwrap().len(), 1, "{found}");
     assert_eq!(found["results"][0]["id"], "Public/a.md");
     for path in ["Private/b.md", "Private/none.md", "Public/none.md"] {
         let fetched = fx
-            .call(&reader, "fetch", json!({"id": path}))
+            .call(&reader, "connector_fetch", json!({"id": path}))
             .result
             .expect_err("fetch fails");
         let read = fx

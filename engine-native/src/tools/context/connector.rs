@@ -1,7 +1,9 @@
-//! `search` and `fetch`, shaped for ChatGPT-style connectors (OpenAI's MCP contract for
+//! `connector_search` and `connector_fetch`, shaped for ChatGPT-style connectors (OpenAI's MCP contract for
 //! deep research and company knowledge): `search {query}` returns
 //! `{results: [{id, title, url}]}`, and `fetch {id}` returns `{id, title, text, url,
-//! metadata}` for an `id` a search returned. The id is the note's vault-relative path and
+//! metadata}` for an `id` a search returned. The contract wants the names `search` and
+//! `fetch`; `search` is taken by the `search` domain envelope of the domain facade (a tool of
+//! that name would shadow it), so the pair carries a prefix until that domain is renamed. The id is the note's vault-relative path and
 //! the url its `obsidian-tc://<vault>/<path>` resource URI. `search` ranks like
 //! `search_vault` (hybrid when vectors exist, else lexical, hidden notes never shown);
 //! `fetch` reads like `read_note`, through the same path gate, so a hidden note fails the
@@ -76,13 +78,13 @@ struct Fetched {
     metadata: Value,
 }
 
-/// The connector `search` tool.
+/// The `connector_search` tool.
 pub(super) fn search_tool() -> ToolDef {
     ToolDef {
-        name: "search",
+        name: "connector_search",
         title: "Search (connector)",
         description: "Search the vault for a query; returns results [{id, title, url}] \
-                      (id: the note path, for fetch). For ChatGPT-style connectors.",
+                      (id: the note path, for connector_fetch). For ChatGPT-style connectors.",
         domain: "context",
         keywords: &["connector", "chatgpt", "deep research", "search", "results"],
         input_schema: input_schema::<Search>(),
@@ -97,13 +99,13 @@ pub(super) fn search_tool() -> ToolDef {
     }
 }
 
-/// The connector `fetch` tool.
+/// The `connector_fetch` tool.
 pub(super) fn fetch_tool() -> ToolDef {
     ToolDef {
-        name: "fetch",
+        name: "connector_fetch",
         title: "Fetch (connector)",
         description: "Connector fetch (ChatGPT deep research contract): the document for an \
-                      id that search returned, with id, title, url and metadata.",
+                      id that connector_search returned, with id, title, url and metadata.",
         domain: "context",
         keywords: &["connector", "chatgpt", "deep research", "fetch", "document"],
         input_schema: input_schema::<Fetch>(),
