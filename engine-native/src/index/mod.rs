@@ -10,6 +10,7 @@
 //!   scanned exactly from memory, vault- and ACL-filtered before the top-k.
 //! - [`query_vectors`]: the vectors of recent queries, so each is embedded once.
 //! - [`retrieve`]: lexical, semantic and hybrid (RRF) note rankings.
+//! - [`graph`]: GraphRAG: seed notes expanded over resolved links both ways, fused by RRF.
 //! - [`indexes`]: the live index of every vault, the single-writer rule, the scan status.
 //! - [`background`]: the watchers and the start-up scan of a serving process.
 //! - [`lock`]: the cross-process writer lock.
@@ -17,6 +18,7 @@
 //! - [`watch`]: the debounced file watcher that keeps an index fresh.
 
 pub mod background;
+pub mod graph;
 pub mod indexes;
 pub mod lexical;
 pub mod lock;

@@ -20,6 +20,7 @@ mod elicit;
 mod error;
 mod events;
 mod idempotency;
+mod link_graph;
 mod maintenance;
 mod migrations;
 mod note_facts;
@@ -36,6 +37,7 @@ pub use elicit::{ApproveError, Elicit, ElicitError, ElicitRequest, PendingElicit
 pub use error::StoreError;
 pub use events::{Event, EventLog, LoggedEvent, Outcome};
 pub use idempotency::{Claim, Idempotency, IdempotencyPolicy};
+pub use link_graph::{LinkGraphRows, LinkRow};
 pub use maintenance::{Retention, SweepCounts, VaultRowCounts};
 pub use migrations::SCHEMA_VERSION;
 pub use note_facts::{NoteFacts, NoteFactsRepo};
@@ -143,6 +145,11 @@ impl Store {
     /// The facts of indexed notes that rule-based search filters on.
     pub fn note_facts(&self) -> NoteFactsRepo<'_> {
         NoteFactsRepo::new(self)
+    }
+
+    /// The rows the link graph is built from: note paths and stored links.
+    pub fn link_graph(&self) -> LinkGraphRows<'_> {
+        LinkGraphRows::new(self)
     }
 
     /// Runs `f` in one `IMMEDIATE` transaction on the writer, committing when it returns `Ok`.

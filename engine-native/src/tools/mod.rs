@@ -12,10 +12,13 @@
 //!   soft delete into `.trash/`).
 //! - [`search`]: `search_vault` (lexical ranking, ACL-filtered, paged), `index_vault`,
 //!   `get_index_status`.
+//! - [`context`]: `vault_graph_search` (GraphRAG), `get_context` / `vault_context`,
+//!   `bundle_folder`, `bundle_files`, and the connector pair `connector_search` / `connector_fetch`.
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
 
 pub mod admin;
 pub mod args;
+pub mod context;
 pub mod frontmatter;
 pub mod notes;
 pub mod search;
@@ -33,6 +36,7 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(notes::tools());
     tools.extend(frontmatter::tools());
     tools.extend(search::tools());
+    tools.extend(context::tools());
     tools.push(uri::tool());
     tools.extend(crate::facade::tools());
     tools

@@ -1,0 +1,56 @@
+//! The rows the link graph is built from: every indexed note's path and every stored link
+//! (as written, unresolved) of a vault. Resolution is the caller's (engine-core's
+//! [`engine_core::links::LinkResolver`]), so the graph follows Obsidian's rules.
+
+use super::{Store, StoreError};
+
+/// One stored link: the note it is written in and its target as written (file part only).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkRow {
+    /// The vault-relative path of the note the link is in.
+    pub source: String,
+    /// The target's file part as written (`Folder/Other`, `Other.md`); empty for a
+    /// same-note reference.
+    pub target: String,
+}
+
+/// The link-graph repository of a [`Store`].
+#[derive(Debug, Clone, Copy)]
+pub struct LinkGraphRows<'s> {
+    store: &'s Store,
+}
+
+impl<'s> LinkGraphRows<'s> {
+    pub(super) fn new(store: &'s Store) -> Self {
+        Self { store }
+    }
+
+    /// The path of every indexed note of `vault`, sorted.
+    pub fn note_paths(&self, vault: &str) -> Result<Vec<String>, StoreError> {
+        self.store.read(|conn| {
+            let mut stmt =
+                conn.prepare("SELECT path FROM notes WHERE vault_id = ?1 ORDER BY path")?;
+            let rows = stmt.query_map([vault], |r| r.get::<_, String>(0))?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+    }
+
+    /// Every link of every kind (wikilink, embed, markdown, frontmatter) of `vault` that
+    /// names another file, ordered by source note and line.
+    pub fn links(&self, vault: &str) -> Result<Vec<LinkRow>, StoreError> {
+        self.store.read(|conn| {
+            let mut stmt = conn.prepare(
+                "SELECT source_path, target FROM links
+                 WHERE vault_id = ?1 AND target <> ''
+                 ORDER BY source_path, line",
+            )?;
+            let rows = stmt.query_map([vault], |r| {
+                Ok(LinkRow {
+                    source: r.get(0)?,
+                    target: r.get(1)?,
+                })
+            })?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+    }
+}

@@ -1,0 +1,224 @@
+//! `vault_graph_search`: GraphRAG over the vault. The notes that best match the query (hybrid
+//! when vectors exist, else lexical) seed a walk over the links between notes, both ways,
+//! for `hops` links; the seed ranking and the link-proximity ranking are fused with RRF
+//! ([`crate::index::graph`]). Each result says which seed reached it and along which notes.
+//! Hidden notes are never returned and never walked through.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::searchable::{Searchable, readable, semantic_error};
+use crate::dispatch::{ToolContext, ToolDef};
+use crate::errors::{ErrorCode, ToolError};
+use crate::index::graph::{GraphHit, GraphQuery, LinkGraph, MAX_HOPS, graph_notes};
+use crate::index::parse::title_of;
+use crate::index::retrieve::{Retrieval, Retriever};
+use crate::tools::args::{input_schema, parse};
+use crate::tools::search::index_fault;
+use crate::tools::structured::{output_schema, structured};
+
+/// The arguments of `vault_graph_search`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct GraphSearch {
+    /// What to look for, in words.
+    #[schemars(length(min = 1, max = 2000))]
+    query: String,
+    /// How many links to follow from each seed (default 1).
+    #[serde(default = "one")]
+    #[schemars(range(min = 1, max = 3))]
+    hops: usize,
+    /// How many of the best-matching notes seed the walk (default 5).
+    #[serde(default = "five")]
+    #[schemars(range(min = 1, max = 20))]
+    seeds: usize,
+    /// The most notes in this page (default 10).
+    #[serde(default = "ten")]
+    #[schemars(range(min = 1, max = 100))]
+    limit: usize,
+    /// The `cursor` of the previous page, to get the next one.
+    #[serde(default)]
+    #[schemars(length(min = 1, max = 64))]
+    cursor: Option<String>,
+}
+
+fn one() -> usize {
+    1
+}
+
+fn five() -> usize {
+    5
+}
+
+fn ten() -> usize {
+    10
+}
+
+/// A walk that reached a note.
+#[derive(Debug, Serialize, JsonSchema)]
+struct ViaPath {
+    /// The seed it started from.
+    seed: String,
+    /// The notes walked, from the seed to this note, both included.
+    path: Vec<String>,
+}
+
+/// The scores behind a result's rank.
+#[derive(Debug, Serialize, JsonSchema)]
+struct GraphScores {
+    /// Its place in the seed ranking (1 = best), when it is a seed.
+    seed_rank: Option<usize>,
+    /// Its seed score (BM25F, cosine or the hybrid RRF score), when it is a seed.
+    seed_score: Option<f64>,
+    /// Its best chunk's BM25F score, when it is a seed the lexical ranking has.
+    lexical: Option<f32>,
+    /// Its best chunk's cosine, when it is a seed the semantic ranking has.
+    semantic: Option<f32>,
+    /// Its link proximity to the seeds: the sum over the seeds reaching it of
+    /// 0.5^(hops-1) / seed rank (0 when no walk reached it).
+    proximity: f64,
+}
+
+/// One note found.
+#[derive(Debug, Serialize, JsonSchema)]
+struct GraphFound {
+    /// The note's vault-relative path.
+    path: String,
+    /// Its title (file name without `.md`).
+    title: String,
+    /// Links from the nearest seed (0: it is a seed).
+    hop: usize,
+    /// The walks that reached it, nearest first (at most 3; empty for a seed no other seed
+    /// reaches).
+    via: Vec<ViaPath>,
+    /// The fused RRF score (higher is better).
+    score: f64,
+    /// Its components.
+    scores: GraphScores,
+}
+
+/// What `vault_graph_search` returns.
+#[derive(Debug, Serialize, JsonSchema)]
+struct GraphResults {
+    /// How the seeds were ranked: `hybrid` or `lexical`.
+    seeded_by: String,
+    /// Best first.
+    results: Vec<GraphFound>,
+    /// Pass this as `cursor` to get the next page; absent on the last page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cursor: Option<String>,
+}
+
+/// The `vault_graph_search` tool.
+pub(super) fn tool() -> ToolDef {
+    ToolDef {
+        name: "vault_graph_search",
+        title: "Graph search (GraphRAG)",
+        description: "Find notes for a query and the notes linked with them: the best \
+                      matches seed a walk over wikilinks and backlinks (hops 1-3), fused by \
+                      RRF. Each result says which seed reached it and by which links.",
+        domain: "search",
+        keywords: &[
+            "graph",
+            "graphrag",
+            "related",
+            "linked",
+            "connected",
+            "neighbours",
+            "backlinks",
+            "wikilinks",
+            "expand",
+        ],
+        input_schema: input_schema::<GraphSearch>(),
+        output_schema: output_schema::<GraphResults>(),
+        scopes: &["read:notes"],
+        destructive: false,
+        idempotency: false,
+        vault_arg: true,
+        path_args: &[],
+        precheck: None,
+        handler: vault_graph_search,
+    }
+}
+
+fn vault_graph_search(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
+    let args: GraphSearch = parse(args)?;
+    let offset = match &args.cursor {
+        Some(cursor) => cursor.parse().map_err(|_| {
+            ToolError::new(
+                ErrorCode::InvalidInput,
+                "the cursor is not one this tool returned; start again without it",
+            )
+        })?,
+        None => 0,
+    };
+    let searchable = Searchable::open(ctx)?;
+    let how = searchable.retrieval();
+    let graph = LinkGraph::load(ctx.store(), ctx.vault_id()).map_err(index_fault)?;
+    let view = searchable
+        .index
+        .view
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let allowed = readable(ctx);
+    let retriever = Retriever {
+        view: &view,
+        semantic: searchable.semantic.as_deref(),
+        vault: ctx.vault_id(),
+        allowed: &allowed,
+    };
+    let query = GraphQuery {
+        how,
+        seeds: args.seeds,
+        hops: args.hops.min(MAX_HOPS),
+    };
+    let mut hits = graph_notes(
+        &retriever,
+        &graph,
+        &args.query,
+        query,
+        offset + args.limit + 1,
+    )
+    .map_err(semantic_error)?;
+    let more = hits.len() > offset + args.limit;
+    hits.truncate(offset + args.limit);
+    structured(&GraphResults {
+        seeded_by: if how == Retrieval::Hybrid {
+            "hybrid"
+        } else {
+            "lexical"
+        }
+        .to_owned(),
+        results: hits.into_iter().skip(offset).map(found).collect(),
+        cursor: more.then(|| (offset + args.limit).to_string()),
+    })
+}
+
+fn found(hit: GraphHit) -> GraphFound {
+    let (seed_rank, seed) = match hit.seed {
+        Some((rank, seed)) => (Some(rank), Some(seed)),
+        None => (None, None),
+    };
+    GraphFound {
+        title: title_of(&hit.path),
+        path: hit.path,
+        hop: hit.hop,
+        via: hit
+            .via
+            .into_iter()
+            .map(|via| ViaPath {
+                seed: via.seed,
+                path: via.path,
+            })
+            .collect(),
+        score: hit.score,
+        scores: GraphScores {
+            seed_rank,
+            seed_score: seed.as_ref().map(|seed| seed.score),
+            lexical: seed.as_ref().and_then(|seed| seed.lexical),
+            semantic: seed.as_ref().and_then(|seed| seed.semantic),
+            proximity: hit.proximity,
+        },
+    }
+}

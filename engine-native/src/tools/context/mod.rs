@@ -1,0 +1,35 @@
+//! The context tools: what an agent (or a ChatGPT-style connector) reads to answer from the
+//! vault, packed to a budget.
+//!
+//! - `graph_search`: `vault_graph_search` (GraphRAG: seed notes expanded over links).
+//! - `get_context`: `get_context` and its alias `vault_context` (the best chunks for a query,
+//!   packed to a token budget, grouped by note, with each note's links).
+//! - `bundle`: `bundle_folder` and `bundle_files` (whole notes concatenated to a budget).
+//! - `connector`: `connector_search` and `connector_fetch`, shaped like OpenAI's MCP
+//!   connector contract (`search` / `fetch`).
+//!
+//! Every tool reads only notes the caller may read; hidden notes never show, never count,
+//! and never connect others.
+
+mod budget;
+mod bundle;
+mod connector;
+mod get_context;
+mod graph_search;
+mod note;
+mod searchable;
+
+use crate::dispatch::ToolDef;
+
+/// Every context tool.
+pub fn tools() -> Vec<ToolDef> {
+    vec![
+        graph_search::tool(),
+        get_context::tool("get_context"),
+        get_context::tool("vault_context"),
+        bundle::folder_tool(),
+        bundle::files_tool(),
+        connector::search_tool(),
+        connector::fetch_tool(),
+    ]
+}
