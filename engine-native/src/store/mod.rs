@@ -37,7 +37,9 @@ pub use events::{Event, EventLog, LoggedEvent, Outcome};
 pub use idempotency::{Claim, Idempotency, IdempotencyPolicy};
 pub use maintenance::{Retention, SweepCounts, VaultRowCounts};
 pub use migrations::SCHEMA_VERSION;
-pub use note_index::{ChunkRow, FileStamp, IndexFailure, NoteFields, NoteIndex};
+pub use note_index::{
+    ChunkChange, ChunkRow, FileStamp, IndexFailure, NoteFields, NoteIndex, RowChange,
+};
 pub use notes::{NoteMeta, NotePage, Notes};
 
 /// The largest page any list in the store returns.
