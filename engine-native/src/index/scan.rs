@@ -283,7 +283,7 @@ impl Scanner<'_> {
                 found: Found::Gone,
             })
             .collect();
-        for outcome in self.store_batch(&gone)? {
+        for outcome in self.store_batch(gone)? {
             count(&mut report, outcome);
         }
         Ok(report)
@@ -307,7 +307,7 @@ impl Scanner<'_> {
                     Err(_) => break,
                 }
             }
-            for outcome in self.store_batch(&batch)? {
+            for outcome in self.store_batch(batch)? {
                 count(&mut report, outcome);
                 done += 1;
                 progress(done, total);
@@ -337,7 +337,7 @@ impl Scanner<'_> {
             })
             .collect();
         let mut report = ScanReport::default();
-        for outcome in self.store_batch(&reads)? {
+        for outcome in self.store_batch(reads)? {
             count(&mut report, outcome);
         }
         Ok(report)
@@ -345,11 +345,11 @@ impl Scanner<'_> {
 
     /// Stores `batch` in one transaction, then brings the vectors and the lexical view in
     /// line with it; returns each note's outcome in order.
-    fn store_batch(&self, batch: &[Read]) -> Result<Vec<Outcome>, ScanError> {
+    fn store_batch(&self, batch: Vec<Read>) -> Result<Vec<Outcome>, ScanError> {
         let mut changes = Vec::with_capacity(batch.len());
         // Which change of `changes` stores each note's rows.
         let mut slots = Vec::with_capacity(batch.len());
-        for read in batch {
+        for read in &batch {
             slots.push(read.change(self.now).map(|change| {
                 changes.push(change);
                 changes.len() - 1
@@ -360,7 +360,8 @@ impl Scanner<'_> {
             return Ok(batch.iter().map(Read::outcome).collect());
         }
         let mut applied = self.store.note_index().apply(self.vault_id, &changes)?;
-        for (read, slot) in batch.iter().zip(&slots) {
+        let outcomes = batch.iter().map(Read::outcome).collect();
+        for (read, slot) in batch.into_iter().zip(slots) {
             if let Found::Unreadable(error) = &read.found {
                 tracing::warn!(
                     vault = self.vault_id,
@@ -369,15 +370,15 @@ impl Scanner<'_> {
                 );
             }
             let Some(slot) = slot else { continue };
-            let ChunkChange { removed, added } = std::mem::take(&mut applied[*slot]);
+            let ChunkChange { removed, added } = std::mem::take(&mut applied[slot]);
             self.drop_vectors(&removed);
             let mut view = self.view.write().unwrap_or_else(|e| e.into_inner());
             view.remove(&removed);
-            if let Found::Parsed(note) = &read.found {
-                insert_chunks(&mut view, &read.path, &note.1, added);
+            if let Found::Parsed(note) = read.found {
+                insert_chunks(&mut view, &read.path, note.1, added);
             }
         }
-        Ok(batch.iter().map(Read::outcome).collect())
+        Ok(outcomes)
     }
 
     /// Drops the vectors of chunks that no longer exist. A failure is logged: the vectors'
@@ -428,19 +429,19 @@ fn read_all(
 }
 
 /// Adds the chunks of a parsed note to the view, under the ids its rows got.
-fn insert_chunks(view: &mut LexicalView, path: &str, parsed: &ParsedNote, ids: Vec<i64>) {
+fn insert_chunks(view: &mut LexicalView, path: &str, parsed: ParsedNote, ids: Vec<i64>) {
     let fields = NoteFields {
-        title: parsed.title.clone(),
-        aliases: parsed.aliases.clone(),
-        tags: parsed.tags.clone(),
+        title: parsed.title,
+        aliases: parsed.aliases,
+        tags: parsed.tags,
     };
-    for (chunk, chunk_id) in parsed.chunks.iter().zip(ids) {
+    for (chunk, chunk_id) in parsed.chunks.into_iter().zip(ids) {
         let row = ChunkRow {
             chunk_id,
             path: path.to_owned(),
             ordinal: u32::try_from(chunk.index).unwrap_or(u32::MAX),
-            headings: chunk.headings.clone(),
-            text: chunk.text.clone(),
+            headings: chunk.headings,
+            text: chunk.text,
         };
         view.insert(row, &fields);
     }
