@@ -3,8 +3,8 @@
 //!
 //! Run: `cargo run --release -p engine-native --example bench_vectors [-- --check]`
 //! (`--rows N`, `--queries N` change the size). Prints the insert and load times, the matrix's
-//! memory, the median and p95 of both searches and their ratio, and whether both return the
-//! same top-10 ids. `--check` exits 1 when the scan's median is above 15 ms or the ids differ.
+//! memory, the median and p95 of both searches (and of the scan kept on one thread) and their
+//! ratio, and whether all return the same top-10 ids. `--check` exits 1 when the scan's median is above 15 ms or the ids differ.
 
 // Shared with the tests; the bench does not use every helper.
 #[allow(dead_code)]
@@ -115,10 +115,18 @@ fn run(options: &Options) -> Result<bool, Box<dyn std::error::Error>> {
     vectors.knn_sqlite_vec(SET, &queries[0], K)?;
 
     let (mut scan, mut knn, mut mismatches) = (Vec::new(), Vec::new(), 0);
+    let mut sequential = Vec::new();
     for query in &queries {
         let started = Instant::now();
         let ours = matrix.top_k(query, K, &filter)?;
         scan.push(started.elapsed());
+        let started = Instant::now();
+        let alone = matrix.top_k_on(query, K, &filter, 1)?;
+        sequential.push(started.elapsed());
+        if alone != ours {
+            mismatches += 1;
+            eprintln!("the split scan differs from the sequential one: {ours:?} vs {alone:?}");
+        }
         let started = Instant::now();
         let theirs = vectors.knn_sqlite_vec(SET, query, K)?;
         knn.push(started.elapsed());
@@ -131,11 +139,17 @@ fn run(options: &Options) -> Result<bool, Box<dyn std::error::Error>> {
     }
     scan.sort();
     knn.sort();
+    sequential.sort();
     let (scan_median, knn_median) = (quantile(&scan, 0.5), quantile(&knn, 0.5));
     println!(
         "VectorMatrix::top_k(k={K}): median {:.2} ms, p95 {:.2} ms",
         ms(scan_median),
         ms(quantile(&scan, 0.95))
+    );
+    println!(
+        "  the same scan on one thread: median {:.2} ms, p95 {:.2} ms",
+        ms(quantile(&sequential, 0.5)),
+        ms(quantile(&sequential, 0.95))
     );
     println!(
         "sqlite-vec vec0 KNN (k={K}): median {:.2} ms, p95 {:.2} ms",

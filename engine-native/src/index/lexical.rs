@@ -81,18 +81,25 @@ impl LexicalView {
 
     /// Adds or replaces one chunk.
     pub fn insert(&mut self, chunk: ChunkRow, note: &NoteFields) {
+        // The chunk's text and headings move into the document and the headings back out
+        // into its place: no copy of the text.
         let document = Document {
             title: note.title.clone(),
             aliases: note.aliases.clone(),
-            headings: chunk.headings.clone(),
+            headings: chunk.headings,
             tags: note.tags.clone(),
-            body: chunk.text.clone(),
+            body: chunk.text,
         };
         let id = chunk.chunk_id;
         // Only an analyzer failure on a document fails an upsert; such a chunk is left out of
         // the index (the note is still listed and readable).
         if self.index.upsert(&id.to_string(), &document).is_ok() {
-            self.places.insert(id, place(chunk));
+            let place = ChunkPlace {
+                path: chunk.path,
+                ordinal: chunk.ordinal,
+                headings: document.headings,
+            };
+            self.places.insert(id, place);
         }
     }
 

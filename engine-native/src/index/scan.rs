@@ -1,21 +1,30 @@
 //! Bringing one vault's index in line with its files: the full scan (every note, skipping
 //! the unchanged ones by modification time and size, then by content hash) and the refresh
 //! of named paths (a write made by obsidian-tc, a change the watcher saw). New and changed
-//! notes are read, parsed and stored in one transaction each, deleted ones removed, and the
-//! lexical view follows each change at once. A note that cannot be read or parsed is recorded
+//! notes are read, parsed and stored, deleted ones removed, and the lexical view follows each
+//! change as soon as its rows are committed. A note that cannot be read or parsed is recorded
 //! with why, retried on the next scan, and reported; it is never silently skipped.
+//!
+//! The full scan reads and parses notes on a second thread while this one stores them, in
+//! batches of up to [`BATCH_NOTES`] notes or [`BATCH_TIME`] of reading, one transaction each:
+//! a batch's rows are all committed or none are, so a note is never half-written, and a note
+//! that fails is recorded in its batch without affecting the others.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
 
 use engine_core::markdown::ChunkOptions;
 use serde_json::Value;
 
 use super::lexical::LexicalView;
-use super::parse::parse_note;
+use super::parse::{ParsedNote, parse_note};
 use super::semantic::SemanticIndex;
-use crate::store::{ChunkRow, FileStamp, NoteFields, NoteMeta, Store, StoreError};
-use crate::vault::{EntryKind, TextFile, Vault, VaultError};
+use crate::store::{
+    ChunkChange, ChunkRow, FileStamp, NoteFields, NoteMeta, RowChange, Store, StoreError,
+};
+use crate::vault::{Entry, EntryKind, TextFile, Vault, VaultError};
 
 /// What one scan or refresh did.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
@@ -95,13 +104,140 @@ pub struct Scanner<'a> {
     pub semantic: Option<Arc<SemanticIndex>>,
 }
 
+/// The most notes stored in one transaction.
+const BATCH_NOTES: usize = 256;
+/// The longest a batch collects notes before it is stored, so a slow disk still shows
+/// progress in search.
+const BATCH_TIME: Duration = Duration::from_millis(100);
+/// Notes read ahead of the writer.
+const READ_AHEAD: usize = 64;
+
 /// What happened to one path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Outcome {
     Added,
     Updated,
     Unchanged,
     Removed,
     Failed,
+}
+
+/// What reading one path found, before anything is stored.
+enum Found {
+    /// Nothing to store.
+    Unchanged,
+    /// The file is gone; the note was indexed.
+    Gone,
+    /// Same content, new modification time or size.
+    Touched(FileStamp),
+    /// It could not be read or decoded.
+    Unreadable(String),
+    /// New or changed content, parsed.
+    Parsed(Box<(NoteMeta, ParsedNote)>),
+}
+
+/// One path read and parsed, waiting to be stored.
+struct Read {
+    path: String,
+    known: bool,
+    found: Found,
+}
+
+impl Read {
+    /// The row change that stores what was found, if any.
+    fn change(&self, now: i64) -> Option<RowChange<'_>> {
+        match &self.found {
+            Found::Unchanged => None,
+            Found::Gone => Some(RowChange::Remove { path: &self.path }),
+            Found::Touched(stamp) => Some(RowChange::Restamp {
+                path: &self.path,
+                stamp,
+            }),
+            Found::Unreadable(error) => Some(RowChange::Fail {
+                path: &self.path,
+                stage: "read",
+                error,
+                now,
+            }),
+            Found::Parsed(note) => Some(RowChange::Replace {
+                meta: &note.0,
+                parsed: &note.1,
+            }),
+        }
+    }
+
+    /// The frontmatter error to record with a parsed note (its body is still indexed).
+    fn frontmatter_failure(&self, now: i64) -> Option<RowChange<'_>> {
+        match &self.found {
+            Found::Parsed(note) => {
+                note.1
+                    .frontmatter_error
+                    .as_deref()
+                    .map(|error| RowChange::Fail {
+                        path: &self.path,
+                        stage: "frontmatter",
+                        error,
+                        now,
+                    })
+            }
+            _ => None,
+        }
+    }
+
+    fn outcome(&self) -> Outcome {
+        match (&self.found, self.known) {
+            (Found::Unchanged | Found::Touched(_), _) => Outcome::Unchanged,
+            (Found::Gone, _) => Outcome::Removed,
+            (Found::Unreadable(_), _) => Outcome::Failed,
+            (Found::Parsed(_), true) => Outcome::Updated,
+            (Found::Parsed(_), false) => Outcome::Added,
+        }
+    }
+}
+
+/// Reads the note at `path` and parses it if its content changed since `known`; touches
+/// nothing but the file.
+fn read_note(
+    vault: &Vault,
+    chunking: &ChunkOptions,
+    path: String,
+    known: Option<&FileStamp>,
+) -> Read {
+    let found = match vault.read(&path) {
+        Err(VaultError::NotFound { .. }) if known.is_some() => Found::Gone,
+        Err(VaultError::NotFound { .. }) => Found::Unchanged,
+        Err(error) => Found::Unreadable(error.to_string()),
+        Ok(file) => {
+            let stamp = FileStamp {
+                mtime: file.modified_ms,
+                size: file.bytes.len() as u64,
+                sha256: file.sha256.clone(),
+            };
+            match known {
+                Some(known) if known.sha256 == stamp.sha256 && known == &stamp => Found::Unchanged,
+                Some(known) if known.sha256 == stamp.sha256 => Found::Touched(stamp),
+                _ => match TextFile::decode(&file.bytes, &path) {
+                    Err(error) => Found::Unreadable(error.to_string()),
+                    Ok(text) => {
+                        let parsed = parse_note(&path, &text.text, chunking);
+                        let meta = NoteMeta {
+                            path: path.clone(),
+                            sha256: stamp.sha256,
+                            mtime: stamp.mtime,
+                            size: stamp.size,
+                            frontmatter: Value::Object(parsed.frontmatter.clone()),
+                        };
+                        Found::Parsed(Box::new((meta, parsed)))
+                    }
+                },
+            }
+        }
+    };
+    Read {
+        path,
+        known: known.is_some(),
+        found,
+    }
 }
 
 impl Scanner<'_> {
@@ -111,8 +247,8 @@ impl Scanner<'_> {
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<ScanReport, ScanError> {
         let entries = self.vault.list(None).map_err(ScanError::Vault)?;
-        let mut stamps = self.store.note_index().stamps(self.vault_id)?;
-        let notes: Vec<_> = entries
+        let stamps = self.store.note_index().stamps(self.vault_id)?;
+        let notes: Vec<Entry> = entries
             .into_iter()
             .filter(|entry| entry.kind == EntryKind::File && is_note(&entry.path))
             .collect();
@@ -123,31 +259,66 @@ impl Scanner<'_> {
             .into_iter()
             .map(|failure| failure.path)
             .collect();
-        let mut report = ScanReport::default();
         let total = notes.len();
-        for (done, entry) in notes.iter().enumerate() {
-            let known = stamps.remove(&entry.path);
-            let same_stamp = known
-                .as_ref()
-                .is_some_and(|stamp| stamp.mtime == entry.modified_ms && stamp.size == entry.size);
-            let outcome = if same_stamp && !failed_before.contains(&entry.path) {
-                Outcome::Unchanged
-            } else {
-                self.index_path(&entry.path, known.as_ref())?
-            };
+        let (sender, receiver) = sync_channel(READ_AHEAD);
+        let (vault, chunking) = (self.vault, self.chunking);
+        let (stored, gone) = std::thread::scope(|scope| {
+            let reader = scope
+                .spawn(move || read_all(vault, chunking, notes, stamps, &failed_before, &sender));
+            // `receiver` is dropped when storing stops, early on an error, so the reader
+            // stops too.
+            let stored = self.store_all(receiver, total, progress);
+            let gone = reader
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (stored, gone)
+        });
+        let mut report = stored?;
+        // The notes indexed but no longer in the vault.
+        let gone: Vec<Read> = gone
+            .into_iter()
+            .map(|path| Read {
+                path,
+                known: true,
+                found: Found::Gone,
+            })
+            .collect();
+        for outcome in self.store_batch(gone)? {
             count(&mut report, outcome);
-            progress(done + 1, total);
         }
-        // What is left in `stamps` was indexed but is no longer in the vault.
-        for path in stamps.into_keys() {
-            count(&mut report, self.forget(&path)?);
+        Ok(report)
+    }
+
+    /// Stores what the reader sends, batch by batch, calling `progress` after each note.
+    fn store_all(
+        &self,
+        receiver: Receiver<Read>,
+        total: usize,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<ScanReport, ScanError> {
+        let mut report = ScanReport::default();
+        let mut done = 0;
+        while let Ok(first) = receiver.recv() {
+            let started = Instant::now();
+            let mut batch = vec![first];
+            while batch.len() < BATCH_NOTES && started.elapsed() < BATCH_TIME {
+                match receiver.recv_timeout(BATCH_TIME.saturating_sub(started.elapsed())) {
+                    Ok(read) => batch.push(read),
+                    Err(_) => break,
+                }
+            }
+            for outcome in self.store_batch(batch)? {
+                count(&mut report, outcome);
+                done += 1;
+                progress(done, total);
+            }
         }
         Ok(report)
     }
 
     /// Re-reads the notes at `paths` (created, changed or deleted since the last look),
     /// each once, by its canonical vault path; paths that are not notes or not valid vault
-    /// paths are left out.
+    /// paths are left out. They are stored in one transaction before this returns.
     pub fn refresh(&self, paths: &[String]) -> Result<ScanReport, ScanError> {
         let stamps = self.store.note_index().stamps(self.vault_id)?;
         let mut canonical: Vec<String> = paths
@@ -158,104 +329,56 @@ impl Scanner<'_> {
             .collect();
         canonical.sort();
         canonical.dedup();
+        let reads: Vec<Read> = canonical
+            .into_iter()
+            .map(|path| {
+                let known = stamps.get(&path);
+                read_note(self.vault, self.chunking, path, known)
+            })
+            .collect();
         let mut report = ScanReport::default();
-        for path in &canonical {
-            let outcome = self.index_path(path, stamps.get(path))?;
+        for outcome in self.store_batch(reads)? {
             count(&mut report, outcome);
         }
         Ok(report)
     }
 
-    /// Indexes the note at `path` if its content changed since `known`.
-    fn index_path(&self, path: &str, known: Option<&FileStamp>) -> Result<Outcome, ScanError> {
-        let file = match self.vault.read(path) {
-            Ok(file) => file,
-            Err(VaultError::NotFound { .. }) => {
-                return match known {
-                    Some(_) => self.forget(path),
-                    None => Ok(Outcome::Unchanged),
-                };
-            }
-            Err(error) => return self.fail(path, "read", &error.to_string()),
-        };
-        let size = file.bytes.len() as u64;
-        let stamp = FileStamp {
-            mtime: file.modified_ms,
-            size,
-            sha256: file.sha256.clone(),
-        };
-        if let Some(known) = known
-            && known.sha256 == file.sha256
-        {
-            if known != &stamp {
-                self.store
-                    .note_index()
-                    .restamp(self.vault_id, path, &stamp)?;
-            }
-            return Ok(Outcome::Unchanged);
+    /// Stores `batch` in one transaction, then brings the vectors and the lexical view in
+    /// line with it; returns each note's outcome in order.
+    fn store_batch(&self, batch: Vec<Read>) -> Result<Vec<Outcome>, ScanError> {
+        let mut changes = Vec::with_capacity(batch.len());
+        // Which change of `changes` stores each note's rows.
+        let mut slots = Vec::with_capacity(batch.len());
+        for read in &batch {
+            slots.push(read.change(self.now).map(|change| {
+                changes.push(change);
+                changes.len() - 1
+            }));
+            changes.extend(read.frontmatter_failure(self.now));
         }
-        let text = match TextFile::decode(&file.bytes, path) {
-            Ok(text) => text.text,
-            Err(error) => return self.fail(path, "read", &error.to_string()),
-        };
-        let parsed = parse_note(path, &text, self.chunking);
-        let meta = NoteMeta {
-            path: path.to_owned(),
-            sha256: file.sha256,
-            mtime: file.modified_ms,
-            size,
-            frontmatter: Value::Object(parsed.frontmatter.clone()),
-        };
-        let (old_ids, new_ids) = self
-            .store
-            .note_index()
-            .replace(self.vault_id, &meta, &parsed)?;
-        let fields = NoteFields {
-            title: parsed.title.clone(),
-            aliases: parsed.aliases.clone(),
-            tags: parsed.tags.clone(),
-        };
-        {
-            self.drop_vectors(&old_ids);
+        if changes.is_empty() {
+            return Ok(batch.iter().map(Read::outcome).collect());
+        }
+        let mut applied = self.store.note_index().apply(self.vault_id, &changes)?;
+        let outcomes = batch.iter().map(Read::outcome).collect();
+        for (read, slot) in batch.into_iter().zip(slots) {
+            if let Found::Unreadable(error) = &read.found {
+                tracing::warn!(
+                    vault = self.vault_id,
+                    path = read.path,
+                    "not indexed: {error}"
+                );
+            }
+            let Some(slot) = slot else { continue };
+            let ChunkChange { removed, added } = std::mem::take(&mut applied[slot]);
+            self.drop_vectors(&removed);
             let mut view = self.view.write().unwrap_or_else(|e| e.into_inner());
-            view.remove(&old_ids);
-            for (chunk, chunk_id) in parsed.chunks.iter().zip(new_ids) {
-                let row = ChunkRow {
-                    chunk_id,
-                    path: path.to_owned(),
-                    ordinal: u32::try_from(chunk.index).unwrap_or(u32::MAX),
-                    headings: chunk.headings.clone(),
-                    text: chunk.text.clone(),
-                };
-                view.insert(row, &fields);
+            view.remove(&removed);
+            if let Found::Parsed(note) = read.found {
+                insert_chunks(&mut view, &read.path, note.1, added);
             }
         }
-        if let Some(error) = &parsed.frontmatter_error {
-            // The body is indexed; the frontmatter is reported until the note is fixed.
-            self.store.note_index().record_failure(
-                self.vault_id,
-                path,
-                "frontmatter",
-                error,
-                self.now,
-            )?;
-        }
-        Ok(if known.is_some() {
-            Outcome::Updated
-        } else {
-            Outcome::Added
-        })
-    }
-
-    /// Removes a note whose file is gone.
-    fn forget(&self, path: &str) -> Result<Outcome, ScanError> {
-        let old_ids = self.store.note_index().remove(self.vault_id, path)?;
-        self.drop_vectors(&old_ids);
-        self.view
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&old_ids);
-        Ok(Outcome::Removed)
+        Ok(outcomes)
     }
 
     /// Drops the vectors of chunks that no longer exist. A failure is logged: the vectors'
@@ -270,14 +393,57 @@ impl Scanner<'_> {
             );
         }
     }
+}
 
-    /// Records a note that could not be indexed.
-    fn fail(&self, path: &str, stage: &str, error: &str) -> Result<Outcome, ScanError> {
-        tracing::warn!(vault = self.vault_id, path, stage, "not indexed: {error}");
-        self.store
-            .note_index()
-            .record_failure(self.vault_id, path, stage, error, self.now)?;
-        Ok(Outcome::Failed)
+/// Reads every note of `notes` that may have changed (its stamp differs from `stamps`, or
+/// it failed before) and sends it to the writer, in order; returns the indexed paths that
+/// are no longer in the vault. Stops early when the writer is gone.
+fn read_all(
+    vault: &Vault,
+    chunking: &ChunkOptions,
+    notes: Vec<Entry>,
+    mut stamps: HashMap<String, FileStamp>,
+    failed_before: &HashSet<String>,
+    sender: &SyncSender<Read>,
+) -> Vec<String> {
+    for entry in notes {
+        let path = entry.path;
+        let known = stamps.remove(&path);
+        let listed_same = known
+            .as_ref()
+            .is_some_and(|stamp| stamp.mtime == entry.modified_ms && stamp.size == entry.size);
+        let read = if listed_same && !failed_before.contains(&path) {
+            Read {
+                path,
+                known: true,
+                found: Found::Unchanged,
+            }
+        } else {
+            read_note(vault, chunking, path, known.as_ref())
+        };
+        if sender.send(read).is_err() {
+            return Vec::new();
+        }
+    }
+    stamps.into_keys().collect()
+}
+
+/// Adds the chunks of a parsed note to the view, under the ids its rows got.
+fn insert_chunks(view: &mut LexicalView, path: &str, parsed: ParsedNote, ids: Vec<i64>) {
+    let fields = NoteFields {
+        title: parsed.title,
+        aliases: parsed.aliases,
+        tags: parsed.tags,
+    };
+    for (chunk, chunk_id) in parsed.chunks.into_iter().zip(ids) {
+        let row = ChunkRow {
+            chunk_id,
+            path: path.to_owned(),
+            ordinal: u32::try_from(chunk.index).unwrap_or(u32::MAX),
+            headings: chunk.headings,
+            text: chunk.text,
+        };
+        view.insert(row, &fields);
     }
 }
 

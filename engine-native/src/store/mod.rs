@@ -41,7 +41,9 @@ pub use link_graph::{LinkGraphRows, LinkRow};
 pub use maintenance::{Retention, SweepCounts, VaultRowCounts};
 pub use migrations::SCHEMA_VERSION;
 pub use note_facts::{NoteFacts, NoteFactsRepo};
-pub use note_index::{ChunkRow, FileStamp, IndexFailure, NoteFields, NoteIndex};
+pub use note_index::{
+    ChunkChange, ChunkRow, FileStamp, IndexFailure, NoteFields, NoteIndex, RowChange,
+};
 pub use notes::{NoteMeta, NotePage, Notes};
 
 /// The largest page any list in the store returns.

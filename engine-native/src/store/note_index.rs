@@ -49,6 +49,50 @@ pub struct NoteFields {
     pub tags: Vec<String>,
 }
 
+/// One change to a vault's index rows, for [`NoteIndex::apply`].
+#[derive(Debug, Clone, Copy)]
+pub enum RowChange<'a> {
+    /// Replace everything stored for note `meta.path` with `parsed` and clear its failures.
+    Replace {
+        /// The note's `notes` row.
+        meta: &'a NoteMeta,
+        /// Its index rows.
+        parsed: &'a ParsedNote,
+    },
+    /// Record a new stamp for a note whose content did not change (a touched file).
+    Restamp {
+        /// The note's path.
+        path: &'a str,
+        /// Its new stamp.
+        stamp: &'a FileStamp,
+    },
+    /// Forget the note (its file is gone), failures included.
+    Remove {
+        /// The note's path.
+        path: &'a str,
+    },
+    /// Record that the note failed at `stage` (a retry counts up its attempts).
+    Fail {
+        /// The note's path.
+        path: &'a str,
+        /// What failed (`read`, `frontmatter`).
+        stage: &'a str,
+        /// Why.
+        error: &'a str,
+        /// When, Unix seconds.
+        now: i64,
+    },
+}
+
+/// The chunks one [`RowChange`] removed and added.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChunkChange {
+    /// The ids of the chunks it removed.
+    pub removed: Vec<i64>,
+    /// The ids of the chunks it added, in note order.
+    pub added: Vec<i64>,
+}
+
 /// A note that could not be indexed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IndexFailure {
@@ -94,64 +138,21 @@ impl<'s> NoteIndex<'s> {
         })
     }
 
-    /// Replaces everything stored for the note `meta.path` of `vault` with `parsed`, in one
-    /// transaction; clears its failures. Returns the old chunks' ids and the new ones (in
-    /// note order).
-    pub fn replace(
+    /// Applies `changes` to `vault`'s rows in one transaction (all or none) and moves the
+    /// generation on once. Returns, for each change in order, the chunk ids it removed and
+    /// the ones it added (in note order).
+    pub fn apply(
         &self,
         vault: &str,
-        meta: &NoteMeta,
-        parsed: &ParsedNote,
-    ) -> Result<(Vec<i64>, Vec<i64>), StoreError> {
-        let frontmatter = serde_json::to_string(&meta.frontmatter)?;
+        changes: &[RowChange<'_>],
+    ) -> Result<Vec<ChunkChange>, StoreError> {
         self.store.write(|tx| {
-            let old = chunk_ids(tx, vault, &meta.path)?;
-            delete_rows(tx, vault, &meta.path)?;
-            tx.execute(
-                "INSERT INTO notes (vault_id, path, sha256, mtime, size, frontmatter_json)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![
-                    vault,
-                    meta.path,
-                    meta.sha256,
-                    meta.mtime,
-                    int(meta.size),
-                    frontmatter
-                ],
-            )?;
-            let ids = insert_chunks(tx, vault, &meta.path, parsed)?;
-            insert_note_fields(tx, vault, &meta.path, parsed)?;
-            tx.execute(
-                "DELETE FROM index_failures WHERE vault_id = ?1 AND path = ?2",
-                params![vault, meta.path],
-            )?;
+            let mut out = Vec::with_capacity(changes.len());
+            for change in changes {
+                out.push(apply_one(tx, vault, change)?);
+            }
             bump_generation(tx, vault)?;
-            Ok((old, ids))
-        })
-    }
-
-    /// Records a new stamp for a note whose content did not change (a touched file).
-    pub fn restamp(&self, vault: &str, path: &str, stamp: &FileStamp) -> Result<(), StoreError> {
-        self.store.write(|tx| {
-            tx.execute(
-                "UPDATE notes SET mtime = ?3, size = ?4 WHERE vault_id = ?1 AND path = ?2",
-                params![vault, path, stamp.mtime, int(stamp.size)],
-            )?;
-            Ok(())
-        })
-    }
-
-    /// Forgets the note at `path` of `vault` (it was deleted); returns its chunk ids.
-    pub fn remove(&self, vault: &str, path: &str) -> Result<Vec<i64>, StoreError> {
-        self.store.write(|tx| {
-            let ids = chunk_ids(tx, vault, path)?;
-            delete_rows(tx, vault, path)?;
-            tx.execute(
-                "DELETE FROM index_failures WHERE vault_id = ?1 AND path = ?2",
-                params![vault, path],
-            )?;
-            bump_generation(tx, vault)?;
-            Ok(ids)
+            Ok(out)
         })
     }
 
@@ -258,16 +259,8 @@ impl<'s> NoteIndex<'s> {
         error: &str,
         now: i64,
     ) -> Result<(), StoreError> {
-        self.store.write(|tx| {
-            tx.execute(
-                "INSERT INTO index_failures (vault_id, path, stage, error, attempts, failed_at)
-                 VALUES (?1, ?2, ?3, ?4, 1, ?5)
-                 ON CONFLICT (vault_id, path, stage)
-                 DO UPDATE SET error = ?4, attempts = attempts + 1, failed_at = ?5",
-                params![vault, path, stage, error, now],
-            )?;
-            Ok(())
-        })
+        self.store
+            .write(|tx| insert_failure(tx, vault, path, stage, error, now))
     }
 
     /// Clears the failure of `path` at `stage` (it succeeded since).
@@ -348,25 +341,109 @@ impl<'s> NoteIndex<'s> {
     }
 }
 
+/// Applies one change inside `tx`.
+fn apply_one(
+    tx: &Transaction<'_>,
+    vault: &str,
+    change: &RowChange<'_>,
+) -> Result<ChunkChange, StoreError> {
+    match *change {
+        RowChange::Replace { meta, parsed } => {
+            let removed = chunk_ids(tx, vault, &meta.path)?;
+            delete_rows(tx, vault, &meta.path)?;
+            let frontmatter = serde_json::to_string(&meta.frontmatter)?;
+            tx.prepare_cached(
+                "INSERT INTO notes (vault_id, path, sha256, mtime, size, frontmatter_json)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?
+            .execute(params![
+                vault,
+                meta.path,
+                meta.sha256,
+                meta.mtime,
+                int(meta.size),
+                frontmatter
+            ])?;
+            let added = insert_chunks(tx, vault, &meta.path, parsed)?;
+            insert_note_fields(tx, vault, &meta.path, parsed)?;
+            delete_failures(tx, vault, &meta.path)?;
+            Ok(ChunkChange { removed, added })
+        }
+        RowChange::Restamp { path, stamp } => {
+            tx.prepare_cached(
+                "UPDATE notes SET mtime = ?3, size = ?4 WHERE vault_id = ?1 AND path = ?2",
+            )?
+            .execute(params![vault, path, stamp.mtime, int(stamp.size)])?;
+            Ok(ChunkChange::default())
+        }
+        RowChange::Remove { path } => {
+            let removed = chunk_ids(tx, vault, path)?;
+            delete_rows(tx, vault, path)?;
+            delete_failures(tx, vault, path)?;
+            Ok(ChunkChange {
+                removed,
+                added: Vec::new(),
+            })
+        }
+        RowChange::Fail {
+            path,
+            stage,
+            error,
+            now,
+        } => {
+            insert_failure(tx, vault, path, stage, error, now)?;
+            Ok(ChunkChange::default())
+        }
+    }
+}
+
+/// Records a failure of `path` at `stage`, or counts up its attempts.
+fn insert_failure(
+    tx: &Transaction<'_>,
+    vault: &str,
+    path: &str,
+    stage: &str,
+    error: &str,
+    now: i64,
+) -> Result<(), StoreError> {
+    tx.prepare_cached(
+        "INSERT INTO index_failures (vault_id, path, stage, error, attempts, failed_at)
+         VALUES (?1, ?2, ?3, ?4, 1, ?5)
+         ON CONFLICT (vault_id, path, stage)
+         DO UPDATE SET error = ?4, attempts = attempts + 1, failed_at = ?5",
+    )?
+    .execute(params![vault, path, stage, error, now])?;
+    Ok(())
+}
+
+/// Clears every failure of one note (it was indexed or is gone).
+fn delete_failures(tx: &Transaction<'_>, vault: &str, path: &str) -> Result<(), StoreError> {
+    tx.prepare_cached("DELETE FROM index_failures WHERE vault_id = ?1 AND path = ?2")?
+        .execute(params![vault, path])?;
+    Ok(())
+}
+
 /// The chunk ids of one note.
 fn chunk_ids(tx: &Transaction<'_>, vault: &str, path: &str) -> Result<Vec<i64>, StoreError> {
-    let mut stmt = tx.prepare("SELECT chunk_id FROM chunks WHERE vault_id = ?1 AND path = ?2")?;
+    let mut stmt =
+        tx.prepare_cached("SELECT chunk_id FROM chunks WHERE vault_id = ?1 AND path = ?2")?;
     let ids = stmt.query_map(params![vault, path], |r| r.get(0))?;
     Ok(ids.collect::<Result<_, _>>()?)
 }
 
 /// Deletes the `notes` row and every index row of one note.
 fn delete_rows(tx: &Transaction<'_>, vault: &str, path: &str) -> Result<(), StoreError> {
-    for table in ["notes", "chunks", "tags", "tasks", "aliases"] {
-        tx.execute(
-            &format!("DELETE FROM {table} WHERE vault_id = ?1 AND path = ?2"),
-            params![vault, path],
-        )?;
-    }
-    tx.execute(
+    for statement in [
+        "DELETE FROM notes WHERE vault_id = ?1 AND path = ?2",
+        "DELETE FROM chunks WHERE vault_id = ?1 AND path = ?2",
+        "DELETE FROM tags WHERE vault_id = ?1 AND path = ?2",
+        "DELETE FROM tasks WHERE vault_id = ?1 AND path = ?2",
+        "DELETE FROM aliases WHERE vault_id = ?1 AND path = ?2",
         "DELETE FROM links WHERE vault_id = ?1 AND source_path = ?2",
-        params![vault, path],
-    )?;
+    ] {
+        tx.prepare_cached(statement)?
+            .execute(params![vault, path])?;
+    }
     Ok(())
 }
 
@@ -377,7 +454,7 @@ fn insert_chunks(
     path: &str,
     parsed: &ParsedNote,
 ) -> Result<Vec<i64>, StoreError> {
-    let mut stmt = tx.prepare(
+    let mut stmt = tx.prepare_cached(
         "INSERT INTO chunks (vault_id, path, ordinal, headings_json, text, start_byte, end_byte)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?;
@@ -405,7 +482,7 @@ fn insert_note_fields(
     path: &str,
     parsed: &ParsedNote,
 ) -> Result<(), StoreError> {
-    let mut links = tx.prepare(
+    let mut links = tx.prepare_cached(
         "INSERT INTO links (vault_id, source_path, kind, target, subpath, line)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?;
@@ -419,16 +496,18 @@ fn insert_note_fields(
             int(link.line)
         ])?;
     }
-    let mut tags = tx.prepare("INSERT INTO tags (vault_id, path, tag) VALUES (?1, ?2, ?3)")?;
+    let mut tags =
+        tx.prepare_cached("INSERT INTO tags (vault_id, path, tag) VALUES (?1, ?2, ?3)")?;
     for tag in &parsed.tags {
         tags.execute(params![vault, path, tag])?;
     }
-    let mut aliases =
-        tx.prepare("INSERT OR IGNORE INTO aliases (vault_id, path, alias) VALUES (?1, ?2, ?3)")?;
+    let mut aliases = tx.prepare_cached(
+        "INSERT OR IGNORE INTO aliases (vault_id, path, alias) VALUES (?1, ?2, ?3)",
+    )?;
     for alias in &parsed.aliases {
         aliases.execute(params![vault, path, alias])?;
     }
-    let mut tasks = tx.prepare(
+    let mut tasks = tx.prepare_cached(
         "INSERT OR REPLACE INTO tasks (vault_id, path, line, status, text)
          VALUES (?1, ?2, ?3, ?4, ?5)",
     )?;
@@ -451,10 +530,10 @@ fn int<N: TryInto<i64>>(n: N) -> i64 {
 
 /// Moves `vault`'s generation on (creating its state row).
 fn bump_generation(tx: &Transaction<'_>, vault: &str) -> Result<(), StoreError> {
-    tx.execute(
+    tx.prepare_cached(
         "INSERT INTO index_state (vault_id, generation) VALUES (?1, 1)
          ON CONFLICT (vault_id) DO UPDATE SET generation = generation + 1",
-        [vault],
-    )?;
+    )?
+    .execute([vault])?;
     Ok(())
 }

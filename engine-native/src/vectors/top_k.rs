@@ -1,8 +1,14 @@
 //! The exact scan: every allowed row scored against the query with engine-core's dot product,
-//! the best `k` kept in a bounded heap.
+//! the best `k` kept in a bounded heap. A large matrix is split into contiguous row ranges
+//! scanned on several threads, each with its own heap, merged at the end under the same
+//! total order (higher score first, then smaller chunk id), so the result is exactly the
+//! sequential scan's.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
+use std::num::NonZeroUsize;
+use std::ops::Range;
+use std::sync::OnceLock;
 
 use engine_core::rank::dot;
 
@@ -75,6 +81,14 @@ impl Best {
         }
     }
 
+    /// Offers every result `other` kept. The best `k` of a union is the best `k` of the
+    /// parts' best `k`s, and the rank is a total order, so merging is exact.
+    fn merge(&mut self, other: Best) {
+        for candidate in other.heap {
+            self.offer(candidate);
+        }
+    }
+
     /// The kept results, best first.
     fn into_ranked(self) -> Vec<(i64, f32)> {
         // Ascending by `Ord` is best first, since `Ord` reverses the rank.
@@ -86,31 +100,109 @@ impl Best {
     }
 }
 
+/// The fewest `f32`s one thread scans (4 MiB, about half a millisecond): below that, starting
+/// a thread costs more than it saves.
+const MIN_FLOATS_PER_THREAD: usize = 1 << 20;
+
+/// The threads this machine runs at once (asked once; 1 when it cannot tell).
+fn available_threads() -> usize {
+    static THREADS: OnceLock<usize> = OnceLock::new();
+    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, NonZeroUsize::get))
+}
+
 impl VectorMatrix {
     /// The `k` rows with the highest dot product with `query` among the rows whose note
     /// `allowed` allows, best first as `(chunk_id, score)`; equal scores go by smaller chunk id.
     /// The filter applies before ranking, so hidden rows neither appear nor displace allowed
     /// ones: fewer than `k` results means fewer than `k` rows are allowed. For unit vectors the
-    /// score is the cosine similarity.
+    /// score is the cosine similarity. A large matrix is scanned on the machine's threads
+    /// (see [`VectorMatrix::top_k_on`]); the result does not depend on it.
     pub fn top_k(
         &self,
         query: &[f32],
         k: usize,
         allowed: &NoteFilter,
     ) -> Result<Vec<(i64, f32)>, MatrixError> {
+        let by_size = self.rows().len() / MIN_FLOATS_PER_THREAD;
+        let threads = available_threads().min(by_size).max(1);
+        self.top_k_on(query, k, allowed, threads)
+    }
+
+    /// [`VectorMatrix::top_k`] with the rows split over `threads` threads (1 scans on the
+    /// calling thread). The result, and the error for a row whose score overflows (the first
+    /// such row), are the same for every `threads`.
+    pub fn top_k_on(
+        &self,
+        query: &[f32],
+        k: usize,
+        allowed: &NoteFilter,
+        threads: usize,
+    ) -> Result<Vec<(i64, f32)>, MatrixError> {
         check_vector(self.dims(), query)?;
         if k == 0 || self.is_empty() {
             return Ok(Vec::new());
         }
+        let threads = threads.clamp(1, self.len());
+        if threads == 1 {
+            return Ok(self.scan(query, k, allowed, 0..self.len())?.into_ranked());
+        }
+        let per_thread = self.len().div_ceil(threads);
+        let ranges: Vec<Range<usize>> = (0..self.len())
+            .step_by(per_thread)
+            .map(|start| start..(start + per_thread).min(self.len()))
+            .collect();
+        let parts: Vec<Result<Best, MatrixError>> = std::thread::scope(|scope| {
+            // The first range is scanned here; the others on their own threads.
+            let (first, rest) = ranges
+                .split_first()
+                .map_or((0..0, &[][..]), |(f, r)| (f.clone(), r));
+            let handles: Vec<_> = rest
+                .iter()
+                .map(|range| {
+                    let range = range.clone();
+                    scope.spawn(move || self.scan(query, k, allowed, range))
+                })
+                .collect();
+            let mut parts = vec![self.scan(query, k, allowed, first)];
+            for handle in handles {
+                // A scan does not panic (no indexing out of its range, no unwrap); if one
+                // did, re-raising it here is the honest answer.
+                parts.push(
+                    handle
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                );
+            }
+            parts
+        });
+        // Ranges are in row order, so the first error is the first overflowing row's.
         let mut best = Best::new(k, self.len());
-        let rows = self.rows().chunks_exact(self.dims());
-        for ((row, &chunk_id), &note_key) in rows.zip(self.chunk_ids()).zip(self.note_keys()) {
+        for part in parts {
+            best.merge(part?);
+        }
+        Ok(best.into_ranked())
+    }
+
+    /// The best `k` allowed rows of `rows`; stops at the first row whose score overflows.
+    fn scan(
+        &self,
+        query: &[f32],
+        k: usize,
+        allowed: &NoteFilter,
+        rows: Range<usize>,
+    ) -> Result<Best, MatrixError> {
+        let dims = self.dims();
+        let mut best = Best::new(k, rows.len());
+        let vectors = self.rows()[rows.start * dims..rows.end * dims].chunks_exact(dims);
+        let ids = &self.chunk_ids()[rows.clone()];
+        let keys = &self.note_keys()[rows];
+        for ((row, &chunk_id), &note_key) in vectors.zip(ids).zip(keys) {
             if !allowed.allows(note_key) {
                 continue;
             }
             let score = dot(query, row).map_err(|_| MatrixError::ScoreOverflow { chunk_id })?;
             best.offer(Scored { score, chunk_id });
         }
-        Ok(best.into_ranked())
+        Ok(best)
     }
 }
