@@ -1,8 +1,8 @@
 //! The context tools through the real dispatcher on a real vault and `cache.db`:
 //! `get_context` / `vault_context` pack the best chunks to a token budget, grouped by note,
 //! with links; `bundle_folder` and `bundle_files` pack whole notes to a budget, list what
-//! was cut and report unreadable paths per item; the connector pair `connector_search` / `connector_fetch` has
-//! OpenAI's shapes, and `connector_fetch` of a hidden note fails exactly like `read_note`.
+//! was cut and report unreadable paths per item; the connector pair `search` / `fetch` has
+//! OpenAI's shapes, and `fetch` of a hidden note fails exactly like `read_note`.
 
 mod dispatch_support;
 
@@ -256,13 +256,18 @@ fn search_and_fetch_have_the_connector_shapes() {
         "Zeppelin hangar in a folder.\n",
     );
     fx.ok("index_vault", json!({}));
-    let found = fx.ok("connector_search", json!({"query": "zeppelin"}));
+    let found = fx.ok("search", json!({"query": "zeppelin"}));
     let results = found["results"].as_array().expect("results");
     assert!(results.len() >= 2, "{found}");
     for result in results {
         let keys: Vec<&String> = result.as_object().unwrap().keys().collect();
-        assert_eq!(keys, ["id", "title", "url"], "{result}");
+        assert_eq!(keys, ["id", "text", "title", "url"], "{result}");
+        let text = result["text"].as_str().expect("text");
+        assert!(text.to_lowercase().contains("zeppelin"), "{result}");
+        assert!(text.chars().count() <= 300);
     }
+    let one = fx.ok("search", json!({"query": "zeppelin", "limit": 1}));
+    assert_eq!(one["results"].as_array().map(Vec::len), Some(1), "{one}");
     let folder = results
         .iter()
         .find(|r| r["id"] == "Folder/Two words.md")
@@ -270,12 +275,13 @@ fn search_and_fetch_have_the_connector_shapes() {
     assert_eq!(folder["title"], "Two words");
     assert_eq!(folder["url"], "obsidian-tc://main/Folder/Two%20words.md");
 
-    let fetched = fx.ok("connector_fetch", json!({"id": "Folder/Two words.md"}));
+    let fetched = fx.ok("fetch", json!({"id": "Folder/Two words.md"}));
     assert_eq!(fetched["id"], "Folder/Two words.md");
     assert_eq!(fetched["title"], "Two words");
     assert_eq!(fetched["text"], "Zeppelin hangar in a folder.\n");
     assert_eq!(fetched["url"], folder["url"]);
     assert_eq!(fetched["metadata"]["vault"], "main");
+    assert_eq!(fetched["metadata"]["path"], "Folder/Two words.md");
     assert_eq!(fetched["metadata"]["size"], 29);
     assert_eq!(
         fetched["metadata"]["sha256"].as_str().map(str::len),
@@ -291,14 +297,14 @@ fn fetch_of_a_hidden_or_missing_note_fails_like_read_note() {
     fx.ok("index_vault", json!({}));
     let reader = caller("agent", &["read:notes"], None);
     let found = fx
-        .call(&reader, "connector_search", json!({"query": "zeppelin"}))
+        .call(&reader, "search", json!({"query": "zeppelin"}))
         .result
         .expect("search");
     assert_eq!(found["results"].as_array().unwrap().len(), 1, "{found}");
     assert_eq!(found["results"][0]["id"], "Public/a.md");
     for path in ["Private/b.md", "Private/none.md", "Public/none.md"] {
         let fetched = fx
-            .call(&reader, "connector_fetch", json!({"id": path}))
+            .call(&reader, "fetch", json!({"id": path}))
             .result
             .expect_err("fetch fails");
         let read = fx

@@ -46,9 +46,9 @@ fn each_mode_advertises_its_surface_and_the_triad_fits_the_budget() {
         [
             "admin",
             "context",
+            "find",
             "frontmatter",
             "notes",
-            "search",
             "workspace",
             "describe_capability"
         ]
@@ -59,7 +59,7 @@ fn each_mode_advertises_its_surface_and_the_triad_fits_the_budget() {
             .iter()
             .any(|name| name.ends_with("_capability"))
     );
-    let notes = &domain[3];
+    let notes = &domain[4];
     let description = notes.description.as_deref().unwrap_or_default();
     assert!(description.contains("read_note") && description.contains("move_note"));
     let sizes = [

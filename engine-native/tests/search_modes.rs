@@ -1,4 +1,4 @@
-//! `search_vault`'s modes `text`, `regex`, `jsonlogic` and `dql` through the real
+//! `search_vault`'s modes `text`, `regex`, `jsonlogic`, `graph` and `dql` through the real
 //! dispatcher: what each finds and in what order, what `score` means, the routing text,
 //! ACL filtering, and the typed errors (invalid rule, over-budget rule, DQL without TC
 //! Bridge).
@@ -249,4 +249,52 @@ fn dql_with_a_companion_configured_is_plugin_unreachable() {
         ErrorCode::PluginUnreachable,
     );
     assert!(error.message.contains("TC Bridge"), "{}", error.message);
+}
+
+#[test]
+fn graph_mode_adds_the_notes_linked_to_the_best_matches() {
+    let fx = fixture();
+    fx.write(
+        "main",
+        "Airships.md",
+        "# Airships\n\nThe zeppelin flew over the bay. See [[Hangar]].\n",
+    );
+    fx.write(
+        "main",
+        "Hangar.md",
+        "# Hangar\n\nWhere the big ships sleep.\n",
+    );
+    fx.write("main", "Log.md", "# Log\n\nRead [[Airships]] today.\n");
+    fx.write("main", "Unrelated.md", "# Unrelated\n\nNothing here.\n");
+    fx.ok("index_vault", json!({}));
+
+    let lexical = search(&fx, "lexical", "zeppelin");
+    assert_eq!(paths(&lexical), ["Airships.md"]);
+
+    let graph = search(&fx, "graph", "zeppelin");
+    assert_eq!(graph["mode"], "graph");
+    let found = paths(&graph);
+    assert_eq!(found[0], "Airships.md", "the seed ranks first: {graph}");
+    assert!(
+        found.contains(&"Hangar.md".to_owned()),
+        "outgoing link: {graph}"
+    );
+    assert!(found.contains(&"Log.md".to_owned()), "backlink: {graph}");
+    assert!(!found.contains(&"Unrelated.md".to_owned()));
+    let seed = &graph["results"][0];
+    assert!(seed["scores"]["lexical"].as_f64().is_some_and(|s| s > 0.0));
+    let hangar = graph["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .find(|r| r["path"] == "Hangar.md")
+        .expect("hangar");
+    assert_eq!(hangar["snippet"]["text"], "linked: Airships.md ↔ Hangar.md");
+    assert_eq!(hangar["scores"], json!({"lexical": null, "semantic": null}));
+    assert!(
+        graph["routing"]
+            .as_str()
+            .expect("routing")
+            .starts_with("graph:")
+    );
 }

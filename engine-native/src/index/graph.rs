@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use engine_core::links::{LinkResolver, validate_vault_path};
 use engine_core::rank::{RankedList, rrf};
 
-use super::retrieve::{NoteHit, RRF_K, Retrieval, Retriever};
+use super::retrieve::{NoteHit, Retrieval, Retriever};
 use super::semantic::SemanticError;
 use crate::store::{LinkRow, Store, StoreError};
 
@@ -31,6 +31,9 @@ pub const SEED_WEIGHT: f64 = 1.0;
 
 /// The weight of the expansion ranking in the fusion.
 pub const EXPANSION_WEIGHT: f64 = 1.0;
+
+/// The RRF constant fusing the seed and the expansion rankings (the customary 60).
+pub const RRF_K: f64 = 60.0;
 
 /// The most notes one seed's walk visits (a hub note cannot flood the ranking).
 pub const MAX_REACHED_PER_SEED: usize = 500;

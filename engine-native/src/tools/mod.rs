@@ -13,7 +13,7 @@
 //! - [`search`]: `search_vault` (lexical ranking, ACL-filtered, paged), `index_vault`,
 //!   `get_index_status`.
 //! - [`context`]: `vault_graph_search` (GraphRAG), `get_context` / `vault_context`,
-//!   `bundle_folder`, `bundle_files`, and the connector pair `connector_search` / `connector_fetch`.
+//!   `bundle_folder`, `bundle_files`, and the connector pair `search` / `fetch`.
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
 
 pub mod admin;

@@ -1,9 +1,8 @@
-//! `connector_search` and `connector_fetch`, shaped for ChatGPT-style connectors (OpenAI's MCP contract for
-//! deep research and company knowledge): `search {query}` returns
-//! `{results: [{id, title, url}]}`, and `fetch {id}` returns `{id, title, text, url,
-//! metadata}` for an `id` a search returned. The contract wants the names `search` and
-//! `fetch`; `search` is taken by the `search` domain envelope of the domain facade (a tool of
-//! that name would shadow it), so the pair carries a prefix until that domain is renamed. The id is the note's vault-relative path and
+//! `search` and `fetch`, shaped for ChatGPT-style connectors (OpenAI's MCP contract for deep
+//! research and company knowledge): `search {query, limit}` returns
+//! `{results: [{id, title, url, text}]}` (`text`: the best passage, at most 300 characters),
+//! and `fetch {id}` returns `{id, title, text, url, metadata}` for an `id` a search returned.
+//! The id is the note's vault-relative path and
 //! the url its `obsidian-tc://<vault>/<path>` resource URI. `search` ranks like
 //! `search_vault` (hybrid when vectors exist, else lexical, hidden notes never shown);
 //! `fetch` reads like `read_note`, through the same path gate, so a hidden note fails the
@@ -14,18 +13,24 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::note::read;
-use super::searchable::{Searchable, readable, semantic_error};
+use super::searchable::{Searchable, readable};
 use crate::dispatch::{PathArg, ToolContext, ToolDef};
 use crate::errors::ToolError;
 use crate::index::parse::title_of;
 use crate::index::retrieve::Retriever;
+use crate::index::semantic::SemanticError;
+use crate::index::snippet::snippet;
 use crate::mcp::resources::note_uri;
 use crate::tools::args::{input_schema, parse};
+use crate::tools::search::chunk_text;
 use crate::tools::structured::{output_schema, structured};
 use engine_core::acl::AclOp;
 
-/// How many notes `search` returns.
+/// How many notes `search` returns when no `limit` is given.
 const SEARCH_RESULTS: usize = 10;
+
+/// The longest passage a search result shows, in characters.
+const PASSAGE_CHARS: usize = 300;
 
 /// The arguments of `search`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -34,6 +39,14 @@ struct Search {
     /// What to look for, in words.
     #[schemars(length(min = 1, max = 2000))]
     query: String,
+    /// The most results (default 10).
+    #[serde(default = "default_limit")]
+    #[schemars(range(min = 1, max = 50))]
+    limit: usize,
+}
+
+fn default_limit() -> usize {
+    SEARCH_RESULTS
 }
 
 /// One search result.
@@ -45,6 +58,8 @@ struct SearchResult {
     title: String,
     /// The note's `obsidian-tc://` resource URI.
     url: String,
+    /// The note's best passage for the query (at most 300 characters).
+    text: String,
 }
 
 /// What `search` returns.
@@ -74,17 +89,17 @@ struct Fetched {
     text: String,
     /// The note's `obsidian-tc://` resource URI.
     url: String,
-    /// `vault`, `sha256`, `size` (bytes) and `modified_ms` of the note.
+    /// `vault`, `path`, `sha256`, `size` (bytes) and `modified_ms` of the note.
     metadata: Value,
 }
 
-/// The `connector_search` tool.
+/// The `search` tool.
 pub(super) fn search_tool() -> ToolDef {
     ToolDef {
-        name: "connector_search",
+        name: "search",
         title: "Search (connector)",
-        description: "Search the vault for a query; returns results [{id, title, url}] \
-                      (id: the note path, for connector_fetch). For ChatGPT-style connectors.",
+        description: "Search the vault for a query; returns results [{id, title, url, text}] \
+                      (id: the note path, for fetch). For ChatGPT-style connectors.",
         domain: "context",
         keywords: &["connector", "chatgpt", "deep research", "search", "results"],
         input_schema: input_schema::<Search>(),
@@ -99,13 +114,13 @@ pub(super) fn search_tool() -> ToolDef {
     }
 }
 
-/// The `connector_fetch` tool.
+/// The `fetch` tool.
 pub(super) fn fetch_tool() -> ToolDef {
     ToolDef {
-        name: "connector_fetch",
+        name: "fetch",
         title: "Fetch (connector)",
         description: "Connector fetch (ChatGPT deep research contract): the document for an \
-                      id that connector_search returned, with id, title, url and metadata.",
+                      id that search returned, with id, title, url and metadata.",
         domain: "context",
         keywords: &["connector", "chatgpt", "deep research", "fetch", "document"],
         input_schema: input_schema::<Fetch>(),
@@ -139,13 +154,21 @@ fn search(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
         allowed: &allowed,
     };
     let results = retriever
-        .notes(searchable.retrieval(), &args.query, SEARCH_RESULTS)
-        .map_err(semantic_error)?
+        .notes(searchable.retrieval(), &args.query, args.limit)
+        .map_err(SemanticError::into_tool_error)?
         .into_iter()
-        .map(|hit| SearchResult {
-            title: title_of(&hit.path),
-            url: note_uri(ctx.vault_id(), &hit.path),
-            id: hit.path,
+        .map(|hit| {
+            let chunk = chunk_text(ctx, hit.chunk_id);
+            SearchResult {
+                title: title_of(&hit.path),
+                url: note_uri(ctx.vault_id(), &hit.path),
+                text: snippet(&chunk, &args.query)
+                    .text
+                    .chars()
+                    .take(PASSAGE_CHARS)
+                    .collect(),
+                id: hit.path,
+            }
         })
         .collect();
     structured(&SearchResults { results })
@@ -159,6 +182,7 @@ fn fetch(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
         url: note_uri(ctx.vault_id(), &file.path),
         metadata: json!({
             "vault": ctx.vault_id(),
+            "path": file.path,
             "sha256": file.sha256,
             "size": file.bytes.len(),
             "modified_ms": file.modified_ms,

@@ -13,12 +13,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::budget::Budget;
-use super::searchable::{Searchable, readable, semantic_error};
+use super::searchable::{Searchable, readable};
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::ToolError;
 use crate::index::graph::LinkGraph;
 use crate::index::parse::title_of;
 use crate::index::retrieve::Retriever;
+use crate::index::semantic::SemanticError;
 use crate::tools::args::{input_schema, parse};
 use crate::tools::search::index_fault;
 use crate::tools::structured::{output_schema, structured};
@@ -140,7 +141,7 @@ fn get_context(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     };
     let ranked = retriever
         .notes(searchable.retrieval(), &args.query, args.notes)
-        .map_err(semantic_error)?;
+        .map_err(SemanticError::into_tool_error)?;
     let rank_of: HashMap<&str, usize> = ranked
         .iter()
         .enumerate()

@@ -8,14 +8,15 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::searchable::{Searchable, readable, semantic_error};
+use super::searchable::{Searchable, readable};
 use crate::dispatch::{ToolContext, ToolDef};
-use crate::errors::{ErrorCode, ToolError};
+use crate::errors::ToolError;
 use crate::index::graph::{GraphHit, GraphQuery, LinkGraph, MAX_HOPS, graph_notes};
 use crate::index::parse::title_of;
 use crate::index::retrieve::{Retrieval, Retriever};
+use crate::index::semantic::SemanticError;
 use crate::tools::args::{input_schema, parse};
-use crate::tools::search::index_fault;
+use crate::tools::search::{cursor_offset, index_fault};
 use crate::tools::structured::{output_schema, structured};
 
 /// The arguments of `vault_graph_search`.
@@ -118,7 +119,7 @@ pub(super) fn tool() -> ToolDef {
         description: "Find notes for a query and the notes linked with them: the best \
                       matches seed a walk over wikilinks and backlinks (hops 1-3), fused by \
                       RRF. Each result says which seed reached it and by which links.",
-        domain: "search",
+        domain: "find",
         keywords: &[
             "graph",
             "graphrag",
@@ -144,15 +145,7 @@ pub(super) fn tool() -> ToolDef {
 
 fn vault_graph_search(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: GraphSearch = parse(args)?;
-    let offset = match &args.cursor {
-        Some(cursor) => cursor.parse().map_err(|_| {
-            ToolError::new(
-                ErrorCode::InvalidInput,
-                "the cursor is not one this tool returned; start again without it",
-            )
-        })?,
-        None => 0,
-    };
+    let offset = cursor_offset(args.cursor.as_deref())?;
     let searchable = Searchable::open(ctx)?;
     let how = searchable.retrieval();
     let graph = LinkGraph::load(ctx.store(), ctx.vault_id()).map_err(index_fault)?;
@@ -180,7 +173,7 @@ fn vault_graph_search(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolE
         query,
         offset + args.limit + 1,
     )
-    .map_err(semantic_error)?;
+    .map_err(SemanticError::into_tool_error)?;
     let more = hits.len() > offset + args.limit;
     hits.truncate(offset + args.limit);
     structured(&GraphResults {

@@ -5,7 +5,7 @@
 //! - `get_context`: `get_context` and its alias `vault_context` (the best chunks for a query,
 //!   packed to a token budget, grouped by note, with each note's links).
 //! - `bundle`: `bundle_folder` and `bundle_files` (whole notes concatenated to a budget).
-//! - `connector`: `connector_search` and `connector_fetch`, shaped like OpenAI's MCP
+//! - `connector`: `search` and `fetch`, shaped like OpenAI's MCP
 //!   connector contract (`search` / `fetch`).
 //!
 //! Every tool reads only notes the caller may read; hidden notes never show, never count,

@@ -29,7 +29,7 @@ impl Searchable {
             .map_err(index_fault)?;
         let semantic = indexes
             .semantic(ctx.store(), &ctx.served().config().config.embeddings)
-            .map_err(semantic_error)?;
+            .map_err(SemanticError::into_tool_error)?;
         Ok(Searchable { index, semantic })
     }
 
@@ -45,12 +45,4 @@ impl Searchable {
 /// Whether the caller may read `path`.
 pub(super) fn readable<'a>(ctx: &'a ToolContext<'_>) -> impl Fn(&str) -> bool + 'a {
     move |path: &str| ctx.may(path, AclOp::Read)
-}
-
-/// A failure of the embedding provider or the vectors.
-pub(super) fn semantic_error(error: SemanticError) -> ToolError {
-    match error {
-        SemanticError::Embed(error) => error.to_tool_error(),
-        other => ToolError::internal(other.to_string()),
-    }
 }

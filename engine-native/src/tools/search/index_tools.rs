@@ -75,7 +75,7 @@ pub(super) fn index_tool() -> ToolDef {
         description: "Scan the vault into the search index now: new and changed notes are \
                       indexed (and embedded, when embeddings are configured), deleted ones \
                       pruned, unchanged ones skipped.",
-        domain: "search",
+        domain: "find",
         keywords: &["index", "reindex", "rebuild", "refresh", "scan", "update"],
         input_schema: input_schema::<NoArgs>(),
         output_schema: output_schema::<Indexed>(),
@@ -96,7 +96,7 @@ pub(super) fn status_tool() -> ToolDef {
         title: "Index status",
         description: "How far the search index of a vault is: chunks searchable, a running \
                       scan's progress, and the notes that could not be indexed and why.",
-        domain: "search",
+        domain: "find",
         keywords: &[
             "index", "status", "progress", "coverage", "failed", "indexed", "ready",
         ],

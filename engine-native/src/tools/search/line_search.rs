@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::corpus;
 use super::matching::{Budget, Pattern, line_snippet, scan};
-use super::{folder_prefix, index_fault, parse_cursor};
+use super::{cursor_offset, folder_prefix, index_fault};
 use crate::dispatch::ToolContext;
 use crate::errors::ToolError;
 use crate::index::snippet::Snippet;
@@ -65,7 +65,7 @@ pub(super) fn run(
     cursor: Option<&str>,
     budget: Budget,
 ) -> Result<Value, ToolError> {
-    let offset = cursor.map(parse_cursor).transpose()?.unwrap_or(0);
+    let offset = cursor_offset(cursor)?;
     let folder = folder.map(folder_prefix);
     let notes = corpus::notes(ctx)?;
     let allowed = |path: &str| {

@@ -38,12 +38,25 @@ fn folder_prefix(folder: &str) -> String {
     format!("{}/", folder.trim_matches('/'))
 }
 
-/// The offset a search tool's `cursor` carries.
-fn parse_cursor(cursor: &str) -> Result<usize, ToolError> {
+/// The offset a search tool's `cursor` carries (0 without one).
+pub(crate) fn cursor_offset(cursor: Option<&str>) -> Result<usize, ToolError> {
+    let Some(cursor) = cursor else {
+        return Ok(0);
+    };
     cursor.parse().map_err(|_| {
         ToolError::new(
             ErrorCode::InvalidInput,
             "the cursor is not one this tool returned; start again without it",
         )
     })
+}
+
+/// The stored text of chunk `chunk_id` (empty when it is gone: a note changed meanwhile).
+pub(crate) fn chunk_text(ctx: &crate::dispatch::ToolContext<'_>, chunk_id: i64) -> String {
+    ctx.store()
+        .note_index()
+        .chunk_text(chunk_id)
+        .ok()
+        .flatten()
+        .unwrap_or_default()
 }

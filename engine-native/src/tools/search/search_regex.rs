@@ -61,7 +61,7 @@ pub(super) fn tool() -> ToolDef {
                       matching files, lines and matches. Bounded by a compute budget \
                       (max_scan_bytes, 2 s): past it, compute_budget_exceeded. Paged with \
                       cursor; folder narrows it.",
-        domain: "search",
+        domain: "find",
         keywords: &[
             "regex",
             "regexp",

@@ -53,7 +53,7 @@ pub(super) fn tool() -> ToolDef {
                       Each hit has the path, line number and the line with the matches \
                       highlighted; also counts matching files, lines and matches. Paged with \
                       cursor; folder narrows it.",
-        domain: "search",
+        domain: "find",
         keywords: &[
             "grep",
             "literal",

@@ -1,7 +1,8 @@
 //! `search_vault`: find notes for a query. Mode `lexical` ranks chunks with engine-core's
 //! BM25F (the plugin's scoring, bit for bit), `semantic` by embedding cosine, `hybrid` fuses
-//! both (RRF), `auto` picks hybrid when embeddings are configured; each note shows its best
-//! chunk, with a snippet and highlights. Modes `text`, `regex`, `jsonlogic` and `dql` find
+//! both (z-normalised scores, weights tuned on SciFact), `graph` expands the best notes over
+//! their links (GraphRAG, [`crate::index::graph`]), `auto` picks hybrid when embeddings are
+//! configured; each note shows its best chunk, with a snippet and highlights. Modes `text`, `regex`, `jsonlogic` and `dql` find
 //! notes by literal text, pattern, rule or Dataview query instead (see [`super::unranked`]).
 //! Only notes the caller may read are ranked, and the page is filled from the ranking past
 //! any hidden note, so a hidden note never shows and never takes a result's place. Results
@@ -17,6 +18,7 @@ use serde_json::Value;
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::{ErrorCode, ToolError};
 use crate::index::VaultIndex;
+use crate::index::graph::{GraphQuery, LinkGraph, graph_notes};
 use crate::index::parse::title_of;
 use crate::index::retrieve::{Retrieval, Retriever};
 use crate::index::semantic::{SemanticError, SemanticIndex};
@@ -24,11 +26,14 @@ use crate::index::snippet::{Snippet, snippet};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::search::matching::Pattern;
 use crate::tools::search::unranked::{self, Page, Scope};
-use crate::tools::search::{folder_prefix, index_fault, parse_cursor};
+use crate::tools::search::{chunk_text, cursor_offset, folder_prefix, index_fault};
 use crate::tools::structured::{output_schema, structured};
 
 /// Results per page when no `limit` is given.
 const DEFAULT_LIMIT: usize = 10;
+
+/// How many of the best notes seed mode `graph`'s walk.
+const GRAPH_SEEDS: usize = 5;
 
 /// The search modes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
@@ -40,8 +45,11 @@ enum Mode {
     Lexical,
     /// Cosine similarity of embeddings (needs an embedding provider).
     Semantic,
-    /// Lexical and semantic rankings fused by weighted Reciprocal Rank Fusion.
+    /// Lexical and semantic rankings fused (z-normalised scores, lexical 0.55, semantic 0.45).
     Hybrid,
+    /// The best notes (hybrid when embeddings are configured, else lexical) and the notes
+    /// linked to or from them, fused by Reciprocal Rank Fusion (GraphRAG).
+    Graph,
     /// Notes containing the query literally (case-insensitive substring), most matches first.
     Text,
     /// Notes where the query, a regular expression (Rust syntax, case-insensitive), matches,
@@ -113,9 +121,11 @@ pub(super) struct Found {
     /// regex); empty before the first heading and in mode jsonlogic.
     pub heading: String,
     /// The best chunk's text around the query's words; the first matching line (text,
-    /// regex); the start of the note (jsonlogic).
+    /// regex); the start of the note (jsonlogic); the link that reached it (graph, for a
+    /// note found only through links).
     pub snippet: Snippet,
-    /// The rank score (higher is better): BM25F, cosine, or the fused RRF score; the number
+    /// The rank score (higher is better): BM25F, cosine, the fused hybrid score (weighted
+    /// z-scores), or the graph mode's RRF score; the number
     /// of matches in the note (text, regex); 1 for every note that satisfies the rule
     /// (jsonlogic, ordered by path).
     pub score: f64,
@@ -162,9 +172,10 @@ pub(super) fn tool() -> ToolDef {
                       embeddings, or both fused), best first, each with its best passage, \
                       highlights and scores. Other modes: text (literal substring, most \
                       matches first), regex, jsonlogic (a JSONLogic rule over frontmatter and \
-                      file facts), dql (Dataview, needs TC Bridge). Paged with cursor; folder \
+                      file facts), graph (best notes plus their linked notes), dql \
+                      (Dataview, needs TC Bridge). Paged with cursor; folder \
                       narrows it.",
-        domain: "search",
+        domain: "find",
         keywords: &[
             "search", "find", "query", "lookup", "look", "about", "mention", "relevant", "keyword",
             "match", "where", "discuss",
@@ -183,12 +194,7 @@ pub(super) fn tool() -> ToolDef {
 
 fn search_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: SearchVault = parse(args)?;
-    let offset = args
-        .cursor
-        .as_deref()
-        .map(parse_cursor)
-        .transpose()?
-        .unwrap_or(0);
+    let offset = cursor_offset(args.cursor.as_deref())?;
     let scope = Scope {
         ctx,
         folder: args.folder.as_deref().map(folder_prefix),
@@ -199,9 +205,9 @@ fn search_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
         .map_err(index_fault)?;
     // Only the modes that may use vectors load the embedding provider.
     let semantic = match args.mode {
-        Mode::Auto | Mode::Semantic | Mode::Hybrid => indexes
+        Mode::Auto | Mode::Semantic | Mode::Hybrid | Mode::Graph => indexes
             .semantic(ctx.store(), &ctx.served().config().config.embeddings)
-            .map_err(semantic_error)?,
+            .map_err(SemanticError::into_tool_error)?,
         _ => None,
     };
     let mode = route(args.mode, semantic.is_some())?;
@@ -221,20 +227,33 @@ fn search_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
             &scope,
             &index,
             &semantic,
-            Retrieval::Semantic,
+            Ranking::Notes(Retrieval::Semantic),
             &args,
             offset,
         )?,
-        Mode::Hybrid => ranked(&scope, &index, &semantic, Retrieval::Hybrid, &args, offset)?,
-        Mode::Auto | Mode::Lexical => {
-            ranked(&scope, &index, &semantic, Retrieval::Lexical, &args, offset)?
-        }
+        Mode::Hybrid => ranked(
+            &scope,
+            &index,
+            &semantic,
+            Ranking::Notes(Retrieval::Hybrid),
+            &args,
+            offset,
+        )?,
+        Mode::Graph => ranked(&scope, &index, &semantic, Ranking::Graph, &args, offset)?,
+        Mode::Auto | Mode::Lexical => ranked(
+            &scope,
+            &index,
+            &semantic,
+            Ranking::Notes(Retrieval::Lexical),
+            &args,
+            offset,
+        )?,
     };
     let embedded = match &semantic {
         Some(semantic) => Some(
             semantic
                 .coverage(ctx.store(), ctx.vault_id())
-                .map_err(semantic_error)?
+                .map_err(SemanticError::into_tool_error)?
                 .embedded,
         ),
         None => None,
@@ -252,12 +271,22 @@ fn search_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
     })
 }
 
-/// A page of the lexical, semantic or hybrid ranking.
+/// What a ranked page ranks.
+#[derive(Clone, Copy)]
+enum Ranking {
+    /// Notes by lexical, semantic or hybrid retrieval.
+    Notes(Retrieval),
+    /// The best notes seeding a one-hop walk over links (see `vault_graph_search` for more
+    /// hops and seeds); a note reached only through links shows that link as its snippet.
+    Graph,
+}
+
+/// A page of a ranking.
 fn ranked(
     scope: &Scope<'_, '_>,
     index: &VaultIndex,
     semantic: &Option<Arc<SemanticIndex>>,
-    how: Retrieval,
+    ranking: Ranking,
     args: &SearchVault,
     offset: usize,
 ) -> Result<Page, ToolError> {
@@ -270,9 +299,16 @@ fn ranked(
         vault: ctx.vault_id(),
         allowed: &allowed,
     };
+    let how = match ranking {
+        Ranking::Notes(how) => how,
+        Ranking::Graph => {
+            let graph = LinkGraph::load(ctx.store(), ctx.vault_id()).map_err(index_fault)?;
+            return linked(scope, &retriever, &graph, semantic.is_some(), args, offset);
+        }
+    };
     let mut found = retriever
         .notes(how, &args.query, offset + args.limit + 1)
-        .map_err(semantic_error)?;
+        .map_err(SemanticError::into_tool_error)?;
     let more = found.len() > offset + args.limit;
     found.truncate(offset + args.limit);
     let results = found
@@ -280,13 +316,7 @@ fn ranked(
         .skip(offset)
         .filter_map(|hit| {
             let place = view.place(hit.chunk_id)?;
-            let text = ctx
-                .store()
-                .note_index()
-                .chunk_text(hit.chunk_id)
-                .ok()
-                .flatten()
-                .unwrap_or_default();
+            let text = chunk_text(ctx, hit.chunk_id);
             Some(Found {
                 title: title_of(&hit.path),
                 heading: place.headings.join(" > "),
@@ -298,6 +328,74 @@ fn ranked(
                     semantic: hit.semantic,
                 },
             })
+        })
+        .collect();
+    Ok(Page { results, more })
+}
+
+/// A page of the graph ranking.
+fn linked(
+    scope: &Scope<'_, '_>,
+    retriever: &Retriever<'_>,
+    graph: &LinkGraph,
+    has_vectors: bool,
+    args: &SearchVault,
+    offset: usize,
+) -> Result<Page, ToolError> {
+    let (ctx, view) = (scope.ctx, retriever.view);
+    let how = GraphQuery {
+        how: if has_vectors {
+            Retrieval::Hybrid
+        } else {
+            Retrieval::Lexical
+        },
+        seeds: GRAPH_SEEDS,
+        hops: 1,
+    };
+    let mut hits = graph_notes(retriever, graph, &args.query, how, offset + args.limit + 1)
+        .map_err(SemanticError::into_tool_error)?;
+    let more = hits.len() > offset + args.limit;
+    hits.truncate(offset + args.limit);
+    let results = hits
+        .into_iter()
+        .skip(offset)
+        .map(|hit| {
+            let (heading, snippet_of) = match &hit.seed {
+                Some((_, seed)) => {
+                    let text = chunk_text(ctx, seed.chunk_id);
+                    let heading = view
+                        .place(seed.chunk_id)
+                        .map(|place| place.headings.join(" > "))
+                        .unwrap_or_default();
+                    (heading, snippet(&text, &args.query))
+                }
+                None => {
+                    let trail = hit
+                        .via
+                        .first()
+                        .map(|via| via.path.join(" ↔ "))
+                        .unwrap_or_default();
+                    (
+                        String::new(),
+                        Snippet {
+                            text: format!("linked: {trail}"),
+                            highlights: Vec::new(),
+                        },
+                    )
+                }
+            };
+            let seed = hit.seed.map(|(_, seed)| seed);
+            Found {
+                title: title_of(&hit.path),
+                heading,
+                snippet: snippet_of,
+                score: hit.score,
+                scores: Scores {
+                    lexical: seed.as_ref().and_then(|seed| seed.lexical),
+                    semantic: seed.as_ref().and_then(|seed| seed.semantic),
+                },
+                path: hit.path,
+            }
         })
         .collect();
     Ok(Page { results, more })
@@ -325,7 +423,14 @@ fn routing(asked: Mode, ran: Mode) -> String {
     let how = match ran {
         Mode::Lexical => "lexical: BM25F over titles, aliases, headings, tags and text",
         Mode::Semantic => "semantic: cosine similarity of the query's embedding to each chunk's",
-        Mode::Hybrid => "hybrid: the lexical and semantic rankings fused by weighted RRF",
+        Mode::Hybrid => {
+            "hybrid: the lexical and semantic rankings fused (z-normalised scores, lexical 0.55, \
+             semantic 0.45)"
+        }
+        Mode::Graph => {
+            "graph: the 5 best notes (hybrid when embeddings are configured, else lexical) and \
+             the notes one link away from them, both directions, fused by RRF"
+        }
         Mode::Text => {
             "text: notes containing the query literally (case-insensitive substring), most \
              matches first; score is the match count"
@@ -347,13 +452,5 @@ fn routing(asked: Mode, ran: Mode) -> String {
         }
         (Mode::Auto, _) => format!("auto chose {how} (no embedding provider is configured)"),
         _ => format!("{how}, as asked"),
-    }
-}
-
-/// A failure of the embedding provider or the vectors.
-fn semantic_error(error: SemanticError) -> ToolError {
-    match error {
-        SemanticError::Embed(error) => error.to_tool_error(),
-        other => ToolError::internal(other.to_string()),
     }
 }
