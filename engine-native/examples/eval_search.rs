@@ -27,6 +27,10 @@
 
 mod eval_support;
 
+/// The allocator the `obsidian-tc` binary uses, so that timings and memory are the product's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -14,6 +14,12 @@ use obsidian_tc::cli::source::load_config;
 use obsidian_tc::cli::token::run_token;
 use obsidian_tc::cli::{EXIT_FAILURE, EXIT_OK};
 
+/// mimalloc instead of the system allocator: indexing allocates many small, short-lived
+/// strings and token lists, and a full index of pf2e-srd (11,181 notes) took 4.6 s with
+/// glibc's malloc against 3.3 s with mimalloc (`eval_search latency`, same machine).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     init_logging();
     let cli = Cli::parse();
