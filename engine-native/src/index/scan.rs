@@ -6,7 +6,7 @@
 //! with why, retried on the next scan, and reported; it is never silently skipped.
 //!
 //! The full scan reads and parses notes on a second thread while this one stores them, in
-//! batches of up to [`BATCH_NOTES`] notes or [`BATCH_TIME`] of reading, one transaction each:
+//! batches of up to `BATCH_NOTES` (256) notes or `BATCH_TIME` (100 ms) of reading, one transaction each:
 //! a batch's rows are all committed or none are, so a note is never half-written, and a note
 //! that fails is recorded in its batch without affecting the others.
 
