@@ -157,7 +157,7 @@ fn run(args: &Args) -> Result<Vec<Section>, String> {
             Suite::Latency => latency::run(
                 &vaults.join("pf2e-srd"),
                 &latency::Options {
-                    mode: &args.mode,
+                    setup: &setup,
                     queries: args.queries,
                     seed: args.seed,
                     reopens: args.reopens,

@@ -6,6 +6,7 @@ pub mod fts5;
 pub mod fusion;
 pub mod golden;
 pub mod latency;
+pub mod latency_embedded;
 pub mod metrics;
 pub mod product;
 pub mod report;
