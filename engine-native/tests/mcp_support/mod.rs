@@ -164,11 +164,43 @@ impl HttpServer {
         server
     }
 
-    /// `serve --http <vault>` on a free port, with the binary under test ([`bin`]).
+    /// `serve --http --port 0 <vault>` with the binary under test ([`bin`]): the server binds
+    /// a port the kernel picks and logs it, so no other process can take it in between (a
+    /// port picked by the test and released first can be).
     pub fn serve_vault(vault: &Path) -> HttpServer {
-        let port = free_port();
-        let args = ["serve", "--http", "--port", &port.to_string(), &arg(vault)];
-        HttpServer::start_binary(&bin(), &args, port)
+        let mut child = Command::new(bin())
+            .args(["serve", "--http", "--port", "0", &arg(vault)])
+            .env_remove("OBSIDIAN_TC_CONFIG")
+            .env("RUST_LOG", "warn,obsidian_tc::mcp::http=info")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn obsidian-tc serve --http");
+        let stderr = child.stderr.take().expect("stderr piped");
+        let (found, port) = std::sync::mpsc::channel();
+        // Reads the log until the address shows, then keeps draining it so the server
+        // never blocks on a full pipe.
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            let mut found = Some(found);
+            for line in std::io::BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                let bound = line
+                    .split("MCP over HTTP on http://127.0.0.1:")
+                    .nth(1)
+                    .and_then(|rest| rest.split('/').next())
+                    .and_then(|port| port.parse::<u16>().ok());
+                if let (Some(port), Some(sender)) = (bound, found.as_ref()) {
+                    let _ = sender.send(port);
+                    found = None;
+                }
+            }
+        });
+        let port = port
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the server logs the address it listens on");
+        HttpServer { child, port }
     }
 
     /// The MCP endpoint's URL.
