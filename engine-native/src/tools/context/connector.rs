@@ -13,11 +13,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::note::read;
-use super::searchable::{Searchable, readable};
+use super::searchable::Searchable;
 use crate::dispatch::{PathArg, ToolContext, ToolDef};
 use crate::errors::ToolError;
 use crate::index::parse::title_of;
-use crate::index::retrieve::Retriever;
 use crate::index::semantic::SemanticError;
 use crate::index::snippet::snippet;
 use crate::mcp::resources::note_uri;
@@ -141,37 +140,27 @@ pub(super) fn fetch_tool() -> ToolDef {
 fn search(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: Search = parse(args)?;
     let searchable = Searchable::open(ctx)?;
-    let view = searchable
-        .index
-        .view
-        .read()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let allowed = readable(ctx);
-    let retriever = Retriever {
-        view: &view,
-        semantic: searchable.semantic.as_deref(),
-        vault: ctx.vault_id(),
-        allowed: &allowed,
-    };
-    let results = retriever
-        .notes(searchable.retrieval(), &args.query, args.limit)
-        .map_err(SemanticError::into_tool_error)?
-        .into_iter()
-        .map(|hit| {
-            let chunk = chunk_text(ctx, hit.chunk_id);
-            SearchResult {
-                title: title_of(&hit.path),
-                url: note_uri(ctx.vault_id(), &hit.path),
-                text: snippet(&chunk, &args.query)
-                    .text
-                    .chars()
-                    .take(PASSAGE_CHARS)
-                    .collect(),
-                id: hit.path,
-            }
-        })
-        .collect();
-    structured(&SearchResults { results })
+    searchable.with_retriever(ctx, |retriever| {
+        let results = retriever
+            .notes(searchable.retrieval(), &args.query, args.limit)
+            .map_err(SemanticError::into_tool_error)?
+            .into_iter()
+            .map(|hit| {
+                let chunk = chunk_text(ctx, hit.chunk_id);
+                SearchResult {
+                    title: title_of(&hit.path),
+                    url: note_uri(ctx.vault_id(), &hit.path),
+                    text: snippet(&chunk, &args.query)
+                        .text
+                        .chars()
+                        .take(PASSAGE_CHARS)
+                        .collect(),
+                    id: hit.path,
+                }
+            })
+            .collect();
+        structured(&SearchResults { results })
+    })
 }
 
 fn fetch(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

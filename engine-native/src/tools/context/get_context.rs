@@ -13,12 +13,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::budget::Budget;
-use super::searchable::{Searchable, readable};
+use super::searchable::Searchable;
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::ToolError;
 use crate::index::graph::LinkGraph;
 use crate::index::parse::title_of;
-use crate::index::retrieve::Retriever;
 use crate::index::semantic::SemanticError;
 use crate::tools::args::{input_schema, parse};
 use crate::tools::search::index_fault;
@@ -127,102 +126,93 @@ fn get_context(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: GetContext = parse(args)?;
     let searchable = Searchable::open(ctx)?;
     let graph = LinkGraph::load(ctx.store(), ctx.vault_id()).map_err(index_fault)?;
-    let view = searchable
-        .index
-        .view
-        .read()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let allowed = readable(ctx);
-    let retriever = Retriever {
-        view: &view,
-        semantic: searchable.semantic.as_deref(),
-        vault: ctx.vault_id(),
-        allowed: &allowed,
-    };
-    let ranked = retriever
-        .notes(searchable.retrieval(), &args.query, args.notes)
-        .map_err(SemanticError::into_tool_error)?;
-    let rank_of: HashMap<&str, usize> = ranked
-        .iter()
-        .enumerate()
-        .map(|(at, hit)| (hit.path.as_str(), at))
-        .collect();
-    // Each note's best chunk first (breadth before depth), then the other matching chunks.
-    let mut candidates: Vec<Candidate> = ranked
-        .iter()
-        .enumerate()
-        .map(|(note, hit)| Candidate {
-            note,
-            chunk_id: hit.chunk_id,
-        })
-        .collect();
-    let mut queued: HashSet<i64> = candidates.iter().map(|c| c.chunk_id).collect();
-    for hit in view.search(&args.query, EXTRA_CHUNK_DEPTH) {
-        let Some(place) = view.place(hit.chunk_id) else {
-            continue;
-        };
-        if let Some(&note) = rank_of.get(place.path.as_str())
-            && queued.insert(hit.chunk_id)
-        {
-            candidates.push(Candidate {
+    searchable.with_retriever(ctx, |retriever| {
+        let view = retriever.view;
+        let ranked = retriever
+            .notes(searchable.retrieval(), &args.query, args.notes)
+            .map_err(SemanticError::into_tool_error)?;
+        let rank_of: HashMap<&str, usize> = ranked
+            .iter()
+            .enumerate()
+            .map(|(at, hit)| (hit.path.as_str(), at))
+            .collect();
+        // Each note's best chunk first (breadth before depth), then the other matching chunks.
+        let mut candidates: Vec<Candidate> = ranked
+            .iter()
+            .enumerate()
+            .map(|(note, hit)| Candidate {
                 note,
                 chunk_id: hit.chunk_id,
+            })
+            .collect();
+        let mut queued: HashSet<i64> = candidates.iter().map(|c| c.chunk_id).collect();
+        for hit in view.search(&args.query, EXTRA_CHUNK_DEPTH) {
+            let Some(place) = view.place(hit.chunk_id) else {
+                continue;
+            };
+            if let Some(&note) = rank_of.get(place.path.as_str())
+                && queued.insert(hit.chunk_id)
+            {
+                candidates.push(Candidate {
+                    note,
+                    chunk_id: hit.chunk_id,
+                });
+            }
+        }
+        let mut notes: Vec<ContextNote> = ranked
+            .iter()
+            .map(|hit| ContextNote {
+                title: title_of(&hit.path),
+                score: hit.score,
+                links: graph
+                    .outgoing(&hit.path)
+                    .iter()
+                    .filter(|path| (retriever.allowed)(path))
+                    .cloned()
+                    .collect(),
+                path: hit.path.clone(),
+                chunks: Vec::new(),
+            })
+            .collect();
+        let mut budget = Budget::new(ctx, args.max_tokens);
+        let mut left_out = 0;
+        let chunk_rows = ctx.store().note_index();
+        for candidate in candidates {
+            let (Some(place), Some(text)) = (
+                view.place(candidate.chunk_id),
+                chunk_rows
+                    .chunk_text(candidate.chunk_id)
+                    .map_err(index_fault)?,
+            ) else {
+                continue;
+            };
+            let note = &mut notes[candidate.note];
+            let heading = place.headings.join(" > ");
+            // A note's header (path, title, links) is paid for with its first chunk.
+            let header = if note.chunks.is_empty() {
+                format!("{} {} {}", note.path, note.title, note.links.join(" "))
+            } else {
+                String::new()
+            };
+            if budget.take(&[&header, &heading, &text]).is_none() {
+                left_out += 1;
+                continue;
+            }
+            note.chunks.push(ContextChunk {
+                heading,
+                ordinal: place.ordinal,
+                text,
             });
         }
-    }
-    let mut notes: Vec<ContextNote> = ranked
-        .iter()
-        .map(|hit| ContextNote {
-            title: title_of(&hit.path),
-            score: hit.score,
-            links: graph
-                .outgoing(&hit.path)
-                .iter()
-                .filter(|path| allowed(path))
-                .cloned()
-                .collect(),
-            path: hit.path.clone(),
-            chunks: Vec::new(),
-        })
-        .collect();
-    let mut budget = Budget::new(ctx, args.max_tokens);
-    let mut left_out = 0;
-    let chunk_rows = ctx.store().note_index();
-    for candidate in candidates {
-        let (Some(place), Some(text)) = (
-            view.place(candidate.chunk_id),
-            chunk_rows
-                .chunk_text(candidate.chunk_id)
-                .map_err(index_fault)?,
-        ) else {
-            continue;
-        };
-        let note = &mut notes[candidate.note];
-        let heading = place.headings.join(" > ");
-        // A note's header (path, title, links) is paid for with its first chunk.
-        let header = if note.chunks.is_empty() {
-            format!("{} {} {}", note.path, note.title, note.links.join(" "))
-        } else {
-            String::new()
-        };
-        if budget.take(&[&header, &heading, &text]).is_none() {
-            left_out += 1;
-            continue;
+        notes.retain(|note| !note.chunks.is_empty());
+        for note in &mut notes {
+            note.chunks.sort_by_key(|chunk| chunk.ordinal);
         }
-        note.chunks.push(ContextChunk {
-            heading,
-            ordinal: place.ordinal,
-            text,
-        });
-    }
-    notes.retain(|note| !note.chunks.is_empty());
-    for note in &mut notes {
-        note.chunks.sort_by_key(|chunk| chunk.ordinal);
-    }
-    structured(&Context {
-        notes,
-        max_tokens: budget.max_tokens,
-        tokens_used: budget.used_tokens,
-        chunks_left_out: left_out,
+        structured(&Context {
+            notes,
+            max_tokens: budget.max_tokens,
+            tokens_used: budget.used_tokens,
+            chunks_left_out: left_out,
+        })
     })
 }

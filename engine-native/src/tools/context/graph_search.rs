@@ -8,12 +8,12 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::searchable::{Searchable, readable};
+use super::searchable::Searchable;
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::ToolError;
 use crate::index::graph::{GraphHit, GraphQuery, LinkGraph, MAX_HOPS, graph_notes};
 use crate::index::parse::title_of;
-use crate::index::retrieve::{Retrieval, Retriever};
+use crate::index::retrieve::Retrieval;
 use crate::index::semantic::SemanticError;
 use crate::tools::args::{input_schema, parse};
 use crate::tools::search::{cursor_offset, index_fault};
@@ -149,42 +149,32 @@ fn vault_graph_search(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolE
     let searchable = Searchable::open(ctx)?;
     let how = searchable.retrieval();
     let graph = LinkGraph::load(ctx.store(), ctx.vault_id()).map_err(index_fault)?;
-    let view = searchable
-        .index
-        .view
-        .read()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let allowed = readable(ctx);
-    let retriever = Retriever {
-        view: &view,
-        semantic: searchable.semantic.as_deref(),
-        vault: ctx.vault_id(),
-        allowed: &allowed,
-    };
-    let query = GraphQuery {
-        how,
-        seeds: args.seeds,
-        hops: args.hops.min(MAX_HOPS),
-    };
-    let mut hits = graph_notes(
-        &retriever,
-        &graph,
-        &args.query,
-        query,
-        offset + args.limit + 1,
-    )
-    .map_err(SemanticError::into_tool_error)?;
-    let more = hits.len() > offset + args.limit;
-    hits.truncate(offset + args.limit);
-    structured(&GraphResults {
-        seeded_by: if how == Retrieval::Hybrid {
-            "hybrid"
-        } else {
-            "lexical"
-        }
-        .to_owned(),
-        results: hits.into_iter().skip(offset).map(found).collect(),
-        cursor: more.then(|| (offset + args.limit).to_string()),
+    searchable.with_retriever(ctx, |retriever| {
+        let query = GraphQuery {
+            how,
+            seeds: args.seeds,
+            hops: args.hops.min(MAX_HOPS),
+        };
+        let mut hits = graph_notes(
+            retriever,
+            &graph,
+            &args.query,
+            query,
+            offset + args.limit + 1,
+        )
+        .map_err(SemanticError::into_tool_error)?;
+        let more = hits.len() > offset + args.limit;
+        hits.truncate(offset + args.limit);
+        structured(&GraphResults {
+            seeded_by: if how == Retrieval::Hybrid {
+                "hybrid"
+            } else {
+                "lexical"
+            }
+            .to_owned(),
+            results: hits.into_iter().skip(offset).map(found).collect(),
+            cursor: more.then(|| (offset + args.limit).to_string()),
+        })
     })
 }
 

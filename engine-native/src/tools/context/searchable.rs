@@ -1,14 +1,14 @@
 //! What a context tool ranks with: the vault's live index and, when an embedding provider is
 //! configured, the vectors (so rankings are hybrid when vectors exist, lexical otherwise).
 
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError};
 
 use engine_core::acl::AclOp;
 
 use crate::dispatch::ToolContext;
 use crate::errors::ToolError;
 use crate::index::VaultIndex;
-use crate::index::retrieve::Retrieval;
+use crate::index::retrieve::{Retrieval, Retriever};
 use crate::index::semantic::{SemanticError, SemanticIndex};
 use crate::tools::search::index_fault;
 
@@ -33,6 +33,27 @@ impl Searchable {
         Ok(Searchable { index, semantic })
     }
 
+    /// Runs `rank` with a retriever over the index's view (read-locked meanwhile) and the
+    /// vectors, admitting only the notes the caller may read.
+    pub(super) fn with_retriever<T>(
+        &self,
+        ctx: &ToolContext<'_>,
+        rank: impl FnOnce(&Retriever<'_>) -> Result<T, ToolError>,
+    ) -> Result<T, ToolError> {
+        let view = self
+            .index
+            .view
+            .read()
+            .unwrap_or_else(PoisonError::into_inner);
+        let allowed = |path: &str| ctx.may(path, AclOp::Read);
+        rank(&Retriever {
+            view: &view,
+            semantic: self.semantic.as_deref(),
+            vault: ctx.vault_id(),
+            allowed: &allowed,
+        })
+    }
+
     /// Hybrid when vectors exist, else lexical.
     pub(super) fn retrieval(&self) -> Retrieval {
         match self.semantic {
@@ -40,9 +61,4 @@ impl Searchable {
             None => Retrieval::Lexical,
         }
     }
-}
-
-/// Whether the caller may read `path`.
-pub(super) fn readable<'a>(ctx: &'a ToolContext<'_>) -> impl Fn(&str) -> bool + 'a {
-    move |path: &str| ctx.may(path, AclOp::Read)
 }
