@@ -129,8 +129,8 @@ proptest! {
 
     #[test]
     fn fingerprints_are_equal_iff_settings_are(a in settings(), b in settings()) {
-        let (fa, fb) = (Analyzer::new(a.clone()).fingerprint(), Analyzer::new(b.clone()).fingerprint());
+        let (fa, fb) = (Analyzer::new(a.clone()).fingerprint().to_owned(), Analyzer::new(b.clone()).fingerprint().to_owned());
         prop_assert_eq!(a == b, fa == fb);
-        prop_assert_eq!(fa, Analyzer::new(a).fingerprint());
+        prop_assert_eq!(fa, Analyzer::new(a).fingerprint().to_owned());
     }
 }

@@ -28,6 +28,9 @@ pub enum IndexError {
         /// Its number of terms.
         len: usize,
     },
+    /// The document was analyzed by another analyzer than the index's (see
+    /// [`LexicalIndex::upsert_analyzed`](super::LexicalIndex::upsert_analyzed)).
+    AnalyzerMismatch,
 }
 
 impl fmt::Display for IndexError {
@@ -38,6 +41,12 @@ impl fmt::Display for IndexError {
                 write!(
                     f,
                     "field {field:?} has {len} terms, more than the limit of {MAX_TF}"
+                )
+            }
+            IndexError::AnalyzerMismatch => {
+                write!(
+                    f,
+                    "the document was analyzed by another analyzer than the index's"
                 )
             }
         }

@@ -2,6 +2,7 @@
 //! together, so documents and queries are analyzed alike and a persisted index is never
 //! read with a different analyzer than the one that built it.
 
+use alloc::borrow::ToOwned;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt;
@@ -29,6 +30,94 @@ pub struct Document {
     pub tags: Vec<String>,
     /// The body text.
     pub body: String,
+}
+
+/// A [`Document`] turned into the terms of each field: the costly half of an upsert, which
+/// needs only the analyzer and so can run on another thread than the one that owns the
+/// index. It remembers which analyzer made it, so it is never indexed by another.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnalyzedDocument {
+    fingerprint: String,
+    /// Every term, back to back.
+    text: String,
+    /// Where each term of `text` ends.
+    ends: Vec<u32>,
+    /// How many terms the title, aliases, headings, tags and body (in that order) end at.
+    field_ends: [usize; Field::COUNT],
+}
+
+impl AnalyzedDocument {
+    /// Analyzes `doc` with `analyzer`.
+    pub fn new(analyzer: &Analyzer, doc: &Document) -> Self {
+        Self::from_fields(
+            analyzer,
+            &doc.title,
+            &doc.aliases,
+            &doc.headings,
+            &doc.tags,
+            &doc.body,
+        )
+    }
+
+    /// Analyzes a document given by borrowed fields (see [`Document`] for each), so a
+    /// caller that keeps its text need not copy it into a [`Document`] first.
+    pub fn from_fields(
+        analyzer: &Analyzer,
+        title: &str,
+        aliases: &[String],
+        headings: &[String],
+        tags: &[String],
+        body: &str,
+    ) -> Self {
+        let mut doc = AnalyzedDocument {
+            fingerprint: analyzer.fingerprint().to_owned(),
+            text: String::with_capacity(body.len()),
+            ends: Vec::with_capacity(body.len() / 6),
+            field_ends: [0; Field::COUNT],
+        };
+        doc.add(analyzer, Field::Title, [title]);
+        doc.add(analyzer, Field::Aliases, aliases.iter().map(String::as_str));
+        doc.add(
+            analyzer,
+            Field::Headings,
+            headings.iter().map(String::as_str),
+        );
+        doc.add(analyzer, Field::Tags, tags.iter().map(String::as_str));
+        doc.add(analyzer, Field::Body, [body]);
+        doc
+    }
+
+    /// Appends the terms of `texts` as the next field, `field`.
+    fn add<'t>(
+        &mut self,
+        analyzer: &Analyzer,
+        field: Field,
+        texts: impl IntoIterator<Item = &'t str>,
+    ) {
+        for text in texts {
+            analyzer.each_term(text, |term| {
+                self.text.push_str(term);
+                // Saturates past 4 GiB of terms, a document the index refuses anyway
+                // (far more than `MAX_TF` terms in a field).
+                self.ends
+                    .push(u32::try_from(self.text.len()).unwrap_or(u32::MAX));
+            });
+        }
+        self.field_ends[field.index()] = self.ends.len();
+    }
+
+    /// Every term, fields in the order of [`Field::ALL`].
+    fn terms(&self) -> Vec<&str> {
+        let mut start = 0;
+        self.ends
+            .iter()
+            .map(|&end| {
+                let term = self.text.get(start..end as usize).unwrap_or_default();
+                start = end as usize;
+                term
+            })
+            .collect()
+    }
 }
 
 /// Why serialized bytes could not be read back as a [`LexicalIndex`].
@@ -117,24 +206,26 @@ impl LexicalIndex {
 
     /// Analyzes and inserts the document `id`, replacing any previous version.
     pub fn upsert(&mut self, id: &str, doc: &Document) -> Result<(), IndexError> {
-        let analyze_all = |texts: &[String]| -> Vec<String> {
-            texts.iter().flat_map(|t| self.analyzer.terms(t)).collect()
-        };
-        let title = self.analyzer.terms(&doc.title);
-        let aliases = analyze_all(&doc.aliases);
-        let headings = analyze_all(&doc.headings);
-        let tags = analyze_all(&doc.tags);
-        let body = self.analyzer.terms(&doc.body);
-        self.index.upsert(
-            id,
-            &[
-                (Field::Title, &title[..]),
-                (Field::Aliases, &aliases[..]),
-                (Field::Headings, &headings[..]),
-                (Field::Tags, &tags[..]),
-                (Field::Body, &body[..]),
-            ],
-        )
+        let analyzed = AnalyzedDocument::new(&self.analyzer, doc);
+        self.upsert_analyzed(id, &analyzed)
+    }
+
+    /// Inserts the document `id`, already analyzed (by a clone of [`Self::analyzer`], on any
+    /// thread), replacing any previous version. A document analyzed by another analyzer is
+    /// refused with [`IndexError::AnalyzerMismatch`] and changes nothing.
+    pub fn upsert_analyzed(&mut self, id: &str, doc: &AnalyzedDocument) -> Result<(), IndexError> {
+        if doc.fingerprint != self.analyzer.fingerprint() {
+            return Err(IndexError::AnalyzerMismatch);
+        }
+        let terms = doc.terms();
+        let mut start = 0;
+        let fields = Field::ALL.map(|field| {
+            let end = doc.field_ends[field.index()];
+            let terms = &terms[start..end];
+            start = end;
+            (field, terms)
+        });
+        self.index.upsert(id, &fields)
     }
 
     /// Removes the document `id`; returns whether it was indexed.
@@ -150,7 +241,7 @@ impl LexicalIndex {
     /// The analyzer stamp written with the index: fingerprint and settings as JSON.
     fn stamp(&self) -> AnalyzerStamp {
         AnalyzerStamp {
-            fingerprint: self.analyzer.fingerprint(),
+            fingerprint: self.analyzer.fingerprint().to_owned(),
             settings: serde_json::to_string(self.analyzer.settings()).unwrap_or_default(),
         }
     }
@@ -167,7 +258,7 @@ impl LexicalIndex {
         let settings: AnalyzerSettings = serde_json::from_str(&stamp.settings)
             .map_err(|e| LexicalDecodeError::Settings(e.to_string()))?;
         let analyzer = Analyzer::new(settings);
-        let current = analyzer.fingerprint();
+        let current = analyzer.fingerprint().to_owned();
         if current != stamp.fingerprint {
             return Err(LexicalDecodeError::AnalyzerMismatch {
                 stored: stamp.fingerprint,
@@ -217,6 +308,40 @@ mod tests {
         assert_eq!(ids, ["a.md", "c.md"]);
         assert!(index.search("", 10).is_empty());
         assert_eq!(index.len(), 3);
+    }
+
+    #[test]
+    fn analysis_done_apart_indexes_the_same() {
+        let doc = Document {
+            title: "Running notes".to_owned(),
+            aliases: vec!["Jogging".to_owned()],
+            headings: vec!["Monday".to_owned(), "Morning runs".to_owned()],
+            tags: vec!["sport/run".to_owned()],
+            body: "I went running today".to_owned(),
+        };
+        let mut whole = index();
+        whole.upsert("d.md", &doc).unwrap();
+        let mut apart = index();
+        let analyzed = AnalyzedDocument::new(&apart.analyzer().clone(), &doc);
+        apart.upsert_analyzed("d.md", &analyzed).unwrap();
+        assert_eq!(apart.to_bytes(), whole.to_bytes());
+        assert_eq!(apart.search("jog", 5), whole.search("jog", 5));
+    }
+
+    #[test]
+    fn a_document_analyzed_by_another_analyzer_is_refused() {
+        let mut index = index();
+        let before = index.to_bytes();
+        let other = Analyzer::new(AnalyzerSettings {
+            stemmer: Stemmer::None,
+            ..AnalyzerSettings::default()
+        });
+        let analyzed = AnalyzedDocument::new(&other, &note("Running", "runs"));
+        assert_eq!(
+            index.upsert_analyzed("a.md", &analyzed),
+            Err(IndexError::AnalyzerMismatch)
+        );
+        assert_eq!(index.to_bytes(), before);
     }
 
     #[test]

@@ -57,7 +57,7 @@ pub use codec::{AnalyzerStamp, DecodeError, FORMAT_VERSION, MAGIC};
 pub use field::{Field, FieldWeights};
 pub use fusion::{FusionError, Hit, Normalization, RankedList, ScoredList, fuse_scores, rrf};
 pub use index::{IndexError, InvertedIndex, MAX_DOCS};
-pub use lexical::{Document, LexicalDecodeError, LexicalIndex};
+pub use lexical::{AnalyzedDocument, Document, LexicalDecodeError, LexicalIndex};
 pub use params::{Bm25Params, MAX_K1, ParamsError};
 pub use postings::MAX_TF;
 pub use scoring::idf;

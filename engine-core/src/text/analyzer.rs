@@ -65,16 +65,21 @@ impl Analyzer {
     /// The terms of `text`, in order: `analyze(text)` without offsets and positions.
     pub fn terms(&self, text: &str) -> Vec<String> {
         let mut terms = Vec::new();
-        self.run(text, |term, _, _| terms.push(String::from(term)));
+        self.each_term(text, |term| terms.push(String::from(term)));
         terms
+    }
+
+    /// Passes each term of `text` to `sink`, in order, without allocating one per term.
+    pub fn each_term(&self, text: &str, mut sink: impl FnMut(&str)) {
+        self.run(text, |term, _, _| sink(term));
     }
 
     /// A stable 32-hex-digit identifier of the analyzer's output: the SHA-256 (first 16
     /// bytes) of a fixed encoding of [`ANALYZER_VERSION`](super::ANALYZER_VERSION), the
     /// Unicode versions of the character tables, and every setting. Equal settings give equal
     /// fingerprints; changing any setting changes it.
-    pub fn fingerprint(&self) -> String {
-        self.fingerprint.clone()
+    pub fn fingerprint(&self) -> &str {
+        &self.fingerprint
     }
 
     /// Tokenizes `text` and passes each kept term with its original byte range to `sink`.

@@ -6,8 +6,8 @@
 
 use std::collections::HashMap;
 
-use engine_core::rank::{Bm25Params, Document, LexicalIndex};
-use engine_core::text::AnalyzerSettings;
+use engine_core::rank::{AnalyzedDocument, Bm25Params, LexicalIndex};
+use engine_core::text::{Analyzer, AnalyzerSettings};
 
 use crate::store::{ChunkRow, NoteFields};
 
@@ -79,26 +79,35 @@ impl LexicalView {
         self.index.to_bytes()
     }
 
+    /// A copy of the analyzer, for analyzing chunks on another thread.
+    pub fn analyzer(&self) -> Analyzer {
+        self.index.analyzer().clone()
+    }
+
     /// Adds or replaces one chunk.
     pub fn insert(&mut self, chunk: ChunkRow, note: &NoteFields) {
-        // The chunk's text and headings move into the document and the headings back out
-        // into its place: no copy of the text.
-        let document = Document {
-            title: note.title.clone(),
-            aliases: note.aliases.clone(),
-            headings: chunk.headings,
-            tags: note.tags.clone(),
-            body: chunk.text,
-        };
-        let id = chunk.chunk_id;
+        let analyzed = AnalyzedDocument::from_fields(
+            self.index.analyzer(),
+            &note.title,
+            &note.aliases,
+            &chunk.headings,
+            &note.tags,
+            &chunk.text,
+        );
+        self.insert_analyzed(chunk.chunk_id, place(chunk), &analyzed);
+    }
+
+    /// Adds or replaces chunk `id`, at `place`, analyzed with this view's
+    /// [`analyzer`](Self::analyzer): the title, aliases and tags of its note, its heading
+    /// breadcrumb and its text.
+    pub fn insert_analyzed(&mut self, id: i64, place: ChunkPlace, analyzed: &AnalyzedDocument) {
         // Only an analyzer failure on a document fails an upsert; such a chunk is left out of
         // the index (the note is still listed and readable).
-        if self.index.upsert(&id.to_string(), &document).is_ok() {
-            let place = ChunkPlace {
-                path: chunk.path,
-                ordinal: chunk.ordinal,
-                headings: document.headings,
-            };
+        if self
+            .index
+            .upsert_analyzed(&id.to_string(), analyzed)
+            .is_ok()
+        {
             self.places.insert(id, place);
         }
     }

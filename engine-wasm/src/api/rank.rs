@@ -318,6 +318,7 @@ pub(crate) fn index_error(e: IndexError) -> ApiError {
     let code = match e {
         IndexError::TooManyDocuments => "too_many_documents",
         IndexError::FieldTooLong { .. } => "field_too_long",
+        IndexError::AnalyzerMismatch => "analyzer_mismatch",
     };
     ApiError::new(code, e.to_string())
 }
@@ -718,6 +719,6 @@ impl LexicalIndexHandle {
 
     /// The analyzer fingerprint stored with the index.
     pub fn fingerprint(&self) -> String {
-        self.inner.analyzer().fingerprint()
+        self.inner.analyzer().fingerprint().to_owned()
     }
 }

@@ -60,7 +60,7 @@ pub fn analyzer_fingerprint(
 ) -> Result<AnalyzerFingerprintOutput, ApiError> {
     let analyzer = Analyzer::new(input.settings.unwrap_or_default());
     Ok(AnalyzerFingerprintOutput {
-        fingerprint: analyzer.fingerprint(),
+        fingerprint: analyzer.fingerprint().to_owned(),
         analyzer_version: ANALYZER_VERSION,
         settings: analyzer.settings().clone(),
     })
