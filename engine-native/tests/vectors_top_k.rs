@@ -85,6 +85,37 @@ proptest! {
             brute_force(&matrix, &query, k, &filter)
         );
     }
+
+    /// Deciding notes lazily (only the first candidates', then all when too few pass)
+    /// gives exactly the ranking filtered first, whatever share of notes is accepted:
+    /// matrices larger than the first candidate window, so both paths run.
+    #[test]
+    fn deciding_lazily_equals_filtering_first(
+        rows in prop::collection::vec((0i64..2000, 0u32..40, prop::collection::vec(-2i8..=2, 3)), 0..400),
+        query in prop::collection::vec(-2i8..=2, 3),
+        scope in prop::collection::vec(0u32..40, 0..40),
+        accepted in prop::collection::vec(0u32..40, 0..40),
+        k in 0usize..30,
+    ) {
+        let mut matrix = VectorMatrix::new(3).unwrap();
+        for (chunk_id, note_key, v) in &rows {
+            let v: Vec<f32> = v.iter().map(|&x| f32::from(x)).collect();
+            matrix.upsert(*chunk_id, *note_key, &v).unwrap();
+        }
+        let query: Vec<f32> = query.iter().map(|&x| f32::from(x)).collect();
+        let scope_filter = NoteFilter::from_keys(scope.iter().copied());
+        let both = NoteFilter::from_keys(scope.iter().copied().filter(|key| accepted.contains(key)));
+        let asked = std::cell::Cell::new(0usize);
+        let lazily = matrix
+            .top_k_deciding(&query, k, &scope_filter, &|key| {
+                asked.set(asked.get() + 1);
+                accepted.contains(&key)
+            })
+            .unwrap();
+        prop_assert_eq!(lazily, matrix.top_k(&query, k, &both).unwrap());
+        // Each note is asked about at most once.
+        prop_assert!(asked.get() <= 40);
+    }
 }
 
 #[test]

@@ -100,6 +100,17 @@ impl NoteKeys {
         key
     }
 
+    /// The notes of the vaults for which `keep(vault)` holds, as a scan filter.
+    fn filter(&self, keep: impl Fn(&str) -> bool) -> NoteFilter {
+        let mut filter = NoteFilter::none();
+        for (key, (vault, _)) in self.notes.iter().enumerate() {
+            if keep(vault) {
+                filter.allow(u32::try_from(key).unwrap_or(u32::MAX));
+            }
+        }
+        filter
+    }
+
     /// Records a key read back from the store.
     fn restore(&mut self, key: u32, vault: String, path: String) {
         let index = key as usize;
@@ -132,7 +143,7 @@ pub struct SemanticIndex {
     provider: Box<dyn EmbeddingProvider>,
     fingerprint: String,
     matrix: RwLock<VectorMatrix>,
-    keys: Mutex<NoteKeys>,
+    keys: RwLock<NoteKeys>,
     embedding: Mutex<()>,
     queries: QueryVectors,
 }
@@ -170,7 +181,7 @@ impl SemanticIndex {
             provider,
             fingerprint,
             matrix: RwLock::new(matrix),
-            keys: Mutex::new(keys),
+            keys: RwLock::new(keys),
             embedding: Mutex::new(()),
             queries: QueryVectors::default(),
         })
@@ -184,7 +195,7 @@ impl SemanticIndex {
     /// Drops every vector of `vault` from memory (its rows went with its chunks).
     pub fn forget_vault(&self, vault: &str) {
         let keys: Vec<u32> = {
-            let keys = self.keys.lock().unwrap_or_else(PoisonError::into_inner);
+            let keys = self.keys.read().unwrap_or_else(PoisonError::into_inner);
             keys.notes
                 .iter()
                 .enumerate()
@@ -253,7 +264,7 @@ impl SemanticIndex {
                 }
             };
             let keys: Vec<u32> = {
-                let mut keys = self.keys.lock().unwrap_or_else(PoisonError::into_inner);
+                let mut keys = self.keys.write().unwrap_or_else(PoisonError::into_inner);
                 pending
                     .iter()
                     .map(|chunk| keys.key(vault, &chunk.path))
@@ -318,18 +329,17 @@ impl SemanticIndex {
         k: usize,
         allowed: &dyn Fn(&str) -> bool,
     ) -> Result<Vec<(i64, f32)>, SemanticError> {
-        let filter = {
-            let keys = self.keys.lock().unwrap_or_else(PoisonError::into_inner);
-            let mut filter = NoteFilter::none();
-            for (key, (note_vault, path)) in keys.notes.iter().enumerate() {
-                if note_vault == vault && allowed(path) {
-                    filter.allow(u32::try_from(key).unwrap_or(u32::MAX));
-                }
-            }
-            filter
-        };
+        let keys = self.keys.read().unwrap_or_else(PoisonError::into_inner);
+        let in_vault = keys.filter(|note_vault| note_vault == vault);
         let matrix = self.matrix.read().unwrap_or_else(PoisonError::into_inner);
-        Ok(matrix.top_k(query, k, &filter)?)
+        // The ACL is asked only about the notes of the first candidates (asking about every
+        // note of a large vault costs more than the scan); the result is the same.
+        let allowed_key = |key: u32| {
+            keys.notes
+                .get(key as usize)
+                .is_some_and(|(_, path)| allowed(path))
+        };
+        Ok(matrix.top_k_deciding(query, k, &in_vault, &allowed_key)?)
     }
 
     /// How much of `vault` has vectors.

@@ -74,6 +74,11 @@ impl VectorMatrix {
         Some(&self.rows[row * self.dims..(row + 1) * self.dims])
     }
 
+    /// The note key of `chunk_id`, if present.
+    pub fn note_key(&self, chunk_id: i64) -> Option<u32> {
+        Some(self.note_keys[*self.positions.get(&chunk_id)?])
+    }
+
     /// Inserts the vector of `chunk_id` (in note `note_key`), or replaces it in place.
     /// A refused vector changes nothing.
     pub fn upsert(

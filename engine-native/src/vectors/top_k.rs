@@ -5,7 +5,7 @@
 //! sequential scan's.
 
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
 use std::num::NonZeroUsize;
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -181,6 +181,45 @@ impl VectorMatrix {
             best.merge(part?);
         }
         Ok(best.into_ranked())
+    }
+
+    /// [`VectorMatrix::top_k`] over the rows of the notes `scope` allows and `allowed`
+    /// accepts, asking `allowed` about as few notes as it can (a decision per note can cost
+    /// more than scoring a row, e.g. an ACL evaluation): the `4k` best rows of `scope` are
+    /// ranked first and `allowed` asked about their notes only; when fewer than `k` of them
+    /// are accepted, the rows are ranked again with every note of `scope` decided. The
+    /// result is exactly `top_k` with the filter of the accepted notes, ties included.
+    pub fn top_k_deciding(
+        &self,
+        query: &[f32],
+        k: usize,
+        scope: &NoteFilter,
+        allowed: &dyn Fn(u32) -> bool,
+    ) -> Result<Vec<(i64, f32)>, MatrixError> {
+        let wide = k.saturating_mul(4).max(64);
+        let candidates = self.top_k(query, wide, scope)?;
+        let mut decided: HashMap<u32, bool> = HashMap::new();
+        let mut kept = Vec::with_capacity(k.min(candidates.len()));
+        for &(chunk_id, score) in &candidates {
+            if kept.len() == k {
+                return Ok(kept);
+            }
+            let key = self.note_key(chunk_id).unwrap_or(u32::MAX);
+            if *decided.entry(key).or_insert_with(|| allowed(key)) {
+                kept.push((chunk_id, score));
+            }
+        }
+        if kept.len() == k || candidates.len() < wide {
+            // Either enough were accepted, or every row of `scope` was a candidate.
+            return Ok(kept);
+        }
+        let mut filter = NoteFilter::none();
+        for &key in self.note_keys() {
+            if scope.allows(key) && *decided.entry(key).or_insert_with(|| allowed(key)) {
+                filter.allow(key);
+            }
+        }
+        self.top_k(query, k, &filter)
     }
 
     /// The best `k` allowed rows of `rows`; stops at the first row whose score overflows.
