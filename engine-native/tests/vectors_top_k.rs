@@ -62,6 +62,17 @@ fn equal_scores_rank_by_smaller_chunk_id() {
     assert!(top.windows(2).all(|w| w[0].1 == w[1].1 && w[0].0 < w[1].0));
 }
 
+/// A 3-dimensional matrix of `rows` (chunk id, note key, small integer vector) and `query`
+/// as floats.
+fn coarse(rows: &[(i64, u32, Vec<i8>)], query: &[i8]) -> (VectorMatrix, Vec<f32>) {
+    let floats = |v: &[i8]| -> Vec<f32> { v.iter().map(|&x| f32::from(x)).collect() };
+    let mut matrix = VectorMatrix::new(3).unwrap();
+    for (chunk_id, note_key, v) in rows {
+        matrix.upsert(*chunk_id, *note_key, &floats(v)).unwrap();
+    }
+    (matrix, floats(query))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -73,12 +84,7 @@ proptest! {
         allowed in prop::collection::vec(0u32..12, 0..12),
         k in 0usize..70,
     ) {
-        let mut matrix = VectorMatrix::new(3).unwrap();
-        for (chunk_id, note_key, v) in &rows {
-            let v: Vec<f32> = v.iter().map(|&x| f32::from(x)).collect();
-            matrix.upsert(*chunk_id, *note_key, &v).unwrap();
-        }
-        let query: Vec<f32> = query.iter().map(|&x| f32::from(x)).collect();
+        let (matrix, query) = coarse(&rows, &query);
         let filter = NoteFilter::from_keys(allowed.iter().copied());
         prop_assert_eq!(
             matrix.top_k(&query, k, &filter).unwrap(),
@@ -97,12 +103,7 @@ proptest! {
         accepted in prop::collection::vec(0u32..40, 0..40),
         k in 0usize..30,
     ) {
-        let mut matrix = VectorMatrix::new(3).unwrap();
-        for (chunk_id, note_key, v) in &rows {
-            let v: Vec<f32> = v.iter().map(|&x| f32::from(x)).collect();
-            matrix.upsert(*chunk_id, *note_key, &v).unwrap();
-        }
-        let query: Vec<f32> = query.iter().map(|&x| f32::from(x)).collect();
+        let (matrix, query) = coarse(&rows, &query);
         let scope_filter = NoteFilter::from_keys(scope.iter().copied());
         let both = NoteFilter::from_keys(scope.iter().copied().filter(|key| accepted.contains(key)));
         let asked = std::cell::Cell::new(0usize);
