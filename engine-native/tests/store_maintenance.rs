@@ -74,7 +74,8 @@ fn the_sweep_uses_the_clock_and_the_configured_retention() {
         SweepCounts {
             idempotency_keys: 0,
             elicit_tokens: 1,
-            events: 0
+            events: 0,
+            snapshots: 0,
         }
     );
     // Two days and a second: the key has expired and the event is past the 2-day retention.
@@ -84,7 +85,8 @@ fn the_sweep_uses_the_clock_and_the_configured_retention() {
         SweepCounts {
             idempotency_keys: 1,
             elicit_tokens: 0,
-            events: 1
+            events: 1,
+            snapshots: 0,
         }
     );
 }

@@ -37,13 +37,15 @@ fn sweep_deletes_expired_keys_tokens_and_old_events_and_counts_them() {
     let now = T0 + 2 * DAY;
     let retention = Retention {
         event_log_seconds: DAY,
+        snapshot_seconds: DAY,
     };
     assert_eq!(
         store.sweep(now, retention).unwrap(),
         SweepCounts {
             idempotency_keys: 2,
             elicit_tokens: 2,
-            events: 2
+            events: 2,
+            snapshots: 0,
         }
     );
     assert_eq!(store.sweep(now, retention).unwrap(), SweepCounts::default());

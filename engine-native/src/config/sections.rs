@@ -163,6 +163,13 @@ pub struct MaintenanceConfig {
     /// Events older than this many days are deleted by the sweep.
     #[schemars(range(min = 1, max = 36500))]
     pub event_log_retention_days: u64,
+    /// Snapshots (the content of notes before a tool changed them, for `undo_last_change`
+    /// and `restore_note`) older than this many days are deleted by the sweep.
+    #[schemars(range(min = 1, max = 36500))]
+    pub snapshot_retention_days: u64,
+    /// How many snapshots of one note are kept; older ones are dropped as new ones come.
+    #[schemars(range(min = 1, max = 1000))]
+    pub snapshots_per_note: u32,
 }
 
 impl Default for MaintenanceConfig {
@@ -171,6 +178,8 @@ impl Default for MaintenanceConfig {
             enabled: true,
             interval_minutes: 60,
             event_log_retention_days: 30,
+            snapshot_retention_days: 30,
+            snapshots_per_note: 20,
         }
     }
 }

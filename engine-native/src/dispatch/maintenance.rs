@@ -8,15 +8,22 @@ use crate::store::{Retention, StoreError, SweepCounts};
 const DAY_SECONDS: i64 = 86_400;
 
 impl Dispatcher {
-    /// Deletes expired idempotency keys and elicit tokens, and events older than
-    /// `maintenance.eventLogRetentionDays`, as of the dispatcher's clock.
+    /// Deletes expired idempotency keys and elicit tokens, events older than
+    /// `maintenance.eventLogRetentionDays` and snapshots older than
+    /// `maintenance.snapshotRetentionDays`, as of the dispatcher's clock.
     pub fn sweep_cache(&self) -> Result<SweepCounts, StoreError> {
-        let days = self.config().config.maintenance.event_log_retention_days;
+        let maintenance = &self.config().config.maintenance;
         let retention = Retention {
-            event_log_seconds: i64::try_from(days)
-                .unwrap_or(i64::MAX)
-                .saturating_mul(DAY_SECONDS),
+            event_log_seconds: days(maintenance.event_log_retention_days),
+            snapshot_seconds: days(maintenance.snapshot_retention_days),
         };
         self.store.sweep(self.clock.now_seconds(), retention)
     }
+}
+
+/// `n` days in seconds, saturating.
+fn days(n: u64) -> i64 {
+    i64::try_from(n)
+        .unwrap_or(i64::MAX)
+        .saturating_mul(DAY_SECONDS)
 }

@@ -11,8 +11,8 @@
 //! 7. idempotency claim (replay / `idempotency_in_flight` / `idempotency_key_mismatch` /
 //!    `indeterminate`), throttle (`throttled`), HITL gate (`elicit_required`, `elicit_invalid`);
 //! 8. the folder ACL on each declared path argument (`acl_denied`, `path_invalid`);
-//! 9. the handler, with a [`ToolContext`]; after a mutating tool succeeds, the notes it
-//!    named are re-read into the search index;
+//! 9. the handler, with a [`ToolContext`], recorded: each file it changes is snapshotted as
+//!    it was before (undo), and re-read into the search index;
 //! 10. the byte governor (`overflow`), the idempotency record, metrics and an `event_log` row.
 //!
 //! A pre-handler failure releases an idempotency claim; a handler failure after
@@ -27,6 +27,7 @@
 
 mod approval;
 pub mod caller;
+mod changes;
 pub mod clock;
 pub mod context;
 pub mod dispatcher;
@@ -40,6 +41,7 @@ pub mod reload;
 pub mod tool;
 pub(crate) mod validation;
 
+pub(crate) use approval::store_fault;
 pub use caller::Caller;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use context::ToolContext;

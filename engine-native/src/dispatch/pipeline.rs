@@ -16,6 +16,7 @@ use crate::errors::{ErrorCode, ToolError};
 use crate::facade::resolve_envelope;
 use crate::store::{Claim, Event, Outcome};
 use crate::throttle::rate_class;
+use crate::vault::journal;
 
 /// The argument carrying a human's approval token; stripped before hashing and validation.
 pub const ELICIT_TOKEN_ARG: &str = "elicit_token";
@@ -264,7 +265,13 @@ impl Dispatcher {
                 .map_err(before)?;
         }
         check_path_args(tool, ctx.vault_entry(), &ctx.caller().scopes, args).map_err(before)?;
-        let value = (tool.def.handler)(ctx, handler_args).map_err(|error| {
+        let (outcome, befores) =
+            journal::record(ctx.vault(), || (tool.def.handler)(ctx, handler_args));
+        self.keep_snapshots(ctx, &befores);
+        if tool.is_mutating() || !befores.is_empty() {
+            self.refresh_touched(ctx, args, outcome.as_ref().ok(), &befores);
+        }
+        let value = outcome.map_err(|error| {
             let stage = if ctx.effect_started() {
                 Stage::AfterEffect
             } else {
@@ -272,9 +279,6 @@ impl Dispatcher {
             };
             (error, stage)
         })?;
-        if tool.is_mutating() {
-            self.refresh_touched(ctx, args, &value);
-        }
         let text = self
             .governor
             .serialize(&value)

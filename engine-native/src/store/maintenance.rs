@@ -9,13 +9,16 @@ use super::{Store, StoreError};
 pub struct Retention {
     /// Events older than this many seconds are deleted.
     pub event_log_seconds: i64,
+    /// Snapshots older than this many seconds are deleted.
+    pub snapshot_seconds: i64,
 }
 
 impl Default for Retention {
-    /// The design default: 30 days of events.
+    /// The design default: 30 days of events and of snapshots.
     fn default() -> Self {
         Self {
             event_log_seconds: 30 * 86_400,
+            snapshot_seconds: 30 * 86_400,
         }
     }
 }
@@ -44,16 +47,20 @@ pub struct SweepCounts {
     pub elicit_tokens: usize,
     /// Events past the retention.
     pub events: usize,
+    /// Snapshots past the retention.
+    pub snapshots: usize,
 }
 
 impl Store {
-    /// Deletes expired idempotency keys and elicit tokens and events older than `retention`,
+    /// Deletes expired idempotency keys and elicit tokens, and events and snapshots older
+    /// than `retention`,
     /// in one transaction, then lets SQLite refresh its query statistics (`PRAGMA optimize`).
     ///
     /// Stale in-flight idempotency rows that have not expired are kept: a new claim takes them
     /// over (`Claim::Reclaimed`), and until then they still refuse a duplicate call.
     pub fn sweep(&self, now: i64, retention: Retention) -> Result<SweepCounts, StoreError> {
         let cutoff = now.saturating_sub(retention.event_log_seconds);
+        let snapshot_cutoff = now.saturating_sub(retention.snapshot_seconds);
         let counts = self.write(|tx| {
             Ok::<_, StoreError>(SweepCounts {
                 idempotency_keys: tx.execute(
@@ -65,6 +72,10 @@ impl Store {
                     params![now],
                 )?,
                 events: tx.execute("DELETE FROM event_log WHERE ts < ?1", params![cutoff])?,
+                snapshots: tx.execute(
+                    "DELETE FROM snapshots WHERE created_at < ?1",
+                    params![snapshot_cutoff],
+                )?,
             })
         })?;
         super::lock(&self.writer).execute_batch("PRAGMA optimize")?;

@@ -173,6 +173,32 @@ BEGIN
 END;
 "#,
     },
+    // Snapshots (crate::store::snapshots): each file a tool call changed, as it was before,
+    // so the change can be listed, read back and undone.
+    Migration {
+        version: 4,
+        sql: r#"
+CREATE TABLE snapshots (
+    snapshot_id  INTEGER PRIMARY KEY AUTOINCREMENT,
+    vault_id     TEXT    NOT NULL,
+    change_id    TEXT    NOT NULL,
+    caller       TEXT    NOT NULL,
+    tool_name    TEXT    NOT NULL,
+    path         TEXT    NOT NULL,
+    existed      INTEGER NOT NULL CHECK (existed IN (0, 1)),
+    content      BLOB,
+    sha256       TEXT,
+    after_sha256 TEXT,
+    created_at   INTEGER NOT NULL,
+    undone_at    INTEGER,
+    CHECK (existed = 1 OR content IS NULL)
+);
+CREATE INDEX snapshots_by_path ON snapshots (vault_id, path, snapshot_id);
+CREATE INDEX snapshots_by_caller ON snapshots (vault_id, caller, snapshot_id);
+CREATE INDEX snapshots_by_change ON snapshots (change_id);
+CREATE INDEX snapshots_by_age ON snapshots (created_at);
+"#,
+    },
 ];
 
 /// The schema version this build writes.

@@ -13,7 +13,8 @@
 //!
 //! # Repositories
 //! One typed handle per concern: [`Store::idempotency`], [`Store::elicit`], [`Store::events`],
-//! [`Store::notes`], [`Store::note_index`], [`Store::note_facts`], and [`Store::sweep`] for maintenance.
+//! [`Store::notes`], [`Store::note_index`], [`Store::note_facts`], [`Store::snapshots`], and
+//! [`Store::sweep`] for maintenance.
 
 mod connection;
 mod elicit;
@@ -27,6 +28,7 @@ mod note_facts;
 mod note_index;
 mod notes;
 mod random;
+mod snapshots;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -45,6 +47,12 @@ pub use note_index::{
     ChunkChange, ChunkRow, FileStamp, IndexFailure, NoteFields, NoteIndex, RowChange,
 };
 pub use notes::{NoteMeta, NotePage, Notes};
+pub use snapshots::{ChangedFile, NewChange, Snapshot, SnapshotInfo, Snapshots};
+
+/// A new unique id for one change (tool call) of the snapshots.
+pub fn new_change_id() -> Result<String, StoreError> {
+    random::token_hex()
+}
 
 /// The largest page any list in the store returns.
 pub const MAX_PAGE: u32 = 1000;
@@ -147,6 +155,11 @@ impl Store {
     /// The facts of indexed notes that rule-based search filters on.
     pub fn note_facts(&self) -> NoteFactsRepo<'_> {
         NoteFactsRepo::new(self)
+    }
+
+    /// Snapshots of files before tool calls changed them: record, list, read, undo.
+    pub fn snapshots(&self) -> Snapshots<'_> {
+        Snapshots::new(self)
     }
 
     /// The rows the link graph is built from: note paths and stored links.

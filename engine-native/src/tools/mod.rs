@@ -14,6 +14,8 @@
 //!   `get_index_status`.
 //! - [`context`]: `vault_graph_search` (GraphRAG), `get_context` / `vault_context`,
 //!   `bundle_folder`, `bundle_files`, and the connector pair `search` / `fetch`.
+//! - [`snapshots`]: `list_snapshots`, `read_snapshot`, `restore_note` (dry run first, HITL),
+//!   `undo_last_change` (the caller's last change put back, all or nothing).
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
 
 pub mod admin;
@@ -22,6 +24,7 @@ pub mod context;
 pub mod frontmatter;
 pub mod notes;
 pub mod search;
+pub mod snapshots;
 pub mod structured;
 pub mod uri;
 pub mod vault_error;
@@ -37,6 +40,7 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(frontmatter::tools());
     tools.extend(search::tools());
     tools.extend(context::tools());
+    tools.extend(snapshots::tools());
     tools.push(uri::tool());
     tools.extend(crate::facade::tools());
     tools

@@ -7,13 +7,16 @@
 //! refused. Files are read through one opened descriptor (`O_NOFOLLOW`, `fstat` on the
 //! same descriptor); writes are atomic (temp file, fsync, rename, fsync of the folder);
 //! deletes go to `<vault>/.trash/` by default. Mutations that carry an `expected_sha256`
-//! fail with `ConcurrentModification` when the file changed since it was read.
+//! fail with `ConcurrentModification` when the file changed since it was read. While a tool
+//! call is recorded ([`journal::record`]), every mutation first remembers the file as it was,
+//! for snapshots and undo.
 
 mod atomic;
 mod cleanup;
 mod error;
 mod folders;
 mod handle;
+pub mod journal;
 mod listing;
 mod names;
 mod precondition;

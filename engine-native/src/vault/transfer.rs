@@ -40,6 +40,8 @@ impl Vault {
             }
             self.check_target(&destination, None)?;
         }
+        self.remember(&source);
+        self.remember(&destination);
         let abs = self.prepare_parent(&destination)?;
         let renamed = if destination.exists() {
             fs::rename(&source.abs, &abs)

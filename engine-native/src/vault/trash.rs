@@ -23,6 +23,7 @@ impl Vault {
             return Err(VaultError::NotFound { path: source.rel });
         }
         self.check_target(&source, expected_sha256)?;
+        self.remember(&source);
         let mut segments: Vec<String> = source.rel.split('/').map(str::to_owned).collect();
         let name = segments.pop().unwrap_or_default();
         let mut folders = vec![TRASH_DIR.to_owned()];
@@ -56,6 +57,7 @@ impl Vault {
             return Err(VaultError::NotFound { path: target.rel });
         }
         self.check_target(&target, expected_sha256)?;
+        self.remember(&target);
         fs::remove_file(&target.abs).map_err(|error| VaultError::io(&target.rel, error))?;
         self.sync_parent(&target.abs, &target.rel)
     }

@@ -63,6 +63,7 @@ impl Vault {
         mode: Option<u32>,
         replace: Replace,
     ) -> Result<WriteOutcome, VaultError> {
+        self.remember(target);
         let abs = self.prepare_parent(target)?;
         write_file(&abs, bytes, mode, replace).map_err(|error| match error.kind() {
             io::ErrorKind::AlreadyExists => VaultError::AlreadyExists {

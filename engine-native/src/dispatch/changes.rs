@@ -1,0 +1,84 @@
+//! Snapshots of what a call changed: the handler runs inside a [`journal::record`]ing, and
+//! each file it touched whose content really changed (a failed write leaves none) is kept
+//! as it was before, under one change id per call, for `list_snapshots`, `restore_note` and
+//! `undo_last_change`. Keeping the snapshot never fails the call (the change is on disk):
+//! a failure is logged and counted as a bookkeeping fault.
+
+use engine_core::hash::sha256_hex;
+
+use crate::dispatch::context::ToolContext;
+use crate::dispatch::dispatcher::Dispatcher;
+use crate::store::{ChangedFile, NewChange, StoreError};
+use crate::vault::VaultError;
+use crate::vault::journal::{Before, BeforeState};
+
+impl Dispatcher {
+    /// Records the files of `befores` that the call in `ctx` changed.
+    pub(crate) fn keep_snapshots(&self, ctx: &ToolContext<'_>, befores: &[Before]) {
+        if befores.is_empty() {
+            return;
+        }
+        if let Err(error) = self.record_change(ctx, befores) {
+            self.metrics().record_bookkeeping_fault();
+            tracing::warn!(
+                vault = ctx.vault_id(),
+                tool = ctx.tool().name(),
+                "the snapshot of this change was not kept ({error}); it cannot be undone"
+            );
+        }
+    }
+
+    fn record_change(&self, ctx: &ToolContext<'_>, befores: &[Before]) -> Result<(), StoreError> {
+        let afters: Vec<Option<String>> = befores
+            .iter()
+            .map(|before| sha256_now(ctx, &before.path))
+            .collect();
+        let files: Vec<ChangedFile<'_>> = befores
+            .iter()
+            .zip(&afters)
+            .filter(|(before, after)| changed(&before.state, after.as_deref()))
+            .map(|(before, after)| ChangedFile {
+                path: &before.path,
+                existed: before.state != BeforeState::Absent,
+                content: match &before.state {
+                    BeforeState::Content(bytes) => Some(bytes),
+                    BeforeState::Absent | BeforeState::NotKept => None,
+                },
+                after_sha256: after.as_deref(),
+            })
+            .collect();
+        if files.is_empty() {
+            return Ok(());
+        }
+        let change_id = crate::store::new_change_id()?;
+        let config = self.config();
+        self.store().snapshots().record(&NewChange {
+            vault_id: ctx.vault_id(),
+            change_id: &change_id,
+            caller: &ctx.caller().id,
+            tool: ctx.tool().name(),
+            now: self.clock().now_seconds(),
+            files,
+            keep_per_path: config.config.maintenance.snapshots_per_note,
+        })
+    }
+}
+
+/// The SHA-256 of the file at `path` now; `None` when there is none (or it cannot be read,
+/// which a restore then refuses to overwrite blindly).
+fn sha256_now(ctx: &ToolContext<'_>, path: &str) -> Option<String> {
+    match ctx.vault().read(path) {
+        Ok(file) => Some(file.sha256),
+        Err(VaultError::NotFound { .. }) => None,
+        Err(_) => Some(String::new()),
+    }
+}
+
+/// Whether a file that was `before` and now has `after` (its SHA-256, `None`: gone) changed.
+fn changed(before: &BeforeState, after: Option<&str>) -> bool {
+    match (before, after) {
+        (BeforeState::Absent, None) => false,
+        (BeforeState::Content(bytes), Some(after)) => sha256_hex(bytes) != after,
+        _ => true,
+    }
+}

@@ -1,0 +1,184 @@
+//! `list_snapshots` and `read_snapshot`: what tool calls changed, and a file's content
+//! before a change. Only snapshots of paths the caller may read are shown.
+
+use engine_core::acl::AclOp;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::dispatch::store_fault;
+use crate::dispatch::{PathArg, ToolContext, ToolDef};
+use crate::errors::{ErrorCode, ToolError};
+use crate::store::SnapshotInfo;
+use crate::tools::args::{input_schema, parse};
+use crate::tools::structured::{output_schema, structured};
+
+/// The arguments of `list_snapshots`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct ListSnapshots {
+    /// Only the snapshots of this note (vault-relative path); all notes when omitted.
+    #[serde(default)]
+    #[schemars(length(min = 1, max = 1024))]
+    path: Option<String>,
+    /// The most snapshots to return (1-200, default 50).
+    #[serde(default = "default_limit")]
+    #[schemars(range(min = 1, max = 200))]
+    limit: u32,
+    /// The `cursor` of the previous page, to get the next (older) one.
+    #[serde(default)]
+    cursor: Option<String>,
+}
+
+fn default_limit() -> u32 {
+    50
+}
+
+/// What `list_snapshots` returns.
+#[derive(Debug, Serialize, JsonSchema)]
+struct SnapshotPage {
+    /// Snapshots, newest first.
+    items: Vec<SnapshotInfo>,
+    /// Pass this as `cursor` to get older snapshots; absent on the last page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cursor: Option<String>,
+}
+
+/// The arguments of `read_snapshot`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct ReadSnapshot {
+    /// The snapshot's id (from `list_snapshots`).
+    #[schemars(range(min = 1))]
+    id: i64,
+}
+
+/// What `read_snapshot` returns.
+#[derive(Debug, Serialize, JsonSchema)]
+struct SnapshotContent {
+    /// The snapshot.
+    snapshot: SnapshotInfo,
+    /// The file's text before the change, when it existed, was kept and is UTF-8.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<String>,
+    /// Whether the kept content is not UTF-8 text (an attachment): it is not shown, but
+    /// `restore_note` puts it back all the same.
+    binary: bool,
+}
+
+const READ_PATH: &[PathArg] = &[PathArg {
+    name: "path",
+    op: AclOp::Read,
+}];
+
+/// The `list_snapshots` tool.
+pub(super) fn list_tool() -> ToolDef {
+    ToolDef {
+        name: "list_snapshots",
+        title: "List snapshots",
+        description: "List the snapshots kept of notes before tool calls changed them (newest first): which tool and caller changed which note when, with the content hashes before and after. Give path for one note's history. Paged with cursor. Read one with read_snapshot; take a change back with restore_note or undo_last_change.",
+        domain: "notes",
+        keywords: &[
+            "history",
+            "versions",
+            "changes",
+            "undo",
+            "audit",
+            "what changed",
+        ],
+        input_schema: input_schema::<ListSnapshots>(),
+        output_schema: output_schema::<SnapshotPage>(),
+        scopes: &["read:notes"],
+        destructive: false,
+        idempotency: false,
+        vault_arg: true,
+        path_args: READ_PATH,
+        precheck: None,
+        handler: list_snapshots,
+    }
+}
+
+/// The `read_snapshot` tool.
+pub(super) fn read_tool() -> ToolDef {
+    ToolDef {
+        name: "read_snapshot",
+        title: "Read snapshot",
+        description: "Read the content a note had before a change, from a snapshot id given by list_snapshots.",
+        domain: "notes",
+        keywords: &["old version", "previous content", "history"],
+        input_schema: input_schema::<ReadSnapshot>(),
+        output_schema: output_schema::<SnapshotContent>(),
+        scopes: &["read:notes"],
+        destructive: false,
+        idempotency: false,
+        vault_arg: true,
+        path_args: &[],
+        precheck: None,
+        handler: read_snapshot,
+    }
+}
+
+fn list_snapshots(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
+    let args: ListSnapshots = parse(args)?;
+    let mut before = match args.cursor.as_deref() {
+        None => None,
+        Some(cursor) => Some(cursor.parse::<i64>().map_err(|_| {
+            ToolError::new(
+                ErrorCode::InvalidInput,
+                format!("cursor '{cursor}' is not one list_snapshots returned; start without it"),
+            )
+        })?),
+    };
+    let want = args.limit as usize;
+    let mut items = Vec::with_capacity(want);
+    // Hidden paths are dropped before the page is cut, so a page is full whenever more
+    // readable snapshots exist.
+    loop {
+        let rows = ctx
+            .store()
+            .snapshots()
+            .list(
+                ctx.vault_id(),
+                args.path.as_deref(),
+                crate::store::MAX_PAGE,
+                before,
+            )
+            .map_err(store_fault)?;
+        let exhausted = rows.len() < crate::store::MAX_PAGE as usize;
+        before = rows.last().map(|row| row.id);
+        items.extend(
+            rows.into_iter()
+                .filter(|row| ctx.may(&row.path, AclOp::Read)),
+        );
+        if items.len() > want || exhausted {
+            break;
+        }
+    }
+    let cursor = (items.len() > want).then(|| items[want - 1].id.to_string());
+    items.truncate(want);
+    structured(&SnapshotPage { items, cursor })
+}
+
+fn read_snapshot(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
+    let args: ReadSnapshot = parse(args)?;
+    let snapshot = super::restore::find(ctx, args.id, AclOp::Read)?;
+    let text = snapshot
+        .content
+        .as_ref()
+        .and_then(|bytes| String::from_utf8(bytes.clone()).ok());
+    let binary = snapshot.content.is_some() && text.is_none();
+    structured(&SnapshotContent {
+        snapshot: snapshot.info,
+        text,
+        binary,
+    })
+}
+
+/// `not_found` for a snapshot id that does not exist in the vault (or is hidden).
+pub(super) fn snapshot_not_found(id: i64) -> ToolError {
+    ToolError::new(
+        ErrorCode::NotFound,
+        format!("no snapshot {id} in this vault; list_snapshots shows the ids"),
+    )
+    .with_details(json!({ "snapshot_id": id }))
+}

@@ -1,0 +1,130 @@
+//! `undo_last_change`: put back every file of the caller's last change (one tool call) in
+//! this vault, byte for byte, all or nothing. A file changed again since (by anyone) is not
+//! overwritten unless `force` (its current content is kept as a snapshot either way).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::restore::{FileRestore, Planned, apply_all, plan};
+use crate::dispatch::{ToolContext, ToolDef, store_fault};
+use crate::errors::{ErrorCode, ToolError};
+use crate::tools::args::{input_schema, parse};
+use crate::tools::structured::{output_schema, structured};
+
+/// This tool's name: its own changes are never taken as "the last change" to undo (undoing
+/// twice does not redo).
+const NAME: &str = "undo_last_change";
+
+/// The arguments of `undo_last_change`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct UndoLastChange {
+    /// Only show what would be put back.
+    #[serde(default)]
+    dry_run: bool,
+    /// Put files back even when they changed again after the change being undone (their
+    /// current content is kept as a snapshot, so this is itself undoable).
+    #[serde(default)]
+    force: bool,
+}
+
+/// What `undo_last_change` returns.
+#[derive(Debug, Serialize, JsonSchema)]
+struct Undone {
+    /// The change undone (or that would be); absent when there is nothing to undo.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    change_id: Option<String>,
+    /// The tool that made it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool: Option<String>,
+    /// When it was made, Unix seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    changed_at: Option<i64>,
+    /// What the undo does (or did) to each file.
+    files: Vec<FileRestore>,
+    /// Whether nothing was changed (a dry run, or nothing to undo).
+    dry_run: bool,
+}
+
+/// The `undo_last_change` tool.
+pub(super) fn tool() -> ToolDef {
+    ToolDef {
+        name: NAME,
+        title: "Undo last change",
+        description: "Undo your last change in this vault (the last tool call of yours that changed files): every file it wrote, moved, copied or deleted is put back exactly as it was, all or nothing. Files changed again since are left alone unless force. dry_run shows what would be put back. Each call undoes one more change.",
+        domain: "notes",
+        keywords: &["revert", "roll back", "take back", "oops", "restore"],
+        input_schema: input_schema::<UndoLastChange>(),
+        output_schema: output_schema::<Undone>(),
+        scopes: &["write:notes"],
+        destructive: false,
+        idempotency: false,
+        vault_arg: true,
+        path_args: &[],
+        precheck: None,
+        handler: undo_last_change,
+    }
+}
+
+fn undo_last_change(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
+    let args: UndoLastChange = parse(args)?;
+    let snapshots = ctx
+        .store()
+        .snapshots()
+        .last_change(ctx.vault_id(), &ctx.caller().id, &[NAME])
+        .map_err(store_fault)?;
+    let Some(first) = snapshots.first() else {
+        return structured(&Undone {
+            change_id: None,
+            tool: None,
+            changed_at: None,
+            files: Vec::new(),
+            dry_run: true,
+        });
+    };
+    let (change_id, tool, changed_at) = (
+        first.info.change_id.clone(),
+        first.info.tool.clone(),
+        first.info.created_at,
+    );
+    let plans: Vec<Planned> = snapshots
+        .iter()
+        .map(|snapshot| plan(ctx, snapshot))
+        .collect::<Result<_, _>>()?;
+    if !args.force {
+        let changed_since: Vec<&str> = snapshots
+            .iter()
+            .zip(&plans)
+            .filter(|(snapshot, planned)| {
+                snapshot.info.after_sha256 != planned.shown.current_sha256
+            })
+            .map(|(snapshot, _)| snapshot.info.path.as_str())
+            .collect();
+        if !changed_since.is_empty() {
+            return Err(ToolError::new(
+                ErrorCode::ConcurrentModification,
+                format!(
+                    "{} changed again after the change being undone; nothing was put back. \
+                     Read them first, then pass force: true to put them back anyway",
+                    changed_since.join(", ")
+                ),
+            )
+            .with_details(json!({ "paths": changed_since, "change_id": change_id })));
+        }
+    }
+    if !args.dry_run {
+        apply_all(ctx, &plans)?;
+        ctx.store()
+            .snapshots()
+            .mark_undone(ctx.vault_id(), &change_id, ctx.clock().now_seconds())
+            .map_err(store_fault)?;
+    }
+    structured(&Undone {
+        change_id: Some(change_id),
+        tool: Some(tool),
+        changed_at: Some(changed_at),
+        files: plans.into_iter().map(|planned| planned.shown).collect(),
+        dry_run: args.dry_run,
+    })
+}
