@@ -14,12 +14,15 @@
 //!   `get_index_status`.
 //! - [`context`]: `vault_graph_search` (GraphRAG), `get_context` / `vault_context`,
 //!   `bundle_folder`, `bundle_files`, and the connector pair `search` / `fetch`.
+//! - [`links`]: `get_outgoing_links`, `get_backlinks`, `find_orphans`, `find_unresolved_links`,
+//!   `bulk_move_notes` (and the link rewriting of `move_note` / `copy_note`).
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
 
 pub mod admin;
 pub mod args;
 pub mod context;
 pub mod frontmatter;
+pub mod links;
 pub mod notes;
 pub mod search;
 pub mod structured;
@@ -37,6 +40,7 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(frontmatter::tools());
     tools.extend(search::tools());
     tools.extend(context::tools());
+    tools.extend(links::tools());
     tools.push(uri::tool());
     tools.extend(crate::facade::tools());
     tools
