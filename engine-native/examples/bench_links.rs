@@ -44,8 +44,14 @@ fn main() -> Result<(), String> {
     println!("index_vault: {:.0} ms", ms(started));
 
     let started = Instant::now();
-    call("get_backlinks", json!({"path": first_note(&call)?, "limit": 1}))?;
-    println!("first get_backlinks (builds the link table): {:.0} ms", ms(started));
+    call(
+        "get_backlinks",
+        json!({"path": first_note(&call)?, "limit": 1}),
+    )?;
+    println!(
+        "first get_backlinks (builds the link table): {:.0} ms",
+        ms(started)
+    );
 
     let notes = pick_notes(&server, &call)?;
     for note in &notes {
@@ -118,7 +124,10 @@ fn pick_notes(server: &Dispatcher, call: &Call<'_>) -> Result<Vec<String>, Strin
     let mut counts: Vec<(usize, String)> = Vec::new();
     for note in notes.iter().step_by((notes.len() / 400).max(1)) {
         let page = call("get_backlinks", json!({"path": note, "limit": 1}))?;
-        counts.push((page["total_count"].as_u64().unwrap_or(0) as usize, note.clone()));
+        counts.push((
+            page["total_count"].as_u64().unwrap_or(0) as usize,
+            note.clone(),
+        ));
     }
     counts.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let mut picked: Vec<String> = counts.iter().take(20).map(|(_, n)| n.clone()).collect();
@@ -127,6 +136,12 @@ fn pick_notes(server: &Dispatcher, call: &Call<'_>) -> Result<Vec<String>, Strin
         counts.first().map_or(0, |c| c.0),
         counts.get(19).map_or(0, |c| c.0)
     );
-    picked.extend(notes.iter().step_by((notes.len() / 20).max(1)).take(20).cloned());
+    picked.extend(
+        notes
+            .iter()
+            .step_by((notes.len() / 20).max(1))
+            .take(20)
+            .cloned(),
+    );
     Ok(picked)
 }

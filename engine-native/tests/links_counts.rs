@@ -37,7 +37,11 @@ fn outgoing_counts_match_an_independent_scan() {
             .iter()
             .filter(|t| oracle.resolve(t, path).is_some())
             .count();
-        assert_eq!(out["resolved_count"].as_u64(), Some(resolved as u64), "{path}: {out}");
+        assert_eq!(
+            out["resolved_count"].as_u64(),
+            Some(resolved as u64),
+            "{path}: {out}"
+        );
     }
 }
 
@@ -65,7 +69,10 @@ fn backlink_counts_match_an_independent_scan() {
             for link in item["links"].as_array().expect("links") {
                 let line = link["line"].as_u64().expect("line");
                 if line > 0 {
-                    assert!(!link["context"].as_str().expect("context").is_empty(), "{item}");
+                    assert!(
+                        !link["context"].as_str().expect("context").is_empty(),
+                        "{item}"
+                    );
                 }
             }
         }

@@ -17,7 +17,10 @@ use serde_json::{Value, json};
 /// The notes of the vault by how many notes link to them, most first (ties by path).
 fn most_linked(fx: &Fixture, n: usize) -> Vec<(String, u64)> {
     let notes = all_items(fx, "find_orphans", json!({"limit": 1000}));
-    let orphans: BTreeSet<String> = notes.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect();
+    let orphans: BTreeSet<String> = notes
+        .iter()
+        .filter_map(|v| v.as_str().map(str::to_owned))
+        .collect();
     let oracle = Oracle::scan(&fx.vault_dir("main"));
     let mut counted: Vec<(String, u64)> = oracle
         .links
@@ -62,7 +65,10 @@ fn moving_the_ten_most_linked_notes_keeps_every_link() {
         let done = confirmed(&fx, "move_note", json!({"from": old, "to": to}))
             .unwrap_or_else(|e| panic!("moving {old}: {e}"));
         assert_eq!(done["to"], to.as_str());
-        assert!(done["links_rewritten"].as_u64().expect("count") >= 1, "{done}");
+        assert!(
+            done["links_rewritten"].as_u64().expect("count") >= 1,
+            "{done}"
+        );
         assert_eq!(done["skipped_links"], 0, "{done}");
         assert!(!fx.exists("main", old));
         assert_eq!(
@@ -74,7 +80,12 @@ fn moving_the_ten_most_linked_notes_keeps_every_link() {
         let now: BTreeSet<String> = backlink_sources(&fx, &to);
         let expected: BTreeSet<String> = sources
             .iter()
-            .map(|s| moved.iter().find(|(o, _)| o == s).map_or(s.clone(), |(_, n): &(String, String)| n.clone()))
+            .map(|s| {
+                moved
+                    .iter()
+                    .find(|(o, _)| o == s)
+                    .map_or(s.clone(), |(_, n): &(String, String)| n.clone())
+            })
             .collect();
         assert!(
             expected.is_subset(&now),
@@ -84,7 +95,11 @@ fn moving_the_ten_most_linked_notes_keeps_every_link() {
         for source in &expected {
             let out = fx.ok("get_outgoing_links", json!({"path": source}));
             assert!(
-                out["links"].as_array().expect("links").iter().any(|l| l["resolved_path"] == to.as_str()),
+                out["links"]
+                    .as_array()
+                    .expect("links")
+                    .iter()
+                    .any(|l| l["resolved_path"] == to.as_str()),
                 "{source} no longer links to {to}: {out}"
             );
         }
@@ -104,8 +119,16 @@ struct Immutable(std::path::PathBuf);
 
 impl Immutable {
     fn set(path: std::path::PathBuf) -> Immutable {
-        let ok = Command::new("chattr").arg("+i").arg(&path).status().is_ok_and(|s| s.success());
-        assert!(ok, "chattr +i {} failed: this test needs a filesystem with immutable files", path.display());
+        let ok = Command::new("chattr")
+            .arg("+i")
+            .arg(&path)
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(
+            ok,
+            "chattr +i {} failed: this test needs a filesystem with immutable files",
+            path.display()
+        );
         let guard = Immutable(path);
         let probe = std::fs::OpenOptions::new().write(true).open(&guard.0);
         assert!(probe.is_err(), "the immutable file is still writable");
@@ -135,7 +158,12 @@ fn a_failed_rewrite_leaves_every_file_byte_identical() {
         .collect();
     assert!(rewritten.len() >= 3, "{preview}");
     // The last note written: every other rewrite has happened when it fails.
-    let victim = rewritten.iter().rev().find(|p| *p != old).expect("a linking note").clone();
+    let victim = rewritten
+        .iter()
+        .rev()
+        .find(|p| *p != old)
+        .expect("a linking note")
+        .clone();
     let root = fx.vault_dir("main");
     let before = snapshot(&root);
     let guard = Immutable::set(root.join(&victim));
@@ -162,21 +190,33 @@ fn bulk_moves_are_all_or_nothing_with_per_item_results() {
     let top = most_linked(&fx, 3);
     let root = fx.vault_dir("main");
     let before = snapshot(&root);
-    let mut moves: Vec<Value> = top.iter().map(|(p, _)| json!({"from": p, "to": new_path(p)})).collect();
+    let mut moves: Vec<Value> = top
+        .iter()
+        .map(|(p, _)| json!({"from": p, "to": new_path(p)}))
+        .collect();
     moves.push(json!({"from": "No such note.md", "to": "Moved here/x.md"}));
     let out = confirmed(&fx, "bulk_move_notes", json!({"moves": moves})).expect("result");
     assert_eq!(out["applied"], false);
     let items = out["items"].as_array().expect("items");
     assert_eq!(items[3]["status"], "invalid");
     assert_eq!(items[3]["error"]["code"], "not_found");
-    assert!(items[..3].iter().all(|i| i["status"] == "not_moved"), "{out}");
+    assert!(
+        items[..3].iter().all(|i| i["status"] == "not_moved"),
+        "{out}"
+    );
     assert_eq!(snapshot(&root), before, "a refused bulk move changed files");
 
     moves.pop();
     let unresolved = unresolved_count(&fx);
     let out = confirmed(&fx, "bulk_move_notes", json!({"moves": moves})).expect("result");
     assert_eq!(out["applied"], true, "{out}");
-    assert!(out["items"].as_array().expect("items").iter().all(|i| i["status"] == "moved"));
+    assert!(
+        out["items"]
+            .as_array()
+            .expect("items")
+            .iter()
+            .all(|i| i["status"] == "moved")
+    );
     assert_eq!(unresolved_count(&fx), unresolved);
     for (old, count) in &top {
         let sources = backlink_sources(&fx, &new_path(old));

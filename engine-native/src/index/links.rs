@@ -197,9 +197,7 @@ mod tests {
 
     #[test]
     fn links_resolve_over_every_file_and_index_both_ways() {
-        let files: Vec<String> = ["a.md", "sub/b.md", "img.png"]
-            .map(str::to_owned)
-            .to_vec();
+        let files: Vec<String> = ["a.md", "sub/b.md", "img.png"].map(str::to_owned).to_vec();
         let table = LinkTable::build(
             &files,
             vec!["a.md".to_owned(), "sub/b.md".to_owned()],
@@ -215,11 +213,12 @@ mod tests {
             .outgoing("a.md")
             .map(|l| l.resolved.as_deref())
             .collect();
-        assert_eq!(
-            out,
-            [Some("sub/b.md"), Some("img.png"), None, Some("a.md")]
-        );
+        assert_eq!(out, [Some("sub/b.md"), Some("img.png"), None, Some("a.md")]);
         let incoming: Vec<&str> = table.incoming("a.md").map(|l| l.source.as_str()).collect();
-        assert_eq!(incoming, ["sub/b.md"], "a same-note reference is no backlink");
+        assert_eq!(
+            incoming,
+            ["sub/b.md"],
+            "a same-note reference is no backlink"
+        );
     }
 }

@@ -64,7 +64,11 @@ fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
         if entry.file_type().expect("type").is_dir() {
             walk(root, &path, out);
         } else {
-            let rel = path.strip_prefix(root).expect("inside").to_string_lossy().into_owned();
+            let rel = path
+                .strip_prefix(root)
+                .expect("inside")
+                .to_string_lossy()
+                .into_owned();
             out.insert(rel, std::fs::read(&path).expect("read"));
         }
     }
@@ -125,7 +129,11 @@ impl Oracle {
             let n = name(w);
             self.files.iter().filter(|f| name(f) == n).collect()
         };
-        let mut candidates = if name(&wanted).contains('.') { by_name(&wanted) } else { Vec::new() };
+        let mut candidates = if name(&wanted).contains('.') {
+            by_name(&wanted)
+        } else {
+            Vec::new()
+        };
         let mut wanted = wanted;
         if candidates.is_empty() {
             wanted.push_str(".md");
@@ -214,7 +222,13 @@ fn scan_links(text: &str) -> Vec<String> {
         let after = &rest[i + 2..];
         let Some(end) = after.find("]]") else { break };
         let inner = &after[..end];
-        let path = inner.split('|').next().unwrap_or("").split('#').next().unwrap_or("");
+        let path = inner
+            .split('|')
+            .next()
+            .unwrap_or("")
+            .split('#')
+            .next()
+            .unwrap_or("");
         let path = path.trim_end_matches('\\').trim();
         out.push(path.to_owned());
         rest = &after[end + 2..];
@@ -227,16 +241,20 @@ fn scan_links(text: &str) -> Vec<String> {
         if is_wiki {
             continue;
         }
-        let Some(close) = text[start..].find(')') else { break };
+        let Some(close) = text[start..].find(')') else {
+            break;
+        };
         let mut dest = text[start..start + close].trim();
         if let Some(stripped) = dest.strip_prefix('<') {
             dest = stripped.split('>').next().unwrap_or("");
         } else {
             dest = dest.split(' ').next().unwrap_or("");
         }
-        let scheme = dest
-            .split_once(':')
-            .is_some_and(|(s, _)| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c)));
+        let scheme = dest.split_once(':').is_some_and(|(s, _)| {
+            !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+        });
         if scheme {
             continue;
         }

@@ -116,7 +116,7 @@ fn get_backlinks(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError>
         .map(|(source, links)| backlink(ctx, source, &links))
         .collect();
     structured(&BacklinksResult {
-        path,
+        path: path.clone(),
         page: Page {
             items,
             total_count: page.total_count,
@@ -157,6 +157,11 @@ fn context_line(lines: &[&str], line: u32) -> String {
     };
     lines
         .get(index)
-        .map(|text| text.trim_end_matches('\r').chars().take(MAX_CONTEXT_CHARS).collect())
+        .map(|text| {
+            text.trim_end_matches('\r')
+                .chars()
+                .take(MAX_CONTEXT_CHARS)
+                .collect()
+        })
         .unwrap_or_default()
 }

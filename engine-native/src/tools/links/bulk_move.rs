@@ -119,8 +119,11 @@ pub(super) fn tool() -> ToolDef {
 
 fn bulk_move_notes(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: BulkMoveArgs = parse(args)?;
-    let checked: Vec<Result<PlannedMove, ToolError>> =
-        args.moves.iter().map(|item| check_item(ctx, item)).collect();
+    let checked: Vec<Result<PlannedMove, ToolError>> = args
+        .moves
+        .iter()
+        .map(|item| check_item(ctx, item))
+        .collect();
     let mut checked = refuse_repeats(checked);
     if checked.iter().any(Result::is_err) {
         let items = args
@@ -174,9 +177,16 @@ fn bulk_move_notes(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErro
         for (mv, to) in targets.iter_mut().zip(moved) {
             mv.to = to;
         }
-        let mut touched: BTreeSet<String> =
-            plan.changes.iter().map(|change| change.path.clone()).collect();
-        touched.extend(targets.iter().flat_map(|mv| [mv.from.clone(), mv.to.clone()]));
+        let mut touched: BTreeSet<String> = plan
+            .changes
+            .iter()
+            .map(|change| change.path.clone())
+            .collect();
+        touched.extend(
+            targets
+                .iter()
+                .flat_map(|mv| [mv.from.clone(), mv.to.clone()]),
+        );
         refresh_index(ctx, &touched.into_iter().collect::<Vec<_>>());
     }
     structured(&BulkMoveResult {
@@ -238,11 +248,7 @@ fn refuse_repeats(
     checked: Vec<Result<PlannedMove, ToolError>>,
 ) -> Vec<Result<PlannedMove, ToolError>> {
     let key = |path: &str| path.to_lowercase();
-    let sources: Vec<String> = checked
-        .iter()
-        .flatten()
-        .map(|mv| key(&mv.from))
-        .collect();
+    let sources: Vec<String> = checked.iter().flatten().map(|mv| key(&mv.from)).collect();
     let mut seen_from = BTreeSet::new();
     let mut seen_to = BTreeSet::new();
     checked

@@ -48,7 +48,11 @@ pub(crate) fn vault_files(ctx: &ToolContext<'_>) -> Result<Vec<String>, ToolErro
 
 /// The canonical path of the existing note `path` (its spelling on disk); `not_found` when
 /// the vault has no such file.
-pub(super) fn existing_note(ctx: &ToolContext<'_>, table: &LinkTable, path: &str) -> Result<String, ToolError> {
+pub(super) fn existing_note(
+    ctx: &ToolContext<'_>,
+    table: &LinkTable,
+    path: &str,
+) -> Result<String, ToolError> {
     if let Some(found) = table.resolver().find(path) {
         return Ok(found.to_owned());
     }
@@ -73,7 +77,11 @@ pub(super) struct Page<T> {
 
 /// The page of `all` that starts at `cursor` (an offset this tool returned) and holds at
 /// most `limit` items.
-pub(super) fn page<T>(all: Vec<T>, cursor: Option<&str>, limit: usize) -> Result<Page<T>, ToolError> {
+pub(super) fn page<T>(
+    all: Vec<T>,
+    cursor: Option<&str>,
+    limit: usize,
+) -> Result<Page<T>, ToolError> {
     let total_count = all.len();
     let start = cursor_offset(cursor)?;
     if start > total_count {

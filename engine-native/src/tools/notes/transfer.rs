@@ -20,11 +20,11 @@ use engine_core::links::Moves;
 use super::note_text::{check_expected, mutation_failed, read_if_exists};
 use crate::dispatch::{PathArg, ToolContext, ToolDef};
 use crate::errors::{ErrorCode, ToolError};
+use crate::tools::args::{input_schema, parse};
 use crate::tools::links::relink::{
     PlannedMove, RelinkPlan, commit, move_candidates, plan_relink, refresh_index,
 };
 use crate::tools::links::table::{link_table, vault_files};
-use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::{NoteFile, VaultError, WriteOptions};
@@ -297,7 +297,13 @@ fn relink_plan(
         Kind::Move => {
             let table = link_table(ctx)?;
             let after = moves.apply(&before);
-            plan_relink(ctx, &before, &after, &moves, &move_candidates(&table, &pairs))
+            plan_relink(
+                ctx,
+                &before,
+                &after,
+                &moves,
+                &move_candidates(&table, &pairs),
+            )
         }
         Kind::Copy => {
             let mut after = before.clone();
