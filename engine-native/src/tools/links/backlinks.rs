@@ -75,7 +75,7 @@ pub(super) fn tool() -> ToolDef {
     ToolDef {
         name: "get_backlinks",
         title: "Get backlinks",
-        description: "List the notes that link to (or embed) a note, each with the line numbers and the text of the lines holding the links; resolved exactly as Obsidian does. Paged by linking note.",
+        description: "List the backlinks of a note: the notes linking to or embedding it, with line numbers and context, resolved as Obsidian does. Paged.",
         domain: "links",
         keywords: &[
             "incoming links",

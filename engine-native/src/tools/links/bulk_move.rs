@@ -94,15 +94,12 @@ pub(super) fn tool() -> ToolDef {
     ToolDef {
         name: "bulk_move_notes",
         title: "Move many notes",
-        description: "Move or rename many notes at once, rewriting every link to them (wikilinks, embeds, markdown and frontmatter links, heading/block references, aliases kept). All or nothing: if any item fails its check or any write fails, nothing changes. Always needs the user's confirmation; per-item results.",
+        description: "Batch-move many notes in one go, updating every link to them. All or nothing: if any item fails its check or any write fails, nothing changes. Always needs the user's confirmation; per-item results.",
         domain: "notes",
         keywords: &[
             "batch move",
-            "bulk rename",
-            "reorganize",
-            "restructure",
             "mass move",
-            "refactor folders",
+            "restructure folders",
             "relocate many",
         ],
         input_schema: input_schema::<BulkMoveArgs>(),

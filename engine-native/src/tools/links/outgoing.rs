@@ -59,7 +59,7 @@ pub(super) fn tool() -> ToolDef {
     ToolDef {
         name: "get_outgoing_links",
         title: "Get outgoing links",
-        description: "List every link a note makes (wikilinks, embeds, markdown and frontmatter links) with the target as written, subpath, line, and whether it resolves (and to which file), resolved exactly as Obsidian does.",
+        description: "List the outgoing links of a note (wikilinks, embeds, markdown and frontmatter links): target as written, subpath, line, and whether and where it resolves, as Obsidian does.",
         domain: "links",
         keywords: &[
             "forward links",

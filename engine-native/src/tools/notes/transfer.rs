@@ -117,7 +117,7 @@ pub(super) fn tools() -> Vec<ToolDef> {
         ToolDef {
             name: "move_note",
             title: "Move note",
-            description: "Move or rename a note (put it in another folder). Moving into another folder, or replacing an existing note (overwrite; it goes to .trash/), needs the user's confirmation. Every link to the note (wikilinks, embeds, markdown and frontmatter links, heading and block references, aliases kept) is rewritten, all or nothing with the move; dry_run shows which.",
+            description: "Move or rename a note (put it in another folder). Moving into another folder, or replacing an existing note (overwrite; it goes to .trash/), needs the user's confirmation. Links to it are updated too (all or nothing).",
             domain: "notes",
             keywords: &[
                 "rename",
@@ -145,7 +145,7 @@ pub(super) fn tools() -> Vec<ToolDef> {
         ToolDef {
             name: "copy_note",
             title: "Copy note",
-            description: "Copy (duplicate) a note to a new path. Replacing an existing note (overwrite; it goes to .trash/) needs the user's confirmation. The copy's own relative links are rewritten so they still reach the same notes; dry_run shows which.",
+            description: "Copy (duplicate) a note to a new path. Replacing an existing note (overwrite; it goes to .trash/) needs the user's confirmation. The copy's own links are kept working.",
             domain: "notes",
             keywords: &[
                 "duplicate",
