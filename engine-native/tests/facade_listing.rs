@@ -41,25 +41,27 @@ fn each_mode_advertises_its_surface_and_the_triad_fits_the_budget() {
         names(&triad),
         ["find_capability", "describe_capability", "call_capability"]
     );
-    assert_eq!(
-        names(&domain),
-        [
-            "admin",
-            "context",
-            "find",
-            "frontmatter",
-            "notes",
-            "workspace",
-            "describe_capability"
-        ]
-    );
+    // One tool per domain of the built-in tools (sorted), then describe_capability.
+    let mut domains: Vec<String> = obsidian_tc::tools::all_tools()
+        .iter()
+        .filter(|tool| !tool.name.ends_with("_capability"))
+        .map(|tool| tool.domain.to_owned())
+        .collect();
+    domains.sort();
+    domains.dedup();
+    domains.push("describe_capability".to_owned());
+    assert_eq!(names(&domain), domains);
+    assert!(domains.len() >= 8, "{domains:?}");
     assert!(names(&flat).contains(&"read_note".to_owned()));
     assert!(
         !names(&flat)
             .iter()
             .any(|name| name.ends_with("_capability"))
     );
-    let notes = &domain[4];
+    let notes = domain
+        .iter()
+        .find(|tool| tool.name == "notes")
+        .expect("the notes domain");
     let description = notes.description.as_deref().unwrap_or_default();
     assert!(description.contains("read_note") && description.contains("move_note"));
     let sizes = [

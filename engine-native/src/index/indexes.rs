@@ -12,6 +12,7 @@ use engine_core::markdown::ChunkOptions;
 use serde::Serialize;
 
 use super::lexical::LexicalView;
+use super::links::LinkTables;
 use super::lock::WriterLock;
 use super::scan::{ScanError, ScanReport, Scanner};
 use super::semantic::{Coverage, SemanticError, SemanticIndex};
@@ -102,6 +103,7 @@ pub struct Indexes {
     vaults: Mutex<HashMap<String, Arc<VaultIndex>>>,
     chunking: ChunkOptions,
     semantic: Mutex<Option<Arc<SemanticIndex>>>,
+    links: LinkTables,
 }
 
 impl Indexes {
@@ -263,9 +265,15 @@ impl Indexes {
         lock(&self.semantic).clone()
     }
 
+    /// The resolved link tables of the vaults.
+    pub fn links(&self) -> &LinkTables {
+        &self.links
+    }
+
     /// Forgets vault `id`'s live index (its rows were dropped): the next use reopens it.
     pub fn forget(&self, id: &str) {
         lock(&self.vaults).remove(id);
+        self.links.forget(id);
         if let Some(semantic) = self.semantic_if_open() {
             semantic.forget_vault(id);
         }

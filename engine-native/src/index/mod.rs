@@ -11,6 +11,7 @@
 //! - [`query_vectors`]: the vectors of recent queries, so each is embedded once.
 //! - [`retrieve`]: lexical, semantic and hybrid (RRF) note rankings.
 //! - [`graph`]: GraphRAG: seed notes expanded over resolved links both ways, fused by RRF.
+//! - [`links`]: every link resolved like Obsidian, by source and by target, kept per vault.
 //! - [`indexes`]: the live index of every vault, the single-writer rule, the scan status.
 //! - [`background`]: the watchers and the start-up scan of a serving process.
 //! - [`lock`]: the cross-process writer lock.
@@ -21,6 +22,7 @@ pub mod background;
 pub mod graph;
 pub mod indexes;
 pub mod lexical;
+pub mod links;
 pub mod lock;
 pub mod parse;
 pub mod query_vectors;

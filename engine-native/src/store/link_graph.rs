@@ -54,3 +54,52 @@ impl<'s> LinkGraphRows<'s> {
         })
     }
 }
+
+/// One stored link with everything the link tools report about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkDetailRow {
+    /// The vault-relative path of the note the link is in.
+    pub source: String,
+    /// `wikilink`, `embed`, `markdown` or `frontmatter`.
+    pub kind: String,
+    /// The target's file part as written; empty for a same-note reference.
+    pub target: String,
+    /// `#Heading` or `#^block`, when the link points inside its target.
+    pub subpath: Option<String>,
+    /// The 1-based line of the link (0 for a frontmatter link).
+    pub line: u32,
+}
+
+impl LinkGraphRows<'_> {
+    /// Every stored link of `vault` with its kind, subpath and line, ordered by source note
+    /// and line (same-note references included).
+    pub fn link_details(&self, vault: &str) -> Result<Vec<LinkDetailRow>, StoreError> {
+        self.store.read(|conn| {
+            let mut stmt = conn.prepare(
+                "SELECT source_path, kind, target, subpath, line FROM links
+                 WHERE vault_id = ?1 ORDER BY source_path, line, rowid",
+            )?;
+            let rows = stmt.query_map([vault], |r| {
+                Ok(LinkDetailRow {
+                    source: r.get(0)?,
+                    kind: r.get(1)?,
+                    target: r.get(2)?,
+                    subpath: r.get(3)?,
+                    line: r.get(4)?,
+                })
+            })?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+    }
+
+    /// Every `(note path, alias)` of `vault`, sorted.
+    pub fn aliases(&self, vault: &str) -> Result<Vec<(String, String)>, StoreError> {
+        self.store.read(|conn| {
+            let mut stmt = conn.prepare(
+                "SELECT path, alias FROM aliases WHERE vault_id = ?1 ORDER BY path, alias",
+            )?;
+            let rows = stmt.query_map([vault], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+    }
+}

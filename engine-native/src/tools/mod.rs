@@ -16,12 +16,15 @@
 //!   `bundle_folder`, `bundle_files`, and the connector pair `search` / `fetch`.
 //! - [`snapshots`]: `list_snapshots`, `read_snapshot`, `restore_note` (dry run first, HITL),
 //!   `undo_last_change` (the caller's last change put back, all or nothing).
+//! - [`links`]: `get_outgoing_links`, `get_backlinks`, `find_orphans`, `find_unresolved_links`,
+//!   `bulk_move_notes` (and the link rewriting of `move_note` / `copy_note`).
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
 
 pub mod admin;
 pub mod args;
 pub mod context;
 pub mod frontmatter;
+pub mod links;
 pub mod notes;
 pub mod search;
 pub mod snapshots;
@@ -41,6 +44,7 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(search::tools());
     tools.extend(context::tools());
     tools.extend(snapshots::tools());
+    tools.extend(links::tools());
     tools.push(uri::tool());
     tools.extend(crate::facade::tools());
     tools

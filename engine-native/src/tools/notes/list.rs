@@ -84,6 +84,7 @@ pub(super) fn tool() -> ToolDef {
             "files",
             "directory",
             "folder contents",
+            "notes in a folder",
             "inside",
             "ls",
             "enumerate",

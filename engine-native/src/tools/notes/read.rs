@@ -91,7 +91,7 @@ pub(super) fn tool() -> ToolDef {
         description: "Read (show) a note's text, or only some lines, a heading's section (heading path 'A#B') or a block (^id). Returns the text (LF, no BOM) and the whole note's sha256 (pass it as expected_sha256 to a later write) and size.",
         domain: "notes",
         keywords: &[
-            "open", "view", "display", "print", "contents", "body", "look at", "says",
+            "open", "view", "display", "print", "contents", "body", "look at", "says", "text",
         ],
         input_schema: input_schema::<ReadNote>(),
         output_schema: output_schema::<NoteRead>(),

@@ -1,17 +1,30 @@
 //! `move_note` and `copy_note`. Moving across folders, or replacing an existing destination,
 //! needs the user's confirmation, and so does copying over an existing note (v1 §2.4). A
-//! replaced destination is moved to `.trash/` first, never lost. Links to a moved note are
-//! not rewritten yet (that arrives with the link index).
+//! replaced destination is moved to `.trash/` first, never lost.
+//!
+//! Moving rewrites every link the move would break (wikilinks, embeds, markdown and
+//! frontmatter links to the note, `#heading` / `#^block` subpaths and aliases kept, and the
+//! moved note's own relative links), all or nothing with the move itself
+//! ([`crate::tools::links::relink`]). Copying rewrites the copy's own links so they still
+//! reach the same files from its new folder. `dry_run` shows what would change.
 
 use engine_core::acl::AclOp;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use std::collections::BTreeSet;
+
+use engine_core::links::Moves;
+
 use super::note_text::{check_expected, mutation_failed, read_if_exists};
 use crate::dispatch::{PathArg, ToolContext, ToolDef};
-use crate::errors::ToolError;
+use crate::errors::{ErrorCode, ToolError};
 use crate::tools::args::{input_schema, parse};
+use crate::tools::links::relink::{
+    PlannedMove, RelinkPlan, commit, move_candidates, plan_relink, refresh_index,
+};
+use crate::tools::links::table::{link_table, vault_files};
 use crate::tools::structured::{output_schema, structured};
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::{NoteFile, VaultError, WriteOptions};
@@ -33,6 +46,9 @@ struct Transfer {
     #[serde(default)]
     #[schemars(length(min = 64, max = 64))]
     expected_sha256: Option<String>,
+    /// Only show what would change (the links to rewrite); change nothing.
+    #[serde(default)]
+    dry_run: bool,
 }
 
 /// What `move_note` and `copy_note` return.
@@ -49,6 +65,17 @@ struct TransferResult {
     /// Where the replaced destination went, when one was replaced.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     trashed_to: Option<String>,
+    /// Whether this was a dry run (nothing changed).
+    dry_run: bool,
+    /// How many links were (or, in a dry run, would be) rewritten.
+    links_rewritten: usize,
+    /// The notes whose links were rewritten, by path (the moved note by its old path).
+    notes_rewritten: Vec<String>,
+    /// Notes linking to the moved note that the caller may not write: left as they are.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    skipped_notes: Vec<String>,
+    /// Links that needed a change but could not be rewritten (left as they are).
+    skipped_links: usize,
 }
 
 const MOVE_PATHS: &[PathArg] = &[
@@ -90,7 +117,7 @@ pub(super) fn tools() -> Vec<ToolDef> {
         ToolDef {
             name: "move_note",
             title: "Move note",
-            description: "Move or rename a note (put it in another folder). Moving into another folder, or replacing an existing note (overwrite; it goes to .trash/), needs the user's confirmation. Links to the note are not rewritten yet (that arrives with the link index).",
+            description: "Move or rename a note (put it in another folder). Moving into another folder, or replacing an existing note (overwrite; it goes to .trash/), needs the user's confirmation. Links to it are updated too (all or nothing).",
             domain: "notes",
             keywords: &[
                 "rename",
@@ -118,7 +145,7 @@ pub(super) fn tools() -> Vec<ToolDef> {
         ToolDef {
             name: "copy_note",
             title: "Copy note",
-            description: "Copy (duplicate) a note to a new path. Replacing an existing note (overwrite; it goes to .trash/) needs the user's confirmation. Links inside the copy are not rewritten.",
+            description: "Copy (duplicate) a note to a new path. Replacing an existing note (overwrite; it goes to .trash/) needs the user's confirmation. The copy's own links are kept working.",
             domain: "notes",
             keywords: &[
                 "duplicate",
@@ -180,6 +207,11 @@ fn transfer(ctx: &ToolContext<'_>, args: Transfer, kind: Kind) -> Result<Value, 
             sha256: source.sha256,
             crossed_folder: false,
             trashed_to: None,
+            dry_run: args.dry_run,
+            links_rewritten: 0,
+            notes_rewritten: Vec::new(),
+            skipped_notes: Vec::new(),
+            skipped_links: 0,
         });
     }
     let replaced = match destination {
@@ -193,6 +225,22 @@ fn transfer(ctx: &ToolContext<'_>, args: Transfer, kind: Kind) -> Result<Value, 
         }
         None => None,
     };
+    let plan = relink_plan(ctx, &source.path, &to_rel, kind)?;
+    let summary = |to: String, trashed_to: Option<String>, dry_run: bool| TransferResult {
+        from: source.path.clone(),
+        to,
+        sha256: source.sha256.clone(),
+        crossed_folder,
+        trashed_to,
+        dry_run,
+        links_rewritten: plan.links(),
+        notes_rewritten: plan.visible_notes(ctx),
+        skipped_notes: plan.skipped_notes.clone(),
+        skipped_links: plan.skipped_links,
+    };
+    if args.dry_run {
+        return structured(&summary(to_rel, None, true));
+    }
     if replaced.is_some() || (kind == Kind::Move && crossed_folder) {
         ctx.confirm(json!({
             "tool": ctx.tool().name(),
@@ -201,31 +249,97 @@ fn transfer(ctx: &ToolContext<'_>, args: Transfer, kind: Kind) -> Result<Value, 
             "to": to_rel,
             "crossed_folder": crossed_folder,
             "replaces": replaced.as_ref().map(|file| &file.path),
+            "rewrites_links_in": plan.changes.len(),
             "reason": reason(kind, crossed_folder, replaced.is_some()),
         }))?;
     }
     let trashed_to = replaced
         .map(|file| trash_destination(ctx, &file))
         .transpose()?;
+    let to = match kind {
+        Kind::Move => {
+            let mv = PlannedMove {
+                from: source.path.clone(),
+                to: args.to.clone(),
+                sha256: source.sha256.clone(),
+            };
+            let moved = commit(ctx, &plan, &[mv])?;
+            moved.into_iter().next().unwrap_or(to_rel)
+        }
+        Kind::Copy => copy(ctx, &source, &args.to, &plan)?,
+    };
+    let rewritten: Vec<String> = plan
+        .changes
+        .iter()
+        .map(|change| change.path.clone())
+        .filter(|path| *path != source.path)
+        .collect();
+    if kind == Kind::Move {
+        refresh_index(ctx, &rewritten);
+    }
+    structured(&summary(to, trashed_to, false))
+}
+
+/// The link rewrites moving (or copying) `from` to `to` needs.
+fn relink_plan(
+    ctx: &ToolContext<'_>,
+    from: &str,
+    to: &str,
+    kind: Kind,
+) -> Result<RelinkPlan, ToolError> {
+    let invalid = |error: engine_core::links::PathError| {
+        ToolError::new(ErrorCode::PathInvalid, error.to_string())
+    };
+    let pairs = vec![(from.to_owned(), to.to_owned())];
+    let moves = Moves::new(pairs.iter().map(|(a, b)| (a.as_str(), b.as_str()))).map_err(invalid)?;
+    let before = vault_files(ctx)?;
+    match kind {
+        Kind::Move => {
+            let table = link_table(ctx)?;
+            let after = moves.apply(&before);
+            plan_relink(
+                ctx,
+                &before,
+                &after,
+                &moves,
+                &move_candidates(&table, &pairs),
+            )
+        }
+        Kind::Copy => {
+            let mut after = before.clone();
+            after.push(to.to_owned());
+            let only_the_copy = BTreeSet::from([from.to_owned()]);
+            plan_relink(ctx, &before, &after, &moves, &only_the_copy)
+        }
+    }
+}
+
+/// Copies `source` to `to`: the file as it is, or its text with the rewritten links.
+fn copy(
+    ctx: &ToolContext<'_>,
+    source: &NoteFile,
+    to: &str,
+    plan: &RelinkPlan,
+) -> Result<String, ToolError> {
     let options = WriteOptions {
         overwrite: false,
         expected_sha256: Some(source.sha256.clone()),
     };
-    let to = match kind {
-        Kind::Move => ctx.vault().move_file(&source.path, &args.to, &options),
-        Kind::Copy => ctx
-            .vault()
-            .copy_file(&source.path, &args.to, &options)
-            .map(|outcome| outcome.path),
-    }
-    .map_err(|error| mutation_failed(ctx, &error, AclOp::Write))?;
-    structured(&TransferResult {
-        from: source.path,
-        to,
-        sha256: source.sha256,
-        crossed_folder,
-        trashed_to,
-    })
+    let vault = ctx.vault();
+    let written = match plan.changes.first() {
+        None => vault.copy_file(&source.path, to, &options),
+        Some(change) => vault.write(
+            to,
+            &change.new_bytes,
+            &WriteOptions {
+                overwrite: false,
+                expected_sha256: None,
+            },
+        ),
+    };
+    written
+        .map(|outcome| outcome.path)
+        .map_err(|error| mutation_failed(ctx, &error, AclOp::Write))
 }
 
 /// Moves the note being replaced to `.trash/` (only if it is still what was read).

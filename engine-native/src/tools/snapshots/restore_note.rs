@@ -48,9 +48,9 @@ pub(super) fn tool() -> ToolDef {
     ToolDef {
         name: "restore_note",
         title: "Restore note",
-        description: "Put a note back as it was before a change, from a snapshot id given by list_snapshots: writes the old content exactly (or moves to .trash/ a note that did not exist then). dry_run (default true) shows the diff; restoring needs the user's confirmation. The restore can itself be undone.",
+        description: "Put a note back to its earlier content, by a snapshot id from list_snapshots: the old content exactly (a note that did not exist then goes to .trash/). dry_run (default true) previews the diff; restoring needs the user's confirmation.",
         domain: "notes",
-        keywords: &["revert", "roll back", "undo", "previous version", "recover"],
+        keywords: &["revert a note", "recover"],
         input_schema: input_schema::<RestoreNote>(),
         output_schema: output_schema::<Restored>(),
         scopes: &["write:notes"],

@@ -52,9 +52,9 @@ pub(super) fn tool() -> ToolDef {
     ToolDef {
         name: NAME,
         title: "Undo last change",
-        description: "Undo your last change in this vault (the last tool call of yours that changed files): every file it wrote, moved, copied or deleted is put back exactly as it was, all or nothing. Files changed again since are left alone unless force. dry_run shows what would be put back. Each call undoes one more change.",
+        description: "Take back your last edit: every note your last writing tool call wrote, moved, copied or deleted is put back exactly as it was, every note or none. Notes edited again since are left alone unless force. dry_run previews it; each call takes back one more.",
         domain: "notes",
-        keywords: &["revert", "roll back", "take back", "oops", "restore"],
+        keywords: &["undo", "revert", "roll back", "oops"],
         input_schema: input_schema::<UndoLastChange>(),
         output_schema: output_schema::<Undone>(),
         scopes: &["write:notes"],

@@ -1,0 +1,155 @@
+//! Vault hygiene: `find_orphans` (notes no readable note links to) and
+//! `find_unresolved_links` (links that open no file). Both look only at notes the caller may
+//! read: a hidden note's links neither rescue an orphan nor show up as unresolved.
+
+use std::collections::HashSet;
+
+use engine_core::acl::AclOp;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::table::{Page, default_limit, link_table, page};
+use crate::dispatch::{ToolContext, ToolDef};
+use crate::errors::ToolError;
+use crate::tools::args::{input_schema, parse};
+use crate::tools::structured::{output_schema, structured};
+
+/// The arguments of both hygiene tools.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct HygieneArgs {
+    /// Only notes under this folder (vault-relative); the whole vault when left out.
+    #[serde(default)]
+    #[schemars(length(min = 1, max = 1024))]
+    folder: Option<String>,
+    /// The most items in this page (default 100).
+    #[serde(default = "default_limit")]
+    #[schemars(range(min = 1, max = 1000))]
+    limit: usize,
+    /// The `cursor` of the previous page, to get the next one.
+    #[serde(default)]
+    #[schemars(length(min = 1, max = 32))]
+    cursor: Option<String>,
+}
+
+/// One unresolved link.
+#[derive(Debug, Serialize, JsonSchema)]
+struct UnresolvedLink {
+    /// The note the link is written in.
+    source: String,
+    /// The target as written.
+    target: String,
+    /// `wikilink`, `embed`, `markdown` or `frontmatter`.
+    kind: String,
+    /// The 1-based line (0 for a frontmatter link).
+    line: u32,
+}
+
+/// The hygiene tools.
+pub(super) fn tools() -> Vec<ToolDef> {
+    vec![
+        ToolDef {
+            name: "find_orphans",
+            title: "Find orphan notes",
+            description: "List the notes no other note links to or embeds (orphans), by path; optionally under a folder. Paged.",
+            domain: "links",
+            keywords: &[
+                "orphaned",
+                "unlinked",
+                "isolated",
+                "no backlinks",
+                "dangling notes",
+                "hygiene",
+                "cleanup",
+            ],
+            input_schema: input_schema::<HygieneArgs>(),
+            output_schema: output_schema::<Page<String>>(),
+            scopes: &["read:notes"],
+            destructive: false,
+            idempotency: false,
+            vault_arg: true,
+            path_args: &[],
+            precheck: None,
+            handler: find_orphans,
+        },
+        ToolDef {
+            name: "find_unresolved_links",
+            title: "Find unresolved links",
+            description: "List the links that lead to no file (Obsidian's unresolved or 'not created yet' links): source note, target as written, kind and line; optionally only in notes under a folder. Paged.",
+            domain: "links",
+            keywords: &[
+                "broken links",
+                "dead links",
+                "missing notes",
+                "not created yet",
+                "dangling links",
+                "hygiene",
+                "cleanup",
+            ],
+            input_schema: input_schema::<HygieneArgs>(),
+            output_schema: output_schema::<Page<UnresolvedLink>>(),
+            scopes: &["read:notes"],
+            destructive: false,
+            idempotency: false,
+            vault_arg: true,
+            path_args: &[],
+            precheck: None,
+            handler: find_unresolved_links,
+        },
+    ]
+}
+
+/// Whether `path` lies under `folder` (everything does without one).
+fn under(path: &str, folder: Option<&str>) -> bool {
+    folder.is_none_or(|folder| {
+        let folder = folder.trim_matches('/');
+        folder.is_empty()
+            || path
+                .strip_prefix(folder)
+                .is_some_and(|rest| rest.starts_with('/'))
+    })
+}
+
+fn find_orphans(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
+    let args: HygieneArgs = parse(args)?;
+    let table = link_table(ctx)?;
+    let linked: HashSet<&str> = table
+        .all()
+        .iter()
+        .filter(|link| ctx.may(&link.source, AclOp::Read))
+        .filter_map(|link| link.resolved.as_deref().filter(|t| *t != link.source))
+        .collect();
+    let orphans: Vec<String> = table
+        .notes()
+        .iter()
+        .filter(|note| under(note, args.folder.as_deref()))
+        .filter(|note| ctx.may(note, AclOp::Read))
+        .filter(|note| !linked.contains(note.as_str()))
+        .cloned()
+        .collect();
+    structured(&page(orphans, args.cursor.as_deref(), args.limit)?)
+}
+
+fn find_unresolved_links(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
+    let args: HygieneArgs = parse(args)?;
+    let table = link_table(ctx)?;
+    let unresolved: Vec<UnresolvedLink> = table
+        .all()
+        .iter()
+        .filter(|link| under(&link.source, args.folder.as_deref()))
+        .filter(|link| ctx.may(&link.source, AclOp::Read))
+        .filter(|link| {
+            link.resolved
+                .as_deref()
+                .is_none_or(|target| !ctx.may(target, AclOp::Read))
+        })
+        .map(|link| UnresolvedLink {
+            source: link.source.clone(),
+            target: link.target.clone(),
+            kind: link.kind.clone(),
+            line: link.line,
+        })
+        .collect();
+    structured(&page(unresolved, args.cursor.as_deref(), args.limit)?)
+}

@@ -1,0 +1,100 @@
+//! The helpers every link tool shares: the vault's resolved link table, the note a `path`
+//! argument names (canonical, and an indexed note), and pages of a sorted list.
+
+use std::sync::Arc;
+
+use engine_core::acl::AclOp;
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::dispatch::ToolContext;
+use crate::errors::{ErrorCode, ToolError};
+use crate::index::links::LinkTable;
+use crate::tools::search::cursor_offset;
+use crate::tools::vault_error::tool_error_from_vault;
+use crate::vault::EntryKind;
+
+/// The page size when no `limit` is given.
+pub(super) const DEFAULT_LIMIT: usize = 100;
+
+/// The default of `limit`.
+pub(super) fn default_limit() -> usize {
+    DEFAULT_LIMIT
+}
+
+/// The resolved link table of the call's vault (kept until the index changes).
+pub(crate) fn link_table(ctx: &ToolContext<'_>) -> Result<Arc<LinkTable>, ToolError> {
+    ctx.dispatcher()
+        .indexes()
+        .links()
+        .get(ctx.store(), ctx.vault_id(), || {
+            vault_files(ctx).map_err(|error| error.message)
+        })
+        .map_err(|error| ToolError::internal(format!("the link index failed: {error}")))
+}
+
+/// Every file of the call's vault (notes and attachments), sorted.
+pub(crate) fn vault_files(ctx: &ToolContext<'_>) -> Result<Vec<String>, ToolError> {
+    let entries = ctx
+        .vault()
+        .list(None)
+        .map_err(|error| tool_error_from_vault(&error, AclOp::Read))?;
+    Ok(entries
+        .into_iter()
+        .filter(|entry| entry.kind == EntryKind::File)
+        .map(|entry| entry.path)
+        .collect())
+}
+
+/// The canonical path of the existing note `path` (its spelling on disk); `not_found` when
+/// the vault has no such file.
+pub(super) fn existing_note(
+    ctx: &ToolContext<'_>,
+    table: &LinkTable,
+    path: &str,
+) -> Result<String, ToolError> {
+    if let Some(found) = table.resolver().find(path) {
+        return Ok(found.to_owned());
+    }
+    let file = ctx
+        .vault()
+        .read(path)
+        .map_err(|error| tool_error_from_vault(&error, AclOp::Read))?;
+    Ok(file.path)
+}
+
+/// A page of a list.
+#[derive(Debug, Serialize, JsonSchema)]
+pub(super) struct Page<T> {
+    /// The items of this page.
+    pub(super) items: Vec<T>,
+    /// How many items the whole list has (all pages).
+    pub(super) total_count: usize,
+    /// Pass this as `cursor` to get the next page; absent on the last page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) cursor: Option<String>,
+}
+
+/// The page of `all` that starts at `cursor` (an offset this tool returned) and holds at
+/// most `limit` items.
+pub(super) fn page<T>(
+    all: Vec<T>,
+    cursor: Option<&str>,
+    limit: usize,
+) -> Result<Page<T>, ToolError> {
+    let total_count = all.len();
+    let start = cursor_offset(cursor)?;
+    if start > total_count {
+        return Err(ToolError::new(
+            ErrorCode::InvalidInput,
+            "the cursor is past the end of the list; start again without it",
+        ));
+    }
+    let end = start.saturating_add(limit).min(total_count);
+    let items: Vec<T> = all.into_iter().skip(start).take(end - start).collect();
+    Ok(Page {
+        items,
+        total_count,
+        cursor: (end < total_count).then(|| end.to_string()),
+    })
+}
