@@ -95,6 +95,10 @@ fn undo_restores_byte_identical_content_after_each_kind_of_mutation() {
             "copy_note",
             json!({"from": "Folder/b.md", "to": "b copy.md"}),
         ),
+        (
+            "bulk_move_notes",
+            json!({"moves": [{"from": "a.md", "to": "Moved/a.md"}, {"from": "c.md", "to": "Moved/c.md"}]}),
+        ),
     ];
     for (tool, args) in mutations {
         let fx = fixture();
