@@ -14,15 +14,22 @@
 //!   `get_index_status`.
 //! - [`context`]: `vault_graph_search` (GraphRAG), `get_context` / `vault_context`,
 //!   `bundle_folder`, `bundle_files`, and the connector pair `search` / `fetch`.
+//! - [`graph`]: graph analytics (`graph_path_between`, `graph_neighbors`, `find_link_cycles`,
+//!   `get_link_strength`, `suggest_links`, `graph_centrality`, `graph_communities`,
+//!   `vault_health_score`) over the ACL-filtered typed link graph.
+//! - [`tags`]: `list_tags`, `get_note_tags`, `find_notes_by_tag`, `add_tag`, `remove_tag`,
+//!   `rename_tag` (vault-wide, dry run first, all or nothing).
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
 
 pub mod admin;
 pub mod args;
 pub mod context;
 pub mod frontmatter;
+pub mod graph;
 pub mod notes;
 pub mod search;
 pub mod structured;
+pub mod tags;
 pub mod uri;
 pub mod vault_error;
 pub mod vaults;
@@ -37,6 +44,8 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(frontmatter::tools());
     tools.extend(search::tools());
     tools.extend(context::tools());
+    tools.extend(graph::tools());
+    tools.extend(tags::tools());
     tools.push(uri::tool());
     tools.extend(crate::facade::tools());
     tools
