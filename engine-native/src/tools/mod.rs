@@ -18,17 +18,24 @@
 //!   `undo_last_change` (the caller's last change put back, all or nothing).
 //! - [`links`]: `get_outgoing_links`, `get_backlinks`, `find_orphans`, `find_unresolved_links`,
 //!   `bulk_move_notes` (and the link rewriting of `move_note` / `copy_note`).
+//! - [`graph`]: graph analytics (`graph_path_between`, `graph_neighbors`, `find_link_cycles`,
+//!   `get_link_strength`, `suggest_links`, `graph_centrality`, `graph_communities`,
+//!   `vault_health_score`) over the ACL-filtered typed link graph.
+//! - [`tags`]: `list_tags`, `get_note_tags`, `find_notes_by_tag`, `add_tag`, `remove_tag`,
+//!   `rename_tag` (vault-wide, dry run first, all or nothing).
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
 
 pub mod admin;
 pub mod args;
 pub mod context;
 pub mod frontmatter;
+pub mod graph;
 pub mod links;
 pub mod notes;
 pub mod search;
 pub mod snapshots;
 pub mod structured;
+pub mod tags;
 pub mod uri;
 pub mod vault_error;
 pub mod vaults;
@@ -45,6 +52,8 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(context::tools());
     tools.extend(snapshots::tools());
     tools.extend(links::tools());
+    tools.extend(graph::tools());
+    tools.extend(tags::tools());
     tools.push(uri::tool());
     tools.extend(crate::facade::tools());
     tools

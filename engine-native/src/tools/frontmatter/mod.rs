@@ -9,7 +9,7 @@
 
 mod args;
 pub(crate) mod errors;
-mod note;
+pub(crate) mod note;
 mod page;
 mod read;
 mod results;

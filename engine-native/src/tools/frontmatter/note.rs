@@ -7,7 +7,7 @@ use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::{Vault, VaultError};
 
 /// A note's text exactly as stored (BOM and line breaks included).
-pub(super) struct NoteText {
+pub(crate) struct NoteText {
     /// The canonical vault-relative path.
     pub path: String,
     /// The note's text.
@@ -17,7 +17,7 @@ pub(super) struct NoteText {
 }
 
 /// Reads the note at `path` as UTF-8 text; a file that is not is `NotText`.
-pub(super) fn read_text(vault: &Vault, path: &str) -> Result<NoteText, VaultError> {
+pub(crate) fn read_text(vault: &Vault, path: &str) -> Result<NoteText, VaultError> {
     let note = vault.read(path)?;
     let text = String::from_utf8(note.bytes).map_err(|_| VaultError::NotText {
         path: note.path.clone(),
