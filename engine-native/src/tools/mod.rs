@@ -14,6 +14,7 @@
 //!   `get_index_status`.
 //! - [`context`]: `vault_graph_search` (GraphRAG), `get_context` / `vault_context`,
 //!   `bundle_folder`, `bundle_files`, and the connector pair `search` / `fetch`.
+//! - [`tasks`]: `list_tasks` (typed filters, paged), `update_task` (status, dates, priority).
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
 
 pub mod admin;
@@ -23,6 +24,7 @@ pub mod frontmatter;
 pub mod notes;
 pub mod search;
 pub mod structured;
+pub mod tasks;
 pub mod uri;
 pub mod vault_error;
 pub mod vaults;
@@ -37,6 +39,7 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(frontmatter::tools());
     tools.extend(search::tools());
     tools.extend(context::tools());
+    tools.extend(tasks::tools());
     tools.push(uri::tool());
     tools.extend(crate::facade::tools());
     tools
