@@ -3,6 +3,7 @@
 #![warn(missing_docs)]
 
 pub mod auth;
+pub mod bases;
 pub mod calendar;
 pub mod cli;
 pub mod companion;

@@ -14,11 +14,13 @@
 //!   `get_index_status`.
 //! - [`context`]: `vault_graph_search` (GraphRAG), `get_context` / `vault_context`,
 //!   `bundle_folder`, `bundle_files`, and the connector pair `search` / `fetch`.
+//! - [`bases`]: `read_base`, `query_base` (run a `.base` view over the vault's files).
 //! - [`tasks`]: `list_tasks` (typed filters, paged), `update_task` (status, dates, priority).
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
 
 pub mod admin;
 pub mod args;
+pub mod bases;
 pub mod context;
 pub mod frontmatter;
 pub mod notes;
@@ -40,6 +42,7 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(search::tools());
     tools.extend(context::tools());
     tools.extend(tasks::tools());
+    tools.extend(bases::tools());
     tools.push(uri::tool());
     tools.extend(crate::facade::tools());
     tools
