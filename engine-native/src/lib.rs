@@ -3,6 +3,8 @@
 #![warn(missing_docs)]
 
 pub mod auth;
+pub mod bases;
+pub mod calendar;
 pub mod cli;
 pub mod companion;
 pub mod config;
@@ -16,6 +18,7 @@ pub mod governor;
 pub mod index;
 pub mod mcp;
 pub mod store;
+pub mod tasks;
 pub mod throttle;
 pub mod tools;
 pub mod vault;

@@ -62,11 +62,13 @@ pub enum ErrorCode {
     /// TC Bridge is configured but could not carry the call (Obsidian closed, plugin
     /// disabled, or a server that cannot forward this call to it yet).
     PluginUnreachable,
+    /// A `.base` file uses a filter, formula or view construct outside the supported subset.
+    UnsupportedBaseFilter,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 25] = [
+    pub const ALL: [ErrorCode; 26] = [
         ErrorCode::NotFound,
         ErrorCode::ValidationError,
         ErrorCode::Unauthorized,
@@ -92,6 +94,7 @@ impl ErrorCode {
         ErrorCode::EmbeddingProviderError,
         ErrorCode::PluginMissing,
         ErrorCode::PluginUnreachable,
+        ErrorCode::UnsupportedBaseFilter,
     ];
 
     /// The wire name, e.g. `"acl_denied"` (the same string serde writes).
@@ -122,6 +125,7 @@ impl ErrorCode {
             ErrorCode::EmbeddingProviderError => "embedding_provider_error",
             ErrorCode::PluginMissing => "plugin_missing",
             ErrorCode::PluginUnreachable => "plugin_unreachable",
+            ErrorCode::UnsupportedBaseFilter => "unsupported_base_filter",
         }
     }
 
@@ -215,6 +219,9 @@ impl ErrorCode {
             }
             ErrorCode::PluginUnreachable => {
                 "retry later, once Obsidian is open with TC Bridge enabled; `obsidian-tc doctor` tells whether it is reachable; meanwhile use a tool or search mode that works without Obsidian"
+            }
+            ErrorCode::UnsupportedBaseFilter => {
+                "rewrite the construct named in details (details.location says where) with the supported functions and fields, or open the base in Obsidian"
             }
         }
     }

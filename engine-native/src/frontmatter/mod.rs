@@ -28,3 +28,4 @@ pub use error::FrontmatterError;
 pub use query::{PropertyQuery, matches};
 pub use read::{Frontmatter, property, read};
 pub use types::{PropertyType, property_types};
+pub(crate) use yaml_value::parse_properties;

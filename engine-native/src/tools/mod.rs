@@ -23,10 +23,13 @@
 //!   `vault_health_score`) over the ACL-filtered typed link graph.
 //! - [`tags`]: `list_tags`, `get_note_tags`, `find_notes_by_tag`, `add_tag`, `remove_tag`,
 //!   `rename_tag` (vault-wide, dry run first, all or nothing).
+//! - [`bases`]: `read_base`, `query_base` (run a `.base` view over the vault's files).
+//! - [`tasks`]: `list_tasks` (typed filters, paged), `update_task` (status, dates, priority).
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
 
 pub mod admin;
 pub mod args;
+pub mod bases;
 pub mod context;
 pub mod frontmatter;
 pub mod graph;
@@ -36,6 +39,7 @@ pub mod search;
 pub mod snapshots;
 pub mod structured;
 pub mod tags;
+pub mod tasks;
 pub mod uri;
 pub mod vault_error;
 pub mod vaults;
@@ -54,6 +58,8 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(links::tools());
     tools.extend(graph::tools());
     tools.extend(tags::tools());
+    tools.extend(tasks::tools());
+    tools.extend(bases::tools());
     tools.push(uri::tool());
     tools.extend(crate::facade::tools());
     tools

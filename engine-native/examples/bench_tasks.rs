@@ -1,0 +1,134 @@
+//! `list_tasks` latency on a real vault, in process through `Dispatcher::call` as the stdio
+//! caller (issue 6, tasks).
+//!
+//! ```text
+//! CARGO_TARGET_DIR=/work/wt/target cargo run --release -p engine-native --example bench_tasks -- \
+//!     [--vault ../shared/vaults/pf2e-srd] [--calls 300] [--warmup 20]
+//! ```
+//!
+//! The vault is read in place (the cache goes to a temp folder) and indexed once; then,
+//! after `--warmup` untimed calls, each query shape is called `--calls` times and its p50,
+//! p95 and max are printed. Skips (exit 0) when the vault is absent.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use obsidian_tc::config::{ConfigOrigin, LoadInput, load};
+use obsidian_tc::dispatch::{Caller, Dispatcher, SystemClock};
+use serde_json::{Value, json};
+
+/// The benchmark's options.
+#[derive(Debug, Parser)]
+struct Args {
+    /// The vault to read.
+    #[arg(long, default_value = "../shared/vaults/pf2e-srd")]
+    vault: PathBuf,
+    /// Timed calls per query shape.
+    #[arg(long, default_value_t = 300)]
+    calls: usize,
+    /// Untimed calls first.
+    #[arg(long, default_value_t = 20)]
+    warmup: usize,
+}
+
+/// The query shapes measured.
+fn shapes() -> Vec<(&'static str, Value)> {
+    vec![
+        ("all tasks, first page", json!({})),
+        (
+            "open tasks due before a date, under a folder",
+            json!({"status": ["todo", "in_progress"], "due": {"before": "2030-01-01"}, "path_prefix": "rules/"}),
+        ),
+        (
+            "tagged, text filter, priority",
+            json!({"tags": ["spell"], "text_contains": "action", "priority": ["high", "none"]}),
+        ),
+    ]
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> f64 {
+    let rank = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[rank.min(sorted.len() - 1)].as_secs_f64() * 1e3
+}
+
+fn run(args: &Args) -> Result<(), String> {
+    let vault = args
+        .vault
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", args.vault.display()))?;
+    let work = tempfile::TempDir::new().map_err(|e| e.to_string())?;
+    let config = json!({
+        "vaults": [{"id": "bench", "path": vault.to_string_lossy()}],
+        "cacheDir": work.path().join("cache").to_string_lossy(),
+        "throttle": {"enabled": false},
+        "index": {"scanOnStart": false, "watch": false},
+    });
+    let config_path = work.path().join("config.json");
+    std::fs::write(&config_path, config.to_string()).map_err(|e| e.to_string())?;
+    let loaded = load(&LoadInput {
+        origin: ConfigOrigin::File {
+            path: config_path,
+            text: config.to_string(),
+        },
+        env: BTreeMap::new(),
+        overrides: Vec::new(),
+    })
+    .map_err(|e| format!("invalid config: {e}"))?;
+    let server = Dispatcher::new(loaded, Arc::new(SystemClock)).map_err(|e| e.to_string())?;
+    let caller = Caller::stdio();
+    let call = |tool: &str, args: Value| {
+        server
+            .call(&caller, tool, args)
+            .result
+            .map_err(|e| format!("{tool}: {e}"))
+    };
+    let started = Instant::now();
+    let indexed = call("index_vault", json!({}))?;
+    println!(
+        "indexed {} in {:.1} s: {}",
+        vault.display(),
+        started.elapsed().as_secs_f64(),
+        indexed
+    );
+    for (name, query) in shapes() {
+        let first = call("list_tasks", query.clone())?;
+        for _ in 0..args.warmup {
+            call("list_tasks", query.clone())?;
+        }
+        let mut samples = Vec::with_capacity(args.calls);
+        for _ in 0..args.calls {
+            let start = Instant::now();
+            call("list_tasks", query.clone())?;
+            samples.push(start.elapsed());
+        }
+        samples.sort();
+        println!(
+            "list_tasks [{name}] total={} calls={} p50={:.3} ms p95={:.3} ms max={:.3} ms",
+            first["total"],
+            samples.len(),
+            percentile(&samples, 0.50),
+            percentile(&samples, 0.95),
+            percentile(&samples, 1.0),
+        );
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    if !args.vault.exists() {
+        println!("skipped: {} is absent", args.vault.display());
+        return ExitCode::SUCCESS;
+    }
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("bench_tasks: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

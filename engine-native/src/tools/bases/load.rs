@@ -1,0 +1,114 @@
+//! Reading a `.base` file (YAML) and gathering the files a query runs over.
+
+use std::collections::HashMap;
+
+use engine_core::acl::AclOp;
+use serde_json::{Map, Value, json};
+
+use crate::bases::eval::FileFacts;
+use crate::bases::model::{Base, BaseError, read_base};
+use crate::dispatch::ToolContext;
+use crate::errors::{ErrorCode, ToolError};
+use crate::frontmatter::parse_properties;
+use crate::index::graph::LinkGraph;
+use crate::tools::search::index_fault;
+use crate::tools::vault_error::tool_error_from_vault;
+use crate::vault::EntryKind;
+
+/// A `.base` file as read.
+pub(super) struct BaseFile {
+    /// Its canonical path.
+    pub path: String,
+    /// Its SHA-256.
+    pub sha256: String,
+    /// The YAML as JSON.
+    pub json: Value,
+    /// The parsed base.
+    pub base: Base,
+}
+
+/// `unsupported_base_filter` for `error` in the base at `path`.
+pub(super) fn unsupported(path: &str, error: &BaseError) -> ToolError {
+    ToolError::new(
+        ErrorCode::UnsupportedBaseFilter,
+        format!(
+            "{path}: {} is not supported (at {})",
+            error.construct, error.location
+        ),
+    )
+    .with_details(json!({"path": path, "construct": error.construct, "location": error.location}))
+}
+
+/// Reads and parses the base at `path`.
+pub(super) fn load_base(ctx: &ToolContext<'_>, path: &str) -> Result<BaseFile, ToolError> {
+    if !path.to_lowercase().ends_with(".base") {
+        return Err(ToolError::new(
+            ErrorCode::InvalidInput,
+            format!(
+                "'{path}' is not a .base file: pass the path of a base, e.g. 'Views/Books.base'"
+            ),
+        ));
+    }
+    let file = ctx
+        .vault()
+        .read(path)
+        .map_err(|error| tool_error_from_vault(&error, AclOp::Read))?;
+    let text = String::from_utf8(file.bytes).map_err(|_| {
+        ToolError::new(
+            ErrorCode::InvalidInput,
+            format!("'{path}' is not UTF-8 text"),
+        )
+    })?;
+    let properties = parse_properties(&text, 1).map_err(|error| {
+        ToolError::new(
+            ErrorCode::InvalidInput,
+            format!("'{}' is not a valid base: {error}", file.path),
+        )
+    })?;
+    let json = Value::Object(properties.into_iter().collect::<Map<_, _>>());
+    let base = read_base(&json).map_err(|error| unsupported(&file.path, &error))?;
+    Ok(BaseFile {
+        path: file.path,
+        sha256: file.sha256,
+        json,
+        base,
+    })
+}
+
+/// Every file of the vault the caller may read (hidden folders left out), with the index's
+/// frontmatter, tags and resolved links for notes.
+pub(super) fn vault_files(ctx: &ToolContext<'_>) -> Result<Vec<FileFacts>, ToolError> {
+    let entries = ctx
+        .vault()
+        .list(None)
+        .map_err(|error| tool_error_from_vault(&error, AclOp::Read))?;
+    let mut facts: HashMap<String, _> = ctx
+        .store()
+        .note_facts()
+        .all(ctx.vault_id())
+        .map_err(index_fault)?
+        .into_iter()
+        .map(|f| (f.path.clone(), f))
+        .collect();
+    let graph = LinkGraph::load(ctx.store(), ctx.vault_id()).map_err(index_fault)?;
+    Ok(entries
+        .into_iter()
+        .filter(|e| e.kind == EntryKind::File)
+        .filter(|e| !e.path.split('/').any(|part| part.starts_with('.')))
+        .filter(|e| ctx.may(&e.path, AclOp::Read))
+        .map(|entry| {
+            let note = facts.remove(&entry.path);
+            FileFacts {
+                links: graph.outgoing(&entry.path).to_vec(),
+                frontmatter: note
+                    .as_ref()
+                    .map(|n| n.frontmatter.clone())
+                    .unwrap_or_default(),
+                tags: note.map(|n| n.tags).unwrap_or_default(),
+                size: entry.size,
+                mtime_ms: entry.modified_ms,
+                path: entry.path,
+            }
+        })
+        .collect())
+}
