@@ -62,11 +62,13 @@ pub enum ErrorCode {
     /// TC Bridge is configured but could not carry the call (Obsidian closed, plugin
     /// disabled, or a server that cannot forward this call to it yet).
     PluginUnreachable,
+    /// A bulk call changed some items and failed on others; `details.results` says which.
+    BulkPartial,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 25] = [
+    pub const ALL: [ErrorCode; 26] = [
         ErrorCode::NotFound,
         ErrorCode::ValidationError,
         ErrorCode::Unauthorized,
@@ -92,6 +94,7 @@ impl ErrorCode {
         ErrorCode::EmbeddingProviderError,
         ErrorCode::PluginMissing,
         ErrorCode::PluginUnreachable,
+        ErrorCode::BulkPartial,
     ];
 
     /// The wire name, e.g. `"acl_denied"` (the same string serde writes).
@@ -122,6 +125,7 @@ impl ErrorCode {
             ErrorCode::EmbeddingProviderError => "embedding_provider_error",
             ErrorCode::PluginMissing => "plugin_missing",
             ErrorCode::PluginUnreachable => "plugin_unreachable",
+            ErrorCode::BulkPartial => "bulk_partial",
         }
     }
 
@@ -215,6 +219,9 @@ impl ErrorCode {
             }
             ErrorCode::PluginUnreachable => {
                 "retry later, once Obsidian is open with TC Bridge enabled; `obsidian-tc doctor` tells whether it is reachable; meanwhile use a tool or search mode that works without Obsidian"
+            }
+            ErrorCode::BulkPartial => {
+                "do not repeat the whole call; read details.results, fix the failed items and send only those again"
             }
         }
     }

@@ -14,10 +14,14 @@
 //!   `get_index_status`.
 //! - [`context`]: `vault_graph_search` (GraphRAG), `get_context` / `vault_context`,
 //!   `bundle_folder`, `bundle_files`, and the connector pair `search` / `fetch`.
+//! - [`bulk`]: `bulk_create_notes`, `bulk_set_property` (HITL floor, per-item results,
+//!   `bulk_partial`); [`capture`]: `capture_note` (a new timestamped note in the inbox).
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
 
 pub mod admin;
 pub mod args;
+pub mod bulk;
+pub mod capture;
 pub mod context;
 pub mod frontmatter;
 pub mod notes;
@@ -34,6 +38,8 @@ pub fn all_tools() -> Vec<ToolDef> {
     let mut tools = admin::tools();
     tools.extend(vaults::tools());
     tools.extend(notes::tools());
+    tools.extend(bulk::tools());
+    tools.extend(capture::tools());
     tools.extend(frontmatter::tools());
     tools.extend(search::tools());
     tools.extend(context::tools());
