@@ -14,12 +14,15 @@
 //!   `get_index_status`.
 //! - [`context`]: `vault_graph_search` (GraphRAG), `get_context` / `vault_context`,
 //!   `bundle_folder`, `bundle_files`, and the connector pair `search` / `fetch`.
+//! - [`attachments`]: `list_attachments`, `get_attachment`, `move_attachment` (rewrites
+//!   references, all or nothing), `delete_attachment` (destructive).
 //! - [`bulk`]: `bulk_create_notes`, `bulk_set_property` (HITL floor, per-item results,
 //!   `bulk_partial`); [`capture`]: `capture_note` (a new timestamped note in the inbox).
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
 
 pub mod admin;
 pub mod args;
+pub mod attachments;
 pub mod bulk;
 pub mod capture;
 pub mod context;
@@ -40,6 +43,7 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(notes::tools());
     tools.extend(bulk::tools());
     tools.extend(capture::tools());
+    tools.extend(attachments::tools());
     tools.extend(frontmatter::tools());
     tools.extend(search::tools());
     tools.extend(context::tools());

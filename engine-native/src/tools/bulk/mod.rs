@@ -16,6 +16,8 @@ mod set_property;
 
 use crate::dispatch::ToolDef;
 
+pub(crate) use outcome::refresh;
+
 /// The bulk note tools.
 pub fn tools() -> Vec<ToolDef> {
     vec![create::tool(), set_property::tool()]

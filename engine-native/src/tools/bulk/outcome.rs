@@ -133,8 +133,9 @@ pub(super) fn finish(ctx: &ToolContext<'_>, results: Vec<ItemResult>) -> Result<
     .with_details(details))
 }
 
-/// Re-reads the notes at `paths` into the search index; a failure only delays indexing.
-fn refresh(ctx: &ToolContext<'_>, paths: &[String]) {
+/// Re-reads the notes at `paths` into the search index; a failure only delays indexing
+/// (for tools whose writes go beyond the paths dispatch refreshes).
+pub(crate) fn refresh(ctx: &ToolContext<'_>, paths: &[String]) {
     if paths.is_empty() {
         return;
     }
