@@ -18,6 +18,8 @@
 //!   references, all or nothing), `delete_attachment` (destructive).
 //! - [`bulk`]: `bulk_create_notes`, `bulk_set_property` (HITL floor, per-item results,
 //!   `bulk_partial`); [`capture`]: `capture_note` (a new timestamped note in the inbox).
+//! - [`tables`]: `format_table`, `insert_table_row`, `insert_table_column`,
+//!   `sort_table_by_column` (GFM tables by index or heading).
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
 
 pub mod admin;
@@ -30,6 +32,7 @@ pub mod frontmatter;
 pub mod notes;
 pub mod search;
 pub mod structured;
+pub mod tables;
 pub mod uri;
 pub mod vault_error;
 pub mod vaults;
@@ -44,6 +47,7 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(bulk::tools());
     tools.extend(capture::tools());
     tools.extend(attachments::tools());
+    tools.extend(tables::tools());
     tools.extend(frontmatter::tools());
     tools.extend(search::tools());
     tools.extend(context::tools());

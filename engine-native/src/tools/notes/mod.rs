@@ -17,7 +17,7 @@
 mod append;
 mod delete;
 mod edit_error;
-mod edit_flow;
+pub(crate) mod edit_flow;
 mod edit_note;
 mod exists;
 mod line_patch;
