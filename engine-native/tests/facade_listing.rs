@@ -45,10 +45,12 @@ fn each_mode_advertises_its_surface_and_the_triad_fits_the_budget() {
         names(&domain),
         [
             "admin",
+            "attachments",
             "context",
             "find",
             "frontmatter",
             "notes",
+            "structured",
             "workspace",
             "describe_capability"
         ]

@@ -56,9 +56,9 @@ pub(super) fn tool() -> ToolDef {
     ToolDef {
         name: "get_attachment",
         title: "Get attachment",
-        description: "Metadata of one attachment (size, sha256, modification time, the notes that reference it); include_content adds the bytes in base64 when they fit in the response limit (else overflow).",
+        description: "Size, sha256 and modification time of one attachment file (image, PDF, audio) and where it is embedded; include_content adds the bytes in base64 when they fit in the response limit (else overflow).",
         domain: "attachments",
-        keywords: &["image", "file", "pdf", "download", "base64", "backlinks"],
+        keywords: &["image", "pdf", "download", "base64"],
         input_schema: input_schema::<GetAttachment>(),
         output_schema: output_schema::<AttachmentInfo>(),
         scopes: &["read:attachments"],

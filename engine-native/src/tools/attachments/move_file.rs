@@ -67,7 +67,7 @@ pub(super) fn tool() -> ToolDef {
         title: "Move attachment",
         description: "Move or rename an attachment and rewrite every reference to it in the notes (embeds ![[x.png]], wikilinks, markdown links). Moving to another folder or over an existing file (overwrite) needs the user's confirmation. All or nothing: if any note cannot be rewritten, nothing changes.",
         domain: "attachments",
-        keywords: &["rename", "relocate", "image", "file", "reorganize"],
+        keywords: &["relocate", "image", "reorganize"],
         input_schema: input_schema::<MoveAttachment>(),
         output_schema: output_schema::<Moved>(),
         scopes: &["write:attachments", "delete:attachments"],
