@@ -92,6 +92,9 @@ pub struct VaultConfig {
     /// Obsidian; without it those tools are off and everything else works.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub companion: Option<CompanionConfig>,
+    /// The folder `capture_note` writes quick captures into (default `Inbox`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inbox_folder: Option<String>,
 }
 
 impl ServerConfig {

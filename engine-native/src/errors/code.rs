@@ -64,11 +64,13 @@ pub enum ErrorCode {
     PluginUnreachable,
     /// A `.base` file uses a filter, formula or view construct outside the supported subset.
     UnsupportedBaseFilter,
+    /// A bulk call changed some items and failed on others; `details.results` says which.
+    BulkPartial,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 26] = [
+    pub const ALL: [ErrorCode; 27] = [
         ErrorCode::NotFound,
         ErrorCode::ValidationError,
         ErrorCode::Unauthorized,
@@ -95,6 +97,7 @@ impl ErrorCode {
         ErrorCode::PluginMissing,
         ErrorCode::PluginUnreachable,
         ErrorCode::UnsupportedBaseFilter,
+        ErrorCode::BulkPartial,
     ];
 
     /// The wire name, e.g. `"acl_denied"` (the same string serde writes).
@@ -126,6 +129,7 @@ impl ErrorCode {
             ErrorCode::PluginMissing => "plugin_missing",
             ErrorCode::PluginUnreachable => "plugin_unreachable",
             ErrorCode::UnsupportedBaseFilter => "unsupported_base_filter",
+            ErrorCode::BulkPartial => "bulk_partial",
         }
     }
 
@@ -222,6 +226,9 @@ impl ErrorCode {
             }
             ErrorCode::UnsupportedBaseFilter => {
                 "rewrite the construct named in details (details.location says where) with the supported functions and fields, or open the base in Obsidian"
+            }
+            ErrorCode::BulkPartial => {
+                "do not repeat the whole call; read details.results, fix the failed items and send only those again"
             }
         }
     }

@@ -25,11 +25,20 @@
 //!   `rename_tag` (vault-wide, dry run first, all or nothing).
 //! - [`bases`]: `read_base`, `query_base` (run a `.base` view over the vault's files).
 //! - [`tasks`]: `list_tasks` (typed filters, paged), `update_task` (status, dates, priority).
+//! - [`attachments`]: `list_attachments`, `get_attachment`, `move_attachment` (rewrites
+//!   references, all or nothing), `delete_attachment` (destructive).
+//! - [`bulk`]: `bulk_create_notes`, `bulk_set_property` (HITL floor, per-item results,
+//!   `bulk_partial`); [`capture`]: `capture_note` (a new timestamped note in the inbox).
+//! - [`tables`]: `format_table`, `insert_table_row`, `insert_table_column`,
+//!   `sort_table_by_column` (GFM tables by index or heading).
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
 
 pub mod admin;
 pub mod args;
+pub mod attachments;
 pub mod bases;
+pub mod bulk;
+pub mod capture;
 pub mod context;
 pub mod frontmatter;
 pub mod graph;
@@ -38,6 +47,7 @@ pub mod notes;
 pub mod search;
 pub mod snapshots;
 pub mod structured;
+pub mod tables;
 pub mod tags;
 pub mod tasks;
 pub mod uri;
@@ -51,6 +61,10 @@ pub fn all_tools() -> Vec<ToolDef> {
     let mut tools = admin::tools();
     tools.extend(vaults::tools());
     tools.extend(notes::tools());
+    tools.extend(bulk::tools());
+    tools.extend(capture::tools());
+    tools.extend(attachments::tools());
+    tools.extend(tables::tools());
     tools.extend(frontmatter::tools());
     tools.extend(search::tools());
     tools.extend(context::tools());

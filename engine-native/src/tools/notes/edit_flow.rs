@@ -20,7 +20,7 @@ use crate::vault::WriteOptions;
 
 /// The declaration of an editing tool (`append_note`, `patch_note`): scope `write:notes`,
 /// keyed idempotency, the note's path read and written, [`EditResult`] out.
-pub(super) fn edit_tool(
+pub(crate) fn edit_tool(
     (name, title): (&'static str, &'static str),
     description: &'static str,
     input_schema: serde_json::Value,
@@ -45,18 +45,18 @@ pub(super) fn edit_tool(
 }
 
 /// Which note to edit and how.
-pub(super) struct EditRequest<'a> {
+pub(crate) struct EditRequest<'a> {
     /// The note's vault-relative path.
-    pub(super) path: &'a str,
+    pub(crate) path: &'a str,
     /// The SHA-256 the caller read, if it gave one.
-    pub(super) expected_sha256: Option<&'a str>,
+    pub(crate) expected_sha256: Option<&'a str>,
     /// Preview only; change nothing.
-    pub(super) dry_run: bool,
+    pub(crate) dry_run: bool,
 }
 
 /// What an editing tool returns.
 #[derive(Debug, Serialize, JsonSchema)]
-pub(super) struct EditResult {
+pub(crate) struct EditResult {
     /// The canonical vault-relative path (NFC).
     path: String,
     /// Whether the note's content changed (or, for a dry run, would change).
@@ -90,7 +90,7 @@ pub(super) fn apply_edit(
 
 /// [`apply_edit`] for any edit: `edit` gets the note's canonical path and text and reports
 /// its own refusals as tool errors.
-pub(super) fn apply_note_edit(
+pub(crate) fn apply_note_edit(
     ctx: &ToolContext<'_>,
     request: &EditRequest<'_>,
     edit: impl FnOnce(&str, &str) -> Result<Edit, ToolError>,

@@ -5,6 +5,8 @@
 //! - `write`: `write_note` (create / overwrite / upsert); `append`: `append_note`;
 //!   `patch`: `patch_note` — all three with `dry_run` previews, `expected_sha256` and
 //!   `idempotency_key`, and conditional confirmation (v1 §2.4) through [`ToolContext::confirm`].
+//! - `edit_note`: line operations (`line_patch`) checked against the expected old text,
+//!   all or nothing, dry run by default.
 //! - `transfer`: `move_note`, `copy_note`; `delete`: `delete_note` (soft delete, HITL).
 //!
 //! Notes are handed out and taken as text with LF line breaks and without a BOM; every write
@@ -15,8 +17,10 @@
 mod append;
 mod delete;
 mod edit_error;
-mod edit_flow;
+pub(crate) mod edit_flow;
+mod edit_note;
 mod exists;
+mod line_patch;
 mod list;
 mod note_text;
 mod patch;
@@ -39,6 +43,7 @@ pub fn tools() -> Vec<ToolDef> {
         write::tool(),
         append::tool(),
         patch::tool(),
+        edit_note::tool(),
         delete::tool(),
     ];
     tools.extend(transfer::tools());

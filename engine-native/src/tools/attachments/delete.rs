@@ -1,0 +1,93 @@
+//! `delete_attachment`: destructive, so always confirmed by a human, who is shown how many
+//! notes reference the attachment; the file goes to `.trash/` ([`crate::vault::Vault::trash`]).
+
+use engine_core::acl::AclOp;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::get::not_an_attachment;
+use super::references::{VaultFiles, is_attachment};
+use crate::dispatch::{PathArg, ToolContext, ToolDef};
+use crate::errors::ToolError;
+use crate::tools::args::{input_schema, parse};
+use crate::tools::structured::{output_schema, structured};
+use crate::tools::vault_error::tool_error_from_vault;
+
+/// The arguments of `delete_attachment`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct DeleteAttachment {
+    /// The attachment's vault-relative path.
+    #[schemars(length(min = 1, max = 1024))]
+    path: String,
+    /// Refuse (`concurrent_modification`) unless the file still has this SHA-256.
+    #[serde(default)]
+    #[schemars(length(min = 64, max = 64))]
+    expected_sha256: Option<String>,
+}
+
+/// What `delete_attachment` returns.
+#[derive(Debug, Serialize, JsonSchema)]
+struct Deleted {
+    /// The attachment's former path.
+    path: String,
+    /// Where it went in `.trash/`.
+    trashed_to: String,
+    /// How many notes you may read still reference it (their links are now broken).
+    reference_count: usize,
+    /// Those notes, sorted.
+    referenced_by: Vec<String>,
+}
+
+const DELETE_PATH: &[PathArg] = &[PathArg {
+    name: "path",
+    op: AclOp::Delete,
+}];
+
+/// The `delete_attachment` tool.
+pub(super) fn tool() -> ToolDef {
+    ToolDef {
+        name: "delete_attachment",
+        title: "Delete attachment",
+        description: "Delete an attachment (soft delete into .trash/). Always needs the user's confirmation; the result says how many notes still reference it (their embeds and links break).",
+        domain: "attachments",
+        keywords: &["remove", "trash", "image", "file", "cleanup"],
+        input_schema: input_schema::<DeleteAttachment>(),
+        output_schema: output_schema::<Deleted>(),
+        scopes: &["delete:attachments"],
+        destructive: true,
+        idempotency: false,
+        vault_arg: true,
+        path_args: DELETE_PATH,
+        precheck: None,
+        handler: delete_attachment,
+    }
+}
+
+fn delete_attachment(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
+    let args: DeleteAttachment = parse(args)?;
+    let file = ctx
+        .vault()
+        .read(&args.path)
+        .map_err(|error| tool_error_from_vault(&error, AclOp::Delete))?;
+    if !is_attachment(&file.path) {
+        return Err(not_an_attachment(&file.path));
+    }
+    let referenced_by = VaultFiles::load(ctx)?
+        .referencing_notes(ctx, true)
+        .remove(&file.path)
+        .unwrap_or_default();
+    let expected = args.expected_sha256.unwrap_or(file.sha256);
+    ctx.mark_effect_started();
+    let trashed_to = ctx
+        .vault()
+        .trash(&file.path, Some(&expected))
+        .map_err(|error| tool_error_from_vault(&error, AclOp::Delete))?;
+    structured(&Deleted {
+        path: file.path,
+        trashed_to,
+        reference_count: referenced_by.len(),
+        referenced_by,
+    })
+}

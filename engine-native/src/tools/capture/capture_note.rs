@@ -1,0 +1,147 @@
+//! `capture_note`: a quick capture written as a new note in the inbox folder, named
+//! `YYYY-MM-DD HHmmss[ title].md` by the dispatch clock (UTC). When that name is taken the
+//! next free one (`… 2.md`, `… 3.md`) is used: a capture never overwrites anything.
+
+use engine_core::acl::AclOp;
+use engine_core::hash::sha256_hex;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::stamp::file_stamp;
+use crate::dispatch::{ToolContext, ToolDef};
+use crate::errors::{ErrorCode, ToolError};
+use crate::tools::args::{input_schema, parse};
+use crate::tools::structured::{output_schema, structured};
+use crate::tools::vault_error::tool_error_from_vault;
+use crate::vault::{VaultError, WriteOptions};
+
+/// The inbox folder when the vault configures none.
+const DEFAULT_INBOX: &str = "Inbox";
+
+/// How many numbered names are tried before giving up.
+const MAX_ATTEMPTS: u32 = 1000;
+
+/// The arguments of `capture_note`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct CaptureNote {
+    /// The captured text (the whole new note).
+    #[schemars(length(min = 1))]
+    content: String,
+    /// A short title appended to the timestamped name (characters not allowed in file
+    /// names are replaced by `-`).
+    #[serde(default)]
+    #[schemars(length(min = 1, max = 120))]
+    title: Option<String>,
+}
+
+/// What `capture_note` returns.
+#[derive(Debug, Serialize, JsonSchema)]
+struct CaptureResult {
+    /// The new note's vault-relative path.
+    path: String,
+    /// The SHA-256 of the new note.
+    sha256: String,
+    /// The note's size in bytes.
+    size: usize,
+}
+
+/// The `capture_note` tool.
+pub(super) fn tool() -> ToolDef {
+    ToolDef {
+        name: "capture_note",
+        title: "Capture note",
+        description: "Save a quick capture (an idea, a snippet, a todo) as a new note in the vault's inbox folder (configured per vault, default Inbox), named by the current time (YYYY-MM-DD HHmmss, UTC) plus an optional title. Never overwrites: a taken name gets a number. Returns the new path.",
+        domain: "notes",
+        keywords: &[
+            "inbox",
+            "quick note",
+            "jot",
+            "capture",
+            "fleeting",
+            "idea",
+            "remember",
+        ],
+        input_schema: input_schema::<CaptureNote>(),
+        output_schema: output_schema::<CaptureResult>(),
+        scopes: &["write:notes"],
+        destructive: false,
+        idempotency: true,
+        vault_arg: true,
+        path_args: &[],
+        precheck: None,
+        handler: capture_note,
+    }
+}
+
+fn capture_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
+    let args: CaptureNote = parse(args)?;
+    let inbox = inbox_folder(ctx);
+    let mut stem = file_stamp(ctx.clock().now_ms());
+    if let Some(title) = args.title.as_deref().map(clean_title)
+        && !title.is_empty()
+    {
+        stem.push(' ');
+        stem.push_str(&title);
+    }
+    let bytes = args.content.as_bytes();
+    for attempt in 1..=MAX_ATTEMPTS {
+        let name = if attempt == 1 {
+            format!("{stem}.md")
+        } else {
+            format!("{stem} {attempt}.md")
+        };
+        let path = format!("{inbox}/{name}");
+        ctx.check_path(&path, AclOp::Write)?;
+        ctx.mark_effect_started();
+        match ctx.vault().write(&path, bytes, &WriteOptions::default()) {
+            Ok(outcome) => {
+                return structured(&CaptureResult {
+                    path: outcome.path,
+                    sha256: sha256_hex(bytes),
+                    size: bytes.len(),
+                });
+            }
+            Err(VaultError::AlreadyExists { .. }) => continue,
+            Err(error) => return Err(tool_error_from_vault(&error, AclOp::Write)),
+        }
+    }
+    Err(ToolError::new(
+        ErrorCode::AlreadyExists,
+        format!("every name for '{stem}' in '{inbox}' is taken; wait a second and capture again"),
+    ))
+}
+
+/// The vault's configured inbox folder (without surrounding slashes), else `Inbox`.
+fn inbox_folder(ctx: &ToolContext<'_>) -> String {
+    ctx.served()
+        .config()
+        .config
+        .vaults
+        .iter()
+        .find(|vault| vault.id == ctx.vault_id())
+        .and_then(|vault| vault.inbox_folder.as_deref())
+        .map(|folder| folder.trim_matches('/'))
+        .filter(|folder| !folder.is_empty())
+        .unwrap_or(DEFAULT_INBOX)
+        .to_owned()
+}
+
+/// `title` with the characters Obsidian refuses in file names (and control characters)
+/// replaced by `-`, trimmed.
+fn clean_title(title: &str) -> String {
+    title
+        .chars()
+        .map(|c| {
+            if c.is_control() || "\\/:*?\"<>|#^[]".contains(c) {
+                '-'
+            } else {
+                c
+            }
+        })
+        .collect::<String>()
+        .trim()
+        .trim_start_matches('.')
+        .to_owned()
+}
