@@ -96,6 +96,7 @@ pub fn tools() -> Vec<ToolDef> {
             domain: "frontmatter",
             keywords: &[
                 "set",
+                "set tags",
                 "change",
                 "update",
                 "edit",

@@ -50,6 +50,7 @@ pub(super) fn tool() -> ToolDef {
         domain: "notes",
         keywords: &[
             "remove",
+            "remove note",
             "erase",
             "discard",
             "destroy",

@@ -117,10 +117,11 @@ pub(super) fn tools() -> Vec<ToolDef> {
         ToolDef {
             name: "move_note",
             title: "Move note",
-            description: "Move or rename a note (put it in another folder). Moving into another folder, or replacing an existing note (overwrite; it goes to .trash/), needs the user's confirmation. Links to it are updated too (all or nothing).",
+            description: "Move or rename a note. Moving it to another place, or replacing an existing note (overwrite; it goes to .trash/), needs the user's confirmation. Links to it are updated too (all or nothing).",
             domain: "notes",
             keywords: &[
                 "rename",
+                "rename note",
                 "relocate",
                 "retitle",
                 "reorganize",

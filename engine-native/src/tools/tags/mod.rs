@@ -75,7 +75,7 @@ pub fn tools() -> Vec<ToolDef> {
             (
                 "get_note_tags",
                 "Get note tags",
-                "All tags of one note: the frontmatter tags and the inline #tags (with their lines) apart, and every tag key once.",
+                "All #tags of one file: the frontmatter tags and the inline #tags (with their lines) apart, and every tag key once.",
             ),
             &["tags of note", "hashtags", "labels"],
             (
@@ -107,7 +107,7 @@ pub fn tools() -> Vec<ToolDef> {
             (
                 "add_tag",
                 "Add tag",
-                "Add a tag to a note: to the frontmatter tags list (default) or inline as #tag at the end of the body. Keeps every other byte; dry_run shows the diff; expected_sha256 refuses a stale edit.",
+                "Add a #tag to one file: to the frontmatter tags list (default) or inline as #tag at the end of the body. Keeps every other byte; dry_run previews the diff; expected_sha256 refuses a stale edit.",
             ),
             &["tag note", "label", "hashtag", "categorize"],
             (
@@ -123,7 +123,7 @@ pub fn tools() -> Vec<ToolDef> {
             (
                 "remove_tag",
                 "Remove tag",
-                "Remove a tag from a note: from the frontmatter, the body (every #tag occurrence) or both (default); nested tags are kept. dry_run shows the diff.",
+                "Remove a #tag from one file: from the frontmatter, the body (every #tag occurrence) or both (default); nested tags are kept. dry_run previews the diff.",
             ),
             &["untag", "delete tag", "hashtag", "label"],
             (
@@ -139,7 +139,7 @@ pub fn tools() -> Vec<ToolDef> {
             (
                 "rename_tag",
                 "Rename tag",
-                "Rename a tag across the vault, nested tags included (#a/b becomes #new/b), in frontmatter and inline. dry_run (default true) lists the notes that would change; run with dry_run false to apply (the user confirms the list of notes), all or nothing.",
+                "Rename a tag across the vault, nested tags included (#a/b becomes #new/b), in frontmatter and inline. dry_run (default true) lists the files that would change; dry_run false applies it (the user confirms the list first), all or nothing.",
             ),
             &[
                 "rename tag",
