@@ -7,7 +7,7 @@
 //! - `set_property`: `bulk_set_property` — one frontmatter property set on the notes named by
 //!   `paths`, or on every note under a folder and/or with a tag the caller may write.
 //!
-//! Both report one result per item ([`outcome`]); when some items failed the call fails
+//! Both report one result per item (`outcome`); when some items failed the call fails
 //! with `bulk_partial` and the per-item results in `details`.
 
 mod create;

@@ -1,5 +1,5 @@
 //! Graph analytics over the resolved, typed link graph of the notes the caller may read
-//! ([`view::GraphView`]; unreadable notes are removed before anything is computed):
+//! (`view::GraphView`; unreadable notes are removed before anything is computed):
 //!
 //! - `graph_path_between`: the shortest chain of links joining two notes, with edge kinds.
 //! - `graph_neighbors`: the notes within n links, by direction and link kind.

@@ -5,10 +5,10 @@
 //! - `backlinks`: `get_backlinks` (linking notes with line numbers and line text, paged);
 //! - `hygiene`: `find_orphans`, `find_unresolved_links`;
 //! - `bulk_move`: `bulk_move_notes` (HITL floor, per-item results, all or nothing);
-//! - [`relink`]: the link-safe move machinery `move_note`, `copy_note` and
+//! - `relink`: the link-safe move machinery `move_note`, `copy_note` and
 //!   `bulk_move_notes` share: which notes a move breaks, their rewrite, the all-or-nothing
 //!   commit;
-//! - [`table`]: the vault's link table and the paging the tools share.
+//! - `table`: the vault's link table and the paging the tools share.
 //!
 //! Only notes the caller may read count or appear: a hidden note's links are never reported
 //! and a hidden target is reported as unresolved.
