@@ -49,6 +49,7 @@ fn open_creates_parent_dirs_and_migrates_an_empty_file() {
             "index_state",
             "links",
             "notes",
+            "snapshots",
             "tags",
             "tasks"
         ]

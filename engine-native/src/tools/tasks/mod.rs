@@ -23,7 +23,6 @@ pub fn tools() -> Vec<ToolDef> {
             domain: "tasks",
             keywords: &[
                 "todo",
-                "to-do",
                 "checkbox",
                 "due",
                 "overdue",
