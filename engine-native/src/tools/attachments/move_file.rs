@@ -16,7 +16,6 @@ use super::references::{VaultFiles, is_attachment, read_note_text};
 use crate::dispatch::{PathArg, ToolContext, ToolDef};
 use crate::errors::{ErrorCode, ToolError};
 use crate::tools::args::{input_schema, parse};
-use crate::tools::bulk::refresh;
 use crate::tools::structured::{output_schema, structured};
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::{NoteFile, VaultError, WriteOptions};
@@ -146,7 +145,6 @@ fn move_attachment(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErro
         written.push(rewrite);
     }
     let rewritten_notes: Vec<String> = rewrites.iter().map(|r| r.original.path.clone()).collect();
-    refresh(ctx, &rewritten_notes);
     structured(&Moved {
         from: source.path,
         to,

@@ -116,7 +116,7 @@ fn bulk_create_notes(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolEr
                 .unwrap_or_else(|error| ItemResult::failed(&note.path, &error))
         })
         .collect();
-    finish(ctx, results)
+    finish(results)
 }
 
 /// Creates (or, with `overwrite`, replaces) one note.

@@ -16,8 +16,6 @@ mod set_property;
 
 use crate::dispatch::ToolDef;
 
-pub(crate) use outcome::refresh;
-
 /// The bulk note tools.
 pub fn tools() -> Vec<ToolDef> {
     vec![create::tool(), set_property::tool()]

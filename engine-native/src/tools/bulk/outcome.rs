@@ -6,7 +6,6 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::dispatch::ToolContext;
 use crate::errors::{ErrorCode, ToolError};
 use crate::tools::structured::structured;
 
@@ -94,21 +93,15 @@ pub(super) struct BulkResult {
     unchanged: usize,
 }
 
-/// Ends a bulk call over `results`: re-indexes what was written, then returns the result,
+/// Ends a bulk call over `results` (dispatch re-indexes what was written): the result,
 /// or `bulk_partial` (with the same fields in `details`) when an item failed.
-pub(super) fn finish(ctx: &ToolContext<'_>, results: Vec<ItemResult>) -> Result<Value, ToolError> {
-    let written: Vec<String> = results
-        .iter()
-        .filter(|item| item.wrote())
-        .map(|item| item.path.clone())
-        .collect();
-    refresh(ctx, &written);
+pub(super) fn finish(results: Vec<ItemResult>) -> Result<Value, ToolError> {
     let failed = results
         .iter()
         .filter(|item| item.status == ItemStatus::Failed)
         .count();
     let result = BulkResult {
-        written: written.len(),
+        written: results.iter().filter(|item| item.wrote()).count(),
         unchanged: results
             .iter()
             .filter(|item| item.status == ItemStatus::Unchanged)
@@ -131,23 +124,4 @@ pub(super) fn finish(ctx: &ToolContext<'_>, results: Vec<ItemResult>) -> Result<
         ),
     )
     .with_details(details))
-}
-
-/// Re-reads the notes at `paths` into the search index; a failure only delays indexing
-/// (for tools whose writes go beyond the paths dispatch refreshes).
-pub(crate) fn refresh(ctx: &ToolContext<'_>, paths: &[String]) {
-    if paths.is_empty() {
-        return;
-    }
-    let now = ctx.clock().now_seconds();
-    if let Err(error) =
-        ctx.dispatcher()
-            .indexes()
-            .refresh(ctx.store(), ctx.vault_id(), ctx.vault(), paths, now)
-    {
-        tracing::warn!(
-            vault = ctx.vault_id(),
-            "the search index missed a bulk write ({error}); the next scan takes it"
-        );
-    }
 }

@@ -111,7 +111,7 @@ fn bulk_set_property(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolEr
         .iter()
         .map(|path| set_one(ctx, path, &edit).unwrap_or_else(|e| ItemResult::failed(path, &e)))
         .collect();
-    finish(ctx, results)
+    finish(results)
 }
 
 /// The Markdown notes under `folder` (the whole vault without one) with `tag` (any without

@@ -12,7 +12,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::relink::{PlannedMove, commit, move_candidates, plan_relink, refresh_index};
+use super::relink::{PlannedMove, commit, move_candidates, plan_relink};
 use super::table::{link_table, vault_files};
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::{ErrorCode, ToolError};
@@ -174,17 +174,6 @@ fn bulk_move_notes(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErro
         for (mv, to) in targets.iter_mut().zip(moved) {
             mv.to = to;
         }
-        let mut touched: BTreeSet<String> = plan
-            .changes
-            .iter()
-            .map(|change| change.path.clone())
-            .collect();
-        touched.extend(
-            targets
-                .iter()
-                .flat_map(|mv| [mv.from.clone(), mv.to.clone()]),
-        );
-        refresh_index(ctx, &touched.into_iter().collect::<Vec<_>>());
     }
     structured(&BulkMoveResult {
         applied: !args.dry_run,

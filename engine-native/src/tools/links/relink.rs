@@ -350,23 +350,3 @@ fn rolled_back(error: ToolError, count: usize, named: &[String]) -> ToolError {
     )
     .with_details(json!({"not_restored": named, "not_restored_count": count, "cause": error.code.as_str()}))
 }
-
-/// Re-reads `paths` into the search index (the notes a link rewrite touched besides the
-/// ones dispatch refreshes). A failure is logged, never returned: the change is on disk and
-/// the watcher or the next scan picks it up.
-pub(crate) fn refresh_index(ctx: &ToolContext<'_>, paths: &[String]) {
-    if paths.is_empty() {
-        return;
-    }
-    let now = ctx.clock().now_seconds();
-    if let Err(error) =
-        ctx.dispatcher()
-            .indexes()
-            .refresh(ctx.store(), ctx.vault_id(), ctx.vault(), paths, now)
-    {
-        tracing::warn!(
-            vault = ctx.vault_id(),
-            "the search index missed a link rewrite ({error}); the next scan takes it"
-        );
-    }
-}

@@ -21,9 +21,7 @@ use super::note_text::{check_expected, mutation_failed, read_if_exists};
 use crate::dispatch::{PathArg, ToolContext, ToolDef};
 use crate::errors::{ErrorCode, ToolError};
 use crate::tools::args::{input_schema, parse};
-use crate::tools::links::relink::{
-    PlannedMove, RelinkPlan, commit, move_candidates, plan_relink, refresh_index,
-};
+use crate::tools::links::relink::{PlannedMove, RelinkPlan, commit, move_candidates, plan_relink};
 use crate::tools::links::table::{link_table, vault_files};
 use crate::tools::structured::{output_schema, structured};
 use crate::tools::vault_error::tool_error_from_vault;
@@ -269,15 +267,6 @@ fn transfer(ctx: &ToolContext<'_>, args: Transfer, kind: Kind) -> Result<Value, 
         }
         Kind::Copy => copy(ctx, &source, &args.to, &plan)?,
     };
-    let rewritten: Vec<String> = plan
-        .changes
-        .iter()
-        .map(|change| change.path.clone())
-        .filter(|path| *path != source.path)
-        .collect();
-    if kind == Kind::Move {
-        refresh_index(ctx, &rewritten);
-    }
     structured(&summary(to, trashed_to, false))
 }
 

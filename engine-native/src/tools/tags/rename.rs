@@ -144,20 +144,6 @@ pub(super) fn rename_tag(ctx: &ToolContext<'_>, args: Value) -> Result<Value, To
     commit(&plan, &mut |path, bytes, options| {
         ctx.vault().write(path, bytes, options)
     })?;
-    let paths: Vec<String> = plan.into_iter().map(|p| p.path).collect();
-    let dispatcher = ctx.dispatcher();
-    if let Err(error) = dispatcher.indexes().refresh(
-        ctx.store(),
-        ctx.vault_id(),
-        ctx.vault(),
-        &paths,
-        ctx.clock().now_seconds(),
-    ) {
-        tracing::warn!(
-            vault = ctx.vault_id(),
-            "the index missed a tag rename ({error}); the next scan takes it"
-        );
-    }
     structured(&result)
 }
 
