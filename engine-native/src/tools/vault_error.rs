@@ -23,7 +23,8 @@ pub fn tool_error_from_vault(error: &VaultError, op: AclOp) -> ToolError {
         VaultError::IsDirectory { path }
         | VaultError::NotADirectory { path }
         | VaultError::NotRegularFile { path }
-        | VaultError::NotText { path } => (ErrorCode::InvalidInput, path),
+        | VaultError::NotText { path }
+        | VaultError::BadSettings { path, .. } => (ErrorCode::InvalidInput, path),
         VaultError::Io { path, .. } => (ErrorCode::Internal, path),
     };
     let mut details = json!({ "path": path, "vault_code": error.code() });

@@ -75,6 +75,13 @@ pub enum VaultError {
         /// The vault-relative path.
         path: String,
     },
+    /// An Obsidian settings file (`.obsidian/*.json`) the server reads is not valid.
+    BadSettings {
+        /// The vault-relative path of the settings file.
+        path: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// The operating system refused an operation.
     Io {
         /// The vault-relative path involved.
@@ -99,6 +106,7 @@ impl VaultError {
             VaultError::EscapesVault { .. } => "escapes_vault",
             VaultError::HardLink { .. } => "hard_link",
             VaultError::NotText { .. } => "not_text",
+            VaultError::BadSettings { .. } => "bad_settings",
             VaultError::Io { .. } => "io",
         }
     }
@@ -167,6 +175,10 @@ impl fmt::Display for VaultError {
                 "{path:?} has {links} hard links and an ACL is in force; replace the hard link with a plain copy"
             ),
             VaultError::NotText { path } => write!(f, "{path:?} is not UTF-8 text"),
+            VaultError::BadSettings { path, reason } => write!(
+                f,
+                "Obsidian's settings file {path:?} cannot be used ({reason}); fix or reset that setting in Obsidian"
+            ),
             VaultError::Io { path, source } => write!(f, "file system error on {path:?}: {source}"),
         }
     }
