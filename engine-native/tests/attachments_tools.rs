@@ -1,12 +1,13 @@
 //! The attachment tools through the dispatcher on temp vaults: listing with reference
 //! counts (hidden notes never count), metadata and base64 content within the governor,
 //! moves that rewrite every embed and link (HITL across folders, nothing changed on a
-//! refusal), and the always-confirmed soft delete.
+//! refusal; a rewrite or move failing part-way puts every file back byte for byte), and the
+//! always-confirmed soft delete.
 
 mod dispatch_support;
 
 use base64::Engine;
-use dispatch_support::{Fixture, caller};
+use dispatch_support::{Fixture, Immutable, caller, snapshot};
 use obsidian_tc::errors::ErrorCode;
 use serde_json::json;
 
@@ -29,6 +30,7 @@ fn fixture(extra: serde_json::Value) -> Fixture {
     );
     fx.write("main", "Open/b.md", "md link ![alt](../assets/pic.png)\n");
     fx.write("main", "Secret/c.md", "![[pic.png]] ![[doc.pdf]]\n");
+    fx.ok("index_vault", json!({}));
     fx
 }
 
@@ -218,4 +220,45 @@ fn delete_attachment_is_always_confirmed_and_reports_references() {
     assert_eq!(done["trashed_to"], ".trash/assets/doc.pdf");
     assert!(!fx.exists("main", "assets/doc.pdf"));
     assert!(fx.exists("main", ".trash/assets/doc.pdf"));
+}
+
+/// Calls `move_attachment` with `args` while `immutable` cannot be replaced, and checks the
+/// call fails with every file of the vault put back byte for byte.
+fn fails_and_rolls_back(fx: &Fixture, args: serde_json::Value, immutable: &str) {
+    let root = fx.vault_dir("main");
+    let before = snapshot(&root);
+    let guard = Immutable::set(root.join(immutable));
+    let outcome = fx.call(
+        &obsidian_tc::dispatch::Caller::stdio(),
+        "move_attachment",
+        args,
+    );
+    drop(guard);
+    let error = outcome
+        .result
+        .expect_err("the immutable file refuses the move");
+    assert_eq!(error.details["rolled_back"], true, "{error}");
+    assert_eq!(snapshot(&root), before, "a file changed after the rollback");
+}
+
+#[test]
+fn a_move_failing_part_way_leaves_every_file_byte_identical() {
+    let fx = fixture(json!({}));
+    // The last note rewritten is immutable: the two rewrites before it are undone.
+    let rename = json!({"from": "assets/pic.png", "to": "assets/photo.png"});
+    fails_and_rolls_back(&fx, rename.clone(), "Secret/c.md");
+    // The destination it would replace is immutable: the move itself fails after every
+    // rewrite, and the rewrites are undone.
+    std::fs::write(fx.vault_dir("main").join("assets/old.png"), b"old").expect("old");
+    let replace = json!({"from": "assets/pic.png", "to": "assets/old.png", "overwrite": true});
+    let asked = fx.err(
+        "move_attachment",
+        replace.clone(),
+        ErrorCode::ElicitRequired,
+    );
+    fx.approve_error(&asked);
+    fails_and_rolls_back(&fx, replace, "assets/old.png");
+    // Nothing is left half-done: the same move then succeeds.
+    let moved = fx.ok("move_attachment", rename);
+    assert_eq!(moved["links_rewritten"], 4);
 }

@@ -206,3 +206,59 @@ pub fn result_paths(found: &Value) -> Vec<String> {
         .map(|r| r["path"].as_str().expect("path").to_owned())
         .collect()
 }
+
+/// Makes `path` immutable (`chattr +i`: even root cannot replace it) and returns a guard
+/// that lifts it again.
+pub struct Immutable(std::path::PathBuf);
+
+impl Immutable {
+    pub fn set(path: std::path::PathBuf) -> Immutable {
+        let ok = std::process::Command::new("chattr")
+            .arg("+i")
+            .arg(&path)
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(
+            ok,
+            "chattr +i {} failed: this test needs a filesystem with immutable files",
+            path.display()
+        );
+        let guard = Immutable(path);
+        let probe = std::fs::OpenOptions::new().write(true).open(&guard.0);
+        assert!(probe.is_err(), "the immutable file is still writable");
+        guard
+    }
+}
+
+impl Drop for Immutable {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("chattr")
+            .arg("-i")
+            .arg(&self.0)
+            .status();
+    }
+}
+
+/// Every file under `root` (dot folders included) with its bytes.
+pub fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    walk(root, root, &mut out);
+    out
+}
+
+fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+    for entry in std::fs::read_dir(dir).expect("read_dir") {
+        let entry = entry.expect("entry");
+        let path = entry.path();
+        if entry.file_type().expect("type").is_dir() {
+            walk(root, &path, out);
+        } else {
+            let rel = path
+                .strip_prefix(root)
+                .expect("inside")
+                .to_string_lossy()
+                .into_owned();
+            out.insert(rel, std::fs::read(&path).expect("read"));
+        }
+    }
+}

@@ -50,30 +50,6 @@ pub fn confirmed(fx: &Fixture, tool: &str, args: Value) -> Result<Value, ToolErr
     }
 }
 
-/// Every file under `root` (dot folders included) with its bytes.
-pub fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    walk(root, root, &mut out);
-    out
-}
-
-fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
-    for entry in std::fs::read_dir(dir).expect("read_dir") {
-        let entry = entry.expect("entry");
-        let path = entry.path();
-        if entry.file_type().expect("type").is_dir() {
-            walk(root, &path, out);
-        } else {
-            let rel = path
-                .strip_prefix(root)
-                .expect("inside")
-                .to_string_lossy()
-                .into_owned();
-            out.insert(rel, std::fs::read(&path).expect("read"));
-        }
-    }
-}
-
 /// Every page of a paged link tool, items concatenated.
 pub fn all_items(fx: &Fixture, tool: &str, mut args: Value) -> Vec<Value> {
     let mut items = Vec::new();

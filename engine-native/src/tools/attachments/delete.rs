@@ -7,10 +7,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::get::not_an_attachment;
-use super::references::{VaultFiles, is_attachment};
+use super::references::{is_attachment, readable_referrers};
 use crate::dispatch::{PathArg, ToolContext, ToolDef};
 use crate::errors::ToolError;
 use crate::tools::args::{input_schema, parse};
+use crate::tools::links::table::link_table;
 use crate::tools::structured::{output_schema, structured};
 use crate::tools::vault_error::tool_error_from_vault;
 
@@ -74,10 +75,7 @@ fn delete_attachment(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolEr
     if !is_attachment(&file.path) {
         return Err(not_an_attachment(&file.path));
     }
-    let referenced_by = VaultFiles::load(ctx)?
-        .referencing_notes(ctx, true)
-        .remove(&file.path)
-        .unwrap_or_default();
+    let referenced_by = readable_referrers(ctx, &*link_table(ctx)?, &file.path);
     let expected = args.expected_sha256.unwrap_or(file.sha256);
     ctx.mark_effect_started();
     let trashed_to = ctx

@@ -9,10 +9,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::references::{VaultFiles, extension, is_attachment};
+use super::references::{extension, is_attachment, readable_referrers};
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::{ErrorCode, ToolError};
 use crate::tools::args::{PATH_READ, input_schema, parse};
+use crate::tools::links::table::link_table;
 use crate::tools::structured::{output_schema, structured};
 use crate::tools::vault_error::tool_error_from_vault;
 
@@ -98,10 +99,7 @@ fn get_attachment(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError
     } else {
         None
     };
-    let referenced_by = VaultFiles::load(ctx)?
-        .referencing_notes(ctx, true)
-        .remove(&file.path)
-        .unwrap_or_default();
+    let referenced_by = readable_referrers(ctx, &*link_table(ctx)?, &file.path);
     structured(&AttachmentInfo {
         extension: extension(&file.path).to_lowercase(),
         size: file.bytes.len(),

@@ -6,11 +6,14 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::references::{VaultFiles, extension, is_attachment};
+use super::references::{extension, is_attachment, readable_references};
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::ToolError;
 use crate::tools::args::{input_schema, parse};
+use crate::tools::links::table::link_table;
 use crate::tools::structured::{output_schema, structured};
+use crate::tools::vault_error::tool_error_from_vault;
+use crate::vault::EntryKind;
 
 /// The arguments of `list_attachments`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -87,17 +90,19 @@ pub(super) fn tool() -> ToolDef {
 
 fn list_attachments(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: ListAttachments = parse(args)?;
-    let vault = VaultFiles::load(ctx)?;
-    let references = vault.referencing_notes(ctx, true);
+    let files = ctx
+        .vault()
+        .list(None)
+        .map_err(|error| tool_error_from_vault(&error, AclOp::Read))?;
+    let references = readable_references(ctx, &*link_table(ctx)?);
     let prefix = args
         .folder
         .as_deref()
         .map(|folder| format!("{}/", folder.trim_matches('/')));
     let wanted: Vec<String> = args.extensions.iter().map(|e| e.to_lowercase()).collect();
-    let matching: Vec<Attachment> = vault
-        .files
+    let matching: Vec<Attachment> = files
         .iter()
-        .filter(|entry| is_attachment(&entry.path))
+        .filter(|entry| entry.kind == EntryKind::File && is_attachment(&entry.path))
         .filter(|entry| prefix.as_ref().is_none_or(|p| entry.path.starts_with(p)))
         .filter(|entry| {
             let ext = extension(&entry.path).to_lowercase();
@@ -106,7 +111,7 @@ fn list_attachments(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErr
         .filter(|entry| ctx.may(&entry.path, AclOp::Read))
         .map(|entry| Attachment {
             extension: extension(&entry.path).to_lowercase(),
-            reference_count: references.get(&entry.path).map_or(0, Vec::len),
+            reference_count: references.get(&entry.path).map_or(0, |notes| notes.len()),
             path: entry.path.clone(),
             size: entry.size,
             modified_ms: entry.modified_ms,

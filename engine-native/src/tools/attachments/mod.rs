@@ -8,8 +8,9 @@
 //!   HITL when crossing a folder or overwriting; all or nothing).
 //! - `delete`: `delete_attachment` (destructive, HITL; soft delete into `.trash/`).
 //!
-//! References are found by `references` from the notes themselves, resolved the way
-//! Obsidian resolves them, among the notes the caller may read only.
+//! References come from the vault's resolved link table (`references`), resolved the way
+//! Obsidian resolves them; only notes the caller may read are reported or counted. Moves
+//! share the link-safe commit of `move_note` (`tools/links/relink.rs`).
 
 mod delete;
 mod get;

@@ -7,13 +7,12 @@
 use std::collections::BTreeSet;
 
 use engine_core::acl::AclOp;
-use engine_core::links::Moves;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::relink::{PlannedMove, commit, move_candidates, plan_relink};
-use super::table::{link_table, vault_files};
+use super::relink::{PlannedMove, commit, plan_moves};
+use super::table::link_table;
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::{ErrorCode, ToolError};
 use crate::tools::args::{input_schema, parse};
@@ -155,18 +154,7 @@ fn bulk_move_notes(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErro
         .iter()
         .map(|mv| (mv.from.clone(), mv.to.clone()))
         .collect();
-    let engine_moves = Moves::new(pairs.iter().map(|(a, b)| (a.as_str(), b.as_str())))
-        .map_err(|error| ToolError::new(ErrorCode::PathInvalid, error.to_string()))?;
-    let before = vault_files(ctx)?;
-    let after = engine_moves.apply(&before);
-    let table = link_table(ctx)?;
-    let plan = plan_relink(
-        ctx,
-        &before,
-        &after,
-        &engine_moves,
-        &move_candidates(&table, &pairs),
-    )?;
+    let plan = plan_moves(ctx, &*link_table(ctx)?, &pairs)?;
     let status = if args.dry_run { "would_move" } else { "moved" };
     let mut targets = moves.clone();
     if !args.dry_run {
@@ -225,6 +213,7 @@ fn check_item(ctx: &ToolContext<'_>, item: &MoveItem) -> Result<PlannedMove, Too
         from: source.path,
         to: item.to.clone(),
         sha256: source.sha256,
+        replaces: None,
     })
 }
 

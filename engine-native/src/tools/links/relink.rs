@@ -27,6 +27,7 @@ use serde_json::{Value, json};
 use crate::dispatch::ToolContext;
 use crate::errors::{ErrorCode, ToolError};
 use crate::index::links::LinkTable;
+use crate::tools::links::table::vault_files;
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::{NoteFile, TextFile, WriteOptions};
 
@@ -193,21 +194,38 @@ pub(crate) fn plan_relink(
     Ok(plan)
 }
 
+/// The rewrites the moves `pairs` (from, to) need, over the vault as it is now: candidates
+/// from `table` (see [`move_candidates`]), planned by [`plan_relink`].
+pub(crate) fn plan_moves(
+    ctx: &ToolContext<'_>,
+    table: &LinkTable,
+    pairs: &[(String, String)],
+) -> Result<RelinkPlan, ToolError> {
+    let moves = Moves::new(pairs.iter().map(|(a, b)| (a.as_str(), b.as_str())))
+        .map_err(|error| ToolError::new(ErrorCode::PathInvalid, error.to_string()))?;
+    let before = vault_files(ctx)?;
+    let after = moves.apply(&before);
+    plan_relink(ctx, &before, &after, &moves, &move_candidates(table, pairs))
+}
+
 /// Whether `path` is a Markdown note.
 fn is_note(path: &str) -> bool {
     path.rsplit_once('.')
         .is_some_and(|(_, ext)| ext.eq_ignore_ascii_case("md"))
 }
 
-/// One move of a commit: from, to, and the SHA-256 the file at `from` had when planned.
+/// One move of a commit: from, to, the SHA-256 the file at `from` had when planned, and the
+/// file it replaces at `to`, if any (put back on a rollback).
 #[derive(Debug, Clone)]
 pub(crate) struct PlannedMove {
-    /// The note's path now.
+    /// The file's path now.
     pub(crate) from: String,
     /// Its new path.
     pub(crate) to: String,
     /// Its SHA-256 when planned.
     pub(crate) sha256: String,
+    /// The file at `to` this move overwrites, as read when planned (`None`: `to` is free).
+    pub(crate) replaces: Option<NoteFile>,
 }
 
 /// A step done, to undo on failure.
@@ -221,6 +239,7 @@ enum Done {
         from: String,
         to: String,
         sha: String,
+        replaced: Option<NoteFile>,
     },
 }
 
@@ -277,7 +296,7 @@ fn run_steps(
             .find(|change| change.path == mv.from)
             .map_or_else(|| mv.sha256.clone(), |change| sha256_hex(&change.new_bytes));
         let options = WriteOptions {
-            overwrite: false,
+            overwrite: mv.replaces.is_some(),
             expected_sha256: Some(sha.clone()),
         };
         let to = vault
@@ -287,6 +306,7 @@ fn run_steps(
             from: mv.from.clone(),
             to: to.clone(),
             sha,
+            replaced: mv.replaces.clone(),
         });
         paths.push(to);
     }
@@ -299,13 +319,26 @@ fn rollback(ctx: &ToolContext<'_>, done: Vec<Done>) -> Vec<String> {
     let mut not_restored = Vec::new();
     for step in done.into_iter().rev() {
         match step {
-            Done::Moved { from, to, sha } => {
+            Done::Moved {
+                from,
+                to,
+                sha,
+                replaced,
+            } => {
                 let options = WriteOptions {
                     overwrite: false,
                     expected_sha256: Some(sha),
                 };
                 if vault.move_file(&to, &from, &options).is_err() {
                     not_restored.push(from);
+                } else if let Some(file) = replaced {
+                    let fresh = WriteOptions {
+                        overwrite: false,
+                        expected_sha256: None,
+                    };
+                    if vault.write(&file.path, &file.bytes, &fresh).is_err() {
+                        not_restored.push(file.path);
+                    }
                 }
             }
             Done::Wrote {

@@ -21,7 +21,7 @@ use super::note_text::{check_expected, mutation_failed, read_if_exists};
 use crate::dispatch::{PathArg, ToolContext, ToolDef};
 use crate::errors::{ErrorCode, ToolError};
 use crate::tools::args::{input_schema, parse};
-use crate::tools::links::relink::{PlannedMove, RelinkPlan, commit, move_candidates, plan_relink};
+use crate::tools::links::relink::{PlannedMove, RelinkPlan, commit, plan_moves, plan_relink};
 use crate::tools::links::table::{link_table, vault_files};
 use crate::tools::structured::{output_schema, structured};
 use crate::tools::vault_error::tool_error_from_vault;
@@ -261,6 +261,7 @@ fn transfer(ctx: &ToolContext<'_>, args: Transfer, kind: Kind) -> Result<Value, 
                 from: source.path.clone(),
                 to: args.to.clone(),
                 sha256: source.sha256.clone(),
+                replaces: None,
             };
             let moved = commit(ctx, &plan, &[mv])?;
             moved.into_iter().next().unwrap_or(to_rel)
@@ -277,25 +278,16 @@ fn relink_plan(
     to: &str,
     kind: Kind,
 ) -> Result<RelinkPlan, ToolError> {
-    let invalid = |error: engine_core::links::PathError| {
-        ToolError::new(ErrorCode::PathInvalid, error.to_string())
-    };
     let pairs = vec![(from.to_owned(), to.to_owned())];
-    let moves = Moves::new(pairs.iter().map(|(a, b)| (a.as_str(), b.as_str()))).map_err(invalid)?;
-    let before = vault_files(ctx)?;
     match kind {
-        Kind::Move => {
-            let table = link_table(ctx)?;
-            let after = moves.apply(&before);
-            plan_relink(
-                ctx,
-                &before,
-                &after,
-                &moves,
-                &move_candidates(&table, &pairs),
-            )
-        }
+        Kind::Move => plan_moves(ctx, &*link_table(ctx)?, &pairs),
         Kind::Copy => {
+            let invalid = |error: engine_core::links::PathError| {
+                ToolError::new(ErrorCode::PathInvalid, error.to_string())
+            };
+            let moves =
+                Moves::new(pairs.iter().map(|(a, b)| (a.as_str(), b.as_str()))).map_err(invalid)?;
+            let before = vault_files(ctx)?;
             let mut after = before.clone();
             after.push(to.to_owned());
             let only_the_copy = BTreeSet::from([from.to_owned()]);
