@@ -3,15 +3,19 @@
 //!
 //! ```text
 //! CARGO_TARGET_DIR=/work/wt/target cargo run --release -p engine-native --example bench_tasks -- \
-//!     [--vault ../shared/vaults/pf2e-srd] [--calls 300] [--warmup 20]
+//!     [--vault ../shared/vaults/pf2e-srd] [--calls 300] [--warmup 20] [--tasks-every 3]
 //! ```
 //!
-//! The vault is read in place (the cache goes to a temp folder) and indexed once; then,
+//! The vault is read in place (the cache goes to a temp folder) and indexed once. pf2e-srd
+//! has no tasks, so with `--tasks-every N` the vault is first copied to a temp folder and
+//! every Nth note (by path) gets a `## Tasks` section of four tasks in the Tasks plugin's
+//! emoji format (statuses, due and scheduled dates, priorities and tags varying
+//! deterministically), giving the filters real work. Then,
 //! after `--warmup` untimed calls, each query shape is called `--calls` times and its p50,
 //! p95 and max are printed. Skips (exit 0) when the vault is absent.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -33,6 +37,70 @@ struct Args {
     /// Untimed calls first.
     #[arg(long, default_value_t = 20)]
     warmup: usize,
+    /// Copy the vault and add four tasks to every Nth note (0: read the vault as it is).
+    #[arg(long, default_value_t = 0)]
+    tasks_every: usize,
+}
+
+/// The tasks added to the `index`th note given some.
+fn injected_tasks(index: usize) -> String {
+    let statuses = [" ", "x", "/", " ", "-"];
+    let priorities = ["", " ⏫", " 🔼", " 🔽", ""];
+    let tags = ["#spell", "#combat", "#prep", "#spell #prep"];
+    let mut out = String::from("\n\n## Tasks\n");
+    for k in 0..4 {
+        let n = index * 4 + k;
+        let status = statuses[n % statuses.len()];
+        let due_day = 1 + n % 28;
+        let month = 1 + (n / 28) % 12;
+        out.push_str(&format!(
+            "- [{status}] Prepare action {n} {tag}{priority} ⏳ 2026-{month:02}-{:02} 📅 2026-{month:02}-{due_day:02}\n",
+            1 + (due_day + 20) % 28,
+            tag = tags[n % tags.len()],
+            priority = priorities[n % priorities.len()],
+        ));
+    }
+    out
+}
+
+/// Copies `from` into `to`, adding [`injected_tasks`] to every `every`th note by path;
+/// returns how many tasks were added.
+fn copy_with_tasks(from: &Path, to: &Path, every: usize) -> Result<usize, String> {
+    let mut files = Vec::new();
+    collect_files(from, &mut files)?;
+    files.sort();
+    let mut added = 0;
+    let mut notes = 0;
+    for file in files {
+        let rel = file.strip_prefix(from).map_err(|e| e.to_string())?;
+        let target = to.join(rel);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+        }
+        let mut bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+        if file.extension().is_some_and(|ext| ext == "md") {
+            if notes % every == 0 {
+                bytes.extend_from_slice(injected_tasks(notes).as_bytes());
+                added += 4;
+            }
+            notes += 1;
+        }
+        std::fs::write(&target, bytes).map_err(|e| format!("{}: {e}", target.display()))?;
+    }
+    Ok(added)
+}
+
+fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    for entry in std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))? {
+        let entry = entry.map_err(|e| e.to_string())?;
+        let kind = entry.file_type().map_err(|e| e.to_string())?;
+        if kind.is_dir() {
+            collect_files(&entry.path(), out)?;
+        } else if kind.is_file() {
+            out.push(entry.path());
+        }
+    }
+    Ok(())
 }
 
 /// The query shapes measured.
@@ -41,7 +109,7 @@ fn shapes() -> Vec<(&'static str, Value)> {
         ("all tasks, first page", json!({})),
         (
             "open tasks due before a date, under a folder",
-            json!({"status": ["todo", "in_progress"], "due": {"before": "2030-01-01"}, "path_prefix": "rules/"}),
+            json!({"status": ["todo", "in_progress"], "due": {"before": "2026-06-01"}, "path_prefix": "rules/"}),
         ),
         (
             "tagged, text filter, priority",
@@ -56,11 +124,19 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
 }
 
 fn run(args: &Args) -> Result<(), String> {
-    let vault = args
+    let source = args
         .vault
         .canonicalize()
         .map_err(|e| format!("{}: {e}", args.vault.display()))?;
     let work = tempfile::TempDir::new().map_err(|e| e.to_string())?;
+    let vault = if args.tasks_every == 0 {
+        source
+    } else {
+        let copy = work.path().join("vault");
+        let added = copy_with_tasks(&source, &copy, args.tasks_every)?;
+        println!("copied {} with {added} tasks added", source.display());
+        copy
+    };
     let config = json!({
         "vaults": [{"id": "bench", "path": vault.to_string_lossy()}],
         "cacheDir": work.path().join("cache").to_string_lossy(),

@@ -163,6 +163,9 @@ fn read(fx: &Fixture, path: &str) -> String {
 #[test]
 fn updates_change_only_the_task_line() {
     let fx = seeded();
+    // Listed once first, so the parsed tasks are kept in memory: the list after the writes
+    // shows they are rebuilt when the index changes.
+    assert_eq!(list(&fx, json!({"due": {"on": "2026-03-01"}}))["total"], 0);
     let done = fx.ok(
         "update_task",
         json!({"path": "Projects/Alpha.md", "line": 6,

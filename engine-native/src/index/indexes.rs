@@ -16,6 +16,7 @@ use super::links::LinkTables;
 use super::lock::WriterLock;
 use super::scan::{ScanError, ScanReport, Scanner};
 use super::semantic::{Coverage, SemanticError, SemanticIndex};
+use super::tasks::TaskTables;
 use crate::config::EmbeddingsConfig;
 use crate::embed::provider_from_config;
 use crate::store::{Store, StoreError};
@@ -104,6 +105,7 @@ pub struct Indexes {
     chunking: ChunkOptions,
     semantic: Mutex<Option<Arc<SemanticIndex>>>,
     links: LinkTables,
+    tasks: TaskTables,
 }
 
 impl Indexes {
@@ -270,10 +272,16 @@ impl Indexes {
         &self.links
     }
 
+    /// The parsed task tables of the vaults.
+    pub fn tasks(&self) -> &TaskTables {
+        &self.tasks
+    }
+
     /// Forgets vault `id`'s live index (its rows were dropped): the next use reopens it.
     pub fn forget(&self, id: &str) {
         lock(&self.vaults).remove(id);
         self.links.forget(id);
+        self.tasks.forget(id);
         if let Some(semantic) = self.semantic_if_open() {
             semantic.forget_vault(id);
         }

@@ -8,10 +8,11 @@
 //! caller's ACL before they count or report anything.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use engine_core::links::{LinkResolver, validate_vault_path};
 
+use super::generations::PerGeneration;
 use crate::store::{LinkDetailRow, Store, StoreError};
 
 /// One link of a note, resolved.
@@ -137,10 +138,10 @@ impl std::fmt::Display for LinkTableError {
 
 impl std::error::Error for LinkTableError {}
 
-/// One [`LinkTable`] per vault, each kept with the index generation it was built at.
+/// One [`LinkTable`] per vault, kept per index generation.
 #[derive(Debug, Default)]
 pub struct LinkTables {
-    tables: Mutex<HashMap<String, (i64, Arc<LinkTable>)>>,
+    tables: PerGeneration<LinkTable>,
 }
 
 impl LinkTables {
@@ -152,32 +153,24 @@ impl LinkTables {
         id: &str,
         files: impl FnOnce() -> Result<Vec<String>, String>,
     ) -> Result<Arc<LinkTable>, LinkTableError> {
-        let generation = store
-            .note_index()
-            .generation(id)
-            .map_err(LinkTableError::Store)?;
-        if let Some((built_at, table)) = self.lock().get(id)
-            && *built_at == generation
-        {
-            return Ok(Arc::clone(table));
-        }
-        let rows = store.link_graph();
-        let notes = rows.note_paths(id).map_err(LinkTableError::Store)?;
-        let links = rows.link_details(id).map_err(LinkTableError::Store)?;
-        let files = files().map_err(LinkTableError::Listing)?;
-        let table = Arc::new(LinkTable::build(&files, notes, links));
-        self.lock()
-            .insert(id.to_owned(), (generation, Arc::clone(&table)));
-        Ok(table)
+        self.tables.get(store, id, || {
+            let rows = store.link_graph();
+            let notes = rows.note_paths(id)?;
+            let links = rows.link_details(id)?;
+            let files = files().map_err(LinkTableError::Listing)?;
+            Ok(LinkTable::build(&files, notes, links))
+        })
     }
 
-    /// Forgets every kept table of vault `id`.
+    /// Forgets the kept table of vault `id`.
     pub fn forget(&self, id: &str) {
-        self.lock().remove(id);
+        self.tables.forget(id);
     }
+}
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, (i64, Arc<LinkTable>)>> {
-        self.tables.lock().unwrap_or_else(PoisonError::into_inner)
+impl From<StoreError> for LinkTableError {
+    fn from(error: StoreError) -> Self {
+        LinkTableError::Store(error)
     }
 }
 

@@ -12,6 +12,8 @@
 //! - [`retrieve`]: lexical, semantic and hybrid (RRF) note rankings.
 //! - [`graph`]: GraphRAG: seed notes expanded over resolved links both ways, fused by RRF.
 //! - [`links`]: every link resolved like Obsidian, by source and by target, kept per vault.
+//! - [`tasks`]: every task of a vault parsed, kept per vault.
+//! - [`generations`]: values derived from the stored rows, kept until the rows change.
 //! - [`indexes`]: the live index of every vault, the single-writer rule, the scan status.
 //! - [`background`]: the watchers and the start-up scan of a serving process.
 //! - [`lock`]: the cross-process writer lock.
@@ -19,6 +21,7 @@
 //! - [`watch`]: the debounced file watcher that keeps an index fresh.
 
 pub mod background;
+pub mod generations;
 pub mod graph;
 pub mod indexes;
 pub mod lexical;
@@ -30,6 +33,7 @@ pub mod retrieve;
 pub mod scan;
 pub mod semantic;
 pub mod snippet;
+pub mod tasks;
 pub mod watch;
 
 pub use indexes::{IndexError, IndexStatus, Indexes, VaultIndex};

@@ -1,22 +1,33 @@
 //! A task's fields read into the item the tools return, and the filters over it.
 
-use engine_core::markdown::extract;
-
 use super::args::{DateFilter, ListTasks};
 use super::results::TaskItem;
 use crate::calendar::Date;
 use crate::errors::{ErrorCode, ToolError};
-use crate::tasks::{DateField, Priority, StatusType, TaskFields};
+use crate::tasks::{DateField, Priority, StatusType, TaskFields, task_tags};
 
 /// The item of the task on `line` of `path` with status `symbol` and text `text`.
 pub(super) fn task_item(path: &str, line: usize, symbol: char, text: &str) -> TaskItem {
-    let fields = TaskFields::read(text);
+    read_item(
+        path,
+        line,
+        symbol,
+        text,
+        TaskFields::read(text),
+        task_tags(text),
+    )
+}
+
+/// [`task_item`] for a task whose `fields` and `tags` are already read.
+pub(super) fn read_item(
+    path: &str,
+    line: usize,
+    symbol: char,
+    text: &str,
+    fields: TaskFields,
+    tags: Vec<String>,
+) -> TaskItem {
     let date = |field| fields.date(field).map(|d: Date| d.to_string());
-    let tags = if text.contains('#') {
-        extract(text).tags.into_iter().map(|tag| tag.key).collect()
-    } else {
-        Vec::new()
-    };
     TaskItem {
         path: path.to_owned(),
         line,
@@ -31,8 +42,8 @@ pub(super) fn task_item(path: &str, line: usize, symbol: char, text: &str) -> Ta
         cancelled: date(DateField::Cancelled),
         priority: fields.priority.unwrap_or(Priority::None),
         recurrence: fields.recurrence,
-        description: fields.description,
         tags,
+        description: fields.description,
     }
 }
 
@@ -154,28 +165,21 @@ impl TaskFilter {
             && (self.tags.is_empty() || text.contains('#'))
     }
 
-    /// Whether the read task passes every filter.
-    pub fn passes(&self, item: &TaskItem) -> bool {
-        let date_of = |field| {
-            let value = match field {
-                DateField::Due => &item.due,
-                DateField::Scheduled => &item.scheduled,
-                DateField::Start => &item.start,
-                DateField::Done => &item.done,
-                DateField::Created => &item.created,
-                DateField::Cancelled => &item.cancelled,
-            };
-            value.as_deref().and_then(Date::parse_iso)
-        };
-        self.dates.iter().all(|d| d.holds(date_of(d.field)))
-            && (self.priorities.is_empty() || self.priorities.contains(&item.priority))
-            && self.tags.iter().all(|wanted| {
-                item.tags.iter().any(|tag| {
-                    tag == wanted
-                        || tag
-                            .strip_prefix(wanted.as_str())
-                            .is_some_and(|rest| rest.starts_with('/'))
-                })
+    /// Whether the task with read `fields` and `tags` passes every filter.
+    pub fn passes(&self, fields: &TaskFields, tags: &[String]) -> bool {
+        let priority = fields.priority.unwrap_or(Priority::None);
+        if !(self.dates.iter().all(|d| d.holds(fields.date(d.field)))
+            && (self.priorities.is_empty() || self.priorities.contains(&priority)))
+        {
+            return false;
+        }
+        self.tags.iter().all(|wanted| {
+            tags.iter().any(|tag| {
+                tag == wanted
+                    || tag
+                        .strip_prefix(wanted.as_str())
+                        .is_some_and(|rest| rest.starts_with('/'))
             })
+        })
     }
 }
