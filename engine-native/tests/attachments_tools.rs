@@ -1,6 +1,7 @@
 //! The attachment tools through the dispatcher on temp vaults: listing with reference
 //! counts (hidden notes never count), metadata and base64 content within the governor,
-//! moves that rewrite every embed and link (HITL across folders, nothing changed on a
+//! moves that rewrite every embed and link (in a vault never indexed too; HITL across
+//! folders, nothing changed on a
 //! refusal; a rewrite or move failing part-way puts every file back byte for byte), and the
 //! always-confirmed soft delete.
 
@@ -30,6 +31,12 @@ fn fixture(extra: serde_json::Value) -> Fixture {
     );
     fx.write("main", "Open/b.md", "md link ![alt](../assets/pic.png)\n");
     fx.write("main", "Secret/c.md", "![[pic.png]] ![[doc.pdf]]\n");
+    fx
+}
+
+/// [`fixture`], indexed.
+fn indexed(extra: serde_json::Value) -> Fixture {
+    let fx = fixture(extra);
     fx.ok("index_vault", json!({}));
     fx
 }
@@ -40,7 +47,7 @@ fn text(fx: &Fixture, rel: &str) -> String {
 
 #[test]
 fn list_attachments_counts_references_and_pages() {
-    let fx = fixture(json!({}));
+    let fx = indexed(json!({}));
     let page = fx.ok("list_attachments", json!({"limit": 1}));
     assert_eq!(page["total"], 2);
     assert_eq!(page["attachments"][0]["path"], "assets/doc.pdf");
@@ -53,7 +60,7 @@ fn list_attachments_counts_references_and_pages() {
 
 #[test]
 fn hidden_notes_never_count_and_hidden_attachments_are_not_listed() {
-    let fx = fixture(
+    let fx = indexed(
         json!({"acl": {"readPaths": ["Open/**", "assets/pic.png"], "writePaths": ["Open/**"]}}),
     );
     let reader = caller("r", &["read:attachments"], None);
@@ -73,7 +80,7 @@ fn hidden_notes_never_count_and_hidden_attachments_are_not_listed() {
 
 #[test]
 fn get_attachment_returns_metadata_and_base64_content() {
-    let fx = fixture(json!({}));
+    let fx = indexed(json!({}));
     let info = fx.ok(
         "get_attachment",
         json!({"path": "assets/pic.png", "include_content": true}),
@@ -96,7 +103,7 @@ fn get_attachment_returns_metadata_and_base64_content() {
 
 #[test]
 fn content_past_the_governor_is_overflow() {
-    let fx = fixture(json!({"governor": {"maxResponseBytes": 70000}}));
+    let fx = indexed(json!({"governor": {"maxResponseBytes": 70000}}));
     std::fs::write(
         fx.vault_dir("main").join("assets/big.bin"),
         vec![7u8; 10_000],
@@ -113,6 +120,8 @@ fn content_past_the_governor_is_overflow() {
 
 #[test]
 fn a_rename_in_place_rewrites_every_reference_without_confirmation() {
+    // Never indexed (as with `index.scanOnStart` off): the move indexes the vault first, so
+    // no reference is missed.
     let fx = fixture(json!({}));
     let moved = fx.ok(
         "move_attachment",
@@ -207,7 +216,7 @@ fn moving_over_an_existing_file_needs_overwrite_and_confirmation() {
 
 #[test]
 fn delete_attachment_is_always_confirmed_and_reports_references() {
-    let fx = fixture(json!({}));
+    let fx = indexed(json!({}));
     let asked = fx.err(
         "delete_attachment",
         json!({"path": "assets/doc.pdf"}),

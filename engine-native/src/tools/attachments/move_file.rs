@@ -16,7 +16,7 @@ use crate::dispatch::{PathArg, ToolContext, ToolDef};
 use crate::errors::{ErrorCode, ToolError};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::links::relink::{PlannedMove, RelinkPlan, commit, plan_moves};
-use crate::tools::links::table::link_table;
+use crate::tools::links::table::complete_link_table;
 use crate::tools::structured::{output_schema, structured};
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::VaultError;
@@ -135,7 +135,7 @@ fn move_attachment(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErro
 /// The rewrites moving `from` to `to` needs; a note referencing it that the caller may not
 /// edit refuses the whole move (its embeds would break).
 fn plan(ctx: &ToolContext<'_>, from: &str, to: &str) -> Result<RelinkPlan, ToolError> {
-    let table = link_table(ctx)?;
+    let table = complete_link_table(ctx)?;
     if table
         .incoming(from)
         .any(|link| !ctx.may(&link.source, AclOp::Write) || !ctx.may(&link.source, AclOp::Read))

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::relink::{PlannedMove, commit, plan_moves};
-use super::table::link_table;
+use super::table::complete_link_table;
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::{ErrorCode, ToolError};
 use crate::tools::args::{input_schema, parse};
@@ -154,7 +154,7 @@ fn bulk_move_notes(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErro
         .iter()
         .map(|mv| (mv.from.clone(), mv.to.clone()))
         .collect();
-    let plan = plan_moves(ctx, &*link_table(ctx)?, &pairs)?;
+    let plan = plan_moves(ctx, &*complete_link_table(ctx)?, &pairs)?;
     let status = if args.dry_run { "would_move" } else { "moved" };
     let mut targets = moves.clone();
     if !args.dry_run {

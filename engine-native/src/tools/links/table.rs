@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::dispatch::ToolContext;
 use crate::errors::{ErrorCode, ToolError};
 use crate::index::links::LinkTable;
-use crate::tools::search::cursor_offset;
+use crate::tools::search::{cursor_offset, index_fault, scan_notes};
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::EntryKind;
 
@@ -31,6 +31,36 @@ pub(crate) fn link_table(ctx: &ToolContext<'_>) -> Result<Arc<LinkTable>, ToolEr
             vault_files(ctx).map_err(|error| error.message)
         })
         .map_err(|error| ToolError::internal(format!("the link index failed: {error}")))
+}
+
+/// The link table a link-rewriting change plans from, which must hold every note: while a
+/// scan of the vault runs the change is refused (retryable), and a vault never indexed
+/// (`index.scanOnStart` off) is scanned first, so no incoming link is missed.
+pub(crate) fn complete_link_table(ctx: &ToolContext<'_>) -> Result<Arc<LinkTable>, ToolError> {
+    let indexes = ctx.dispatcher().indexes();
+    let status = indexes
+        .vault(ctx.store(), ctx.vault_id())
+        .map_err(index_fault)?
+        .status();
+    if status.scanning {
+        return Err(ToolError::new(
+            ErrorCode::IdempotencyInFlight,
+            format!(
+                "the vault is being indexed ({} of {} notes) and links are rewritten from the index; nothing was changed",
+                status.done, status.total
+            ),
+        )
+        .with_recovery("call again in a few seconds (get_index_status shows the scan's progress)"));
+    }
+    let generation = ctx
+        .store()
+        .note_index()
+        .generation(ctx.vault_id())
+        .map_err(index_fault)?;
+    if generation == 0 {
+        scan_notes(ctx)?;
+    }
+    link_table(ctx)
 }
 
 /// Every file of the call's vault (notes and attachments), sorted.

@@ -22,7 +22,7 @@ use crate::dispatch::{PathArg, ToolContext, ToolDef};
 use crate::errors::{ErrorCode, ToolError};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::links::relink::{PlannedMove, RelinkPlan, commit, plan_moves, plan_relink};
-use crate::tools::links::table::{link_table, vault_files};
+use crate::tools::links::table::{complete_link_table, vault_files};
 use crate::tools::structured::{output_schema, structured};
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::{NoteFile, VaultError, WriteOptions};
@@ -280,7 +280,7 @@ fn relink_plan(
 ) -> Result<RelinkPlan, ToolError> {
     let pairs = vec![(from.to_owned(), to.to_owned())];
     match kind {
-        Kind::Move => plan_moves(ctx, &*link_table(ctx)?, &pairs),
+        Kind::Move => plan_moves(ctx, &*complete_link_table(ctx)?, &pairs),
         Kind::Copy => {
             let invalid = |error: engine_core::links::PathError| {
                 ToolError::new(ErrorCode::PathInvalid, error.to_string())

@@ -117,19 +117,7 @@ fn index_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let started = ctx.clock().now_ms();
     let indexes = ctx.dispatcher().indexes();
     let embeddings = &ctx.served().config().config.embeddings;
-    let mut notes = 0;
-    let report = indexes
-        .scan(
-            ctx.store(),
-            ctx.vault_id(),
-            ctx.vault(),
-            ctx.clock().now_seconds(),
-            &mut |done, total| {
-                notes = total as u64;
-                ctx.report_progress(done as u64, Some(total as u64), "indexing notes");
-            },
-        )
-        .map_err(scan_error)?;
+    let (report, notes) = scan_notes(ctx)?;
     // Progress continues past the notes with the chunks still to embed.
     let to_embed = match indexes
         .semantic(ctx.store(), embeddings)
@@ -164,6 +152,27 @@ fn index_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
         embeddings: coverage,
         duration_ms: ctx.clock().now_ms().saturating_sub(started),
     })
+}
+
+/// Scans the call's vault now, reporting progress; returns the report and how many notes
+/// the vault has. A scan already running is `idempotency_in_flight` (retry after it).
+pub(crate) fn scan_notes(ctx: &ToolContext<'_>) -> Result<(ScanReport, u64), ToolError> {
+    let mut notes = 0;
+    let report = ctx
+        .dispatcher()
+        .indexes()
+        .scan(
+            ctx.store(),
+            ctx.vault_id(),
+            ctx.vault(),
+            ctx.clock().now_seconds(),
+            &mut |done, total| {
+                notes = total as u64;
+                ctx.report_progress(done as u64, Some(total as u64), "indexing notes");
+            },
+        )
+        .map_err(scan_error)?;
+    Ok((report, notes))
 }
 
 fn get_index_status(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

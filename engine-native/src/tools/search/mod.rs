@@ -6,6 +6,7 @@
 mod corpus;
 mod facts;
 mod index_tools;
+pub(crate) use index_tools::scan_notes;
 mod line_search;
 mod matching;
 mod search_regex;
