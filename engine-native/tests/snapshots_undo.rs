@@ -24,7 +24,27 @@ fn fixture() -> Fixture {
     );
     fx.write("main", "Folder/b.md", "\u{feff}bee\n\nsee [[a]]\n");
     fx.write("main", "c.md", "");
+    fx.write(
+        "main",
+        "tagged.md",
+        "---\ntags: [topic]\n---\nbody #topic/sub\n",
+    );
+    fx.write(
+        "main",
+        "tasks.md",
+        "# Tasks\n- [ ] buy milk #home 📅 2026-01-05\n- [x] old ✅ 2026-01-01\n",
+    );
+    fx.write("main", "table.md", "|Name|N|\n|-|-:|\n|b|2|\n|a|10|\n");
+    fx.write("main", "pics.md", "see ![[pic.png]]\n");
+    std::fs::create_dir_all(fx.vault_dir("main").join("assets")).expect("assets");
+    std::fs::write(fx.vault_dir("main").join("assets/pic.png"), b"\x89PNG\r\n").expect("png");
     fx
+}
+
+/// The SHA-256 of the fixture's `a.md` (for the tools that require it).
+fn sha_of_a(fx: &Fixture) -> String {
+    let bytes = std::fs::read(fx.vault_dir("main").join("a.md")).expect("a.md");
+    engine_core::hash::sha256_hex(&bytes)
 }
 
 /// Every file of the vault but the trash, by path.
@@ -99,9 +119,54 @@ fn undo_restores_byte_identical_content_after_each_kind_of_mutation() {
             "bulk_move_notes",
             json!({"moves": [{"from": "a.md", "to": "Moved/a.md"}, {"from": "c.md", "to": "Moved/c.md"}]}),
         ),
+        ("add_tag", json!({"path": "a.md", "tag": "fresh"})),
+        ("remove_tag", json!({"path": "tagged.md", "tag": "topic"})),
+        (
+            "rename_tag",
+            json!({"from": "topic", "to": "subject", "dry_run": false}),
+        ),
+        (
+            "update_task",
+            json!({"path": "tasks.md", "line": 2, "expected_text": "buy milk #home 📅 2026-01-05", "toggle": true}),
+        ),
+        (
+            "bulk_create_notes",
+            json!({"notes": [{"path": "bulk/one.md", "content": "1\n"}, {"path": "bulk/two.md", "content": "2\n"}]}),
+        ),
+        (
+            "bulk_set_property",
+            json!({"paths": ["a.md", "tagged.md"], "key": "status", "value": "x"}),
+        ),
+        ("capture_note", json!({"content": "a quick thought"})),
+        (
+            "edit_note",
+            json!({"path": "a.md", "operations": [{"op": "replace", "start": 7, "expected": "second line", "content": "2nd line"}],
+                   "dry_run": false, "expected_sha256": "SHA_OF_A"}),
+        ),
+        (
+            "move_attachment",
+            json!({"from": "assets/pic.png", "to": "assets/renamed.png"}),
+        ),
+        ("delete_attachment", json!({"path": "assets/pic.png"})),
+        ("format_table", json!({"path": "table.md"})),
+        (
+            "insert_table_row",
+            json!({"path": "table.md", "cells": ["c", "3"]}),
+        ),
+        (
+            "insert_table_column",
+            json!({"path": "table.md", "header": "X", "values": ["1", "2"]}),
+        ),
+        (
+            "sort_table_by_column",
+            json!({"path": "table.md", "column": "Name"}),
+        ),
     ];
-    for (tool, args) in mutations {
+    for (tool, mut args) in mutations {
         let fx = fixture();
+        if args["expected_sha256"] == "SHA_OF_A" {
+            args["expected_sha256"] = json!(sha_of_a(&fx));
+        }
         let before = files(&fx);
         call_approved(&fx, tool, args.clone());
         assert_ne!(files(&fx), before, "{tool} {args} changed nothing");
