@@ -8,7 +8,6 @@
 mod links_support;
 
 use std::collections::BTreeSet;
-use std::process::Command;
 
 use links_support::*;
 use obsidian_tc::errors::ErrorCode;
@@ -110,35 +109,6 @@ fn moving_the_ten_most_linked_notes_keeps_every_link() {
     let oracle = Oracle::scan(&fx.vault_dir("main"));
     for (old, to) in &moved {
         assert!(!oracle.backlinks(to).is_empty(), "{old} -> {to}");
-    }
-}
-
-/// Makes `path` immutable (`chattr +i`: even root cannot replace it) and returns a guard
-/// that lifts it again.
-struct Immutable(std::path::PathBuf);
-
-impl Immutable {
-    fn set(path: std::path::PathBuf) -> Immutable {
-        let ok = Command::new("chattr")
-            .arg("+i")
-            .arg(&path)
-            .status()
-            .is_ok_and(|s| s.success());
-        assert!(
-            ok,
-            "chattr +i {} failed: this test needs a filesystem with immutable files",
-            path.display()
-        );
-        let guard = Immutable(path);
-        let probe = std::fs::OpenOptions::new().write(true).open(&guard.0);
-        assert!(probe.is_err(), "the immutable file is still writable");
-        guard
-    }
-}
-
-impl Drop for Immutable {
-    fn drop(&mut self) {
-        let _ = Command::new("chattr").arg("-i").arg(&self.0).status();
     }
 }
 
