@@ -24,8 +24,11 @@ fn read(fx: &Fixture, path: &str) -> String {
     std::fs::read_to_string(fx.vault_dir("main").join(path)).expect("note")
 }
 
-/// `(path, [(line, old, new)])` of a result's `files` (or one `change`).
-fn shown(files: &Value) -> Vec<(String, Vec<(u64, String, Option<String>)>)> {
+/// One shown line: number, text now, text after (`None`: the line is removed).
+type Line = (u64, String, Option<String>);
+
+/// `(path, [line])` of a result's `files` (or one `change`).
+fn shown(files: &Value) -> Vec<(String, Vec<Line>)> {
     files
         .as_array()
         .expect("files")
@@ -48,7 +51,7 @@ fn shown(files: &Value) -> Vec<(String, Vec<(u64, String, Option<String>)>)> {
         .collect()
 }
 
-fn line(n: u64, old: &str, new: &str) -> (u64, String, Option<String>) {
+fn line(n: u64, old: &str, new: &str) -> Line {
     (n, old.to_owned(), Some(new.to_owned()))
 }
 
