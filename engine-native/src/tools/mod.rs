@@ -17,7 +17,8 @@
 //! - [`snapshots`]: `list_snapshots`, `read_snapshot`, `restore_note` (dry run first, HITL),
 //!   `undo_last_change` (the caller's last change put back, all or nothing).
 //! - [`links`]: `get_outgoing_links`, `get_backlinks`, `find_orphans`, `find_unresolved_links`,
-//!   `bulk_move_notes` (and the link rewriting of `move_note` / `copy_note`).
+//!   `bulk_move_notes`, `rewrite_link`, `prune_hub_links`, `resolve_note`, `get_vault_tree`
+//!   (and the link rewriting of `move_note` / `copy_note`).
 //! - [`graph`]: graph analytics (`graph_path_between`, `graph_neighbors`, `find_link_cycles`,
 //!   `get_link_strength`, `suggest_links`, `graph_centrality`, `graph_communities`,
 //!   `vault_health_score`) over the ACL-filtered typed link graph.
