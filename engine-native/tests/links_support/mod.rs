@@ -5,7 +5,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-use std::process::Command;
 
 use obsidian_tc::errors::{ErrorCode, ToolError};
 use serde_json::Value;
@@ -261,33 +260,4 @@ fn percent_decode(text: &str) -> String {
         }
     }
     String::from_utf8_lossy(&out).into_owned()
-}
-
-/// Makes `path` immutable (`chattr +i`: even root cannot replace it) and returns a guard
-/// that lifts it again.
-pub struct Immutable(std::path::PathBuf);
-
-impl Immutable {
-    pub fn set(path: std::path::PathBuf) -> Immutable {
-        let ok = Command::new("chattr")
-            .arg("+i")
-            .arg(&path)
-            .status()
-            .is_ok_and(|s| s.success());
-        assert!(
-            ok,
-            "chattr +i {} failed: this test needs a filesystem with immutable files",
-            path.display()
-        );
-        let guard = Immutable(path);
-        let probe = std::fs::OpenOptions::new().write(true).open(&guard.0);
-        assert!(probe.is_err(), "the immutable file is still writable");
-        guard
-    }
-}
-
-impl Drop for Immutable {
-    fn drop(&mut self) {
-        let _ = Command::new("chattr").arg("-i").arg(&self.0).status();
-    }
 }

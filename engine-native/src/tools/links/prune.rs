@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 
 use super::changes::{FileChange, Replacement, apply, note_change};
 use super::relink::{RelinkPlan, commit};
-use super::table::{existing_note, link_table};
+use super::table::{complete_link_table, existing_note};
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::{ErrorCode, ToolError};
 use crate::index::links::LinkTable;
@@ -146,7 +146,7 @@ fn prune_hub_links(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErro
             "the policy removes nothing; set max_backlinks, unresolved, folders or duplicates",
         ));
     }
-    let table = link_table(ctx)?;
+    let table = complete_link_table(ctx)?;
     let path = existing_note(ctx, &table, &args.path)?;
     let original = ctx
         .vault()

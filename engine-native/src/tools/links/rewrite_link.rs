@@ -27,7 +27,7 @@ use serde_json::{Value, json};
 
 use super::changes::{FileChange, Replacement, apply, note_change};
 use super::relink::{RelinkPlan, all_link_spans, commit};
-use super::table::{link_table, vault_files};
+use super::table::{complete_link_table, vault_files};
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::{ErrorCode, ToolError};
 use crate::index::links::{LinkTable, ResolvedLink};
@@ -166,7 +166,7 @@ fn existing<'t>(table: &'t LinkTable, path: &str) -> Option<&'t str> {
 
 fn rewrite_link(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: RewriteLinkArgs = parse(args)?;
-    let table = link_table(ctx)?;
+    let table = complete_link_table(ctx)?;
     let from = bare(&args.from);
     let source = match existing(&table, from) {
         Some(path) if ctx.may(path, AclOp::Read) => Source::Note(path.to_owned()),
