@@ -178,7 +178,7 @@ impl Canvas {
                 }
             }
         }
-        let node_ids: HashSet<&str> = self.nodes.iter().map(|n| id(n)).collect();
+        let node_ids: HashSet<&str> = self.nodes.iter().map(id).collect();
         for edge in &self.edges {
             let edge_id = require_id(edge, "edge", &mut seen)?;
             for key in ["fromNode", "toNode"] {

@@ -117,7 +117,7 @@ fn require_present(
     what: &str,
     arg: &str,
 ) -> Result<(), ToolError> {
-    let present: HashSet<&str> = items.iter().map(|i| id(i)).collect();
+    let present: HashSet<&str> = items.iter().map(id).collect();
     let mut missing: Vec<&str> = wanted.difference(&present).copied().collect();
     if missing.is_empty() {
         return Ok(());
