@@ -32,6 +32,10 @@
 //!   `bulk_partial`); [`capture`]: `capture_note` (a new timestamped note in the inbox).
 //! - [`tables`]: `format_table`, `insert_table_row`, `insert_table_column`,
 //!   `sort_table_by_column` (GFM tables by index or heading).
+//! - [`canvas`]: `read_canvas`, `create_canvas`, `update_canvas` (all or nothing),
+//!   `query_canvas` (JSON Canvas, unknown keys kept, Obsidian's layout).
+//! - [`kanban`]: `list_kanban_boards`, `read_kanban_board`, `add_kanban_card`,
+//!   `move_kanban_card` (Kanban plugin boards, every other byte kept).
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
 
 pub mod admin;
@@ -39,10 +43,12 @@ pub mod args;
 pub mod attachments;
 pub mod bases;
 pub mod bulk;
+pub mod canvas;
 pub mod capture;
 pub mod context;
 pub mod frontmatter;
 pub mod graph;
+pub mod kanban;
 pub mod links;
 pub mod notes;
 pub mod search;
@@ -75,6 +81,8 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(tags::tools());
     tools.extend(tasks::tools());
     tools.extend(bases::tools());
+    tools.extend(canvas::tools());
+    tools.extend(kanban::tools());
     tools.push(uri::tool());
     tools.extend(crate::facade::tools());
     tools
