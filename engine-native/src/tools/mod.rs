@@ -31,6 +31,8 @@
 //!   `bulk_partial`); [`capture`]: `capture_note` (a new timestamped note in the inbox).
 //! - [`tables`]: `format_table`, `insert_table_row`, `insert_table_column`,
 //!   `sort_table_by_column` (GFM tables by index or heading).
+//! - [`typed_links`]: `get_typed_links`, `find_typed_link_backrefs`, `suggest_typed_links`
+//!   (AILSS typed links), `frontmatter_validate`, `improve_frontmatter` (property hygiene).
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
 
 pub mod admin;
@@ -50,6 +52,7 @@ pub mod structured;
 pub mod tables;
 pub mod tags;
 pub mod tasks;
+pub mod typed_links;
 pub mod uri;
 pub mod vault_error;
 pub mod vaults;
@@ -74,6 +77,7 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(tags::tools());
     tools.extend(tasks::tools());
     tools.extend(bases::tools());
+    tools.extend(typed_links::tools());
     tools.push(uri::tool());
     tools.extend(crate::facade::tools());
     tools
