@@ -72,7 +72,7 @@ pub fn tools() -> Vec<ToolDef> {
             Spec {
                 name: "get_typed_links",
                 title: "Get typed links",
-                description: "List a note's typed links: frontmatter relations such as part_of, depends_on, instance_of whose values are wikilinks or note names, each with its key, raw value, resolved target and status (resolved, ambiguous, unresolved), as Obsidian resolves links.",
+                description: "List a note's typed links: frontmatter relations such as part_of, depends_on, instance_of holding wikilinks or note names, each with its key, raw value and the target it resolves to (or ambiguous, unresolved), as Obsidian resolves links.",
                 domain: "metadata",
                 keywords: &[
                     "typed links",
@@ -96,7 +96,7 @@ pub fn tools() -> Vec<ToolDef> {
             Spec {
                 name: "find_typed_link_backrefs",
                 title: "Find typed link backrefs",
-                description: "Find the notes whose typed links (frontmatter relations like part_of or depends_on) point at a note, optionally only one relation key; paged.",
+                description: "Find typed link backrefs: every file with a frontmatter relation (part_of, depends_on, ...) pointing at a given note, optionally one relation key only; paged.",
                 domain: "metadata",
                 keywords: &[
                     "typed backlinks",
@@ -119,7 +119,7 @@ pub fn tools() -> Vec<ToolDef> {
             Spec {
                 name: "suggest_typed_links",
                 title: "Suggest typed links",
-                description: "Suggest typed links for a note: the notes its body links to that no frontmatter relation names yet, each with a proposed key (part_of for its folder note, the key its folder's notes use, else see_also) and the reason. Read-only.",
+                description: "Suggest typed links for a note: each body link target that no frontmatter relation names yet, with a proposed key (part_of for its folder note, the key its folder siblings relate it by, else see_also) and the reason. Read-only.",
                 domain: "metadata",
                 keywords: &[
                     "typed link suggestions",
@@ -164,7 +164,7 @@ pub fn tools() -> Vec<ToolDef> {
             Spec {
                 name: "improve_frontmatter",
                 title: "Improve frontmatter",
-                description: "Fix a note's frontmatter issues that can be fixed safely: \"3\" to 3 for a number property, a single value to a list, dates normalised, missing required keys added empty. dry_run (default true) shows the exact diff; dry_run false writes it, keeping every other byte.",
+                description: "Fix a note's frontmatter issues that can be fixed safely: \"3\" to 3 for a number property, a single value to a list, dates normalised, missing required keys added empty. dry_run (default true) returns the exact diff; dry_run false writes it, keeping every other byte.",
                 domain: "frontmatter",
                 keywords: &[
                     "fix frontmatter",
