@@ -141,7 +141,7 @@ fn body_links(meta: &NoteMetadata) -> Vec<NoteLink> {
 }
 
 /// `#A#B` or `#^id`.
-fn subpath_text(subpath: &Subpath) -> String {
+pub(crate) fn subpath_text(subpath: &Subpath) -> String {
     match subpath {
         Subpath::Heading { headings } => headings.iter().map(|h| format!("#{h}")).collect(),
         Subpath::Block { id } => format!("#^{id}"),
@@ -169,7 +169,7 @@ fn frontmatter_links(properties: &Map<String, Value>) -> Vec<NoteLink> {
 }
 
 /// Every string in a property value (the value itself, or the strings of a list).
-fn strings_in(value: &Value) -> Vec<&str> {
+pub(crate) fn strings_in(value: &Value) -> Vec<&str> {
     match value {
         Value::String(text) => vec![text.as_str()],
         Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),

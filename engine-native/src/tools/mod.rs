@@ -36,6 +36,8 @@
 //!   `query_canvas` (JSON Canvas, unknown keys kept, Obsidian's layout).
 //! - [`kanban`]: `list_kanban_boards`, `read_kanban_board`, `add_kanban_card`,
 //!   `move_kanban_card` (Kanban plugin boards, every other byte kept).
+//! - [`typed_links`]: `get_typed_links`, `find_typed_link_backrefs`, `suggest_typed_links`
+//!   (AILSS typed links), `frontmatter_validate`, `improve_frontmatter` (property hygiene).
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
 
 pub mod admin;
@@ -57,6 +59,7 @@ pub mod structured;
 pub mod tables;
 pub mod tags;
 pub mod tasks;
+pub mod typed_links;
 pub mod uri;
 pub mod vault_error;
 pub mod vaults;
@@ -83,6 +86,7 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(bases::tools());
     tools.extend(canvas::tools());
     tools.extend(kanban::tools());
+    tools.extend(typed_links::tools());
     tools.push(uri::tool());
     tools.extend(crate::facade::tools());
     tools

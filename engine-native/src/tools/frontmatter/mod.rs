@@ -12,8 +12,8 @@ pub(crate) mod errors;
 pub(crate) mod note;
 mod page;
 mod read;
-mod results;
-mod scan;
+pub(crate) mod results;
+pub(crate) mod scan;
 mod survey;
 mod update;
 

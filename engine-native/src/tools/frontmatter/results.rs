@@ -81,7 +81,7 @@ pub(super) struct FrontmatterUpdated {
 
 /// A note whose properties could not be read; the list tools report it and go on.
 #[derive(Debug, Serialize, JsonSchema)]
-pub(super) struct InvalidNote {
+pub(crate) struct InvalidNote {
     /// The vault-relative path.
     pub path: String,
     /// What is wrong: a frontmatter code (`invalid_yaml`, `not_a_mapping`, ...) or the

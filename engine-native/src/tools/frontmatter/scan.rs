@@ -18,7 +18,7 @@ use engine_core::acl::AclOp;
 const MAX_INVALID_LISTED: usize = 100;
 
 /// The notes of a scan.
-pub(super) struct Scan {
+pub(crate) struct Scan {
     /// Path and properties of every readable note, sorted by path.
     pub notes: Vec<(String, Frontmatter)>,
     /// The notes whose properties could not be read.
@@ -45,7 +45,7 @@ fn is_note(path: &str) -> bool {
 /// Reads the properties of every Markdown note under `folder` (the whole vault with
 /// `None`) that the caller may read. A note that cannot be read or parsed is reported in
 /// `invalid`, never fatal; a note that vanished since the listing is skipped.
-pub(super) fn scan(ctx: &ToolContext<'_>, folder: Option<&str>) -> Result<Scan, ToolError> {
+pub(crate) fn scan(ctx: &ToolContext<'_>, folder: Option<&str>) -> Result<Scan, ToolError> {
     let entries = ctx
         .vault()
         .list(folder)

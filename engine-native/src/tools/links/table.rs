@@ -15,7 +15,7 @@ use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::EntryKind;
 
 /// The page size when no `limit` is given.
-pub(super) const DEFAULT_LIMIT: usize = 100;
+pub(crate) const DEFAULT_LIMIT: usize = 100;
 
 /// The default of `limit`.
 pub(super) fn default_limit() -> usize {
@@ -78,7 +78,7 @@ pub(crate) fn vault_files(ctx: &ToolContext<'_>) -> Result<Vec<String>, ToolErro
 
 /// The canonical path of the existing note `path` (its spelling on disk); `not_found` when
 /// the vault has no such file.
-pub(super) fn existing_note(
+pub(crate) fn existing_note(
     ctx: &ToolContext<'_>,
     table: &LinkTable,
     path: &str,
@@ -95,19 +95,19 @@ pub(super) fn existing_note(
 
 /// A page of a list.
 #[derive(Debug, Serialize, JsonSchema)]
-pub(super) struct Page<T> {
+pub(crate) struct Page<T> {
     /// The items of this page.
-    pub(super) items: Vec<T>,
+    pub(crate) items: Vec<T>,
     /// How many items the whole list has (all pages).
-    pub(super) total_count: usize,
+    pub(crate) total_count: usize,
     /// Pass this as `cursor` to get the next page; absent on the last page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(super) cursor: Option<String>,
+    pub(crate) cursor: Option<String>,
 }
 
 /// The page of `all` that starts at `cursor` (an offset this tool returned) and holds at
 /// most `limit` items.
-pub(super) fn page<T>(
+pub(crate) fn page<T>(
     all: Vec<T>,
     cursor: Option<&str>,
     limit: usize,
