@@ -31,6 +31,9 @@
 //!   `bulk_partial`); [`capture`]: `capture_note` (a new timestamped note in the inbox).
 //! - [`tables`]: `format_table`, `insert_table_row`, `insert_table_column`,
 //!   `sort_table_by_column` (GFM tables by index or heading).
+//! - [`workspaces`]: `list_workspaces`, `save_workspace`, `open_workspace`, `list_bookmarks`,
+//!   `add_bookmark`, `remove_bookmark` (destructive) over `.obsidian/workspaces.json` and
+//!   `.obsidian/bookmarks.json`.
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
 
 pub mod admin;
@@ -53,6 +56,7 @@ pub mod tasks;
 pub mod uri;
 pub mod vault_error;
 pub mod vaults;
+pub mod workspaces;
 
 use crate::dispatch::{Registry, RegistryError, ToolDef};
 
@@ -74,6 +78,7 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(tags::tools());
     tools.extend(tasks::tools());
     tools.extend(bases::tools());
+    tools.extend(workspaces::tools());
     tools.push(uri::tool());
     tools.extend(crate::facade::tools());
     tools
