@@ -99,7 +99,7 @@ pub fn tools() -> Vec<ToolDef> {
             ..read_tool(
                 "create_base",
                 "Create base",
-                "Create an Obsidian Bases file (.base) from filters, formulas, properties (displayName) and views (type table|cards|list|map, name, order, sort, limit, groupBy, filters). The YAML is checked with the base parser before writing. An existing file needs overwrite: true and the user's confirmation.",
+                "Create a Bases file (.base) from filters, formulas, properties (displayName) and views (type table|cards|list|map, name, order, sort, limit, groupBy, filters). The YAML is checked with the base parser before writing. An existing file needs overwrite: true and the user's confirmation.",
                 (
                     input_schema::<args::CreateBase>(),
                     output_schema::<written::BaseWritten>(),
@@ -114,7 +114,7 @@ pub fn tools() -> Vec<ToolDef> {
             ..read_tool(
                 "update_base",
                 "Update base",
-                "Patch an Obsidian Bases file (.base): views added, replaced or removed by name, formulas and properties set (null removes one), top-level filters set or cleared (asks the user first). Other keys are kept; expected_sha256 (from read_base) guards against concurrent edits.",
+                "Patch a Bases file (.base): views added, replaced or removed by name, formulas and properties set (null removes one), top-level filters set or cleared (asks the user first). Other keys are kept; expected_sha256 (from read_base) guards against concurrent edits.",
                 (
                     input_schema::<args::UpdateBase>(),
                     output_schema::<written::BaseWritten>(),

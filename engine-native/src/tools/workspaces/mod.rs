@@ -16,7 +16,7 @@
 mod args;
 mod bookmarks;
 mod json_file;
-mod workspaces;
+mod layouts;
 
 use crate::dispatch::{Handler, ToolDef};
 use crate::tools::args::input_schema;
@@ -55,15 +55,15 @@ pub fn tools() -> Vec<ToolDef> {
             (
                 "list_workspaces",
                 "List workspaces",
-                "The saved Obsidian workspaces (Workspaces core plugin): names, which one is active, and the files each layout has open.",
+                "Saved workspace layouts (Workspaces core plugin): which one is active and the tabs each layout shows.",
             ),
             &["workspaces", "saved layouts", "workspace layout"],
             (
                 input_schema::<args::NoArgs>(),
-                output_schema::<workspaces::WorkspaceList>(),
+                output_schema::<layouts::WorkspaceList>(),
             ),
             &["read:workspaces"],
-            workspaces::list_workspaces,
+            layouts::list_workspaces,
         ),
         ToolDef {
             idempotency: true,
@@ -71,36 +71,36 @@ pub fn tools() -> Vec<ToolDef> {
                 (
                     "save_workspace",
                     "Save workspace",
-                    "Save Obsidian's current layout (open tabs and panes) as a named workspace and make it active. Replacing an existing name asks the user first.",
+                    "Store the current pane and tab layout as a saved workspace layout and make it active. Replacing a saved layout asks the user first.",
                 ),
                 &["save layout", "save workspace", "workspace layout"],
                 (
                     input_schema::<args::WorkspaceName>(),
-                    output_schema::<workspaces::WorkspaceSaved>(),
+                    output_schema::<layouts::WorkspaceSaved>(),
                 ),
                 &["write:workspaces"],
-                workspaces::save_workspace,
+                layouts::save_workspace,
             )
         },
         tool(
             (
                 "open_workspace",
-                "Open workspace",
-                "Switch Obsidian to a saved workspace layout. Needs Obsidian running with the TC Bridge companion: without it the call fails with plugin_missing after checking the name, and changes nothing.",
+                "Switch workspace",
+                "Switch the app to a saved workspace layout (its panes, splits, sidebars and tabs). Needs the TC Bridge companion of the running app; without that companion the call fails with plugin_missing and does nothing.",
             ),
             &["load layout", "switch workspace", "workspace layout"],
             (
                 input_schema::<args::WorkspaceName>(),
-                output_schema::<workspaces::WorkspaceOut>(),
+                output_schema::<layouts::WorkspaceOut>(),
             ),
             &["write:workspaces"],
-            workspaces::open_workspace,
+            layouts::open_workspace,
         ),
         tool(
             (
                 "list_bookmarks",
                 "List bookmarks",
-                "Every Obsidian bookmark (Bookmarks core plugin) flattened: type (file, folder, heading, block, search, url, graph, group), its group path, target and a stable id for remove_bookmark.",
+                "Every bookmark (Bookmarks core plugin) flattened: type (file, folder, heading, block, search, url, graph, group), its group path, target and a stable id for remove_bookmark.",
             ),
             &["bookmarks", "bookmarked", "starred", "favorites"],
             (
