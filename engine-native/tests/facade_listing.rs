@@ -108,7 +108,12 @@ fn visibility_rules_shape_every_mode() {
         ["find_capability", "call_capability"]
     );
     let domain = listing(&fx, FacadeMode::Domain);
-    assert!(!names(&domain).contains(&"workspace".to_owned()));
+    let workspace = domain
+        .iter()
+        .find(|tool| tool.name == "workspace")
+        .expect("workspace");
+    let description = workspace.description.as_deref().unwrap_or_default();
+    assert!(description.contains("list_bookmarks") && !description.contains("remove_bookmark"));
     let notes = domain
         .iter()
         .find(|tool| tool.name == "notes")

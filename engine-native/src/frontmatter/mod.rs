@@ -24,6 +24,7 @@ mod types;
 mod yaml_value;
 
 pub use edit::{Edit, EditResult, apply};
+pub(crate) use emit::property_lines;
 pub use error::FrontmatterError;
 pub use query::{PropertyQuery, matches};
 pub use read::{Frontmatter, property, read};

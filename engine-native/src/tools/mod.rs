@@ -38,6 +38,9 @@
 //!   `move_kanban_card` (Kanban plugin boards, every other byte kept).
 //! - [`typed_links`]: `get_typed_links`, `find_typed_link_backrefs`, `suggest_typed_links`
 //!   (AILSS typed links), `frontmatter_validate`, `improve_frontmatter` (property hygiene).
+//! - [`workspaces`]: `list_workspaces`, `save_workspace`, `open_workspace`, `list_bookmarks`,
+//!   `add_bookmark`, `remove_bookmark` (destructive) over `.obsidian/workspaces.json` and
+//!   `.obsidian/bookmarks.json`.
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
 
 pub mod admin;
@@ -63,6 +66,7 @@ pub mod typed_links;
 pub mod uri;
 pub mod vault_error;
 pub mod vaults;
+pub mod workspaces;
 
 use crate::dispatch::{Registry, RegistryError, ToolDef};
 
@@ -87,6 +91,7 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(canvas::tools());
     tools.extend(kanban::tools());
     tools.extend(typed_links::tools());
+    tools.extend(workspaces::tools());
     tools.push(uri::tool());
     tools.extend(crate::facade::tools());
     tools

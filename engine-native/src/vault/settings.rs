@@ -30,6 +30,8 @@ pub enum ObsidianSetting {
     Templates,
     /// `.obsidian/plugins/periodic-notes/data.json`: the Periodic Notes plugin's settings.
     PeriodicNotes,
+    /// `.obsidian/workspace.json`: the current layout (what `save_workspace` saves).
+    Workspace,
 }
 
 impl ObsidianSetting {
@@ -41,6 +43,7 @@ impl ObsidianSetting {
             ObsidianSetting::DailyNotes => "daily-notes.json",
             ObsidianSetting::Templates => "templates.json",
             ObsidianSetting::PeriodicNotes => "plugins/periodic-notes/data.json",
+            ObsidianSetting::Workspace => "workspace.json",
         }
     }
 

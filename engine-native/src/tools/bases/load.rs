@@ -39,16 +39,40 @@ pub(super) fn unsupported(path: &str, error: &BaseError) -> ToolError {
     .with_details(json!({"path": path, "construct": error.construct, "location": error.location}))
 }
 
-/// Reads and parses the base at `path`.
-pub(super) fn load_base(ctx: &ToolContext<'_>, path: &str) -> Result<BaseFile, ToolError> {
-    if !path.to_lowercase().ends_with(".base") {
-        return Err(ToolError::new(
-            ErrorCode::InvalidInput,
-            format!(
-                "'{path}' is not a .base file: pass the path of a base, e.g. 'Views/Books.base'"
-            ),
-        ));
+/// `invalid_input` unless `path` names a `.base` file.
+pub(super) fn require_base_path(path: &str) -> Result<(), ToolError> {
+    if path.to_lowercase().ends_with(".base") {
+        return Ok(());
     }
+    Err(ToolError::new(
+        ErrorCode::InvalidInput,
+        format!("'{path}' is not a .base file: pass the path of a base, e.g. 'Views/Books.base'"),
+    ))
+}
+
+/// The YAML text of a base at `path`: its top-level sections in file order and the parsed
+/// base. Invalid YAML is `invalid_input`, an unsupported construct `unsupported_base_filter`.
+pub(super) fn parse_base_text(
+    path: &str,
+    text: &str,
+) -> Result<(Vec<(String, Value)>, Base), ToolError> {
+    let sections = parse_properties(text, 1).map_err(|error| {
+        ToolError::new(
+            ErrorCode::InvalidInput,
+            format!("'{path}' is not a valid base: {error}"),
+        )
+    })?;
+    let json = Value::Object(sections.iter().cloned().collect::<Map<_, _>>());
+    let base = read_base(&json).map_err(|error| unsupported(path, &error))?;
+    Ok((sections, base))
+}
+
+/// Reads the base at `path` as UTF-8 text with its canonical path and SHA-256.
+pub(super) fn read_base_text(
+    ctx: &ToolContext<'_>,
+    path: &str,
+) -> Result<(String, String, String), ToolError> {
+    require_base_path(path)?;
     let file = ctx
         .vault()
         .read(path)
@@ -59,18 +83,17 @@ pub(super) fn load_base(ctx: &ToolContext<'_>, path: &str) -> Result<BaseFile, T
             format!("'{path}' is not UTF-8 text"),
         )
     })?;
-    let properties = parse_properties(&text, 1).map_err(|error| {
-        ToolError::new(
-            ErrorCode::InvalidInput,
-            format!("'{}' is not a valid base: {error}", file.path),
-        )
-    })?;
-    let json = Value::Object(properties.into_iter().collect::<Map<_, _>>());
-    let base = read_base(&json).map_err(|error| unsupported(&file.path, &error))?;
+    Ok((file.path, file.sha256, text))
+}
+
+/// Reads and parses the base at `path`.
+pub(super) fn load_base(ctx: &ToolContext<'_>, path: &str) -> Result<BaseFile, ToolError> {
+    let (path, sha256, text) = read_base_text(ctx, path)?;
+    let (sections, base) = parse_base_text(&path, &text)?;
     Ok(BaseFile {
-        path: file.path,
-        sha256: file.sha256,
-        json,
+        json: Value::Object(sections.into_iter().collect()),
+        path,
+        sha256,
         base,
     })
 }

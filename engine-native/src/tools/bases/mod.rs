@@ -3,15 +3,31 @@
 //! formulas, sort, group and limit, the rows with the view's columns). A construct outside
 //! the supported subset (see [`crate::bases`]) is `unsupported_base_filter`, naming it and
 //! where it is.
+//!
+//! `create_base` (a new `.base` from filters, formulas, properties and views, parsed back
+//! before it is written; overwrite only with `overwrite` and confirmation) and `update_base`
+//! (views added, replaced or removed by name, formulas, properties and top-level filters
+//! patched; changing the top-level filters asks first) write with scope `write:bases`.
 
 mod args;
+mod create;
 mod load;
 mod query;
 mod read;
+mod update;
+mod written;
 
-use crate::dispatch::ToolDef;
-use crate::tools::args::{PATH_READ, input_schema};
+use engine_core::acl::AclOp;
+
+use crate::dispatch::{PathArg, ToolDef};
+use crate::tools::args::{PATH_READ, PATH_READ_WRITE, input_schema};
 use crate::tools::structured::output_schema;
+
+/// A `path` argument written (a new base, or one replaced with confirmation).
+const PATH_WRITE: &[PathArg] = &[PathArg {
+    name: "path",
+    op: AclOp::Write,
+}];
 
 /// The Bases tools.
 pub fn tools() -> Vec<ToolDef> {
@@ -73,6 +89,37 @@ pub fn tools() -> Vec<ToolDef> {
                     output_schema::<query::BaseRows>(),
                 ),
                 query::query_base,
+            )
+        },
+        ToolDef {
+            keywords: &["new base", "create base", "bases view", "database view"],
+            scopes: &["write:bases"],
+            idempotency: true,
+            path_args: PATH_WRITE,
+            ..read_tool(
+                "create_base",
+                "Create base",
+                "Create a Bases file (.base) from filters, formulas, properties (displayName) and views (type table|cards|list|map, name, order, sort, limit, groupBy, filters). The YAML is checked with the base parser before writing. An existing file needs overwrite: true and the user's confirmation.",
+                (
+                    input_schema::<args::CreateBase>(),
+                    output_schema::<written::BaseWritten>(),
+                ),
+                create::create_base,
+            )
+        },
+        ToolDef {
+            keywords: &["edit base", "add view", "base formula", "base filters"],
+            scopes: &["write:bases"],
+            path_args: PATH_READ_WRITE,
+            ..read_tool(
+                "update_base",
+                "Update base",
+                "Patch a Bases file (.base): views added, replaced or removed by name, formulas and properties set (null removes one), top-level filters set or cleared (asks the user first). Other keys are kept; expected_sha256 (from read_base) guards against concurrent edits.",
+                (
+                    input_schema::<args::UpdateBase>(),
+                    output_schema::<written::BaseWritten>(),
+                ),
+                update::update_base,
             )
         },
     ]

@@ -1,0 +1,83 @@
+//! Obsidian's two agent-writable settings files, `.obsidian/workspaces.json` and
+//! `.obsidian/bookmarks.json` (the only hard-deny exemptions), read and written through the
+//! vault like any file: atomic replace, guarded by the SHA-256 read. They are written back
+//! as Obsidian writes them (`JSON.stringify(data, null, 2)`: 2-space indent, no final
+//! newline); keys this server does not know are kept (objects come back in key order).
+
+use engine_core::acl::AclOp;
+use serde_json::{Map, Value};
+
+use crate::dispatch::ToolContext;
+use crate::errors::{ErrorCode, ToolError};
+use crate::tools::vault_error::tool_error_from_vault;
+use crate::vault::{VaultError, WriteOptions};
+
+/// `.obsidian/workspaces.json`: `{"workspaces": {name: layout}, "active": name}`.
+pub(super) const WORKSPACES_FILE: &str = ".obsidian/workspaces.json";
+
+/// `.obsidian/bookmarks.json`: `{"items": [bookmark or group]}`.
+pub(super) const BOOKMARKS_FILE: &str = ".obsidian/bookmarks.json";
+
+/// A settings file as read: its top-level object and SHA-256 (`None` when absent).
+pub(super) struct JsonFile {
+    /// The vault-relative path.
+    pub path: &'static str,
+    /// The top-level object (empty when the file does not exist).
+    pub root: Map<String, Value>,
+    /// The SHA-256 of the bytes read; `None` when the file does not exist.
+    pub sha256: Option<String>,
+}
+
+/// Reads `path` (one of the two files above); a missing file is an empty object.
+pub(super) fn read_json(ctx: &ToolContext<'_>, path: &'static str) -> Result<JsonFile, ToolError> {
+    let file = match ctx.vault().read(path) {
+        Ok(file) => file,
+        Err(VaultError::NotFound { .. }) => {
+            return Ok(JsonFile {
+                path,
+                root: Map::new(),
+                sha256: None,
+            });
+        }
+        Err(error) => return Err(tool_error_from_vault(&error, AclOp::Read)),
+    };
+    match serde_json::from_slice::<Value>(&file.bytes) {
+        Ok(Value::Object(root)) => Ok(JsonFile {
+            path,
+            root,
+            sha256: Some(file.sha256),
+        }),
+        Ok(_) => Err(bad_file(path, "it is not a JSON object")),
+        Err(error) => Err(bad_file(path, &error.to_string())),
+    }
+}
+
+/// `invalid_input` for a settings file that is not as Obsidian writes it.
+pub(super) fn bad_file(path: &str, reason: &str) -> ToolError {
+    ToolError::new(
+        ErrorCode::InvalidInput,
+        format!(
+            "{path} is not a valid Obsidian file ({reason}); fix or remove it in Obsidian, nothing was changed"
+        ),
+    )
+}
+
+/// Writes `file.root` back, refusing if the file changed since it was read. Returns the new
+/// SHA-256.
+pub(super) fn write_json(ctx: &ToolContext<'_>, file: &JsonFile) -> Result<String, ToolError> {
+    let text = serde_json::to_string_pretty(&file.root).map_err(|error| {
+        ToolError::new(
+            ErrorCode::Internal,
+            format!("{} could not be serialized: {error}", file.path),
+        )
+    })?;
+    let options = WriteOptions {
+        overwrite: file.sha256.is_some(),
+        expected_sha256: file.sha256.clone(),
+    };
+    ctx.mark_effect_started();
+    ctx.vault()
+        .write(file.path, text.as_bytes(), &options)
+        .map(|written| written.sha256)
+        .map_err(|error| tool_error_from_vault(&error, AclOp::Write))
+}
