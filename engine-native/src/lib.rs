@@ -15,6 +15,7 @@ pub mod errors;
 pub mod facade;
 pub mod frontmatter;
 pub mod governor;
+pub mod periodic;
 pub mod index;
 pub mod mcp;
 pub mod store;
