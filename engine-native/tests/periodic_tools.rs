@@ -41,13 +41,19 @@ fn without_settings_today_s_daily_note_is_found_or_created_at_the_root() {
     assert!(!fx.exists("main", "2026-01-01.md"), "get never creates");
 
     let made = fx.ok("find_or_create_periodic_note", json!({"period": "daily"}));
-    assert_eq!((made["created"].clone(), made["exists"].clone()), (json!(true), json!(true)));
+    assert_eq!(
+        (made["created"].clone(), made["exists"].clone()),
+        (json!(true), json!(true))
+    );
     assert_eq!(made["content"], "");
     fx.write("main", "2026-01-01.md", "mine\n");
     let found = fx.ok("find_or_create_periodic_note", json!({"period": "daily"}));
     assert_eq!(found["created"], false);
     assert_eq!(found["content"], "mine\n");
-    let got = fx.ok("get_periodic_note", json!({"period": "daily", "date": "2026-01-01"}));
+    let got = fx.ok(
+        "get_periodic_note",
+        json!({"period": "daily", "date": "2026-01-01"}),
+    );
     assert_eq!(got["sha256"], found["sha256"]);
 }
 
@@ -213,7 +219,10 @@ fn append_creates_from_the_template_then_appends() {
     );
     assert_eq!(first["created"], true);
     assert_eq!(first["path"], "Journal/2026-01-01.md");
-    assert_eq!(read(&fx, "Journal/2026-01-01.md"), "# 2026-01-01\n- first");
+    assert_eq!(
+        read(&fx, "Journal/2026-01-01.md"),
+        "# 2026-01-01\n- first\n"
+    );
     // A retry with the same key replays; a new key appends again.
     let replay = fx.ok(
         "append_to_periodic_note",
@@ -248,7 +257,7 @@ fn append_keeps_a_crlf_note_s_line_endings() {
         "append_to_periodic_note",
         json!({"period": "daily", "content": "c\nd"}),
     );
-    assert_eq!(read(&fx, "2026-01-01.md"), "a\r\nb\r\nc\r\nd");
+    assert_eq!(read(&fx, "2026-01-01.md"), "a\r\nb\r\nc\r\nd\r\n");
 }
 
 #[test]

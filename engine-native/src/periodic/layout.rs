@@ -129,11 +129,17 @@ mod tests {
     fn weeks_start_by_the_format_and_round_trip() {
         let locale = layout(Period::Weekly, "", "gggg-[W]ww");
         let note = locale.note_for(d("2021-01-01"));
-        assert_eq!((note.path.as_str(), note.date), ("2021-W01.md", d("2020-12-27")));
+        assert_eq!(
+            (note.path.as_str(), note.date),
+            ("2021-W01.md", d("2020-12-27"))
+        );
         assert_eq!(locale.date_of_path("2021-W01.md"), Some(d("2020-12-27")));
         let iso = layout(Period::Weekly, "W", "GGGG-[W]WW");
         let note = iso.note_for(d("2021-01-01"));
-        assert_eq!((note.path.as_str(), note.date), ("W/2020-W53.md", d("2020-12-28")));
+        assert_eq!(
+            (note.path.as_str(), note.date),
+            ("W/2020-W53.md", d("2020-12-28"))
+        );
         assert_eq!(iso.date_of_path("W/2021-W01.md"), Some(d("2021-01-04")));
         // Week 54 does not exist and does not round-trip.
         assert_eq!(iso.date_of_path("W/2021-W54.md"), None);

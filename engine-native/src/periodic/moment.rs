@@ -504,9 +504,8 @@ fn date_of(fields: &[Option<i64>; UNITS]) -> Option<Date> {
         return Date::new(year, u32::try_from(month).ok()?, u32::try_from(day).ok()?);
     }
     let week_date = |week: i64, week_year: i32, first: Weekday, anchor: u32, day: i64| {
-        ((1..=53).contains(&week) && (0..7).contains(&day)).then(|| {
-            Date::week_one_start(week_year, first, anchor).add_days((week - 1) * 7 + day)
-        })
+        ((1..=53).contains(&week) && (0..7).contains(&day))
+            .then(|| Date::week_one_start(week_year, first, anchor).add_days((week - 1) * 7 + day))
     };
     if let Some(week) = get(Unit::Week) {
         let week_year = get(Unit::WeekYear).and_then(int).or(year)?;
@@ -563,12 +562,18 @@ mod tests {
         assert_eq!(fmt("Do", "2026-01-23"), "23rd");
         assert_eq!(fmt("Do", "2026-01-31"), "31st");
         assert_eq!(fmt("YYYY-[Q]Q Qo", "2026-08-15"), "2026-Q3 3rd");
-        assert_eq!(fmt("YYYY/MM/YYYY-MM-DD", "2026-08-15"), "2026/08/2026-08-15");
+        assert_eq!(
+            fmt("YYYY/MM/YYYY-MM-DD", "2026-08-15"),
+            "2026/08/2026-08-15"
+        );
         assert_eq!(fmt("[YYYY] \\YYYY Y", "2026-08-15"), "YYYY YYYY 2026");
         assert_eq!(fmt("LL", "2026-08-15"), "August 15, 2026");
         assert_eq!(fmt("L", "2026-08-15"), "08/15/2026");
         // Letters that are no token pass through.
-        assert_eq!(fmt("YYYY-MM-DD [at] g G i", "2026-08-15"), "2026-08-15 at g G i");
+        assert_eq!(
+            fmt("YYYY-MM-DD [at] g G i", "2026-08-15"),
+            "2026-08-15 at g G i"
+        );
     }
 
     #[test]
@@ -579,7 +584,10 @@ mod tests {
         assert_eq!(fmt("gggg-[W]ww", "2020-12-27"), "2021-W01");
         assert_eq!(fmt("gggg-[W]ww", "2020-12-26"), "2020-W52");
         assert_eq!(fmt("GGGG-[W]WW", "2024-12-30"), "2025-W01");
-        assert_eq!(fmt("gggg-[W]w wo Wo gg GG", "2026-01-01"), "2026-W1 1st 1st 26 26");
+        assert_eq!(
+            fmt("gggg-[W]w wo Wo gg GG", "2026-01-01"),
+            "2026-W1 1st 1st 26 26"
+        );
         assert_eq!(fmt("gggg-[W]ww", "2026-12-31"), "2027-W01");
         assert_eq!(fmt("GGGG-[W]WW", "2026-12-31"), "2026-W53");
     }
@@ -633,7 +641,10 @@ mod tests {
         assert_eq!(read("YYYY-MM", "2026-11"), Some(d("2026-11-01")));
         assert_eq!(read("YYYY", "2026"), Some(d("2026-01-01")));
         assert_eq!(read("YYYY-DDDD", "2024-366"), Some(d("2024-12-31")));
-        assert_eq!(read("YYYY/MM/YYYY-MM-DD", "2026/08/2026-08-15"), Some(d("2026-08-15")));
+        assert_eq!(
+            read("YYYY/MM/YYYY-MM-DD", "2026/08/2026-08-15"),
+            Some(d("2026-08-15"))
+        );
         // Not a name of this format, or no such day.
         assert_eq!(read("YYYY-MM-DD", "2026-02-30"), None);
         assert_eq!(read("YYYY-MM-DD", "2026-03-07 copy"), None);

@@ -81,7 +81,10 @@ mod tests {
         assert_eq!(Period::Weekly.start(day, Weekday::Sunday), d("2026-08-09"));
         assert_eq!(Period::Weekly.start(day, Weekday::Monday), d("2026-08-10"));
         assert_eq!(Period::Monthly.start(day, Weekday::Sunday), d("2026-08-01"));
-        assert_eq!(Period::Quarterly.start(day, Weekday::Sunday), d("2026-07-01"));
+        assert_eq!(
+            Period::Quarterly.start(day, Weekday::Sunday),
+            d("2026-07-01")
+        );
         assert_eq!(Period::Yearly.start(day, Weekday::Sunday), d("2026-01-01"));
     }
 }

@@ -53,10 +53,7 @@ fn replacement(inner: &str, values: &TemplateValues<'_>) -> Option<String> {
     match (name.as_str(), format) {
         ("title", None) => Some(values.title.to_owned()),
         ("date", None) => Some(note_date(values.date)),
-        ("time", None) => Some(format!(
-            "{:02}:{:02}",
-            values.time.hour, values.time.minute
-        )),
+        ("time", None) => Some(format!("{:02}:{:02}", values.time.hour, values.time.minute)),
         ("yesterday", None) => Some(note_date(values.date.add_days(-1))),
         ("tomorrow", None) => Some(note_date(values.date.add_days(1))),
         ("date" | "time", Some(format)) => MomentFormat::new(format)

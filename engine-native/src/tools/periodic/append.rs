@@ -62,9 +62,9 @@ pub(super) fn tool() -> ToolDef {
     ToolDef {
         name: "append_to_periodic_note",
         title: "Append to periodic note",
-        description: "Add text at the end of the daily / weekly / monthly / quarterly / yearly note of a date (default today), creating the note from its configured template first when it does not exist. Keeps the note's BOM and line endings; pass idempotency_key so a retry does not add the text twice.",
+        description: "Add text at the end of the daily, weekly, monthly, quarterly or yearly note for a day (default today), creating it from the configured template first when missing. Keeps the note's BOM and line endings; pass idempotency_key so a retry does not add the text twice.",
         domain: "periodic",
-        keywords: &["journal", "log", "diary entry", "add to today", "daily log"],
+        keywords: &["daily log", "add to today's note"],
         input_schema: input_schema::<AppendToPeriodicNote>(),
         output_schema: output_schema::<AppendResult>(),
         scopes: &["write:periodic"],

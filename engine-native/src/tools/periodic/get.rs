@@ -40,19 +40,25 @@ pub(super) fn tools() -> Vec<ToolDef> {
     vec![
         tool(
             ("get_periodic_note", "Get periodic note"),
-            "Get the daily / weekly / monthly / quarterly / yearly note of a date (default today) as Obsidian's Daily notes or Periodic Notes settings lay it out: its path, whether it exists and its content. Never creates it.",
+            "Get the daily, weekly, monthly, quarterly or yearly note for a day (default today) where the vault's Daily notes / Periodic Notes plugin puts it: path, whether it exists, content. Never creates it.",
+            &["daily note", "weekly note", "monthly note"],
             &["read:periodic"],
             get_periodic_note,
         ),
         tool(
             ("create_periodic_note", "Create periodic note"),
-            "Create the daily / weekly / monthly / quarterly / yearly note of a date (default today) in the folder and name format of Obsidian's settings, from the configured template ({{date}}, {{title}}, {{time}} filled in). Refuses (already_exists) when the note exists: never overwrites.",
+            "Create the daily, weekly, monthly, quarterly or yearly note for a day (default today) in the folder and format of the vault's Daily notes / Periodic Notes plugin, from its template (placeholders filled in). Never overwrites an existing one.",
+            &["new daily note", "weekly template"],
             &["write:periodic"],
             create_periodic_note,
         ),
         tool(
-            ("find_or_create_periodic_note", "Find or create periodic note"),
-            "Open the daily / weekly / monthly / quarterly / yearly note of a date (default today): return it when it exists, else create it from the configured template. The usual way to get today's daily note.",
+            (
+                "find_or_create_periodic_note",
+                "Find or create periodic note",
+            ),
+            "Get the daily, weekly, monthly, quarterly or yearly note for a day (default today), creating it from the configured template when missing: the usual way to reach today's daily note.",
+            &["today's note", "daily note if missing"],
             &["read:periodic", "write:periodic"],
             find_or_create_periodic_note,
         ),
@@ -62,6 +68,7 @@ pub(super) fn tools() -> Vec<ToolDef> {
 fn tool(
     (name, title): (&'static str, &'static str),
     description: &'static str,
+    keywords: &'static [&'static str],
     scopes: &'static [&'static str],
     handler: Handler,
 ) -> ToolDef {
@@ -70,14 +77,7 @@ fn tool(
         title,
         description,
         domain: "periodic",
-        keywords: &[
-            "journal",
-            "diary",
-            "today",
-            "daily note",
-            "weekly review",
-            "week note",
-        ],
+        keywords,
         input_schema: input_schema::<PeriodicNoteArgs>(),
         output_schema: output_schema::<PeriodicNote>(),
         scopes,
@@ -127,7 +127,9 @@ fn run(ctx: &ToolContext<'_>, args: Value, mode: Mode) -> Result<Value, ToolErro
             )
             .with_details(serde_json::json!({"path": file.path})));
         }
-        (Some((file, text)), _) => PeriodicNote::present(&layout, &note, state_of(&file, text), false),
+        (Some((file, text)), _) => {
+            PeriodicNote::present(&layout, &note, state_of(&file, text), false)
+        }
         (None, Mode::Get) => PeriodicNote::absent(&layout, &note),
         (None, _) => {
             let text = initial_text(ctx, &layout, &note)?;

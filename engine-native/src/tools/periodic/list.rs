@@ -86,9 +86,9 @@ pub(super) fn tool() -> ToolDef {
     ToolDef {
         name: "list_periodic_notes",
         title: "List periodic notes",
-        description: "List the existing daily / weekly / monthly / quarterly / yearly notes, optionally between two dates, by date (oldest first, or newest_first), with each note's period date and path, as Obsidian's Daily notes or Periodic Notes settings name them. Paged: pass the returned cursor to get the next page.",
+        description: "List the existing daily, weekly, monthly, quarterly or yearly notes, optionally between two days, oldest first (or newest_first), with each one's period start and path, as the vault's Daily notes / Periodic Notes plugin lays them out. Paged: pass the returned cursor to get the next page.",
         domain: "periodic",
-        keywords: &["journal entries", "past daily notes", "diary", "weekly notes"],
+        keywords: &["past daily notes", "previous weekly notes"],
         input_schema: input_schema::<ListPeriodicNotes>(),
         output_schema: output_schema::<PeriodicNotePage>(),
         scopes: &["read:periodic"],
@@ -151,7 +151,13 @@ fn list_periodic_notes(ctx: &ToolContext<'_>, args: Value) -> Result<Value, Tool
     let mut page: Vec<(Date, ListedNote)> = notes
         .into_iter()
         .filter(|(date, _)| {
-            after.is_none_or(|after| if args.newest_first { *date < after } else { *date > after })
+            after.is_none_or(|after| {
+                if args.newest_first {
+                    *date < after
+                } else {
+                    *date > after
+                }
+            })
         })
         .take(args.limit.saturating_add(1))
         .collect();

@@ -4,8 +4,8 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::periodic::{NoteLayout, NoteName, Period, SettingsSource};
 use super::note_io::NoteState;
+use crate::periodic::{NoteLayout, NoteName, Period, SettingsSource};
 
 /// A periodic note, found or created.
 #[derive(Debug, Serialize, JsonSchema)]
