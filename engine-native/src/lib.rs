@@ -17,6 +17,7 @@ pub mod frontmatter;
 pub mod governor;
 pub mod index;
 pub mod mcp;
+pub mod periodic;
 pub mod store;
 pub mod tasks;
 pub mod throttle;

@@ -26,6 +26,8 @@
 //!   `rename_tag` (vault-wide, dry run first, all or nothing).
 //! - [`bases`]: `read_base`, `query_base` (run a `.base` view over the vault's files).
 //! - [`tasks`]: `list_tasks` (typed filters, paged), `update_task` (status, dates, priority).
+//! - [`periodic`]: `get_periodic_note`, `create_periodic_note`, `find_or_create_periodic_note`,
+//!   `append_to_periodic_note`, `list_periodic_notes` (as Obsidian's settings lay them out).
 //! - [`attachments`]: `list_attachments`, `get_attachment`, `move_attachment` (rewrites
 //!   references, all or nothing), `delete_attachment` (destructive).
 //! - [`bulk`]: `bulk_create_notes`, `bulk_set_property` (HITL floor, per-item results,
@@ -56,6 +58,7 @@ pub mod graph;
 pub mod kanban;
 pub mod links;
 pub mod notes;
+pub mod periodic;
 pub mod search;
 pub mod snapshots;
 pub mod structured;
@@ -87,6 +90,7 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(graph::tools());
     tools.extend(tags::tools());
     tools.extend(tasks::tools());
+    tools.extend(periodic::tools());
     tools.extend(bases::tools());
     tools.extend(canvas::tools());
     tools.extend(kanban::tools());
