@@ -90,11 +90,21 @@ fn catalog_params() -> Bm25Params {
     }
 }
 
+/// The vault selector every vault-scoped tool takes: it says nothing about the task, and
+/// matching it would favour the tools with the fewest other words ("show all the vaults").
+const VAULT_PARAMETER: &str = "vault";
+
 /// The fields a tool is found by.
 fn document(tool: &Tool) -> Document {
     let parameters = tool.def.input_schema["properties"]
         .as_object()
-        .map(|properties| properties.keys().map(|key| words(key)).collect())
+        .map(|properties| {
+            properties
+                .keys()
+                .filter(|key| *key != VAULT_PARAMETER)
+                .map(|key| words(key))
+                .collect()
+        })
         .unwrap_or_default();
     Document {
         title: format!("{} {}", words(tool.name()), tool.def.title),

@@ -99,7 +99,7 @@ pub fn tools() -> Vec<ToolDef> {
             ..read_tool(
                 "create_base",
                 "Create base",
-                "Create a Bases file (.base) from filters, formulas, properties (displayName) and views (type table|cards|list|map, name, order, sort, limit, groupBy, filters). The YAML is checked with the base parser before writing. An existing file needs overwrite: true and the user's confirmation.",
+                "Create a Bases file (.base) from filters, formulas, properties (displayName) and views (type table|cards|list|map, name, order, sort, limit, groupBy, filters). The YAML is validated by the base parser before writing. An existing file needs overwrite: true and the user's confirmation.",
                 (
                     input_schema::<args::CreateBase>(),
                     output_schema::<written::BaseWritten>(),
