@@ -40,3 +40,24 @@ pub fn tool_error_from_vault(error: &VaultError, op: AclOp) -> ToolError {
     }
     ToolError::new(code, error.to_string()).with_details(details)
 }
+
+/// `concurrent_modification` unless `expected` (when given) is the note's SHA-256 (`None`:
+/// the note does not exist).
+pub(crate) fn check_expected(
+    path: &str,
+    actual: Option<&str>,
+    expected: Option<&str>,
+) -> Result<(), ToolError> {
+    let Some(expected) = expected else {
+        return Ok(());
+    };
+    if actual.is_some_and(|actual| actual.eq_ignore_ascii_case(expected)) {
+        return Ok(());
+    }
+    let stale = VaultError::ConcurrentModification {
+        path: path.to_owned(),
+        expected: expected.to_owned(),
+        actual: actual.map(str::to_owned),
+    };
+    Err(tool_error_from_vault(&stale, AclOp::Write))
+}

@@ -4,7 +4,6 @@
 //! The file is rewritten in the property YAML style (comments and custom formatting are
 //! not kept) and parsed back with the base parser before it is written.
 
-use engine_core::acl::AclOp;
 use serde_json::{Map, Value, json};
 
 use super::args::{UpdateBase, ViewOp, ViewPatch};
@@ -13,8 +12,7 @@ use super::written::{prepare, write_base};
 use crate::dispatch::ToolContext;
 use crate::errors::{ErrorCode, ToolError};
 use crate::tools::args::parse;
-use crate::tools::vault_error::tool_error_from_vault;
-use crate::vault::VaultError;
+use crate::tools::vault_error::check_expected;
 
 /// Updates a base (see the module docs).
 pub(super) fn update_base(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
@@ -26,16 +24,7 @@ pub(super) fn update_base(ctx: &ToolContext<'_>, args: Value) -> Result<Value, T
         ));
     }
     let (path, sha256, text) = read_base_text(ctx, &args.path)?;
-    if let Some(expected) = &args.expected_sha256
-        && !sha256.eq_ignore_ascii_case(expected)
-    {
-        let stale = VaultError::ConcurrentModification {
-            path,
-            expected: expected.clone(),
-            actual: Some(sha256),
-        };
-        return Err(tool_error_from_vault(&stale, AclOp::Write));
-    }
+    check_expected(&path, Some(&sha256), args.expected_sha256.as_deref())?;
     let (mut sections, _) = parse_base_text(&path, &text)?;
     let old_filters = section(&sections, "filters").cloned();
     if args.clear_filters {

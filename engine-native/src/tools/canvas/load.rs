@@ -5,8 +5,8 @@ use engine_core::acl::AclOp;
 use super::model::{Canvas, invalid};
 use crate::dispatch::ToolContext;
 use crate::errors::ToolError;
-use crate::tools::vault_error::tool_error_from_vault;
-use crate::vault::{VaultError, WriteOptions, WriteOutcome};
+use crate::tools::vault_error::{check_expected, tool_error_from_vault};
+use crate::vault::{WriteOptions, WriteOutcome};
 
 /// A canvas as read.
 pub(super) struct CanvasFile {
@@ -41,16 +41,7 @@ pub(super) fn load_canvas(
         .vault()
         .read(path)
         .map_err(|error| tool_error_from_vault(&error, AclOp::Read))?;
-    if let Some(expected) = expected_sha256
-        && !expected.eq_ignore_ascii_case(&file.sha256)
-    {
-        let stale = VaultError::ConcurrentModification {
-            path: file.path,
-            expected: expected.to_owned(),
-            actual: Some(file.sha256),
-        };
-        return Err(tool_error_from_vault(&stale, AclOp::Write));
-    }
+    check_expected(&file.path, Some(&file.sha256), expected_sha256)?;
     let text = String::from_utf8(file.bytes)
         .map_err(|_| invalid(format!("'{}' is not UTF-8 text", file.path)))?;
     let canvas = Canvas::parse(&text, &file.path)?;

@@ -21,7 +21,7 @@ use crate::errors::ToolError;
 use crate::frontmatter::{Edit, apply};
 use crate::tools::args::parse;
 use crate::tools::structured::structured;
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::vault_error::{check_expected, tool_error_from_vault};
 use crate::vault::{VaultError, WriteOptions};
 
 /// The note as read before the edit.
@@ -37,19 +37,11 @@ pub(super) fn update_frontmatter(ctx: &ToolContext<'_>, args: Value) -> Result<V
     let args: UpdateFrontmatter = parse(args)?;
     let edit = edit_of(&args)?;
     let before = read_before(ctx, &args)?;
-    if let Some(expected) = &args.expected_sha256
-        && !before
-            .sha256
-            .as_deref()
-            .is_some_and(|actual| actual.eq_ignore_ascii_case(expected))
-    {
-        let stale = VaultError::ConcurrentModification {
-            path: before.path,
-            expected: expected.clone(),
-            actual: before.sha256,
-        };
-        return Err(tool_error_from_vault(&stale, AclOp::Write));
-    }
+    check_expected(
+        &before.path,
+        before.sha256.as_deref(),
+        args.expected_sha256.as_deref(),
+    )?;
     let result = apply(&before.text, &edit)
         .map_err(|error| tool_error_from_frontmatter(&error, &before.path))?;
     let unwritten = FrontmatterUpdated {

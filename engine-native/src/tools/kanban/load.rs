@@ -8,8 +8,8 @@ use super::board::Board;
 use crate::dispatch::ToolContext;
 use crate::errors::{ErrorCode, ToolError};
 use crate::frontmatter::property;
-use crate::tools::vault_error::tool_error_from_vault;
-use crate::vault::{VaultError, WriteOptions, WriteOutcome};
+use crate::tools::vault_error::{check_expected, tool_error_from_vault};
+use crate::vault::{WriteOptions, WriteOutcome};
 
 /// A board note as read.
 pub(super) struct BoardNote {
@@ -55,16 +55,7 @@ pub(super) fn load_board(
         .vault()
         .read(path)
         .map_err(|error| tool_error_from_vault(&error, AclOp::Read))?;
-    if let Some(expected) = expected_sha256
-        && !expected.eq_ignore_ascii_case(&file.sha256)
-    {
-        let stale = VaultError::ConcurrentModification {
-            path: file.path,
-            expected: expected.to_owned(),
-            actual: Some(file.sha256),
-        };
-        return Err(tool_error_from_vault(&stale, AclOp::Write));
-    }
+    check_expected(&file.path, Some(&file.sha256), expected_sha256)?;
     let text = String::from_utf8(file.bytes).map_err(|_| {
         ToolError::new(
             ErrorCode::InvalidInput,

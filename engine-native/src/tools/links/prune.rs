@@ -27,8 +27,8 @@ use crate::errors::{ErrorCode, ToolError};
 use crate::index::links::LinkTable;
 use crate::tools::args::{PATH_READ_WRITE, input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
-use crate::tools::vault_error::tool_error_from_vault;
-use crate::vault::{TextFile, VaultError};
+use crate::tools::vault_error::{check_expected, tool_error_from_vault};
+use crate::vault::TextFile;
 
 /// The arguments of `prune_hub_links`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -152,16 +152,11 @@ fn prune_hub_links(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErro
         .vault()
         .read(&path)
         .map_err(|error| tool_error_from_vault(&error, AclOp::Read))?;
-    if let Some(expected) = &args.expected_sha256
-        && !expected.eq_ignore_ascii_case(&original.sha256)
-    {
-        let stale = VaultError::ConcurrentModification {
-            path: path.clone(),
-            expected: expected.clone(),
-            actual: Some(original.sha256.clone()),
-        };
-        return Err(tool_error_from_vault(&stale, AclOp::Write));
-    }
+    check_expected(
+        &path,
+        Some(&original.sha256),
+        args.expected_sha256.as_deref(),
+    )?;
     let decoded = TextFile::decode(&original.bytes, &original.path)
         .map_err(|error| tool_error_from_vault(&error, AclOp::Read))?;
     let (replacements, pruned) = plan(ctx, &table, &path, &decoded.text, &args.policy);

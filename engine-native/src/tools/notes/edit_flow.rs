@@ -10,12 +10,13 @@ use serde::Serialize;
 use serde_json::json;
 
 use super::edit_error::tool_error_from_edit;
-use super::note_text::{check_expected, in_style, mutation_failed, read_text};
+use super::note_text::{in_style, mutation_failed, read_text};
 use crate::dispatch::{Handler, ToolContext, ToolDef};
 use crate::edits::{CONFIRM_LINES, Edit, EditError, preview};
 use crate::errors::ToolError;
 use crate::tools::args::PATH_READ_WRITE;
 use crate::tools::structured::output_schema;
+use crate::tools::vault_error::check_expected;
 use crate::vault::WriteOptions;
 
 /// The declaration of an editing tool (`append_note`, `patch_note`): scope `write:notes`,

@@ -45,27 +45,6 @@ pub(super) fn read_if_exists(
     }
 }
 
-/// `concurrent_modification` unless `expected` (when given) is the note's SHA-256 (`None`:
-/// the note does not exist).
-pub(super) fn check_expected(
-    path: &str,
-    actual: Option<&str>,
-    expected: Option<&str>,
-) -> Result<(), ToolError> {
-    let Some(expected) = expected else {
-        return Ok(());
-    };
-    if actual.is_some_and(|actual| actual.eq_ignore_ascii_case(expected)) {
-        return Ok(());
-    }
-    let stale = VaultError::ConcurrentModification {
-        path: path.to_owned(),
-        expected: expected.to_owned(),
-        actual: actual.map(str::to_owned),
-    };
-    Err(tool_error_from_vault(&stale, AclOp::Write))
-}
-
 /// The file bytes of `text` written in the style of `like`: its BOM, and its line endings
 /// (text is taken with LF breaks; a CRLF or a leading BOM in it is normalized first, so
 /// nothing is doubled). A note with mixed line endings gets `text` unchanged.

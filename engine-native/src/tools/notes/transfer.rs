@@ -17,13 +17,14 @@ use std::collections::BTreeSet;
 
 use engine_core::links::Moves;
 
-use super::note_text::{check_expected, mutation_failed, read_if_exists};
+use super::note_text::{mutation_failed, read_if_exists};
 use crate::dispatch::{PathArg, ToolContext, ToolDef};
 use crate::errors::{ErrorCode, ToolError};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::links::relink::{PlannedMove, RelinkPlan, commit, plan_moves, plan_relink};
 use crate::tools::links::table::{complete_link_table, vault_files};
 use crate::tools::structured::{output_schema, structured};
+use crate::tools::vault_error::check_expected;
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::{NoteFile, VaultError, WriteOptions};
 

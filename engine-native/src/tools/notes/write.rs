@@ -10,12 +10,13 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::note_text::{check_expected, in_style, mutation_failed, read_if_exists};
+use super::note_text::{in_style, mutation_failed, read_if_exists};
 use crate::dispatch::{PathArg, ToolContext, ToolDef};
 use crate::edits::preview;
 use crate::errors::{ErrorCode, ToolError};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
+use crate::tools::vault_error::check_expected;
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::{TextFile, VaultError, WriteOptions};
 

@@ -16,8 +16,8 @@ use crate::errors::{ErrorCode, ToolError};
 use crate::periodic::{Period, SettingsSource};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
-use crate::tools::vault_error::tool_error_from_vault;
-use crate::vault::{TextFile, VaultError, WriteOptions};
+use crate::tools::vault_error::{check_expected, tool_error_from_vault};
+use crate::vault::{TextFile, WriteOptions};
 
 /// The arguments of `append_to_periodic_note`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -90,16 +90,7 @@ fn append_to_periodic_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, 
     };
     let existing = read_note(ctx, &note.path, AclOp::Write)?;
     let current = existing.as_ref().map(|(file, _)| file.sha256.as_str());
-    if let Some(expected) = args.expected_sha256.as_deref()
-        && !current.is_some_and(|actual| actual.eq_ignore_ascii_case(expected))
-    {
-        let stale = VaultError::ConcurrentModification {
-            path: note.path.clone(),
-            expected: expected.to_owned(),
-            actual: current.map(str::to_owned),
-        };
-        return Err(tool_error_from_vault(&stale, AclOp::Write));
-    }
+    check_expected(&note.path, current, args.expected_sha256.as_deref())?;
     let (path, sha256, size, created) = match existing {
         Some((file, text)) => {
             let bytes = TextFile {

@@ -19,8 +19,8 @@ use crate::tools::args::parse;
 use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
 use crate::tools::frontmatter::note::read_text;
 use crate::tools::structured::structured;
-use crate::tools::vault_error::tool_error_from_vault;
-use crate::vault::{VaultError, WriteOptions};
+use crate::tools::vault_error::{check_expected, tool_error_from_vault};
+use crate::vault::WriteOptions;
 
 /// The result of `add_tag` and `remove_tag`.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -63,16 +63,7 @@ fn edit_note(
 ) -> Result<Value, ToolError> {
     let note = read_text(ctx.vault(), request.path)
         .map_err(|error| tool_error_from_vault(&error, AclOp::Read))?;
-    if let Some(expected) = request.expected_sha256
-        && !note.sha256.eq_ignore_ascii_case(expected)
-    {
-        let stale = VaultError::ConcurrentModification {
-            path: note.path,
-            expected: expected.to_owned(),
-            actual: Some(note.sha256),
-        };
-        return Err(tool_error_from_vault(&stale, AclOp::Write));
-    }
+    check_expected(&note.path, Some(&note.sha256), request.expected_sha256)?;
     let edited = edit(&note.text, &request.tag)
         .map_err(|error| tool_error_from_frontmatter(&error, &note.path))?;
     let changed = edited.text != note.text;

@@ -21,7 +21,7 @@ use crate::errors::{ErrorCode, ToolError};
 use crate::tasks::{DateField, StatusType, TaskFields, edit};
 use crate::tools::args::parse;
 use crate::tools::structured::structured;
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::vault_error::{check_expected, tool_error_from_vault};
 use crate::vault::{VaultError, WriteOptions};
 
 /// A reopened task done longer ago than this needs the user's confirmation.
@@ -56,16 +56,11 @@ pub(super) fn update_task(ctx: &ToolContext<'_>, args: Value) -> Result<Value, T
             AclOp::Read,
         )
     })?;
-    if let Some(expected) = &args.expected_sha256
-        && !expected.eq_ignore_ascii_case(&note.sha256)
-    {
-        let stale = VaultError::ConcurrentModification {
-            path: note.path,
-            expected: expected.clone(),
-            actual: Some(note.sha256),
-        };
-        return Err(tool_error_from_vault(&stale, AclOp::Write));
-    }
+    check_expected(
+        &note.path,
+        Some(&note.sha256),
+        args.expected_sha256.as_deref(),
+    )?;
     let items = extract(&text).list_items;
     let task = find_task(&text, &items, &note.path, args.line, &args.expected_text)?;
     let today = Date::from_unix_ms(ctx.clock().now_ms());

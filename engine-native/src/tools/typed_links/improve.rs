@@ -23,8 +23,8 @@ use crate::tools::args::parse;
 use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
 use crate::tools::frontmatter::note::read_text;
 use crate::tools::structured::structured;
-use crate::tools::vault_error::tool_error_from_vault;
-use crate::vault::{VaultError, WriteOptions};
+use crate::tools::vault_error::{check_expected, tool_error_from_vault};
+use crate::vault::WriteOptions;
 
 /// The arguments of `improve_frontmatter`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -76,16 +76,11 @@ pub(super) fn improve_frontmatter(ctx: &ToolContext<'_>, args: Value) -> Result<
     let args: Improve = parse(args)?;
     let note = read_text(ctx.vault(), &args.path)
         .map_err(|error| tool_error_from_vault(&error, AclOp::Read))?;
-    if let Some(expected) = &args.expected_sha256
-        && !expected.eq_ignore_ascii_case(&note.sha256)
-    {
-        let stale = VaultError::ConcurrentModification {
-            path: note.path,
-            expected: expected.clone(),
-            actual: Some(note.sha256),
-        };
-        return Err(tool_error_from_vault(&stale, AclOp::Write));
-    }
+    check_expected(
+        &note.path,
+        Some(&note.sha256),
+        args.expected_sha256.as_deref(),
+    )?;
     let fm = frontmatter::read(&note.text)
         .map_err(|error| tool_error_from_frontmatter(&error, &note.path))?;
     let declared = declared_types(ctx)?;
