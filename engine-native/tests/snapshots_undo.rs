@@ -1,5 +1,6 @@
 //! Snapshots and undo through the dispatcher on real temp vaults: after each kind of
-//! mutation, `undo_last_change` puts every file back byte for byte (created files go to
+//! mutation (every mutating tool: notes, moves, links, tags, typed links, tasks, periodic
+//! notes, canvas, kanban, bases, tables, attachments, bulk, workspaces and bookmarks), `undo_last_change` puts every file back byte for byte (created files go to
 //! `.trash/`); undoing again takes back the change before; a file changed again since is
 //! not overwritten without `force`; `restore_note` shows a diff, then restores with
 //! approval; failed calls record nothing; another caller's hidden notes never show.
@@ -38,6 +39,32 @@ fn fixture() -> Fixture {
     fx.write("main", "pics.md", "see ![[pic.png]]\n");
     std::fs::create_dir_all(fx.vault_dir("main").join("assets")).expect("assets");
     std::fs::write(fx.vault_dir("main").join("assets/pic.png"), b"\x89PNG\r\n").expect("png");
+    fx.write("main", "hub.md", "- [[missing note]]\n- [[a]]\n");
+    fx.write(
+        "main",
+        "board.md",
+        "---\nkanban-plugin: basic\n---\n\n## Todo\n\n- [ ] card one\n\n## Done\n\n\n\n%% kanban:settings\n```\n{\"kanban-plugin\":\"basic\"}\n```\n%%\n",
+    );
+    fx.write(
+        "main",
+        "map.canvas",
+        "{\n\t\"nodes\":[\n\t\t{\"id\":\"n1\",\"type\":\"text\",\"text\":\"hi\",\"x\":0,\"y\":0,\"width\":100,\"height\":50}\n\t],\n\t\"edges\":[]\n}",
+    );
+    fx.write(
+        "main",
+        "books.base",
+        "views:\n  - type: table\n    name: All\n",
+    );
+    fx.write(
+        "main",
+        ".obsidian/workspace.json",
+        r#"{"main":{"id":"m","type":"split","children":[]},"active":"m","lastOpenFiles":[]}"#,
+    );
+    fx.write(
+        "main",
+        ".obsidian/bookmarks.json",
+        r#"{"items":[{"type":"file","ctime":1,"path":"a.md"}]}"#,
+    );
     fx
 }
 
@@ -161,11 +188,65 @@ fn undo_restores_byte_identical_content_after_each_kind_of_mutation() {
             "sort_table_by_column",
             json!({"path": "table.md", "column": "Name"}),
         ),
+        (
+            "rewrite_link",
+            json!({"from": "a.md", "to": "c.md", "dry_run": false}),
+        ),
+        (
+            "prune_hub_links",
+            json!({"path": "hub.md", "policy": {"unresolved": true}, "dry_run": false}),
+        ),
+        (
+            "improve_frontmatter",
+            json!({"path": "a.md", "required": ["status"], "dry_run": false}),
+        ),
+        (
+            "create_periodic_note",
+            json!({"period": "daily", "date": "2026-01-05"}),
+        ),
+        (
+            "find_or_create_periodic_note",
+            json!({"period": "weekly", "date": "2026-01-05"}),
+        ),
+        (
+            "append_to_periodic_note",
+            json!({"period": "daily", "date": "2026-01-05", "content": "noted"}),
+        ),
+        (
+            "create_canvas",
+            json!({"path": "new.canvas", "nodes": [{"id": "a", "type": "text", "text": "t", "x": 0, "y": 0, "width": 10, "height": 10}]}),
+        ),
+        (
+            "update_canvas",
+            json!({"path": "map.canvas", "add_nodes": [{"id": "n2", "type": "text", "text": "x", "x": 1, "y": 1, "width": 10, "height": 10}], "remove_nodes": ["n1"]}),
+        ),
+        (
+            "add_kanban_card",
+            json!({"path": "board.md", "column": "Todo", "card": "card two"}),
+        ),
+        (
+            "move_kanban_card",
+            json!({"path": "board.md", "card": "card one", "to_column": "Done"}),
+        ),
+        ("save_workspace", json!({"name": "Writing"})),
+        ("add_bookmark", json!({"type": "file", "path": "c.md"})),
+        ("remove_bookmark", json!({"id": "FIRST_BOOKMARK"})),
+        (
+            "create_base",
+            json!({"path": "new.base", "views": [{"type": "table", "name": "All"}]}),
+        ),
+        (
+            "update_base",
+            json!({"path": "books.base", "views": [{"op": "add", "name": "Second", "view": {"type": "table", "name": "Second"}}]}),
+        ),
     ];
     for (tool, mut args) in mutations {
         let fx = fixture();
         if args["expected_sha256"] == "SHA_OF_A" {
             args["expected_sha256"] = json!(sha_of_a(&fx));
+        }
+        if args["id"] == "FIRST_BOOKMARK" {
+            args["id"] = fx.ok("list_bookmarks", json!({}))["bookmarks"][0]["id"].clone();
         }
         let before = files(&fx);
         call_approved(&fx, tool, args.clone());
