@@ -1,0 +1,69 @@
+import { App, PluginSettingTab, Setting } from "obsidian";
+import type TcBridgePlugin from "./main";
+
+export interface TcBridgeSettings {
+	/** Port of the localhost bridge server (127.0.0.1 only). */
+	port: number;
+	/** Bearer token the stdio bridge and the native server present; generated on first load. */
+	token: string;
+}
+
+/** Default port: clear of Local REST API (27123/27124) and the usual 3000/3001. */
+export const DEFAULT_PORT = 27190;
+
+export const DEFAULT_SETTINGS: TcBridgeSettings = {
+	port: DEFAULT_PORT,
+	token: "",
+};
+
+/** 32 random bytes as lowercase hex. */
+export function newToken(): string {
+	const bytes = new Uint8Array(32);
+	window.crypto.getRandomValues(bytes);
+	return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function isPort(value: unknown): value is number {
+	return typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 65535;
+}
+
+/** Typed settings from whatever `loadData()` returned (null, partial or malformed). */
+export function parseSettings(data: unknown): TcBridgeSettings {
+	const raw = (typeof data === "object" && data !== null ? data : {}) as Record<string, unknown>;
+	return {
+		port: isPort(raw.port) ? raw.port : DEFAULT_SETTINGS.port,
+		token: typeof raw.token === "string" && raw.token.length > 0 ? raw.token : newToken(),
+	};
+}
+
+export class TcBridgeSettingTab extends PluginSettingTab {
+	constructor(
+		app: App,
+		private readonly plugin: TcBridgePlugin,
+	) {
+		super(app, plugin);
+	}
+
+	display(): void {
+		const { containerEl } = this;
+		containerEl.empty();
+
+		new Setting(containerEl)
+			.setName("Port")
+			.setDesc("Port of the local bridge server on 127.0.0.1.")
+			.addText((text) =>
+				text.setValue(String(this.plugin.settings.port)).onChange(async (value) => {
+					const port = Number(value);
+					if (isPort(port)) {
+						this.plugin.settings.port = port;
+						await this.plugin.saveSettings();
+					}
+				}),
+			);
+
+		new Setting(containerEl)
+			.setName("Token")
+			.setDesc("Bearer token that local clients must present.")
+			.addText((text) => text.setValue(this.plugin.settings.token).setDisabled(true));
+	}
+}
