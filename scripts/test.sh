@@ -79,6 +79,17 @@ fi
 step "golden vectors on the WebAssembly builds (node --test)"
 node --test tests/wasm/
 
+step "TC Bridge plugin: build without cargo (tsc + esbuild over the committed engine-wasm/pkg), lint (eslint-plugin-obsidianmd), manifest and bundle tests"
+# PATH minus every directory holding cargo or rustc: npm run build must not need a Rust toolchain.
+nocargo_path="$(printf '%s\n' "$PATH" | tr ':' '\n' | while IFS= read -r d; do
+  if [ -n "$d" ] && [ ! -x "$d/cargo" ] && [ ! -x "$d/rustc" ]; then printf '%s:' "$d"; fi
+done)"
+rm -f main.js
+env PATH="${nocargo_path%:}" bash -c 'if command -v cargo >/dev/null; then echo "cargo still on PATH" >&2; exit 1; fi; npm run build'
+test -s main.js
+npm run lint
+node --test tests/plugin/
+
 step "end to end: real MCP clients drive the release binary over stdio and HTTP"
 # The product binary exactly as users build it, copied aside: building examples or tests in
 # release mode would rebuild target/release/obsidian-tc with the dev-dependencies' features.
