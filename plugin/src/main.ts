@@ -1,11 +1,14 @@
 import { Notice, Plugin } from "obsidian";
 import { type Engine, loadEngine } from "./engine/load";
+import { Bridge } from "./server/bridge";
 import { parseSettings, TcBridgeSettingTab, type TcBridgeSettings } from "./settings";
 
 export default class TcBridgePlugin extends Plugin {
 	settings!: TcBridgeSettings;
 	/** The WebAssembly engine; null until loaded, or when loading failed. */
 	engine: Engine | null = null;
+	/** The localhost bridge server and its tool registry; null when not serving. */
+	bridge: Bridge | null = null;
 
 	async onload(): Promise<void> {
 		await this.loadSettings();
@@ -15,10 +18,15 @@ export default class TcBridgePlugin extends Plugin {
 		} catch (err) {
 			console.error("TC Bridge: the WebAssembly engine failed to load", err);
 			new Notice("Search engine failed to load; see the developer console.");
+			return;
 		}
+		const bridge = new Bridge(this.engine, this.settings.port, this.settings.token, this.manifest.version);
+		if (await bridge.start()) this.bridge = bridge;
 	}
 
 	onunload(): void {
+		void this.bridge?.stop();
+		this.bridge = null;
 		this.engine = null;
 	}
 

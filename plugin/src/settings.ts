@@ -31,7 +31,8 @@ function isPort(value: unknown): value is number {
 export function parseSettings(data: unknown): TcBridgeSettings {
 	const raw = (typeof data === "object" && data !== null ? data : {}) as Record<string, unknown>;
 	return {
-		port: isPort(raw.port) ? raw.port : DEFAULT_SETTINGS.port,
+		// 0 (any free port) is accepted from data.json for tests; the settings tab asks for 1-65535.
+		port: isPort(raw.port) || raw.port === 0 ? raw.port : DEFAULT_SETTINGS.port,
 		token: typeof raw.token === "string" && raw.token.length > 0 ? raw.token : newToken(),
 	};
 }

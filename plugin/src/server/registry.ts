@@ -1,0 +1,64 @@
+// The tools the bridge serves: a small registry that later pieces (search, Dataview, ...) fill.
+
+/** One MCP content item, relayed to the client as is (seed 001). */
+export interface ContentItem {
+	type: string;
+	text?: string;
+	data?: string;
+	mimeType?: string;
+	[key: string]: unknown;
+}
+
+/** What a tool returns: MCP content, and `isError` for a tool-level failure (HTTP 200). */
+export interface ToolResult {
+	content: ContentItem[];
+	isError?: boolean;
+}
+
+/** A JSON Schema object; `required` lists the argument names the bridge checks before `run`. */
+export interface InputSchema {
+	type: "object";
+	properties?: Record<string, unknown>;
+	required?: string[];
+	[key: string]: unknown;
+}
+
+export interface BridgeTool {
+	name: string;
+	description: string;
+	inputSchema: InputSchema;
+	run(args: Record<string, unknown>): Promise<ToolResult> | ToolResult;
+}
+
+/** The public part of a tool, as listed by `GET /bridge/v1/tools` and hashed. */
+export interface ToolListing {
+	name: string;
+	description: string;
+	inputSchema: InputSchema;
+}
+
+export class ToolRegistry {
+	private readonly tools = new Map<string, BridgeTool>();
+
+	/** Adds a tool; a second tool with the same name is refused. Returns an unregister function. */
+	register(tool: BridgeTool): () => void {
+		if (this.tools.has(tool.name)) throw new Error(`Tool '${tool.name}' is already registered`);
+		this.tools.set(tool.name, tool);
+		return () => {
+			if (this.tools.get(tool.name) === tool) this.tools.delete(tool.name);
+		};
+	}
+
+	get(name: string): BridgeTool | undefined {
+		return this.tools.get(name);
+	}
+
+	/** Listings in registration order. */
+	list(): ToolListing[] {
+		return Array.from(this.tools.values(), (t) => ({
+			name: t.name,
+			description: t.description,
+			inputSchema: t.inputSchema,
+		}));
+	}
+}
