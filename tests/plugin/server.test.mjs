@@ -173,6 +173,14 @@ test('POST /bridge/v1/tools/{name}/call: success, isError, 404, 400, 500', async
     assert.equal(r.json.error, 'INVALID_ARGUMENTS');
     assert.deepEqual(r.json.details, { missing: ['path', 'query'] });
 
+    // Inherited names (toString, __proto__) are not arguments.
+    const proto = { ...echo, name: 'proto', inputSchema: { type: 'object', required: ['toString'] } };
+    const unreg = plugin.bridge.registry.register(proto);
+    r = await call(port, 'proto', { arguments: {} });
+    unreg();
+    assert.equal(r.status, 400);
+    assert.deepEqual(r.json.details, { missing: ['toString'] });
+
     r = await request(port, { method: 'POST', path: '/bridge/v1/tools/echo/call', body: '{not json' });
     assert.equal(r.status, 400);
     assert.equal(r.json.error, 'INVALID_ARGUMENTS');

@@ -77,7 +77,7 @@ export async function callTool(deps: BridgeApiDeps, name: string, bodyText: stri
 	if (!isPlainObject(args)) return error(400, "INVALID_ARGUMENTS", "'arguments' must be a JSON object");
 
 	const required = Array.isArray(tool.inputSchema.required) ? tool.inputSchema.required : [];
-	const missing = required.filter((key) => !(key in args) || args[key] === undefined);
+	const missing = required.filter((key) => !Object.prototype.hasOwnProperty.call(args, key) || args[key] === undefined);
 	if (missing.length > 0) {
 		const noun = missing.length === 1 ? "argument" : "arguments";
 		return error(400, "INVALID_ARGUMENTS", `Missing required ${noun}: ${missing.join(", ")}`, { missing });
