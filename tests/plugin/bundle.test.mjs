@@ -80,9 +80,9 @@ test('onload initialises the WebAssembly engine; onunload releases it', async ()
 
 test('saved settings are kept; malformed ones fall back to defaults', async () => {
   const Plugin = loadBundle();
-  const kept = new Plugin(fakeApp({ port: 28000, token: 'abc' }), manifest);
+  const kept = new Plugin(fakeApp({ port: 0, token: 'abc' }), manifest);
   await kept.onload();
-  assert.deepEqual(kept.settings, { port: 28000, token: 'abc' });
+  assert.deepEqual(kept.settings, { port: 0, token: 'abc' });
   kept.onunload();
 
   const bad = new Plugin(fakeApp({ port: 'x', token: 7 }), manifest);
