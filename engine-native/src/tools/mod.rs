@@ -70,6 +70,7 @@ pub mod uri;
 pub mod vault_error;
 pub mod vaults;
 pub mod workspaces;
+pub mod write_back;
 
 use crate::dispatch::{Registry, RegistryError, ToolDef};
 

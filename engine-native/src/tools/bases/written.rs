@@ -1,7 +1,6 @@
 //! Writing a base: its sections rendered as YAML the way properties are written, parsed back
 //! with the base parser before anything is written, and the result reported.
 
-use engine_core::acl::AclOp;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
@@ -11,8 +10,7 @@ use crate::dispatch::ToolContext;
 use crate::errors::ToolError;
 use crate::frontmatter::property_lines;
 use crate::tools::structured::structured;
-use crate::tools::vault_error::tool_error_from_vault;
-use crate::vault::WriteOptions;
+use crate::tools::write_back::write_back;
 
 /// The result of `create_base` and `update_base`.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -60,15 +58,7 @@ pub(super) fn write_base(
     prepared: Prepared,
     previous_sha256: Option<String>,
 ) -> Result<Value, ToolError> {
-    let options = WriteOptions {
-        overwrite: previous_sha256.is_some(),
-        expected_sha256: previous_sha256.clone(),
-    };
-    ctx.mark_effect_started();
-    let written = ctx
-        .vault()
-        .write(path, prepared.text.as_bytes(), &options)
-        .map_err(|error| tool_error_from_vault(&error, AclOp::Write))?;
+    let written = write_back(ctx, path, prepared.text.as_bytes(), previous_sha256.clone())?;
     structured(&BaseWritten {
         path: written.path,
         created: written.created,

@@ -20,7 +20,8 @@ use crate::tools::args::{input_schema, parse};
 use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
 use crate::tools::structured::output_schema;
 use crate::tools::vault_error::tool_error_from_vault;
-use crate::vault::{EntryKind, VaultError, WriteOptions};
+use crate::tools::write_back::write_back;
+use crate::vault::{EntryKind, VaultError};
 
 /// The most notes one call edits.
 const MAX_NOTES: usize = 1000;
@@ -190,15 +191,7 @@ fn set_one(ctx: &ToolContext<'_>, path: &str, edit: &Edit) -> Result<ItemResult,
             file.sha256,
         ));
     }
-    let options = WriteOptions {
-        overwrite: true,
-        expected_sha256: Some(file.sha256),
-    };
-    ctx.mark_effect_started();
-    let outcome = ctx
-        .vault()
-        .write(&file.path, edited.text.as_bytes(), &options)
-        .map_err(|error| tool_error_from_vault(&error, AclOp::Write))?;
+    let outcome = write_back(ctx, &file.path, edited.text.as_bytes(), Some(file.sha256))?;
     Ok(ItemResult::done(
         outcome.path,
         ItemStatus::Updated,

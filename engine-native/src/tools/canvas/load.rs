@@ -6,7 +6,8 @@ use super::model::{Canvas, invalid};
 use crate::dispatch::ToolContext;
 use crate::errors::ToolError;
 use crate::tools::vault_error::{check_expected, tool_error_from_vault};
-use crate::vault::{WriteOptions, WriteOutcome};
+use crate::tools::write_back::write_back;
+use crate::vault::WriteOutcome;
 
 /// A canvas as read.
 pub(super) struct CanvasFile {
@@ -60,12 +61,5 @@ pub(super) fn write_canvas_file(
     canvas: &Canvas,
     replacing: Option<String>,
 ) -> Result<WriteOutcome, ToolError> {
-    let options = WriteOptions {
-        overwrite: replacing.is_some(),
-        expected_sha256: replacing,
-    };
-    ctx.mark_effect_started();
-    ctx.vault()
-        .write(path, canvas.to_text().as_bytes(), &options)
-        .map_err(|error| tool_error_from_vault(&error, AclOp::Write))
+    write_back(ctx, path, canvas.to_text().as_bytes(), replacing)
 }

@@ -9,7 +9,8 @@ use crate::dispatch::ToolContext;
 use crate::errors::{ErrorCode, ToolError};
 use crate::frontmatter::property;
 use crate::tools::vault_error::{check_expected, tool_error_from_vault};
-use crate::vault::{WriteOptions, WriteOutcome};
+use crate::tools::write_back::write_back;
+use crate::vault::WriteOutcome;
 
 /// A board note as read.
 pub(super) struct BoardNote {
@@ -87,12 +88,5 @@ pub(super) fn write_board(
     note: &BoardNote,
     text: &str,
 ) -> Result<WriteOutcome, ToolError> {
-    let options = WriteOptions {
-        overwrite: true,
-        expected_sha256: Some(note.sha256.clone()),
-    };
-    ctx.mark_effect_started();
-    ctx.vault()
-        .write(&note.path, text.as_bytes(), &options)
-        .map_err(|error| tool_error_from_vault(&error, AclOp::Write))
+    write_back(ctx, &note.path, text.as_bytes(), Some(note.sha256.clone()))
 }

@@ -16,8 +16,9 @@ use crate::errors::{ErrorCode, ToolError};
 use crate::periodic::{Period, SettingsSource};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
-use crate::tools::vault_error::{check_expected, tool_error_from_vault};
-use crate::vault::{TextFile, WriteOptions};
+use crate::tools::vault_error::check_expected;
+use crate::tools::write_back::write_back;
+use crate::vault::TextFile;
 
 /// The arguments of `append_to_periodic_note`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -98,15 +99,7 @@ fn append_to_periodic_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, 
                 ..text
             }
             .encode();
-            let options = WriteOptions {
-                overwrite: true,
-                expected_sha256: Some(file.sha256),
-            };
-            ctx.mark_effect_started();
-            let outcome = ctx
-                .vault()
-                .write(&file.path, &bytes, &options)
-                .map_err(|error| tool_error_from_vault(&error, AclOp::Write))?;
+            let outcome = write_back(ctx, &file.path, &bytes, Some(file.sha256))?;
             (outcome.path, sha256_hex(&bytes), bytes.len(), false)
         }
         None => {

@@ -20,7 +20,7 @@ use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
 use crate::tools::frontmatter::note::read_text;
 use crate::tools::structured::structured;
 use crate::tools::vault_error::{check_expected, tool_error_from_vault};
-use crate::vault::WriteOptions;
+use crate::tools::write_back::write_back;
 
 /// The result of `add_tag` and `remove_tag`.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -87,15 +87,12 @@ fn edit_note(
     if !changed {
         return structured(&result);
     }
-    let options = WriteOptions {
-        overwrite: true,
-        expected_sha256: Some(note.sha256.clone()),
-    };
-    ctx.mark_effect_started();
-    let written = ctx
-        .vault()
-        .write(&note.path, edited.text.as_bytes(), &options)
-        .map_err(|error| tool_error_from_vault(&error, AclOp::Write))?;
+    let written = write_back(
+        ctx,
+        &note.path,
+        edited.text.as_bytes(),
+        Some(note.sha256.clone()),
+    )?;
     structured(&TagEdit {
         sha256: written.sha256,
         previous_sha256: Some(note.sha256),

@@ -22,7 +22,8 @@ use crate::tasks::{DateField, StatusType, TaskFields, edit};
 use crate::tools::args::parse;
 use crate::tools::structured::structured;
 use crate::tools::vault_error::{check_expected, tool_error_from_vault};
-use crate::vault::{VaultError, WriteOptions};
+use crate::tools::write_back::write_back;
+use crate::vault::VaultError;
 
 /// A reopened task done longer ago than this needs the user's confirmation.
 const REOPEN_CONFIRM_DAYS: i64 = 7;
@@ -97,15 +98,7 @@ pub(super) fn update_task(ctx: &ToolContext<'_>, args: Value) -> Result<Value, T
         (before, &after),
     )?;
     let updated = format!("{}{after}{}", &text[..task.start], &text[task.end..]);
-    let options = WriteOptions {
-        overwrite: true,
-        expected_sha256: Some(note.sha256),
-    };
-    ctx.mark_effect_started();
-    let written = ctx
-        .vault()
-        .write(&note.path, updated.as_bytes(), &options)
-        .map_err(|error| tool_error_from_vault(&error, AclOp::Write))?;
+    let written = write_back(ctx, &note.path, updated.as_bytes(), Some(note.sha256))?;
     structured(&result(written.sha256, written.path))
 }
 

@@ -24,7 +24,7 @@ use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
 use crate::tools::frontmatter::note::read_text;
 use crate::tools::structured::structured;
 use crate::tools::vault_error::{check_expected, tool_error_from_vault};
-use crate::vault::WriteOptions;
+use crate::tools::write_back::write_back;
 
 /// The arguments of `improve_frontmatter`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -116,15 +116,7 @@ pub(super) fn improve_frontmatter(ctx: &ToolContext<'_>, args: Value) -> Result<
     if args.dry_run || !changed {
         return structured(&result);
     }
-    let options = WriteOptions {
-        overwrite: true,
-        expected_sha256: Some(note.sha256),
-    };
-    ctx.mark_effect_started();
-    let written = ctx
-        .vault()
-        .write(&note.path, text.as_bytes(), &options)
-        .map_err(|error| tool_error_from_vault(&error, AclOp::Write))?;
+    let written = write_back(ctx, &note.path, text.as_bytes(), Some(note.sha256))?;
     result.path = written.path;
     result.sha256 = written.sha256;
     structured(&result)

@@ -10,7 +10,8 @@ use serde_json::{Map, Value};
 use crate::dispatch::ToolContext;
 use crate::errors::{ErrorCode, ToolError};
 use crate::tools::vault_error::tool_error_from_vault;
-use crate::vault::{VaultError, WriteOptions};
+use crate::tools::write_back::write_back;
+use crate::vault::VaultError;
 
 /// `.obsidian/workspaces.json`: `{"workspaces": {name: layout}, "active": name}`.
 pub(super) const WORKSPACES_FILE: &str = ".obsidian/workspaces.json";
@@ -71,13 +72,5 @@ pub(super) fn write_json(ctx: &ToolContext<'_>, file: &JsonFile) -> Result<Strin
             format!("{} could not be serialized: {error}", file.path),
         )
     })?;
-    let options = WriteOptions {
-        overwrite: file.sha256.is_some(),
-        expected_sha256: file.sha256.clone(),
-    };
-    ctx.mark_effect_started();
-    ctx.vault()
-        .write(file.path, text.as_bytes(), &options)
-        .map(|written| written.sha256)
-        .map_err(|error| tool_error_from_vault(&error, AclOp::Write))
+    write_back(ctx, file.path, text.as_bytes(), file.sha256.clone()).map(|written| written.sha256)
 }
