@@ -37,8 +37,13 @@ step "Python packages (.venv, tests/requirements.txt)"
 [ -x .venv/bin/python ] || python3 -m venv .venv
 if ! .venv/bin/python - <<'PY'
 import sys, importlib.metadata as m
+def installed(name):
+    try:
+        return m.version(name)
+    except m.PackageNotFoundError:
+        return None
 want = [l.split("#")[0].strip() for l in open("tests/requirements.txt")]
-sys.exit(any(r and m.version(r.split("==")[0]) != r.split("==")[1] for r in want))
+sys.exit(any(r and installed(r.split("==")[0]) != r.split("==")[1] for r in want))
 PY
 then
   .venv/bin/pip install --quiet --disable-pip-version-check -r tests/requirements.txt

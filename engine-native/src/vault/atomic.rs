@@ -45,6 +45,7 @@ pub(crate) fn write_file(
     mode: Option<u32>,
     replace: Replace,
 ) -> io::Result<()> {
+    super::fault::check(target)?;
     let dir = parent_of(target)?;
     let (temp_path, mut file) = create_temp(dir)?;
     let written = (|| {

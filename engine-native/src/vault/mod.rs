@@ -14,6 +14,7 @@
 mod atomic;
 mod cleanup;
 mod error;
+pub mod fault;
 mod folders;
 mod handle;
 pub mod journal;

@@ -43,11 +43,15 @@ impl Vault {
         self.remember(&source);
         self.remember(&destination);
         let abs = self.prepare_parent(&destination)?;
-        let renamed = if destination.exists() {
-            fs::rename(&source.abs, &abs)
-        } else {
-            rename_no_replace(&source.abs, &abs)
-        };
+        let renamed = super::fault::check(&source.abs)
+            .and_then(|()| super::fault::check(&abs))
+            .and_then(|()| {
+                if destination.exists() {
+                    fs::rename(&source.abs, &abs)
+                } else {
+                    rename_no_replace(&source.abs, &abs)
+                }
+            });
         renamed.map_err(|error| match error.kind() {
             io::ErrorKind::AlreadyExists => VaultError::AlreadyExists {
                 path: destination.rel.clone(),

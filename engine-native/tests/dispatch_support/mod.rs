@@ -207,35 +207,18 @@ pub fn result_paths(found: &Value) -> Vec<String> {
         .collect()
 }
 
-/// Makes `path` immutable (`chattr +i`: even root cannot replace it) and returns a guard
-/// that lifts it again.
-pub struct Immutable(std::path::PathBuf);
+/// Makes the vault refuse every change to the file at `path` (as `chattr +i` would, through
+/// the `fault-injection` feature, so it works in containers without `CAP_LINUX_IMMUTABLE`)
+/// until the guard is dropped.
+pub struct Immutable {
+    _guard: obsidian_tc::vault::fault::RefuseChanges,
+}
 
 impl Immutable {
     pub fn set(path: std::path::PathBuf) -> Immutable {
-        let ok = std::process::Command::new("chattr")
-            .arg("+i")
-            .arg(&path)
-            .status()
-            .is_ok_and(|s| s.success());
-        assert!(
-            ok,
-            "chattr +i {} failed: this test needs a filesystem with immutable files",
-            path.display()
-        );
-        let guard = Immutable(path);
-        let probe = std::fs::OpenOptions::new().write(true).open(&guard.0);
-        assert!(probe.is_err(), "the immutable file is still writable");
-        guard
-    }
-}
-
-impl Drop for Immutable {
-    fn drop(&mut self) {
-        let _ = std::process::Command::new("chattr")
-            .arg("-i")
-            .arg(&self.0)
-            .status();
+        let guard = obsidian_tc::vault::fault::RefuseChanges::mark(&path)
+            .unwrap_or_else(|error| panic!("cannot mark {}: {error}", path.display()));
+        Immutable { _guard: guard }
     }
 }
 
