@@ -1,4 +1,5 @@
 import { App, PluginSettingTab, Setting } from "obsidian";
+import type { FolderAccess, FolderPreset } from "./acl/gate";
 import type TcBridgePlugin from "./main";
 
 export interface TcBridgeSettings {
@@ -6,6 +7,20 @@ export interface TcBridgeSettings {
 	port: number;
 	/** Bearer token the stdio bridge and the native server present; generated on first load. */
 	token: string;
+	/** Whether tools may create or change notes (Templater, QuickAdd, Excalidraw, ...). */
+	allowWrites: boolean;
+	/** Whether `execute_command` may run commands at all. */
+	allowCommands: boolean;
+	/** Command ids `execute_command` may run (each still asks the human). */
+	commandAllowlist: string[];
+	/** Per-folder access for agents; a nested folder overrides its parent. */
+	folderAccess: FolderAccess[];
+	/** Access to everything no listed folder covers. */
+	unlistedAccess: FolderPreset;
+	/** Seconds the approval dialog waits before answering "timed out". */
+	approvalTimeoutSeconds: number;
+	/** Absolute path of a native `obsidian-tc` binary to run as a supervised sidecar ("" = none). */
+	sidecarPath: string;
 }
 
 /** Default port: clear of Local REST API (27123/27124) and the usual 3000/3001. */
@@ -14,7 +29,28 @@ export const DEFAULT_PORT = 27190;
 export const DEFAULT_SETTINGS: TcBridgeSettings = {
 	port: DEFAULT_PORT,
 	token: "",
+	allowWrites: false,
+	allowCommands: false,
+	commandAllowlist: [],
+	folderAccess: [],
+	unlistedAccess: "rw",
+	approvalTimeoutSeconds: 60,
+	sidecarPath: "",
 };
+
+const PRESETS: readonly FolderPreset[] = ["none", "r", "rw", "rwd"];
+
+function isPreset(value: unknown): value is FolderPreset {
+	return typeof value === "string" && (PRESETS as readonly string[]).includes(value);
+}
+
+function folderAccessList(value: unknown): FolderAccess[] {
+	if (!Array.isArray(value)) return [];
+	return value.flatMap((entry: unknown) => {
+		const e = (typeof entry === "object" && entry !== null ? entry : {}) as Record<string, unknown>;
+		return typeof e.folder === "string" && isPreset(e.preset) ? [{ folder: e.folder, preset: e.preset }] : [];
+	});
+}
 
 /** 32 random bytes as lowercase hex. */
 export function newToken(): string {
@@ -34,6 +70,18 @@ export function parseSettings(data: unknown): TcBridgeSettings {
 		// 0 (any free port) is accepted from data.json for tests; the settings tab asks for 1-65535.
 		port: isPort(raw.port) || raw.port === 0 ? raw.port : DEFAULT_SETTINGS.port,
 		token: typeof raw.token === "string" && raw.token.length > 0 ? raw.token : newToken(),
+		allowWrites: typeof raw.allowWrites === "boolean" ? raw.allowWrites : DEFAULT_SETTINGS.allowWrites,
+		allowCommands: typeof raw.allowCommands === "boolean" ? raw.allowCommands : DEFAULT_SETTINGS.allowCommands,
+		commandAllowlist: Array.isArray(raw.commandAllowlist)
+			? raw.commandAllowlist.filter((id): id is string => typeof id === "string")
+			: [],
+		folderAccess: folderAccessList(raw.folderAccess),
+		unlistedAccess: isPreset(raw.unlistedAccess) ? raw.unlistedAccess : DEFAULT_SETTINGS.unlistedAccess,
+		approvalTimeoutSeconds:
+			typeof raw.approvalTimeoutSeconds === "number" && raw.approvalTimeoutSeconds > 0
+				? raw.approvalTimeoutSeconds
+				: DEFAULT_SETTINGS.approvalTimeoutSeconds,
+		sidecarPath: typeof raw.sidecarPath === "string" ? raw.sidecarPath : "",
 	};
 }
 

@@ -82,7 +82,10 @@ test('saved settings are kept; malformed ones fall back to defaults', async () =
   const Plugin = loadBundle();
   const kept = new Plugin(fakeApp({ port: 0, token: 'abc' }), manifest);
   await kept.onload();
-  assert.deepEqual(kept.settings, { port: 0, token: 'abc' });
+  assert.equal(kept.settings.port, 0);
+  assert.equal(kept.settings.token, 'abc');
+  assert.equal(kept.settings.allowWrites, false, 'writes are off by default');
+  assert.equal(kept.settings.allowCommands, false, 'commands are off by default');
   kept.onunload();
 
   const bad = new Plugin(fakeApp({ port: 'x', token: 7 }), manifest);

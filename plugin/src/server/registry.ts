@@ -12,6 +12,8 @@ export interface ContentItem {
 /** What a tool returns: MCP content, and `isError` for a tool-level failure (HTTP 200). */
 export interface ToolResult {
 	content: ContentItem[];
+	/** The result as JSON (MCP `structuredContent`); the companion API's `result` or error body. */
+	structuredContent?: unknown;
 	isError?: boolean;
 }
 

@@ -3,6 +3,67 @@
 
 export const notices = [];
 
+/** The Obsidian API version the stub stands for (`apiVersion` of the real module). */
+export const apiVersion = '1.13.1';
+
+/** Obsidian's `normalizePath`: forward slashes, no duplicate, leading or trailing slash. */
+export function normalizePath(path) {
+	const p = String(path).replace(/[\\/]+/g, '/').replace(/^\/+|\/+$/g, '');
+	return p === '' ? '/' : p.normalize('NFC');
+}
+
+export class TAbstractFile {
+	constructor(vault, path, parent) {
+		this.vault = vault;
+		this.path = path;
+		this.name = path.split('/').pop() ?? path;
+		this.parent = parent ?? null;
+	}
+}
+
+export class TFile extends TAbstractFile {
+	constructor(vault, path, parent, stat) {
+		super(vault, path, parent);
+		const dot = this.name.lastIndexOf('.');
+		this.basename = dot > 0 ? this.name.slice(0, dot) : this.name;
+		this.extension = dot > 0 ? this.name.slice(dot + 1) : '';
+		this.stat = stat;
+	}
+}
+
+export class TFolder extends TAbstractFile {
+	constructor(vault, path, parent) {
+		super(vault, path, parent);
+		this.children = [];
+	}
+	isRoot() {
+		return this.path === '/';
+	}
+}
+
+/** Obsidian's `Events`: `on` returns a ref that `offref` removes; `trigger` calls in order. */
+export class Events {
+	constructor() {
+		this._handlers = new Map();
+	}
+	on(name, callback, ctx) {
+		const ref = { e: this, name, fn: callback, ctx };
+		if (!this._handlers.has(name)) this._handlers.set(name, []);
+		this._handlers.get(name).push(ref);
+		return ref;
+	}
+	off(name, callback) {
+		const list = this._handlers.get(name) ?? [];
+		this._handlers.set(name, list.filter((r) => r.fn !== callback));
+	}
+	offref(ref) {
+		this.off(ref.name, ref.fn);
+	}
+	trigger(name, ...args) {
+		for (const ref of [...(this._handlers.get(name) ?? [])]) ref.fn.apply(ref.ctx, args);
+	}
+}
+
 export class Notice {
 	constructor(message, timeout) {
 		this.message = message;
@@ -18,6 +79,13 @@ export class Component {
 	}
 	register(cb) {
 		this._cleanups.push(cb);
+	}
+	registerEvent(ref) {
+		this._cleanups.push(() => ref.e.offref(ref));
+	}
+	registerInterval(id) {
+		this._cleanups.push(() => clearInterval(id));
+		return id;
 	}
 	load() {}
 	unload() {

@@ -1,0 +1,52 @@
+// How every in-Obsidian tool answers: MCP content for the bridge API (a JSON text item, relayed
+// as is) plus the same value as `structuredContent`, which the companion API turns into its
+// `{ok, result}` / `{ok:false, code, message, details}` envelope.
+import type { ToolResult } from "../server/registry";
+
+/** Error codes shared with the native server's taxonomy (ARCHITECTURE §3, seed 000 §3.1). */
+export type ToolErrorCode =
+	| "plugin_missing"
+	| "plugin_unreachable"
+	| "invalid_input"
+	| "not_found"
+	| "acl_denied"
+	| "writes_disabled"
+	| "commands_disabled"
+	| "command_not_allowed"
+	| "approval_denied"
+	| "approval_timed_out"
+	| "internal_error";
+
+/** The structured body of a failed tool call. */
+export interface ToolErrorBody {
+	code: ToolErrorCode;
+	message: string;
+	details?: Record<string, unknown>;
+}
+
+/** A successful result carrying `value` (any JSON). */
+export function toolOk(value: unknown): ToolResult {
+	return {
+		content: [{ type: "text", text: JSON.stringify(value) }],
+		structuredContent: value,
+	};
+}
+
+/** A tool-level failure (`isError: true`, HTTP 200 on the bridge API). */
+export function toolError(code: ToolErrorCode, message: string, details?: Record<string, unknown>): ToolResult {
+	const body: ToolErrorBody = details === undefined ? { code, message } : { code, message, details };
+	return {
+		content: [{ type: "text", text: JSON.stringify(body) }],
+		structuredContent: body,
+		isError: true,
+	};
+}
+
+/** `plugin_missing` naming the companion plugin (its manifest id and display name). */
+export function pluginMissing(pluginId: string, pluginName: string): ToolResult {
+	return toolError(
+		"plugin_missing",
+		`${pluginName} is not installed or not enabled in this vault. Install and enable "${pluginName}" from Community plugins, then retry.`,
+		{ plugin: pluginId },
+	);
+}
