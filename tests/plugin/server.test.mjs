@@ -148,6 +148,80 @@ test('GET /bridge/v1/tools: list and the seed-001 hash', async () => {
   assert.equal(again.json.hash, empty.json.hash);
 });
 
+/** A deterministic pseudo-random source (tests must be repeatable). */
+function lcg(seed) {
+  let state = seed;
+  return (n) => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state % n;
+  };
+}
+
+/** A JSON value with nested objects whose keys come in a random order. */
+function randomSchema(rnd, depth = 0) {
+  const keys = ['type', 'properties', 'required', 'enum', 'description', 'items', 'minimum', 'default', 'Zed', 'ä', '_x'];
+  const out = {};
+  const count = 1 + rnd(5);
+  for (let i = 0; i < count; i++) {
+    const key = keys[rnd(keys.length)];
+    const kind = depth > 2 ? rnd(4) : rnd(6);
+    out[key] = [
+      () => `text ${rnd(100)} "quoted" \\ é ✓ \u2028`,
+      () => rnd(1000) / 8 - 50,
+      () => rnd(2) === 0,
+      () => [`b${rnd(9)}`, `a${rnd(9)}`, null],
+      () => randomSchema(rnd, depth + 1),
+      () => ({ z: randomSchema(rnd, depth + 1), a: 1e21, m: -0.5 }),
+    ][kind]();
+  }
+  return out;
+}
+
+test('GET /bridge/v1/tools: the hash equals seed 001\'s algorithm on 300 random tool lists', async () => {
+  const alphabet = 'abAB_-.09zZ';
+  const rnd = lcg(7);
+  let compared = 0;
+  for (let round = 0; round < 300; round++) {
+    const names = new Set();
+    const wanted = 1 + rnd(8);
+    while (names.size < wanted) {
+      let name = '';
+      for (let i = 0, n = 1 + rnd(6); i < n; i++) name += alphabet[rnd(alphabet.length)];
+      names.add(name);
+    }
+    const tools = [...names].map((name) => ({
+      name,
+      description: `Tool ${name}: ${'dé'.repeat(rnd(3))}`,
+      inputSchema: { type: 'object', ...randomSchema(rnd) },
+      run: () => ({ content: [] }),
+    }));
+    const unregister = tools.map((t) => plugin.bridge.registry.register(t));
+    try {
+      const r = await request(port, { path: '/bridge/v1/tools' });
+      assert.equal(r.status, 200);
+      const listed = r.json.tools.filter((t) => names.has(t.name));
+      assert.equal(listed.length, tools.length);
+      assert.equal(r.json.hash, seedHash(r.json.tools), `round ${round}: ${[...names].join(' ')}`);
+      compared++;
+    } finally {
+      unregister.forEach((u) => u());
+    }
+  }
+  assert.equal(compared, 300);
+});
+
+test('tool names outside the MCP alphabet are refused at registration', () => {
+  for (const name of ['éclair', 'a b', '', 'x'.repeat(129), 'read/note', 'Ω']) {
+    assert.throws(
+      () => plugin.bridge.registry.register({ ...echo, name }),
+      /not a valid tool name/,
+      JSON.stringify(name),
+    );
+  }
+  const unregister = plugin.bridge.registry.register({ ...echo, name: 'x'.repeat(128) });
+  unregister();
+});
+
 test('POST /bridge/v1/tools/{name}/call: success, isError, 404, 400, 500', async () => {
   const unregister = [echo, twoArgs, soft, thrower].map((t) => plugin.bridge.registry.register(t));
   const { error } = console;
@@ -223,7 +297,17 @@ test('403 for a foreign Host and for any Origin', async () => {
   assert.equal(r.status, 403);
 });
 
-test('unknown routes 404; wrong methods 405', async () => {
+test('unknown routes 404; wrong methods 405; every reply is JSON', async () => {
+  for (const r of [
+    await request(port, { path: '/bridge/v2/health' }),
+    await request(port, { method: 'POST', path: '/bridge/v1/health', body: '{}' }),
+    await request(port, { token: null }),
+    await request(port, { host: 'evil.example' }),
+  ]) {
+    assert.match(r.headers['content-type'], /^application\/json/, `${r.status}`);
+    assert.equal(typeof r.json.error, 'string', `${r.status}: ${r.text}`);
+    assert.equal(typeof r.json.message, 'string', `${r.status}: ${r.text}`);
+  }
   assert.equal((await request(port, { path: '/bridge/v2/health' })).status, 404);
   assert.equal((await request(port, { path: '/' })).status, 404);
   assert.equal((await request(port, { method: 'POST', path: '/bridge/v1/health', body: '{}' })).status, 405);

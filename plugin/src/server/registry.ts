@@ -39,11 +39,21 @@ export interface ToolListing {
 	inputSchema: InputSchema;
 }
 
+/**
+ * MCP tool names: 1 to 128 of `A-Z a-z 0-9 _ - .`. On this alphabet the engine's tool-list hash
+ * orders names exactly as seed 001's `localeCompare` sort does, so the hash is the seed's for
+ * every list the registry can hold.
+ */
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
 export class ToolRegistry {
 	private readonly tools = new Map<string, BridgeTool>();
 
-	/** Adds a tool; a second tool with the same name is refused. Returns an unregister function. */
+	/** Adds a tool; an invalid name or a second tool with the same name is refused. Returns an unregister function. */
 	register(tool: BridgeTool): () => void {
+		if (!TOOL_NAME.test(tool.name)) {
+			throw new Error(`'${tool.name}' is not a valid tool name: use 1 to 128 of A-Z, a-z, 0-9, _, - and .`);
+		}
 		if (this.tools.has(tool.name)) throw new Error(`Tool '${tool.name}' is already registered`);
 		this.tools.set(tool.name, tool);
 		return () => {
