@@ -1,6 +1,4 @@
-import { App, PluginSettingTab, Setting } from "obsidian";
 import type { FolderAccess, FolderPreset } from "./acl/gate";
-import type TcBridgePlugin from "./main";
 
 export interface TcBridgeSettings {
 	/** Port of the localhost bridge server (127.0.0.1 only). */
@@ -59,7 +57,8 @@ export function newToken(): string {
 	return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-function isPort(value: unknown): value is number {
+/** A TCP port number, 1-65535. */
+export function isPort(value: unknown): value is number {
 	return typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 65535;
 }
 
@@ -83,36 +82,4 @@ export function parseSettings(data: unknown): TcBridgeSettings {
 				: DEFAULT_SETTINGS.approvalTimeoutSeconds,
 		sidecarPath: typeof raw.sidecarPath === "string" ? raw.sidecarPath : "",
 	};
-}
-
-export class TcBridgeSettingTab extends PluginSettingTab {
-	constructor(
-		app: App,
-		private readonly plugin: TcBridgePlugin,
-	) {
-		super(app, plugin);
-	}
-
-	display(): void {
-		const { containerEl } = this;
-		containerEl.empty();
-
-		new Setting(containerEl)
-			.setName("Port")
-			.setDesc("Port of the local bridge server on 127.0.0.1.")
-			.addText((text) =>
-				text.setValue(String(this.plugin.settings.port)).onChange(async (value) => {
-					const port = Number(value);
-					if (isPort(port)) {
-						this.plugin.settings.port = port;
-						await this.plugin.saveSettings();
-					}
-				}),
-			);
-
-		new Setting(containerEl)
-			.setName("Token")
-			.setDesc("Bearer token that local clients must present.")
-			.addText((text) => text.setValue(this.plugin.settings.token).setDisabled(true));
-	}
 }

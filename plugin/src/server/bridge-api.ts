@@ -1,6 +1,7 @@
 // Bridge API v1 (seed 001): health, tool list with its hash, tool calls. Pure request → reply
 // logic; the HTTP plumbing lives in http-server.ts.
-import type { ToolListing, ToolRegistry } from "./registry";
+import { type ActivityMonitor, activityOf } from "./activity";
+import type { BridgeTool, ToolListing, ToolRegistry, ToolResult } from "./registry";
 
 export const BRIDGE_PREFIX = "/bridge/v1";
 export const BRIDGE_VERSION = "1.0.0";
@@ -18,6 +19,8 @@ export interface BridgeApiDeps {
 	registry: ToolRegistry;
 	hashTools: ToolListHasher;
 	version?: string;
+	/** Told about every tool call while it runs (the status bar listens). */
+	activity?: ActivityMonitor;
 }
 
 function error(status: number, code: string, message: string, details?: unknown): Reply {
@@ -55,8 +58,21 @@ export function listTools(deps: BridgeApiDeps): Reply {
 	return { status: 200, body: { tools, hash: deps.hashTools(tools) } };
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
+/** Whether `v` is a JSON object (not null, not an array). */
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
 	return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** The names in the tool's `inputSchema.required` that `args` lacks. */
+export function missingArguments(tool: BridgeTool, args: Record<string, unknown>): string[] {
+	const required = Array.isArray(tool.inputSchema.required) ? tool.inputSchema.required : [];
+	return required.filter((key) => !Object.prototype.hasOwnProperty.call(args, key) || args[key] === undefined);
+}
+
+/** Runs the tool, counted in `activity` (reading or writing) while it runs. */
+export function runTool(deps: BridgeApiDeps, tool: BridgeTool, args: Record<string, unknown>): Promise<ToolResult> {
+	const work = () => tool.run(args);
+	return deps.activity ? deps.activity.track(activityOf(tool.name), work) : Promise.resolve().then(work);
 }
 
 /** `POST /bridge/v1/tools/{name}/call` with the raw request body text. */
@@ -76,15 +92,14 @@ export async function callTool(deps: BridgeApiDeps, name: string, bodyText: stri
 	const args = parsed.arguments ?? {};
 	if (!isPlainObject(args)) return error(400, "INVALID_ARGUMENTS", "'arguments' must be a JSON object");
 
-	const required = Array.isArray(tool.inputSchema.required) ? tool.inputSchema.required : [];
-	const missing = required.filter((key) => !Object.prototype.hasOwnProperty.call(args, key) || args[key] === undefined);
+	const missing = missingArguments(tool, args);
 	if (missing.length > 0) {
 		const noun = missing.length === 1 ? "argument" : "arguments";
 		return error(400, "INVALID_ARGUMENTS", `Missing required ${noun}: ${missing.join(", ")}`, { missing });
 	}
 
 	try {
-		const result = await tool.run(args);
+		const result = await runTool(deps, tool, args);
 		if (result.isError === true) {
 			return { status: 200, body: { success: false, content: result.content, isError: true } };
 		}

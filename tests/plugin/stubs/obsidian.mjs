@@ -181,3 +181,189 @@ export class Setting {
 		return this;
 	}
 }
+
+// ---- Stand-ins for the companion API, approval dialog, settings tab and status bar ----
+
+/** An HTMLElement stand-in with Obsidian's helpers (createEl, setText, empty, ...). */
+export class StubElement {
+	constructor(tag = 'div', opts = {}) {
+		this.tag = tag;
+		this.children = [];
+		this.text = opts.text ?? '';
+		this.cls = opts.cls ?? '';
+	}
+	createEl(tag, opts = {}) {
+		const el = new StubElement(tag, opts);
+		this.children.push(el);
+		return el;
+	}
+	createDiv(opts = {}) {
+		return this.createEl('div', opts);
+	}
+	createSpan(opts = {}) {
+		return this.createEl('span', opts);
+	}
+	setText(text) {
+		this.text = String(text);
+	}
+	getText() {
+		return this.text;
+	}
+	empty() {
+		this.children = [];
+		this.text = '';
+	}
+	addClass(cls) {
+		this.cls = `${this.cls} ${cls}`.trim();
+	}
+	remove() {}
+}
+
+/** Every Modal opened so far, in order (tests press its buttons or close it). */
+export const openedModals = [];
+
+/** Obsidian's Modal: `open` runs onOpen, `close` runs onClose once. */
+export class Modal {
+	constructor(app) {
+		this.app = app;
+		this.titleEl = new StubElement('div');
+		this.contentEl = new StubElement('div');
+		this.isOpen = false;
+	}
+	open() {
+		this.isOpen = true;
+		openedModals.push(this);
+		this.onOpen?.();
+	}
+	close() {
+		if (!this.isOpen) return;
+		this.isOpen = false;
+		this.onClose?.();
+	}
+	setTitle(title) {
+		this.titleEl.setText(title);
+		return this;
+	}
+	/** Test helper: every button in the modal's Settings. */
+	buttons() {
+		const found = [];
+		const walk = (el) => {
+			for (const child of el.children ?? []) {
+				for (const c of child.components ?? []) if (c instanceof ButtonComponent) found.push(c);
+				walk(child);
+			}
+		};
+		walk(this.contentEl);
+		return found;
+	}
+	/** Test helper: clicks the button labelled `text`. */
+	async press(text) {
+		const button = this.buttons().find((b) => b.text === text);
+		if (!button) throw new Error(`no button '${text}' in the modal`);
+		await button.click();
+	}
+}
+
+export class ButtonComponent {
+	constructor() {
+		this.text = '';
+		this.cta = false;
+		this.onClickCb = null;
+	}
+	setButtonText(text) {
+		this.text = text;
+		return this;
+	}
+	setCta() {
+		this.cta = true;
+		return this;
+	}
+	setWarning() {
+		return this;
+	}
+	setTooltip() {
+		return this;
+	}
+	onClick(cb) {
+		this.onClickCb = cb;
+		return this;
+	}
+	/** Test helper: what a click does. */
+	async click() {
+		await this.onClickCb?.();
+	}
+}
+
+class ValueComponent {
+	constructor() {
+		this.value = undefined;
+		this.onChangeCb = null;
+	}
+	setValue(v) {
+		this.value = v;
+		return this;
+	}
+	getValue() {
+		return this.value;
+	}
+	setPlaceholder() {
+		return this;
+	}
+	setDisabled(d) {
+		this.disabled = d;
+		return this;
+	}
+	onChange(cb) {
+		this.onChangeCb = cb;
+		return this;
+	}
+	/** Test helper: what typing or picking a value does. */
+	async change(v) {
+		this.value = v;
+		await this.onChangeCb?.(v);
+	}
+}
+
+export class ToggleComponent extends ValueComponent {}
+export class TextAreaComponent extends ValueComponent {}
+export class DropdownComponent extends ValueComponent {
+	constructor() {
+		super();
+		this.options = {};
+	}
+	addOptions(options) {
+		Object.assign(this.options, options);
+		return this;
+	}
+	addOption(value, label) {
+		this.options[value] = label;
+		return this;
+	}
+}
+
+/** Test helper: the existing TextComponent also accepts a typed value. */
+TextComponent.prototype.change = async function change(v) {
+	this.value = v;
+	await this.onChangeCb?.(v);
+};
+
+for (const [method, Component] of [
+	['addButton', ButtonComponent],
+	['addToggle', ToggleComponent],
+	['addTextArea', TextAreaComponent],
+	['addDropdown', DropdownComponent],
+]) {
+	Setting.prototype[method] = function add(cb) {
+		const c = new Component();
+		this.components.push(c);
+		cb(c);
+		return this;
+	};
+}
+
+/** Status-bar items the plugin added (each a StubElement). */
+Plugin.prototype.addStatusBarItem = function addStatusBarItem() {
+	const el = new StubElement('div');
+	(this.statusBarItems ??= []).push(el);
+	return el;
+};
