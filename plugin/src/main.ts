@@ -2,6 +2,8 @@ import { Notice, Plugin } from "obsidian";
 import { type Engine, loadEngine } from "./engine/load";
 import { Bridge } from "./server/bridge";
 import { parseSettings, TcBridgeSettingTab, type TcBridgeSettings } from "./settings";
+import { denyApprovals } from "./tools/context";
+import { registerObsidianTools, toolContext } from "./tools/index";
 
 export default class TcBridgePlugin extends Plugin {
 	settings!: TcBridgeSettings;
@@ -21,6 +23,7 @@ export default class TcBridgePlugin extends Plugin {
 			return;
 		}
 		const bridge = new Bridge(this.engine, this.settings.port, this.settings.token, this.manifest.version);
+		registerObsidianTools(bridge.registry, toolContext(this.app, this.engine, this.settings, denyApprovals));
 		if (await bridge.start()) this.bridge = bridge;
 	}
 

@@ -25,3 +25,8 @@ export interface ToolContext {
 	/** Shows the approval dialog and resolves with the answer (fails closed). */
 	approve(request: ApprovalRequest): Promise<ApprovalOutcome>;
 }
+
+/** The approval answer until the approval dialog exists: every request is denied (fail closed). */
+export function denyApprovals(): Promise<ApprovalOutcome> {
+	return Promise.resolve("denied");
+}
