@@ -10,6 +10,7 @@ import { startSidecar } from "./sidecar/start";
 import { TcBridgeSettingTab } from "./ui/settings-tab";
 import { serverState, StatusBar } from "./ui/status-bar";
 import { vaultBasePath } from "./ui/vault-path";
+import { registerObsidianTools, toolContext } from "./tools/index";
 
 export default class TcBridgePlugin extends Plugin {
 	settings!: TcBridgeSettings;
@@ -42,6 +43,7 @@ export default class TcBridgePlugin extends Plugin {
 			companion,
 			activity: this.activity,
 		});
+		registerObsidianTools(bridge.registry, toolContext(this.app, this.engine, () => this.settings, this.approvals.approve));
 		if (await bridge.start()) this.bridge = bridge;
 		status.setServer(serverState(bridge, this.settings.port));
 		this.register(() => status.setServer({ state: "stopped" }));

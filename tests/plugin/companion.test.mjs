@@ -56,6 +56,10 @@ before(async () => {
       app.plugins.manifests.omnisearch = { id: 'omnisearch', name: 'Omnisearch', version: '1.27.0' };
     },
   });
+  // These tests check the routing and the envelope with recording tools in place of the
+  // plugin's own (tested in tools.test.mjs).
+  for (const [, , tool] of ROUTES) ctx.plugin.bridge.registry.unregister(tool);
+  for (const tool of ['create_excalidraw', 'update_excalidraw']) ctx.plugin.bridge.registry.unregister(tool);
 });
 after(() => unloadPlugin(ctx.plugin));
 

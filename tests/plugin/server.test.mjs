@@ -126,26 +126,29 @@ test('GET /bridge/v1/health', async () => {
 });
 
 test('GET /bridge/v1/tools: list and the seed-001 hash', async () => {
-  const empty = await request(port, { path: '/bridge/v1/tools' });
-  assert.equal(empty.status, 200);
-  assert.deepEqual(empty.json.tools, []);
-  assert.equal(empty.json.hash, seedHash([]));
+  // The plugin's own tools, registered on load.
+  const own = await request(port, { path: '/bridge/v1/tools' });
+  assert.equal(own.status, 200);
+  assert.ok(own.json.tools.length >= 20, `${own.json.tools.length} tools`);
+  assert.ok(own.json.tools.some((t) => t.name === 'execute_command'));
+  assert.equal(own.json.hash, seedHash(own.json.tools));
 
-  const unregister = [echo, twoArgs, soft, thrower].map((t) => plugin.bridge.registry.register(t));
+  const mine = [echo, twoArgs, soft, thrower];
+  const unregister = mine.map((t) => plugin.bridge.registry.register(t));
   try {
     const r = await request(port, { path: '/bridge/v1/tools' });
     assert.equal(r.status, 200);
-    assert.deepEqual(r.json.tools.map((t) => t.name), ['echo', 'b_two', 'Soft_fail', 'thrower']);
-    assert.deepEqual(r.json.tools[0], { name: echo.name, description: echo.description, inputSchema: echo.inputSchema });
-    assert.equal(r.json.tools[0].run, undefined);
+    assert.deepEqual(r.json.tools.slice(-4).map((t) => t.name), ['echo', 'b_two', 'Soft_fail', 'thrower']);
+    assert.deepEqual(r.json.tools.at(-4), { name: echo.name, description: echo.description, inputSchema: echo.inputSchema });
+    assert.ok(r.json.tools.every((t) => t.run === undefined && Object.keys(t).join() === 'name,description,inputSchema'));
     assert.match(r.json.hash, /^[0-9a-f]{64}$/);
     assert.equal(r.json.hash, seedHash(r.json.tools));
-    assert.notEqual(r.json.hash, empty.json.hash);
+    assert.notEqual(r.json.hash, own.json.hash);
   } finally {
     unregister.forEach((u) => u());
   }
   const again = await request(port, { path: '/bridge/v1/tools' });
-  assert.equal(again.json.hash, empty.json.hash);
+  assert.equal(again.json.hash, own.json.hash);
 });
 
 /** A deterministic pseudo-random source (tests must be repeatable). */

@@ -102,11 +102,13 @@ test('status bar: serving on the bound port, reading and writing during calls, s
   const item = ctx.plugin.statusBarItems[0];
   assert.equal(item.text, `TC Bridge: serving on port ${ctx.port}`);
   const gates = {};
-  const slow = (name) => ({
-    name, description: 'waits', inputSchema: { type: 'object' },
+  const slow = (name, writes = false) => ({
+    name, description: 'waits', inputSchema: { type: 'object' }, writes,
     run: () => new Promise((resolve) => { gates[name] = () => resolve({ content: [], structuredContent: {} }); }),
   });
-  const u = [ctx.plugin.bridge.registry.register(slow('search')), ctx.plugin.bridge.registry.register(slow('execute_command'))];
+  ctx.plugin.bridge.registry.unregister('search');
+  ctx.plugin.bridge.registry.unregister('execute_command');
+  const u = [ctx.plugin.bridge.registry.register(slow('search')), ctx.plugin.bridge.registry.register(slow('execute_command', true))];
   try {
     const reading = post(ctx.port, '/search', { query: 'x' });
     await waitFor(() => gates.search, 1000, 'the search call');

@@ -4,18 +4,9 @@
 /** What an agent is doing right now. */
 export type ActivityKind = "reading" | "writing" | "approval";
 
-/** The tools that change the vault or the app; every other tool only reads. */
-const WRITING_TOOLS: ReadonlySet<string> = new Set([
-	"execute_command",
-	"execute_template",
-	"trigger_quickadd",
-	"create_excalidraw",
-	"update_excalidraw",
-]);
-
-/** Whether a call of `toolName` reads or writes. */
-export function activityOf(toolName: string): ActivityKind {
-	return WRITING_TOOLS.has(toolName) ? "writing" : "reading";
+/** Whether a call of `tool` reads or writes (its `writes` flag). */
+export function activityOf(tool: { writes?: boolean }): ActivityKind {
+	return tool.writes === true ? "writing" : "reading";
 }
 
 /** Counts what is in flight, by kind, and tells listeners after each change. */

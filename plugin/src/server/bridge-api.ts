@@ -72,7 +72,7 @@ export function missingArguments(tool: BridgeTool, args: Record<string, unknown>
 /** Runs the tool, counted in `activity` (reading or writing) while it runs. */
 export function runTool(deps: BridgeApiDeps, tool: BridgeTool, args: Record<string, unknown>): Promise<ToolResult> {
 	const work = () => tool.run(args);
-	return deps.activity ? deps.activity.track(activityOf(tool.name), work) : Promise.resolve().then(work);
+	return deps.activity ? deps.activity.track(activityOf(tool), work) : Promise.resolve().then(work);
 }
 
 /** `POST /bridge/v1/tools/{name}/call` with the raw request body text. */

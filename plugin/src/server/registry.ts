@@ -29,6 +29,8 @@ export interface BridgeTool {
 	name: string;
 	description: string;
 	inputSchema: InputSchema;
+	/** Changes notes or runs app actions (the status bar shows "writing" while it runs). */
+	writes?: boolean;
 	run(args: Record<string, unknown>): Promise<ToolResult> | ToolResult;
 }
 
@@ -59,6 +61,11 @@ export class ToolRegistry {
 		return () => {
 			if (this.tools.get(tool.name) === tool) this.tools.delete(tool.name);
 		};
+	}
+
+	/** Removes the tool called `name`; returns whether there was one. */
+	unregister(name: string): boolean {
+		return this.tools.delete(name);
 	}
 
 	get(name: string): BridgeTool | undefined {

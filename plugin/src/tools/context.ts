@@ -4,15 +4,10 @@ import type { App } from "obsidian";
 import type { AccessGate } from "../acl/gate";
 import type { Engine } from "../engine/load";
 import type { TcBridgeSettings } from "../settings";
+import type { ApprovalPrompt } from "../ui/approval-modal";
 
-/** What the human is asked to approve (shown in the approval dialog). */
-export interface ApprovalRequest {
-	tool: string;
-	vault: string;
-	path?: string;
-	/** A diff or a one-paragraph summary of the proposed change. */
-	summary: string;
-}
+/** What the human is asked to approve: what the approval dialog shows. */
+export type ApprovalRequest = ApprovalPrompt;
 
 /** The human's answer; anything but "approved" means the call must not run. */
 export type ApprovalOutcome = "approved" | "denied" | "timed_out";
@@ -20,8 +15,11 @@ export type ApprovalOutcome = "approved" | "denied" | "timed_out";
 export interface ToolContext {
 	app: App;
 	engine: Engine;
-	gate: AccessGate;
-	settings: TcBridgeSettings;
+	/** The folder ACL of the current settings (rebuilt when they change). */
+	readonly gate: AccessGate;
+	/** The current settings. */
+	readonly settings: TcBridgeSettings;
 	/** Shows the approval dialog and resolves with the answer (fails closed). */
 	approve(request: ApprovalRequest): Promise<ApprovalOutcome>;
 }
+

@@ -15,6 +15,13 @@ export type ToolErrorCode =
 	| "command_not_allowed"
 	| "approval_denied"
 	| "approval_timed_out"
+	| "plugin_incompatible"
+	| "plugin_error"
+	| "plugin_not_ready"
+	| "dql_error"
+	| "command_failed"
+	| "note_exists"
+	| "operation_timeout"
 	| "internal_error";
 
 /** The structured body of a failed tool call. */

@@ -367,3 +367,6 @@ Plugin.prototype.addStatusBarItem = function addStatusBarItem() {
 	(this.statusBarItems ??= []).push(el);
 	return el;
 };
+// Obsidian re-exports moment.js; the stand-in is the moment the `obsidian` package itself depends on
+// (2.29.4, installed with it; a direct devDependency would trip the store lint's depend/ban-dependencies).
+export { default as moment } from 'moment';
