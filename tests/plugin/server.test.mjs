@@ -3,54 +3,15 @@
 // test tools through plugin.bridge.registry and talks to the real 127.0.0.1 server with node:http.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
-import http from 'node:http';
 import net from 'node:net';
 import * as obsidian from './stubs/obsidian.mjs';
-
-const root = new URL('../../', import.meta.url);
-const mainPath = fileURLToPath(new URL('main.js', root));
-const manifest = JSON.parse(readFileSync(new URL('manifest.json', root), 'utf8'));
-const nodeRequire = createRequire(mainPath);
-globalThis.window ??= globalThis;
-
-function loadBundle() {
-  assert.ok(existsSync(mainPath), 'main.js missing: run `npm run build` first');
-  const module = { exports: {} };
-  const require = (name) => (name === 'obsidian' ? obsidian : nodeRequire(name));
-  new Function('require', 'module', 'exports', readFileSync(mainPath, 'utf8'))(require, module, module.exports);
-  return module.exports.default ?? module.exports;
-}
+import { loadBundle, manifest, request as harnessRequest } from './harness/plugin.mjs';
 
 const TOKEN = 'test-token-0123456789';
 
-/** One request with full control over headers (fetch forbids setting Host). */
-function request(port, { method = 'GET', path = '/bridge/v1/health', headers = {}, body, token = TOKEN, host } = {}) {
-  return new Promise((resolve, reject) => {
-    const h = { host: host ?? `127.0.0.1:${port}`, ...headers };
-    if (token !== null) h.authorization = `Bearer ${token}`;
-    if (body !== undefined) {
-      h['content-type'] = 'application/json';
-      h['content-length'] = Buffer.byteLength(body);
-    }
-    const req = http.request({ host: '127.0.0.1', port, method, path, headers: h, agent: false }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json = null;
-        try { json = JSON.parse(text); } catch { /* not JSON */ }
-        resolve({ status: res.statusCode, headers: res.headers, json, text });
-      });
-    });
-    req.on('error', reject);
-    if (body !== undefined) req.write(body);
-    req.end();
-  });
-}
+/** A request to the bridge API (health unless `path` says otherwise) with this file's token. */
+const request = (port, opts = {}) => harnessRequest(port, { path: '/bridge/v1/health', token: TOKEN, ...opts });
 
 const call = (port, name, payload, opts = {}) =>
   request(port, { method: 'POST', path: `/bridge/v1/tools/${encodeURIComponent(name)}/call`, body: JSON.stringify(payload), ...opts });

@@ -9,29 +9,18 @@ import { readFileSync, cpSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import * as obsidian from './stubs/obsidian.mjs';
 import { fakeApp } from './fakes/app.mjs';
 import * as companions from './fakes/companions.mjs';
+import { loadBundle, manifest } from './harness/plugin.mjs';
 
 const root = new URL('../../', import.meta.url);
-const mainPath = fileURLToPath(new URL('main.js', root));
-const manifest = JSON.parse(readFileSync(new URL('manifest.json', root), 'utf8'));
-const nodeRequire = createRequire(mainPath);
-globalThis.window ??= globalThis;
 
 const TOKEN = 'tools-test-token-0123456789';
 const DENIED = 'Getting started';
 const tmp = mkdtempSync(join(tmpdir(), 'tc-tools-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
-
-function loadBundle() {
-  const module = { exports: {} };
-  const require = (name) => (name === 'obsidian' ? obsidian : nodeRequire(name));
-  new Function('require', 'module', 'exports', readFileSync(mainPath, 'utf8'))(require, module, module.exports);
-  return module.exports.default ?? module.exports;
-}
 
 let copies = 0;
 /** A plugin over a fresh vault copy with `settings`; `setup(app)` installs companions. */
