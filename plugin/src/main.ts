@@ -1,6 +1,7 @@
 import { Notice, Plugin } from "obsidian";
 import { type Engine, loadEngine } from "./engine/load";
 import { Bridge } from "./server/bridge";
+import { registerSearch } from "./search/register";
 import { parseSettings, TcBridgeSettingTab, type TcBridgeSettings } from "./settings";
 
 export default class TcBridgePlugin extends Plugin {
@@ -22,6 +23,7 @@ export default class TcBridgePlugin extends Plugin {
 		}
 		const bridge = new Bridge(this.engine, this.settings.port, this.settings.token, this.manifest.version);
 		if (await bridge.start()) this.bridge = bridge;
+		registerSearch(this, this.engine);
 	}
 
 	onunload(): void {

@@ -181,3 +181,39 @@ export class Setting {
 		return this;
 	}
 }
+
+// --- search (plugin/src/search): parseYaml, SuggestModal, Plugin.addCommand ---
+
+import { parse as parseYamlText } from 'yaml';
+
+/** Obsidian's `parseYaml`, with the `yaml` package (YAML 1.2 core schema: dates stay text). */
+export function parseYaml(text) {
+	return parseYamlText(text);
+}
+
+/** Obsidian's `SuggestModal`: records what was opened; tests drive the suggestion hooks. */
+export class SuggestModal {
+	constructor(app) {
+		this.app = app;
+		this.placeholder = '';
+		this.isOpen = false;
+	}
+	setPlaceholder(text) {
+		this.placeholder = text;
+	}
+	open() {
+		this.isOpen = true;
+		SuggestModal.opened.push(this);
+	}
+	close() {
+		this.isOpen = false;
+	}
+}
+SuggestModal.opened = [];
+
+/** `Plugin.addCommand`: commands the plugin added, by id, in `plugin.commands`. */
+Plugin.prototype.addCommand = function addCommand(command) {
+	this.commands ??= {};
+	this.commands[command.id] = command;
+	return command;
+};
