@@ -43,6 +43,11 @@ export class LexicalIndex {
      */
     search(query: string, k: number): any;
     /**
+     * The first `wanted` notes for `query` that `allowed(path)` admits (a throw or a falsy
+     * answer leaves the note out), each by its best chunk, best first: `[{path, key, score}]`.
+     */
+    search_notes(query: string, wanted: number, allowed: Function): any;
+    /**
      * Replaces the scoring parameters `{k1?, b?, weights?}` (no re-indexing needed).
      */
     set_params(params: any): void;
@@ -54,6 +59,14 @@ export class LexicalIndex {
      * Inserts or replaces a document `{title?, aliases?, headings?, tags?, body?}`.
      */
     upsert(id: string, doc: any): void;
+    /**
+     * Indexes the note at `path` from its full text; `parse_yaml(yaml)` turns the text of
+     * its frontmatter (found by engine-core, as the server finds it) into its properties,
+     * a plain object (a throw or any other value counts as no properties, as a frontmatter
+     * the server cannot parse does). Earlier chunks of the note are not replaced: remove
+     * them first by their keys. Returns its chunks, `[{key, headings}]`, in order.
+     */
+    upsert_note(path: string, text: string, parse_yaml: Function): any;
 }
 
 export function acl_evaluate(input: any): any;
@@ -150,9 +163,11 @@ export interface InitOutput {
     readonly lexicalindex_new: (a: any) => [number, number, number];
     readonly lexicalindex_remove: (a: number, b: number, c: number) => number;
     readonly lexicalindex_search: (a: number, b: number, c: number, d: number) => [number, number, number];
+    readonly lexicalindex_search_notes: (a: number, b: number, c: number, d: number, e: any) => [number, number, number];
     readonly lexicalindex_set_params: (a: number, b: any) => [number, number];
     readonly lexicalindex_to_bytes: (a: number) => [number, number];
     readonly lexicalindex_upsert: (a: number, b: number, c: number, d: any) => [number, number];
+    readonly lexicalindex_upsert_note: (a: number, b: number, c: number, d: number, e: number, f: any) => [number, number, number];
     readonly link_text_after_move: (a: any) => [number, number, number];
     readonly parse_scope: (a: any) => [number, number, number];
     readonly resolve_link: (a: any) => [number, number, number];

@@ -121,6 +121,24 @@ export class LexicalIndex {
         return takeFromExternrefTable0(ret[0]);
     }
     /**
+     * The first `wanted` notes for `query` that `allowed(path)` admits (a throw or a falsy
+     * answer leaves the note out), each by its best chunk, best first: `[{path, key, score}]`.
+     * @param {string} query
+     * @param {number} wanted
+     * @param {Function} allowed
+     * @returns {any}
+     */
+    search_notes(query, wanted, allowed) {
+        const val2 = +wanted;
+        const ptr0 = passStringToWasm0(query, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.lexicalindex_search_notes(this.__wbg_ptr, ptr0, len0, val2, allowed);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
      * Replaces the scoring parameters `{k1?, b?, weights?}` (no re-indexing needed).
      * @param {any} params
      */
@@ -152,6 +170,35 @@ export class LexicalIndex {
         if (ret[1]) {
             throw takeFromExternrefTable0(ret[0]);
         }
+    }
+    /**
+     * Indexes the note at `path` from its full text; `parse_yaml(yaml)` turns the text of
+     * its frontmatter (found by engine-core, as the server finds it) into its properties,
+     * a plain object (a throw or any other value counts as no properties, as a frontmatter
+     * the server cannot parse does). Earlier chunks of the note are not replaced: remove
+     * them first by their keys. Returns its chunks, `[{key, headings}]`, in order.
+     * @param {string} path
+     * @param {string} text
+     * @param {Function} parse_yaml
+     * @returns {any}
+     */
+    upsert_note(path, text, parse_yaml) {
+        let ptr0, len0, ptr1, len1;
+        try {
+            ptr0 = passStringToWasm0(path, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(text, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.lexicalindex_upsert_note(this.__wbg_ptr, ptr0, len0, ptr1, len1, parse_yaml);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
     }
 }
 if (Symbol.dispose) LexicalIndex.prototype[Symbol.dispose] = LexicalIndex.prototype.free;
@@ -567,6 +614,10 @@ function __wbg_get_imports() {
             const ret = typeof(arg0) === 'bigint';
             return ret;
         },
+        __wbg___wbindgen_is_falsy_d864b623500ae65d: function(arg0) {
+            const ret = !arg0;
+            return ret;
+        },
         __wbg___wbindgen_is_function_741ff2bb612836f5: function(arg0) {
             const ret = typeof(arg0) === 'function';
             return ret;
@@ -611,6 +662,10 @@ function __wbg_get_imports() {
         },
         __wbg_call_40b008ba32f73991: function() { return handleError(function (arg0, arg1) {
             const ret = arg0.call(arg1);
+            return ret;
+        }, arguments); },
+        __wbg_call_a410eb4b59ed5965: function() { return handleError(function (arg0, arg1, arg2) {
+            const ret = arg0.call(arg1, arg2);
             return ret;
         }, arguments); },
         __wbg_done_57e08d0be6e30c02: function(arg0) {
@@ -711,7 +766,12 @@ function __wbg_get_imports() {
             const ret = arg0;
             return ret;
         },
-        __wbindgen_generic_0000000000000002: function(arg0) {
+        __wbindgen_generic_0000000000000002: function(arg0, arg1) {
+            // Cast intrinsic for `Ref(String) -> Externref`.
+            const ret = getStringFromWasm0(arg0, arg1);
+            return ret;
+        },
+        __wbindgen_generic_0000000000000003: function(arg0) {
             // Cast intrinsic for `U64 -> Externref`.
             const ret = BigInt.asUintN(64, arg0);
             return ret;

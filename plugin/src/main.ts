@@ -11,6 +11,7 @@ import { TcBridgeSettingTab } from "./ui/settings-tab";
 import { serverState, StatusBar } from "./ui/status-bar";
 import { vaultBasePath } from "./ui/vault-path";
 import { registerObsidianTools, toolContext } from "./tools/index";
+import { registerSearch } from "./search/register";
 
 export default class TcBridgePlugin extends Plugin {
 	settings!: TcBridgeSettings;
@@ -43,7 +44,9 @@ export default class TcBridgePlugin extends Plugin {
 			companion,
 			activity: this.activity,
 		});
-		registerObsidianTools(bridge.registry, toolContext(this.app, this.engine, () => this.settings, this.approvals.approve));
+		const tools = toolContext(this.app, this.engine, () => this.settings, this.approvals.approve);
+		registerObsidianTools(bridge.registry, tools);
+		registerSearch(this, tools, bridge.registry);
 		if (await bridge.start()) this.bridge = bridge;
 		status.setServer(serverState(bridge, this.settings.port));
 		this.register(() => status.setServer({ state: "stopped" }));

@@ -24,6 +24,7 @@ mod lines;
 mod links;
 mod lists;
 mod mask;
+mod note_fields;
 mod parser;
 mod position;
 mod sections;
@@ -32,6 +33,7 @@ mod tags;
 mod types;
 
 pub use chunk::{Chunk, ChunkOptions, ChunkOptionsError, chunk_extracted};
+pub use note_fields::{NoteFields, note_fields, title_of};
 pub use types::{
     BlockId, ByteRange, Callout, CalloutFold, ExternalLink, Frontmatter, Heading, Link, LinkSyntax,
     ListItem, Loc, NoteMetadata, Pos, Section, SectionType, Subpath, Tag,

@@ -41,11 +41,13 @@
 //! [`dot`] and [`cosine`] work on `f32` slices with a fixed summation order; [`rrf`] and
 //! [`fuse_scores`] combine ranked lists (see their modules for the exact definitions).
 
+mod chunk_key;
 mod codec;
 mod field;
 mod fusion;
 mod index;
 mod lexical;
+mod notes;
 pub(crate) mod params;
 mod postings;
 mod scoring;
@@ -53,11 +55,13 @@ mod topk;
 mod vector;
 mod wire;
 
+pub use chunk_key::{chunk_key, chunk_key_path};
 pub use codec::{AnalyzerStamp, DecodeError, FORMAT_VERSION, MAGIC};
 pub use field::{Field, FieldWeights};
 pub use fusion::{FusionError, Hit, Normalization, RankedList, ScoredList, fuse_scores, rrf};
 pub use index::{IndexError, InvertedIndex, MAX_DOCS};
 pub use lexical::{AnalyzedDocument, Document, LexicalDecodeError, LexicalIndex};
+pub use notes::best_per_note;
 pub use params::{Bm25Params, MAX_K1, ParamsError};
 pub use postings::MAX_TF;
 pub use scoring::idf;

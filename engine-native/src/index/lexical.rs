@@ -2,11 +2,13 @@
 //! note, the chunk's heading breadcrumb, the note's tags, the chunk's text), the same index
 //! and scoring the plugin runs in WASM, plus what a hit needs to be shown (note path, heading,
 //! position). It can be saved as bytes and read back, so a reopened vault is searchable at
-//! once.
+//! once. Inside the engine-core index a chunk's id is its [`chunk_key`] (note path and
+//! ordinal), not its row id, so chunks with equal scores rank in the same order here as in
+//! the plugin, whose chunks have no row ids.
 
 use std::collections::HashMap;
 
-use engine_core::rank::{AnalyzedDocument, Bm25Params, LexicalIndex};
+use engine_core::rank::{AnalyzedDocument, Bm25Params, LexicalIndex, chunk_key};
 use engine_core::text::{Analyzer, AnalyzerSettings};
 
 use crate::store::{ChunkRow, NoteFields};
@@ -36,6 +38,8 @@ pub struct ChunkHit {
 pub struct LexicalView {
     index: LexicalIndex,
     places: HashMap<i64, ChunkPlace>,
+    /// The row id of each indexed chunk, by its [`chunk_key`].
+    ids: HashMap<String, i64>,
 }
 
 impl LexicalView {
@@ -44,6 +48,7 @@ impl LexicalView {
         LexicalView {
             index: new_index(),
             places: HashMap::new(),
+            ids: HashMap::new(),
         }
     }
 
@@ -65,13 +70,16 @@ impl LexicalView {
             return None;
         }
         let mut places = HashMap::with_capacity(chunks.len());
+        let mut ids = HashMap::with_capacity(chunks.len());
         for chunk in chunks {
-            if !index.contains(&chunk.chunk_id.to_string()) {
+            let key = chunk_key(&chunk.path, chunk.ordinal);
+            if !index.contains(&key) {
                 return None;
             }
+            ids.insert(key, chunk.chunk_id);
             places.insert(chunk.chunk_id, place(chunk));
         }
-        Some(LexicalView { index, places })
+        Some(LexicalView { index, places, ids })
     }
 
     /// The bytes to save.
@@ -103,20 +111,21 @@ impl LexicalView {
     pub fn insert_analyzed(&mut self, id: i64, place: ChunkPlace, analyzed: &AnalyzedDocument) {
         // Only an analyzer failure on a document fails an upsert; such a chunk is left out of
         // the index (the note is still listed and readable).
-        if self
-            .index
-            .upsert_analyzed(&id.to_string(), analyzed)
-            .is_ok()
-        {
+        let key = chunk_key(&place.path, place.ordinal);
+        if self.index.upsert_analyzed(&key, analyzed).is_ok() {
             self.places.insert(id, place);
+            self.ids.insert(key, id);
         }
     }
 
     /// Removes chunks (a changed or deleted note's old ones).
     pub fn remove(&mut self, chunk_ids: &[i64]) {
         for id in chunk_ids {
-            self.index.remove(&id.to_string());
-            self.places.remove(id);
+            if let Some(place) = self.places.remove(id) {
+                let key = chunk_key(&place.path, place.ordinal);
+                self.index.remove(&key);
+                self.ids.remove(&key);
+            }
         }
     }
 
@@ -127,7 +136,7 @@ impl LexicalView {
             .into_iter()
             .filter_map(|hit| {
                 Some(ChunkHit {
-                    chunk_id: hit.id.parse().ok()?,
+                    chunk_id: *self.ids.get(&hit.id)?,
                     score: hit.score,
                 })
             })

@@ -3,7 +3,7 @@
 //! engine-core's markdown extraction and chunking, so the plugin sees the same structure.
 
 use engine_core::markdown::{
-    Chunk, ChunkOptions, LinkSyntax, NoteMetadata, Subpath, chunk_extracted, extract,
+    Chunk, ChunkOptions, LinkSyntax, NoteMetadata, Subpath, chunk_extracted, extract, note_fields,
 };
 use serde_json::{Map, Value};
 
@@ -87,22 +87,14 @@ pub fn parse_note(path: &str, text: &str, options: &ChunkOptions) -> ParsedNote 
         Ok(read) => (read.properties, None),
         Err(error) => (Map::new(), Some(error.to_string())),
     };
-    let aliases = string_list(&frontmatter, &["aliases", "alias"]);
-    let mut tags: Vec<String> = meta.tags.iter().map(|tag| tag.key.clone()).collect();
-    tags.extend(
-        string_list(&frontmatter, &["tags", "tag"])
-            .into_iter()
-            .map(|tag| tag.trim_start_matches('#').to_lowercase())
-            .filter(|tag| !tag.is_empty()),
-    );
-    tags.sort();
-    tags.dedup();
+    // Title, aliases and tags as engine-core derives them for the plugin too.
+    let fields = note_fields(path, &meta, &frontmatter);
     let mut links = body_links(&meta);
     links.extend(frontmatter_links(&frontmatter));
     ParsedNote {
-        title: title_of(path),
-        aliases,
-        tags,
+        title: fields.title,
+        aliases: fields.aliases,
+        tags: fields.tags,
         links,
         tasks: tasks(&meta),
         chunks: chunk_extracted(text, &meta, options),
@@ -112,10 +104,7 @@ pub fn parse_note(path: &str, text: &str, options: &ChunkOptions) -> ParsedNote 
 }
 
 /// The file name without its `.md` extension.
-pub fn title_of(path: &str) -> String {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    name.strip_suffix(".md").unwrap_or(name).to_owned()
-}
+pub use engine_core::markdown::title_of;
 
 /// Links and embeds of the body, in document order.
 fn body_links(meta: &NoteMetadata) -> Vec<NoteLink> {
@@ -173,30 +162,6 @@ pub(crate) fn strings_in(value: &Value) -> Vec<&str> {
     match value {
         Value::String(text) => vec![text.as_str()],
         Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
-        _ => Vec::new(),
-    }
-}
-
-/// The strings under the first present key of `keys`: a list, or one string split on commas
-/// (Obsidian accepts `tags: a, b`).
-fn string_list(properties: &Map<String, Value>, keys: &[&str]) -> Vec<String> {
-    let Some(value) = keys.iter().find_map(|key| properties.get(*key)) else {
-        return Vec::new();
-    };
-    match value {
-        Value::String(text) => text
-            .split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(str::to_owned)
-            .collect(),
-        Value::Array(items) => items
-            .iter()
-            .filter_map(Value::as_str)
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(str::to_owned)
-            .collect(),
         _ => Vec::new(),
     }
 }

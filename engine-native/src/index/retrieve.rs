@@ -4,9 +4,9 @@
 //! ranked, and each ranking is read deeper until the page is full or it ends, so hidden
 //! notes never show and never shorten a page.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
-use engine_core::rank::{Hit, Normalization, ScoredList, fuse_scores};
+use engine_core::rank::{self, Hit, Normalization, ScoredList, fuse_scores};
 
 use super::lexical::LexicalView;
 use super::semantic::{SemanticError, SemanticIndex};
@@ -145,36 +145,16 @@ impl Retriever<'_> {
 }
 
 /// The best chunk of each of the first `wanted` allowed notes of a chunk ranking
-/// (`rank(depth)` gives its first `depth` chunks), as `(chunk_id, path, score)`.
+/// (`rank(depth)` gives its first `depth` chunks), as `(chunk_id, path, score)`: engine-core's
+/// [`best_per_note`], the plugin's too, with the notes this view places the chunks in.
 fn best_per_note(
     view: &LexicalView,
     wanted: usize,
     allowed: &dyn Fn(&str) -> bool,
     rank: &mut dyn FnMut(usize) -> Vec<(i64, f32)>,
 ) -> Vec<(i64, String, f32)> {
-    let mut depth = (wanted * 4).max(64);
-    loop {
-        let hits = rank(depth);
-        let exhausted = hits.len() < depth;
-        let mut seen = HashSet::new();
-        let mut out = Vec::new();
-        for (chunk_id, score) in hits {
-            let Some(place) = view.place(chunk_id) else {
-                continue;
-            };
-            if !seen.insert(place.path.clone()) || !allowed(&place.path) {
-                continue;
-            }
-            out.push((chunk_id, place.path.clone(), score));
-            if out.len() == wanted {
-                return out;
-            }
-        }
-        if exhausted {
-            return out;
-        }
-        depth *= 4;
-    }
+    let note_of = |chunk_id: &i64| view.place(*chunk_id).map(|place| place.path.clone());
+    rank::best_per_note(wanted, &mut |path| allowed(path), &note_of, rank)
 }
 
 /// The two note rankings fused: each list's scores z-normalised (a note missing from a list

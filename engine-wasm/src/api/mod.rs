@@ -40,5 +40,6 @@ pub mod hash;
 pub mod jsonlogic;
 pub mod links;
 pub mod markdown;
+pub mod notes;
 pub mod rank;
 pub mod text;

@@ -649,7 +649,7 @@ struct LexicalOptions {
 /// `to_bytes` / `LexicalIndex.from_bytes`.
 #[wasm_bindgen(js_name = LexicalIndex)]
 pub struct LexicalIndexHandle {
-    inner: LexicalIndex,
+    pub(crate) inner: LexicalIndex,
 }
 
 #[wasm_bindgen(js_class = LexicalIndex)]

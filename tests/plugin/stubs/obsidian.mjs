@@ -370,3 +370,38 @@ Plugin.prototype.addStatusBarItem = function addStatusBarItem() {
 // Obsidian re-exports moment.js; the stand-in is the moment the `obsidian` package itself depends on
 // (2.29.4, installed with it; a direct devDependency would trip the store lint's depend/ban-dependencies).
 export { default as moment } from 'moment';
+// --- search (plugin/src/search): parseYaml, SuggestModal, Plugin.addCommand ---
+
+import { parse as parseYamlText } from 'yaml';
+
+/** Obsidian's `parseYaml`, with the `yaml` package (YAML 1.2 core schema: dates stay text). */
+export function parseYaml(text) {
+	return parseYamlText(text);
+}
+
+/** Obsidian's `SuggestModal`: records what was opened; tests drive the suggestion hooks. */
+export class SuggestModal {
+	constructor(app) {
+		this.app = app;
+		this.placeholder = '';
+		this.isOpen = false;
+	}
+	setPlaceholder(text) {
+		this.placeholder = text;
+	}
+	open() {
+		this.isOpen = true;
+		SuggestModal.opened.push(this);
+	}
+	close() {
+		this.isOpen = false;
+	}
+}
+SuggestModal.opened = [];
+
+/** `Plugin.addCommand`: commands the plugin added, by id, in `plugin.commands`. */
+Plugin.prototype.addCommand = function addCommand(command) {
+	this.commands ??= {};
+	this.commands[command.id] = command;
+	return command;
+};

@@ -1,0 +1,197 @@
+//! Notes in the `LexicalIndex` class, the way the native server indexes them: a note is cut
+//! into chunks (engine-core's extraction and chunking, default options), each chunk indexed
+//! under its [`chunk_key`] with the note's title, aliases and tags ([`note_fields`]), its
+//! heading breadcrumb and its text; a search ranks notes by their best chunk
+//! ([`best_per_note`]). Same code, same documents, same ids: the same ranking and scores.
+
+use engine_core::markdown::{ChunkOptions, NoteMetadata, chunk_extracted, extract, note_fields};
+use engine_core::rank::{Document, best_per_note, chunk_key, chunk_key_path};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use wasm_bindgen::prelude::*;
+
+use super::rank::{LexicalIndexHandle, index_error};
+use crate::js;
+
+/// One chunk of a note as indexed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NoteChunk {
+    /// Its id in the index ([`chunk_key`]).
+    pub key: String,
+    /// Its heading breadcrumb, outermost first.
+    pub headings: Vec<String>,
+    /// The document indexed for it.
+    #[serde(skip)]
+    pub document: Document,
+}
+
+/// The chunks of the note at `path` whose text is `text`, with frontmatter `properties`
+/// (`{}` when it has none or it does not parse), as the index holds them.
+pub fn note_chunks(path: &str, text: &str, properties: &Map<String, Value>) -> Vec<NoteChunk> {
+    chunks_of(path, text, &extract(text), properties)
+}
+
+/// [`note_chunks`] with the note's metadata already extracted.
+fn chunks_of(
+    path: &str,
+    text: &str,
+    meta: &NoteMetadata,
+    properties: &Map<String, Value>,
+) -> Vec<NoteChunk> {
+    let fields = note_fields(path, meta, properties);
+    chunk_extracted(text, meta, &ChunkOptions::default())
+        .into_iter()
+        .map(|chunk| NoteChunk {
+            key: chunk_key(path, u32::try_from(chunk.index).unwrap_or(u32::MAX)),
+            document: Document {
+                title: fields.title.clone(),
+                aliases: fields.aliases.clone(),
+                headings: chunk.headings.clone(),
+                tags: fields.tags.clone(),
+                body: chunk.text,
+            },
+            headings: chunk.headings,
+        })
+        .collect()
+}
+
+/// One ranked note.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NoteHit {
+    /// The note's path.
+    pub path: String,
+    /// Its best chunk's key.
+    pub key: String,
+    /// Its best chunk's BM25F score, widened from `f32`.
+    pub score: f64,
+}
+
+#[wasm_bindgen(js_class = LexicalIndex)]
+impl LexicalIndexHandle {
+    /// Indexes the note at `path` from its full text; `parse_yaml(yaml)` turns the text of
+    /// its frontmatter (found by engine-core, as the server finds it) into its properties,
+    /// a plain object (a throw or any other value counts as no properties, as a frontmatter
+    /// the server cannot parse does). Earlier chunks of the note are not replaced: remove
+    /// them first by their keys. Returns its chunks, `[{key, headings}]`, in order.
+    pub fn upsert_note(
+        &mut self,
+        path: &str,
+        text: &str,
+        parse_yaml: &js_sys::Function,
+    ) -> Result<JsValue, JsError> {
+        let meta = extract(text);
+        let properties = meta
+            .frontmatter
+            .as_ref()
+            .and_then(|span| {
+                let parsed = parse_yaml.call1(&JsValue::NULL, &JsValue::from_str(&span.yaml));
+                js::from_js::<Map<String, Value>>(parsed.ok()?).ok()
+            })
+            .unwrap_or_default();
+        let chunks = chunks_of(path, text, &meta, &properties);
+        for chunk in &chunks {
+            self.inner
+                .upsert(&chunk.key, &chunk.document)
+                .map_err(|e| js::error(index_error(e)))?;
+        }
+        js::to_js(&chunks)
+    }
+
+    /// The first `wanted` notes for `query` that `allowed(path)` admits (a throw or a falsy
+    /// answer leaves the note out), each by its best chunk, best first: `[{path, key, score}]`.
+    pub fn search_notes(
+        &self,
+        query: &str,
+        wanted: usize,
+        allowed: &js_sys::Function,
+    ) -> Result<JsValue, JsError> {
+        let mut admits = |path: &str| {
+            allowed
+                .call1(&JsValue::NULL, &JsValue::from_str(path))
+                .is_ok_and(|answer| answer.is_truthy())
+        };
+        js::to_js(&rank_notes(self, query, wanted, &mut admits))
+    }
+}
+
+/// The note ranking behind [`LexicalIndexHandle::search_notes`].
+pub fn rank_notes(
+    index: &LexicalIndexHandle,
+    query: &str,
+    wanted: usize,
+    allowed: &mut dyn FnMut(&str) -> bool,
+) -> Vec<NoteHit> {
+    let note_of = |key: &String| chunk_key_path(key).map(str::to_owned);
+    let mut rank = |depth: usize| {
+        index
+            .inner
+            .search(query, depth)
+            .into_iter()
+            .map(|hit| (hit.id, hit.score))
+            .collect()
+    };
+    best_per_note(wanted, allowed, &note_of, &mut rank)
+        .into_iter()
+        .map(|(key, path, score)| NoteHit {
+            path,
+            key,
+            score: f64::from(score),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine_core::rank::{Bm25Params, LexicalIndex};
+    use engine_core::text::AnalyzerSettings;
+
+    fn index_of(notes: &[(&str, &str)]) -> LexicalIndexHandle {
+        let mut inner = LexicalIndex::new(AnalyzerSettings::default(), Bm25Params::default())
+            .expect("default parameters");
+        for (path, text) in notes {
+            for chunk in note_chunks(path, text, &Map::new()) {
+                inner.upsert(&chunk.key, &chunk.document).expect("indexed");
+            }
+        }
+        LexicalIndexHandle { inner }
+    }
+
+    #[test]
+    fn equal_scores_rank_by_path_and_each_note_shows_once() {
+        let same = "# Bread\nflour and water\n";
+        let index = index_of(&[
+            ("z.md", same),
+            ("a b.md", same),
+            (
+                "a.md",
+                "# Bread\nflour and water and salt\n\n# More bread\nflour\n",
+            ),
+            ("a/b.md", same),
+        ]);
+        let hits = rank_notes(&index, "water", 10, &mut |_| true);
+        let paths: Vec<&str> = hits.iter().map(|hit| hit.path.as_str()).collect();
+        assert_eq!(paths, ["a b.md", "a/b.md", "z.md", "a.md"]);
+        assert_eq!(hits[0].score, hits[1].score);
+        let hits = rank_notes(&index, "flour", 10, &mut |path| path != "a b.md");
+        assert_eq!(hits.len(), 3);
+        assert!(hits.iter().all(|hit| hit.path != "a b.md"));
+    }
+
+    #[test]
+    fn chunks_carry_the_note_fields() {
+        let mut properties = Map::new();
+        properties.insert("aliases".into(), Value::from(vec!["Loaf"]));
+        let chunks = note_chunks(
+            "Food/Bread.md",
+            "---\naliases: [Loaf]\n---\n# A\ntext #Tag\n",
+            &properties,
+        );
+        assert_eq!(chunks.len(), 1);
+        assert_eq!(chunks[0].key, chunk_key("Food/Bread.md", 0));
+        assert_eq!(chunks[0].headings, ["A"]);
+        assert_eq!(chunks[0].document.title, "Bread");
+        assert_eq!(chunks[0].document.aliases, ["Loaf"]);
+        assert_eq!(chunks[0].document.tags, ["tag"]);
+    }
+}

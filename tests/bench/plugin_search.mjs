@@ -1,0 +1,145 @@
+// TC Bridge search figures (issue 7, must-show 4), and the plugin harness the search parity test
+// shares: the production main.js loaded as Obsidian loads it, with the obsidian stub, over the
+// fake App on a real vault folder.
+//   node tests/bench/plugin_search.mjs [--runs N]
+// (a) time from onload to serving (bridge health answering) and until the search index is ready,
+//     on obsidian-help-en; (b) WASM search latency p50/p95 over the 58 golden queries on
+//     obsidian-help-all. Medians over N runs (default 5). Run `npm run build` first.
+import { readFileSync, existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import http from "node:http";
+import * as obsidian from "../plugin/stubs/obsidian.mjs";
+import { fakeApp } from "../plugin/fakes/app.mjs";
+
+const root = new URL("../../", import.meta.url);
+const mainPath = fileURLToPath(new URL("main.js", root));
+export const SHARED = fileURLToPath(new URL("../shared/", root));
+export const GOLDEN = JSON.parse(readFileSync(`${SHARED}data/obsidian-help-golden/golden-set.json`, "utf8"));
+const TOKEN = "bench-token-0123456789abcdef";
+globalThis.window ??= globalThis;
+
+/** A fresh copy of the production bundle's plugin class. */
+function loadBundle() {
+	if (!existsSync(mainPath)) throw new Error("main.js missing: run `npm run build` first");
+	const module = { exports: {} };
+	const nodeRequire = createRequire(mainPath);
+	const require = (name) => (name === "obsidian" ? obsidian : nodeRequire(name));
+	new Function("require", "module", "exports", readFileSync(mainPath, "utf8"))(require, module, module.exports);
+	return module.exports.default ?? module.exports;
+}
+
+/** One bridge API request to the plugin on `port`; resolves to `{status, json}`. */
+function bridgeRequest(port, method, path, body) {
+	return new Promise((resolve, reject) => {
+		const headers = { host: `127.0.0.1:${port}`, authorization: `Bearer ${TOKEN}` };
+		if (body !== undefined) {
+			headers["content-type"] = "application/json";
+			headers["content-length"] = Buffer.byteLength(body);
+		}
+		const req = http.request({ host: "127.0.0.1", port, method, path, headers, agent: false }, (res) => {
+			const chunks = [];
+			res.on("data", (c) => chunks.push(c));
+			res.on("end", () => resolve({ status: res.statusCode, json: JSON.parse(Buffer.concat(chunks).toString("utf8")) }));
+		});
+		req.on("error", reject);
+		if (body !== undefined) req.write(body);
+		req.end();
+	});
+}
+
+/**
+ * Loads the plugin over `vaultDir` with the bridge on a free port; resolves to
+ * `{plugin, app, port, search(args), coverage(), ready, servingMs, readyMs, unload()}`.
+ * `servingMs`: onload start to the first health answer; `ready` resolves (with `readyMs`) when the
+ * `search` tool's coverage says the first pass over the vault has ended.
+ */
+export async function startPlugin(vaultDir) {
+	const Plugin = loadBundle();
+	const manifest = JSON.parse(readFileSync(new URL("manifest.json", root), "utf8"));
+	const app = fakeApp({ vaultDir, data: { port: 0, token: TOKEN } });
+	const plugin = new Plugin(app, manifest);
+	const t0 = performance.now();
+	await plugin.onload();
+	if (!plugin.bridge) throw new Error("the bridge did not start");
+	const port = plugin.bridge.port;
+	const health = await bridgeRequest(port, "GET", "/bridge/v1/health");
+	if (health.status !== 200) throw new Error(`health answered ${health.status}`);
+	const servingMs = performance.now() - t0;
+	const search = async (args) => {
+		const r = await bridgeRequest(port, "POST", "/bridge/v1/tools/search/call", JSON.stringify({ arguments: args }));
+		if (r.status !== 200 || !r.json.success || r.json.isError) throw new Error(`search failed: ${JSON.stringify(r.json)}`);
+		return JSON.parse(r.json.content[0].text);
+	};
+	const started = { plugin, app, port, search, servingMs };
+	started.ready = (async () => {
+		for (;;) {
+			const { coverage } = await search({ query: "note", limit: 1 });
+			if (!coverage.scanning) {
+				started.readyMs = performance.now() - t0;
+				return coverage;
+			}
+			await new Promise((done) => setTimeout(done, 5));
+		}
+	})();
+	started.unload = async () => {
+		plugin.onunload();
+		await new Promise((done) => setTimeout(done, 10));
+	};
+	return started;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const quantile = (xs, q) => {
+	const s = [...xs].sort((a, b) => a - b);
+	return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
+};
+
+async function main() {
+	const runsArg = process.argv.indexOf("--runs");
+	const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 5;
+	const queries = GOLDEN.map((q) => q.query);
+
+	const serving = [];
+	const ready = [];
+	for (let i = 0; i < runs; i++) {
+		const p = await startPlugin(`${SHARED}vaults/obsidian-help-en`);
+		await p.ready;
+		serving.push(p.servingMs);
+		ready.push(p.readyMs);
+		await p.unload();
+	}
+	const en = `obsidian-help-en (${runs} runs, medians)`;
+	console.log(`${en}: onload to serving ${median(serving).toFixed(1)} ms; onload to search index ready ${median(ready).toFixed(1)} ms`);
+
+	const p = await startPlugin(`${SHARED}vaults/obsidian-help-all`);
+	const coverage = await p.ready;
+	console.log(`obsidian-help-all: index ready ${p.readyMs.toFixed(0)} ms after onload (${coverage.notes} notes, ${coverage.chunks} chunks)`);
+	// The tool's own work in process (WASM search, ACL check of each candidate, JSON), no HTTP.
+	const tool = p.plugin.bridge.registry.get("search");
+	const p50s = [];
+	const p95s = [];
+	const httpP50s = [];
+	for (let run = 0; run < runs; run++) {
+		const wasm = [];
+		const viaHttp = [];
+		for (const q of queries) {
+			let t = performance.now();
+			await tool.run({ query: q, limit: 10 });
+			wasm.push(performance.now() - t);
+			t = performance.now();
+			await p.search({ query: q, limit: 10 });
+			viaHttp.push(performance.now() - t);
+		}
+		p50s.push(quantile(wasm, 0.5));
+		p95s.push(quantile(wasm, 0.95));
+		httpP50s.push(quantile(viaHttp, 0.5));
+	}
+	console.log(`obsidian-help-all WASM search, search tool in process (top 10, ${queries.length} golden queries, ${runs} runs, medians): p50 ${median(p50s).toFixed(3)} ms, p95 ${median(p95s).toFixed(3)} ms`);
+	console.log(`obsidian-help-all search tool over the bridge HTTP API: p50 ${median(httpP50s).toFixed(3)} ms`);
+	await p.unload();
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+	await main();
+}

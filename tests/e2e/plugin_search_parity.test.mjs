@@ -1,0 +1,67 @@
+// Must-show 3 of issue 7: the plugin's `search` (production main.js over the fake App, called
+// through the bridge HTTP API) and the server's `search_vault` in mode lexical (the release
+// binary, driven by the TypeScript SDK over stdio) give the same ranked paths and bit-identical
+// f32 scores for the 58 golden queries on a fresh copy of obsidian-help-en.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { BIN } from "./support.mjs";
+import { GOLDEN, SHARED, startPlugin } from "../bench/plugin_search.mjs";
+
+const VAULT = join(SHARED, "vaults/obsidian-help-en");
+const LIMIT = 20;
+
+/** Calls `search_vault` lexical; resolves to its structured result. */
+async function serverSearch(client, query) {
+	const r = await client.callTool({ name: "search_vault", arguments: { query, mode: "lexical", limit: LIMIT } });
+	assert.ok(!r.isError, `search_vault failed: ${JSON.stringify(r.content)}`);
+	return r.structuredContent;
+}
+
+test("plugin search and server lexical search agree on every golden query", { skip: !existsSync(VAULT) && "obsidian-help-en is not present" }, async () => {
+	assert.equal(GOLDEN.length, 58);
+	const vault = mkdtempSync(join(tmpdir(), "tc-search-parity-"));
+	cpSync(VAULT, vault, { recursive: true });
+	const client = new Client({ name: "tc-search-parity", version: "1.0.0" });
+	const plugin = await startPlugin(vault);
+	try {
+		await client.connect(new StdioClientTransport({ command: BIN, args: [vault], stderr: "inherit" }));
+		// Both sides answer while they index; compare only once both have indexed everything.
+		while ((await serverSearch(client, "note")).coverage.scanning) await new Promise((done) => setTimeout(done, 20));
+		const coverage = await plugin.ready;
+		const server = await serverSearch(client, "note");
+		assert.equal(coverage.chunks, server.coverage.chunks, "same number of chunks indexed");
+
+		let results = 0;
+		let ties = 0;
+		for (const { id, query } of GOLDEN) {
+			const [mine, theirs] = [await plugin.search({ query, limit: LIMIT }), await serverSearch(client, query)];
+			assert.deepEqual(
+				mine.results.map((r) => r.path),
+				theirs.results.map((r) => r.path),
+				`${id} "${query}": ranked paths`,
+			);
+			mine.results.forEach((r, i) => {
+				const other = theirs.results[i];
+				// The server's score is the f32 widened to f64; the plugin's is the same f32 as a JS
+				// number: equal as doubles, and equal once rounded to f32 (Math.fround is exact here).
+				assert.equal(r.score, other.score, `${id} #${i + 1} ${r.path}: score`);
+				assert.equal(Math.fround(r.score), r.score, `${id} #${i + 1}: the plugin's score is an f32`);
+				assert.equal(Math.fround(other.scores.lexical), r.score, `${id} #${i + 1}: f32 lexical score`);
+				assert.equal(r.heading, other.heading, `${id} #${i + 1} ${r.path}: best chunk's heading`);
+				if (i > 0 && mine.results[i - 1].score === r.score) ties++;
+			});
+			results += mine.results.length;
+		}
+		console.log(`# plugin search vs server lexical: ${GOLDEN.length} queries, ${results} results compared (top ${LIMIT}), ${ties} equal-score neighbours, ${coverage.chunks} chunks`);
+		assert.ok(results >= GOLDEN.length * 10, "enough results to mean something");
+	} finally {
+		await client.close();
+		await plugin.unload();
+		rmSync(vault, { recursive: true, force: true });
+	}
+});
