@@ -113,6 +113,10 @@ if [ -d ../shared/vaults/obsidian-help-en ]; then
   cargo build --release --quiet -p engine-native --example empty_mcp_server --example bench_server
   target/release/examples/bench_server --runs 15 --calls 300 --check --bin "$OBSIDIAN_TC_BIN"
 fi
+if [ -d ../shared/vaults/obsidian-help-all ]; then
+  step "benchmark of the TC Bridge plugin: onload to serving and to search ready on obsidian-help-en, WASM search p50/p95 on obsidian-help-all"
+  node tests/bench/plugin_search.mjs --runs 3
+fi
 unset OBSIDIAN_TC_BIN
 
 if [ -d ../shared/data/scifact ]; then

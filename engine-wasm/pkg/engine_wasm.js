@@ -172,7 +172,8 @@ export class LexicalIndex {
         }
     }
     /**
-     * Indexes the note at `path` from its full text; `parse_yaml(yaml)` turns the text of
+     * Indexes the note at `path` from its full text (as the file holds it: a BOM and CRLF
+     * line breaks are read away as the server reads them); `parse_yaml(yaml)` turns the text of
      * its frontmatter (found by engine-core, as the server finds it) into its properties,
      * a plain object (a throw or any other value counts as no properties, as a frontmatter
      * the server cannot parse does). Earlier chunks of the note are not replaced: remove

@@ -5,48 +5,18 @@
 // (a) time from onload to serving (bridge health answering) and until the search index is ready,
 //     on obsidian-help-en; (b) WASM search latency p50/p95 over the 58 golden queries on
 //     obsidian-help-all. Medians over N runs (default 5). Run `npm run build` first.
-import { readFileSync, existsSync } from "node:fs";
-import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import http from "node:http";
-import * as obsidian from "../plugin/stubs/obsidian.mjs";
 import { fakeApp } from "../plugin/fakes/app.mjs";
+import { loadBundle, manifest, request } from "../plugin/harness/plugin.mjs";
 
 const root = new URL("../../", import.meta.url);
-const mainPath = fileURLToPath(new URL("main.js", root));
 export const SHARED = fileURLToPath(new URL("../shared/", root));
 export const GOLDEN = JSON.parse(readFileSync(`${SHARED}data/obsidian-help-golden/golden-set.json`, "utf8"));
 const TOKEN = "bench-token-0123456789abcdef";
-globalThis.window ??= globalThis;
-
-/** A fresh copy of the production bundle's plugin class. */
-function loadBundle() {
-	if (!existsSync(mainPath)) throw new Error("main.js missing: run `npm run build` first");
-	const module = { exports: {} };
-	const nodeRequire = createRequire(mainPath);
-	const require = (name) => (name === "obsidian" ? obsidian : nodeRequire(name));
-	new Function("require", "module", "exports", readFileSync(mainPath, "utf8"))(require, module, module.exports);
-	return module.exports.default ?? module.exports;
-}
 
 /** One bridge API request to the plugin on `port`; resolves to `{status, json}`. */
-function bridgeRequest(port, method, path, body) {
-	return new Promise((resolve, reject) => {
-		const headers = { host: `127.0.0.1:${port}`, authorization: `Bearer ${TOKEN}` };
-		if (body !== undefined) {
-			headers["content-type"] = "application/json";
-			headers["content-length"] = Buffer.byteLength(body);
-		}
-		const req = http.request({ host: "127.0.0.1", port, method, path, headers, agent: false }, (res) => {
-			const chunks = [];
-			res.on("data", (c) => chunks.push(c));
-			res.on("end", () => resolve({ status: res.statusCode, json: JSON.parse(Buffer.concat(chunks).toString("utf8")) }));
-		});
-		req.on("error", reject);
-		if (body !== undefined) req.write(body);
-		req.end();
-	});
-}
+const bridgeRequest = (port, method, path, body) => request(port, { method, path, body, token: TOKEN });
 
 /**
  * Loads the plugin over `vaultDir` with the bridge on a free port; resolves to
@@ -56,7 +26,6 @@ function bridgeRequest(port, method, path, body) {
  */
 export async function startPlugin(vaultDir) {
 	const Plugin = loadBundle();
-	const manifest = JSON.parse(readFileSync(new URL("manifest.json", root), "utf8"));
 	const app = fakeApp({ vaultDir, data: { port: 0, token: TOKEN } });
 	const plugin = new Plugin(app, manifest);
 	const t0 = performance.now();

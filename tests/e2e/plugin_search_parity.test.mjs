@@ -4,7 +4,7 @@
 // f32 scores for the 58 golden queries on a fresh copy of obsidian-help-en.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -26,6 +26,14 @@ test("plugin search and server lexical search agree on every golden query", { sk
 	assert.equal(GOLDEN.length, 58);
 	const vault = mkdtempSync(join(tmpdir(), "tc-search-parity-"));
 	cpSync(VAULT, vault, { recursive: true });
+	// Files as Windows editors write them: every 5th note with CRLF line breaks, every 7th with a
+	// byte order mark. Both sides must read them as the LF originals.
+	const notes = readdirSync(vault, { recursive: true }).filter((p) => p.endsWith(".md")).sort();
+	notes.forEach((rel, i) => {
+		const text = readFileSync(join(vault, rel), "utf8");
+		const crlf = i % 5 === 0 ? text.replace(/\n/g, "\r\n") : text;
+		writeFileSync(join(vault, rel), i % 7 === 0 ? `\ufeff${crlf}` : crlf);
+	});
 	const client = new Client({ name: "tc-search-parity", version: "1.0.0" });
 	const plugin = await startPlugin(vault);
 	try {

@@ -25,6 +25,7 @@ mod links;
 mod lists;
 mod mask;
 mod note_fields;
+mod note_text;
 mod parser;
 mod position;
 mod sections;
@@ -34,6 +35,7 @@ mod types;
 
 pub use chunk::{Chunk, ChunkOptions, ChunkOptionsError, chunk_extracted};
 pub use note_fields::{NoteFields, note_fields, title_of};
+pub use note_text::{LineEnding, NoteText, file_text, note_text};
 pub use types::{
     BlockId, ByteRange, Callout, CalloutFold, ExternalLink, Frontmatter, Heading, Link, LinkSyntax,
     ListItem, Loc, NoteMetadata, Pos, Section, SectionType, Subpath, Tag,

@@ -4,7 +4,9 @@
 //! heading breadcrumb and its text; a search ranks notes by their best chunk
 //! ([`best_per_note`]). Same code, same documents, same ids: the same ranking and scores.
 
-use engine_core::markdown::{ChunkOptions, NoteMetadata, chunk_extracted, extract, note_fields};
+use engine_core::markdown::{
+    ChunkOptions, NoteMetadata, chunk_extracted, extract, note_fields, note_text,
+};
 use engine_core::rank::{Document, best_per_note, chunk_key, chunk_key_path};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -68,7 +70,8 @@ pub struct NoteHit {
 
 #[wasm_bindgen(js_class = LexicalIndex)]
 impl LexicalIndexHandle {
-    /// Indexes the note at `path` from its full text; `parse_yaml(yaml)` turns the text of
+    /// Indexes the note at `path` from its full text (as the file holds it: a BOM and CRLF
+    /// line breaks are read away as the server reads them); `parse_yaml(yaml)` turns the text of
     /// its frontmatter (found by engine-core, as the server finds it) into its properties,
     /// a plain object (a throw or any other value counts as no properties, as a frontmatter
     /// the server cannot parse does). Earlier chunks of the note are not replaced: remove
@@ -79,6 +82,9 @@ impl LexicalIndexHandle {
         text: &str,
         parse_yaml: &js_sys::Function,
     ) -> Result<JsValue, JsError> {
+        // The server reads files the same way: no BOM, CRLF as LF (engine-core's note_text).
+        let read = note_text(text);
+        let text: &str = &read.text;
         let meta = extract(text);
         let properties = meta
             .frontmatter
