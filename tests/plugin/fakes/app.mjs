@@ -3,7 +3,7 @@
 // once, as Obsidian does on start (dot files and dot folders hidden), then kept in step with the
 // writes made through it; vault events fire as in Obsidian. Companion plugins are added with
 // `addPlugin`; tests extend the fake in their own files rather than here.
-import { readdirSync, readFileSync, statSync, writeFileSync, mkdirSync, renameSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join, basename } from 'node:path';
 import { Events, TFile, TFolder, normalizePath } from '../stubs/obsidian.mjs';
 
@@ -116,6 +116,12 @@ class FakeVault extends Events {
     this._byPath.set(p, folder);
     this.trigger('create', folder);
     return folder;
+  }
+  async delete(file) {
+    rmSync(this._abs(file.path), { recursive: true });
+    this._byPath.delete(file.path);
+    file.parent.children = file.parent.children.filter((c) => c !== file);
+    this.trigger('delete', file);
   }
   async rename(file, newPath) {
     const p = normalizePath(newPath);
