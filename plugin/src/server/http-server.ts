@@ -119,6 +119,10 @@ export class BridgeServer {
 				send(res, { status: refusal.status, body });
 				return;
 			}
+			// Admitted: a call may wait on a human (approval dialogs last up to an hour) or on a
+			// companion plugin, so the idle-socket timeout no longer applies; receiving the
+			// request stays bounded by requestTimeout, and tools bound their own waits.
+			req.socket.setTimeout(0);
 			if (companion) await this.handleCompanion(req, res, path);
 			else await this.handleBridge(req, res, path);
 		} catch (err) {
