@@ -1,10 +1,10 @@
 //! Injected write failures for tests (cargo feature `fault-injection`, off in the product).
 //!
-//! A file marked with [`RefuseChanges`] refuses every change the vault makes to it, with the
+//! A file marked with `RefuseChanges` refuses every change the vault makes to it, with the
 //! `EPERM` an immutable file (`chattr +i`) gives: being replaced by a write, being renamed,
 //! being renamed over. Tests use it to make a multi-file change fail part way and check the
 //! rollback, on any filesystem and without the `CAP_LINUX_IMMUTABLE` that `chattr` needs
-//! (containers usually drop it). Without the feature [`check`] is an empty inline function.
+//! (containers usually drop it). Without the feature `check` is an empty inline function.
 
 use std::io;
 use std::path::Path;
