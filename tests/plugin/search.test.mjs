@@ -109,3 +109,29 @@ async function until(predicate) {
     await new Promise((r) => setTimeout(r, 5));
   }
 }
+
+test('unloading while the index is still being built stops the build cleanly', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tc-search-unload-'));
+  for (let i = 0; i < 400; i++) writeFileSync(join(dir, `Note ${i}.md`), `# Note ${i}\n\n${'words to index '.repeat(200)}\n`);
+  const errors = [];
+  const { error } = console;
+  console.error = (...args) => errors.push(args.map(String).join(' '));
+  try {
+    const app = fakeApp({ vaultDir: dir, data: { port: 0, token: TOKEN } });
+    const plugin = new (loadBundle())(app, manifest);
+    await plugin.onload();
+    const reads = [];
+    const cachedRead = app.vault.cachedRead.bind(app.vault);
+    app.vault.cachedRead = (file) => { reads.push(file.path); return cachedRead(file); };
+    await new Promise((r) => setTimeout(r, 30));
+    unloadPlugin(plugin);
+    const readAtUnload = reads.length;
+    assert.ok(readAtUnload < 400, `the build had already ended (${readAtUnload} reads): make the vault bigger`);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.ok(reads.length <= readAtUnload + 1, `the build went on after unload: ${reads.length - readAtUnload} more reads`);
+    assert.deepEqual(errors, [], 'nothing touched the freed index');
+  } finally {
+    console.error = error;
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

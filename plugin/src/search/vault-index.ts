@@ -57,6 +57,8 @@ export class VaultIndex {
 	private readonly reads = new Map<string, number>();
 	private readonly refs: EventRef[] = [];
 	private state: IndexState = "idle";
+	/** Set by `close`: the WebAssembly index is freed, and nothing may touch it again. */
+	private closed = false;
 	private total = 0;
 	private chunkCount = 0;
 	private readyResolvers: Array<() => void> = [];
@@ -86,10 +88,12 @@ export class VaultIndex {
 		let slice = performance.now();
 		for (const file of files) {
 			await this.refresh(file);
+			if (this.closed) return;
 			// Reads from Obsidian's cache resolve at once: hand the event loop back now and then,
 			// so the app and the bridge stay responsive while the index is built.
 			if (performance.now() - slice > BUILD_SLICE_MS) {
 				await new Promise((resolve) => window.setTimeout(resolve, 0));
+				if (this.closed) return;
 				slice = performance.now();
 			}
 		}
@@ -103,10 +107,16 @@ export class VaultIndex {
 		return new Promise((resolve) => this.readyResolvers.push(resolve));
 	}
 
-	/** Stops listening to the vault and frees the WebAssembly index. */
+	/**
+	 * Stops listening to the vault, stops a build under way and frees the WebAssembly index;
+	 * searches then find nothing. Idempotent.
+	 */
 	close(): void {
+		if (this.closed) return;
+		this.closed = true;
 		for (const ref of this.refs.splice(0)) this.app.vault.offref(ref);
 		this.index.free();
+		for (const resolve of this.readyResolvers.splice(0)) resolve();
 	}
 
 	coverage(): IndexCoverage {
@@ -115,6 +125,7 @@ export class VaultIndex {
 
 	/** The first `limit` notes `allowed` admits for `query`, best first, each by its best chunk. */
 	search(query: string, limit: number, allowed: (path: string) => boolean): NoteHit[] {
+		if (this.closed) return [];
 		const hits = this.index.search_notes(query, limit, allowed) as Array<{ path: string; key: string; score: number }>;
 		return hits.map((hit) => ({
 			path: hit.path,
@@ -139,7 +150,7 @@ export class VaultIndex {
 			console.error(`TC Bridge: could not read ${path} for search`, err);
 			return;
 		}
-		if (this.reads.get(path) !== read) return;
+		if (this.closed || this.reads.get(path) !== read) return;
 		this.drop(path);
 		const chunks = this.index.upsert_note(path, text, parseProperties) as IndexedChunk[];
 		this.notes.set(path, chunks);
@@ -148,6 +159,7 @@ export class VaultIndex {
 
 	/** Removes the note at `path` (deleted, or renamed away), cancelling any read under way. */
 	private forget(path: string): void {
+		if (this.closed) return;
 		this.reads.set(path, (this.reads.get(path) ?? 0) + 1);
 		this.drop(path);
 	}
