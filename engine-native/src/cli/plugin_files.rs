@@ -41,7 +41,7 @@ pub enum Origin {
 impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Origin::Embedded => write!(f, "built into obsidian-tc"),
+            Origin::Embedded => write!(f, "the files built into obsidian-tc"),
             Origin::Folder(dir) => write!(f, "{}", dir.display()),
         }
     }

@@ -321,7 +321,7 @@ fn print_report(obsidian: &Path, installed: &Installed, files: &PluginFiles) {
         },
     };
     println!(
-        "Installed TC Bridge {version} in {} ({what}; files {}).",
+        "Installed TC Bridge {version} in {} ({what}; from {}).",
         installed.dir.display(),
         files.origin
     );
