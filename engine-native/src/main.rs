@@ -9,6 +9,7 @@ use obsidian_tc::cli::call::run_call;
 use obsidian_tc::cli::doctor::run_doctor;
 use obsidian_tc::cli::elicit::run_elicit;
 use obsidian_tc::cli::index::run_index;
+use obsidian_tc::cli::plugin_install::run_plugin;
 use obsidian_tc::cli::serve::run_serve;
 use obsidian_tc::cli::source::load_config;
 use obsidian_tc::cli::token::run_token;
@@ -35,6 +36,7 @@ fn main() -> ExitCode {
         Some(Command::Doctor(flags)) => run_doctor(&flags),
         Some(Command::Config(command)) => run_config(command),
         Some(Command::Token(command)) => run_token(command),
+        Some(Command::Plugin(command)) => run_plugin(command),
         None if cli.serve.path.is_some() || cli.serve.config.is_some() => run_serve(ServeArgs {
             flags: cli.serve,
             host: None,

@@ -1,5 +1,7 @@
 //! The clap definitions of `obsidian-tc`.
 
+use std::path::PathBuf;
+
 use clap::{Args, Parser, Subcommand};
 
 use crate::config::ConfigFlags;
@@ -48,6 +50,9 @@ pub enum Command {
     /// Bearer tokens for HTTP callers under `auth.mode: "jwt"`.
     #[command(subcommand)]
     Token(TokenCommand),
+    /// The TC Bridge Obsidian plugin.
+    #[command(subcommand)]
+    Plugin(PluginCommand),
 }
 
 /// `serve`: the config source and the HTTP overrides.
@@ -170,4 +175,29 @@ pub struct MintArgs {
     /// The configuration.
     #[command(flatten)]
     pub flags: ConfigFlags,
+}
+
+/// The `plugin` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum PluginCommand {
+    /// Copy TC Bridge (main.js, manifest.json, styles.css) into
+    /// <vault>/.obsidian/plugins/tc-bridge/, keeping its data.json (settings, token). Enables
+    /// nothing unless --enable is given.
+    Install(PluginInstallArgs),
+}
+
+/// `plugin install`: the vault, where the files come from, and whether to enable it.
+#[derive(Debug, Args)]
+pub struct PluginInstallArgs {
+    /// The vault folder (it must have a .obsidian folder: open it in Obsidian once).
+    #[arg(long, value_name = "PATH")]
+    pub vault: PathBuf,
+    /// Install from this folder (main.js, manifest.json, optional styles.css) instead of the
+    /// files built into obsidian-tc.
+    #[arg(long, value_name = "DIR")]
+    pub from: Option<PathBuf>,
+    /// Also add tc-bridge to .obsidian/community-plugins.json (enabled when Obsidian next
+    /// opens the vault).
+    #[arg(long)]
+    pub enable: bool,
 }

@@ -7,7 +7,8 @@
 //! - [`elicit`]: out-of-band human approval of gated calls;
 //! - [`index`]: scan vaults into the search index with a progress bar;
 //! - [`doctor`]: environment checks with hints;
-//! - [`token`]: bearer tokens for HTTP callers (`token mint`).
+//! - [`token`]: bearer tokens for HTTP callers (`token mint`);
+//! - [`plugin_install`]: `plugin install`, TC Bridge into a vault, from [`plugin_files`].
 //!
 //! Exit codes: [`EXIT_OK`], [`EXIT_FAILURE`] (a tool error or a runtime failure),
 //! [`EXIT_USAGE`] (bad arguments or configuration).
@@ -19,6 +20,8 @@ pub mod call;
 pub mod doctor;
 pub mod elicit;
 pub mod index;
+pub mod plugin_files;
+pub mod plugin_install;
 pub mod serve;
 pub mod source;
 pub mod token;

@@ -42,11 +42,26 @@ pub struct Probe {
 /// One bridgeable plugin as the companion sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct Capability {
-    /// Installed and enabled in Obsidian.
+    /// Present in the vault (Obsidian knows its manifest).
     pub installed: bool,
+    /// Turned on in Obsidian (absent in companions that reported only enabled plugins as
+    /// installed: treated as enabled).
+    #[serde(default = "assume_enabled")]
+    pub enabled: bool,
     /// Its version, when installed.
     #[serde(default)]
     pub version: Option<String>,
+}
+
+impl Capability {
+    /// Whether calls can use it: installed and enabled.
+    pub fn usable(&self) -> bool {
+        self.installed && self.enabled
+    }
+}
+
+fn assume_enabled() -> bool {
+    true
 }
 
 fn assume_shape_ok() -> bool {
@@ -191,4 +206,29 @@ fn describe(error: &reqwest::Error) -> String {
         source = cause.source();
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Capability;
+
+    fn capability(json: &str) -> Capability {
+        serde_json::from_str(json).expect("a capability")
+    }
+
+    #[test]
+    fn usable_needs_installed_and_enabled() {
+        let on = capability(r#"{"installed": true, "enabled": true, "version": "0.8.1"}"#);
+        assert!(on.enabled && on.usable());
+        let off = capability(r#"{"installed": true, "enabled": false}"#);
+        assert!(off.installed && !off.usable());
+        let missing = capability(r#"{"installed": false}"#);
+        assert!(missing.enabled && !missing.usable());
+    }
+
+    #[test]
+    fn enabled_absent_means_enabled() {
+        let older = capability(r#"{"installed": true, "version": "1.0"}"#);
+        assert!(older.enabled && older.usable());
+    }
 }

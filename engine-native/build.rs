@@ -1,0 +1,92 @@
+//! Embeds the built TC Bridge plugin (`main.js`, `manifest.json`, `styles.css` when present)
+//! into the binary, so `obsidian-tc plugin install` works with the binary alone.
+//!
+//! Where the files come from:
+//! - `OBSIDIAN_TC_PLUGIN_DIR=<absolute folder>`: that folder; `main.js` and `manifest.json`
+//!   must be there or the build fails (release and CI builds set it, so they never ship a
+//!   binary without the plugin);
+//! - otherwise the repository root, when `npm run build` has written `main.js` there;
+//! - otherwise nothing: the build still succeeds (a fresh clone needs no npm) and
+//!   `plugin install` asks for `--from <folder>`.
+//!
+//! Cargo reruns this script when an embedded file, the variable or `manifest.json` changes. A
+//! `main.js` built after a build without it is picked up once one of those changes (Cargo
+//! would rerun on every build if it watched a missing file).
+
+use std::env;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The variable naming the folder to embed the plugin from.
+const PLUGIN_DIR_VAR: &str = "OBSIDIAN_TC_PLUGIN_DIR";
+
+fn main() {
+    println!("cargo::rerun-if-changed=build.rs");
+    println!("cargo::rerun-if-env-changed={PLUGIN_DIR_VAR}");
+    let manifest_dir = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("set by Cargo"));
+    let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("set by Cargo"));
+    let source = match env::var_os(PLUGIN_DIR_VAR) {
+        Some(dir) => Some(required_source(Path::new(&dir))),
+        None => {
+            let root = manifest_dir
+                .parent()
+                .expect("engine-native is in the workspace");
+            // Watched so a new version number re-embeds; it is tracked, so it always exists.
+            println!("cargo::rerun-if-changed={}", root.join(MANIFEST).display());
+            root.join(MAIN_JS).is_file().then(|| root.to_path_buf())
+        }
+    };
+    let code = match source {
+        Some(dir) => embedded(&dir),
+        None => "None".to_owned(),
+    };
+    let generated = format!(
+        "/// The plugin files built into this binary, if any (see build.rs).\n\
+         const EMBEDDED: Option<Embedded> = {code};\n"
+    );
+    fs::write(out_dir.join("embedded_plugin.rs"), generated).expect("OUT_DIR is writable");
+}
+
+const MAIN_JS: &str = "main.js";
+const MANIFEST: &str = "manifest.json";
+const STYLES: &str = "styles.css";
+
+/// The folder `OBSIDIAN_TC_PLUGIN_DIR` names, which must hold the plugin.
+fn required_source(dir: &Path) -> PathBuf {
+    if !dir.is_absolute() {
+        panic!(
+            "{PLUGIN_DIR_VAR}={} must be an absolute path to a folder with main.js and \
+             manifest.json",
+            dir.display()
+        );
+    }
+    for name in [MAIN_JS, MANIFEST] {
+        if !dir.join(name).is_file() {
+            panic!(
+                "{PLUGIN_DIR_VAR}={}: {name} is missing (run `npm ci && npm run build` at the \
+                 repository root, or unset {PLUGIN_DIR_VAR} to build without the plugin)",
+                dir.display()
+            );
+        }
+    }
+    dir.to_path_buf()
+}
+
+/// The `Some(Embedded { .. })` expression including the files of `dir`.
+fn embedded(dir: &Path) -> String {
+    let include = |name: &str| {
+        let path = dir.join(name);
+        println!("cargo::rerun-if-changed={}", path.display());
+        format!("include_bytes!({:?})", path.display().to_string())
+    };
+    let styles = if dir.join(STYLES).is_file() {
+        format!("Some({})", include(STYLES))
+    } else {
+        "None".to_owned()
+    };
+    format!(
+        "Some(Embedded {{ main_js: {}, manifest_json: {}, styles_css: {styles} }})",
+        include(MAIN_JS),
+        include(MANIFEST)
+    )
+}
