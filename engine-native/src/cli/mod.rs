@@ -7,7 +7,8 @@
 //! - [`elicit`]: out-of-band human approval of gated calls;
 //! - [`index`]: scan vaults into the search index with a progress bar;
 //! - [`doctor`]: environment checks with hints;
-//! - [`token`]: bearer tokens for HTTP callers (`token mint`).
+//! - [`token`]: bearer tokens for HTTP callers (`token mint`);
+//! - [`bridge`]: the stdio relay of TC Bridge (`bridge`).
 //!
 //! Exit codes: [`EXIT_OK`], [`EXIT_FAILURE`] (a tool error or a runtime failure),
 //! [`EXIT_USAGE`] (bad arguments or configuration).
@@ -15,6 +16,7 @@
 use serde::Serialize;
 
 pub mod args;
+pub mod bridge;
 pub mod call;
 pub mod doctor;
 pub mod elicit;
