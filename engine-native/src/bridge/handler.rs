@@ -13,6 +13,7 @@ use tokio::sync::Notify;
 
 use crate::bridge::client::{BridgeClient, CallReply};
 use crate::bridge::mirror::{Link, ToolMirror};
+use crate::bridge::poller::log_failure;
 use crate::bridge::results;
 use crate::mcp::server::{forward_to_subscription, forward_tool_list_changes};
 
@@ -52,10 +53,7 @@ impl BridgeHandler {
 
     /// Forwards one call and maps the answer; the poller is woken when the call shows the
     /// mirror is stale (the plugin went away, came back, or does not know the tool).
-    async fn forward(
-        &self,
-        request: CallToolRequestParams,
-    ) -> Result<CallToolResponse, McpError> {
+    async fn forward(&self, request: CallToolRequestParams) -> Result<CallToolResponse, McpError> {
         let was_up = self.mirror.link() == Link::Up;
         let arguments = request.arguments.unwrap_or_default();
         match self.client.call(&request.name, arguments).await {
@@ -67,7 +65,8 @@ impl BridgeHandler {
             }
             Err(error) => {
                 if was_up {
-                    self.mirror.failed(error.0.clone());
+                    let failures = self.mirror.failed(error.0.clone());
+                    log_failure(&self.authority, failures, &error.0);
                     self.wake.notify_one();
                 }
                 let link = self.mirror.link();

@@ -133,10 +133,11 @@ mod tests {
                 .map(|name| ListedTool {
                     name: (*name).to_owned(),
                     description: format!("{name} tool"),
-                    input_schema: json!({"type": "object", "properties": {"q": {"type": "string"}}})
-                        .as_object()
-                        .cloned()
-                        .unwrap_or_default(),
+                    input_schema:
+                        json!({"type": "object", "properties": {"q": {"type": "string"}}})
+                            .as_object()
+                            .cloned()
+                            .unwrap_or_default(),
                 })
                 .collect(),
             hash: hash.to_owned(),
@@ -149,18 +150,27 @@ mod tests {
         let generations = mirror.watch();
         assert!(mirror.answered(list(&["search"], "h1")), "first answer");
         assert_eq!(*generations.borrow(), 1);
-        assert!(!mirror.answered(list(&["search"], "h1")), "same hash: nothing to tell");
+        assert!(
+            !mirror.answered(list(&["search"], "h1")),
+            "same hash: nothing to tell"
+        );
         assert_eq!(*generations.borrow(), 1);
         assert!(mirror.answered(list(&["search", "extra"], "h2")));
         assert_eq!(mirror.tools().len(), 2);
         assert_eq!(mirror.hash().as_deref(), Some("h2"));
-        assert_eq!(mirror.tools()[0].input_schema["properties"]["q"]["type"], "string");
+        assert_eq!(
+            mirror.tools()[0].input_schema["properties"]["q"]["type"],
+            "string"
+        );
 
         assert_eq!(mirror.failed("connection refused".to_owned()), 1);
         assert_eq!(mirror.failed("connection refused".to_owned()), 2);
         assert_eq!(mirror.tools().len(), 2, "last known tools kept while down");
         assert!(matches!(mirror.link(), Link::Down { attempts: 2, .. }));
-        assert!(mirror.answered(list(&["search", "extra"], "h2")), "recovery tells clients");
+        assert!(
+            mirror.answered(list(&["search", "extra"], "h2")),
+            "recovery tells clients"
+        );
         assert_eq!(mirror.link(), Link::Up);
         assert_eq!(*generations.borrow(), 3);
     }

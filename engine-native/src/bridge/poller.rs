@@ -33,6 +33,24 @@ pub fn retry_delay(failures: u32) -> Duration {
         .min(MAX_BACKOFF)
 }
 
+/// Logs on stderr the first failure in a row and the one that ends the backoff.
+pub fn log_failure(authority: &str, failures: u32, reason: &str) {
+    if failures != 1 && failures != MAX_ATTEMPTS {
+        return;
+    }
+    let next = if failures == MAX_ATTEMPTS {
+        format!(
+            "{MAX_ATTEMPTS} attempts failed; retrying every {}s",
+            SLOW_RETRY.as_secs()
+        )
+    } else {
+        "retrying with backoff".to_owned()
+    };
+    tracing::warn!(
+        "TC Bridge at {authority} does not answer ({reason}): is Obsidian running with TC Bridge enabled? {next}"
+    );
+}
+
 /// Keeps the [`ToolMirror`] in step with the plugin.
 #[derive(Debug, Clone)]
 pub struct Poller {
@@ -66,24 +84,17 @@ impl Poller {
                 let was_down = self.mirror.link() != Link::Up;
                 let count = list.tools.len();
                 if self.mirror.answered(list) {
-                    let how = if was_down { "connected to" } else { "tool list changed on" };
+                    let how = if was_down {
+                        "connected to"
+                    } else {
+                        "tool list changed on"
+                    };
                     tracing::info!("{how} TC Bridge at {}: {count} tools", self.authority);
                 }
             }
             Err(error) => {
                 let failures = self.mirror.failed(error.0.clone());
-                if failures == 1 || failures == MAX_ATTEMPTS {
-                    let next = if failures == MAX_ATTEMPTS {
-                        format!("{MAX_ATTEMPTS} attempts failed; retrying every {}s", SLOW_RETRY.as_secs())
-                    } else {
-                        "retrying with backoff".to_owned()
-                    };
-                    tracing::warn!(
-                        "TC Bridge at {} does not answer ({}): is Obsidian running with TC Bridge enabled? {next}",
-                        self.authority,
-                        error.0
-                    );
-                }
+                log_failure(&self.authority, failures, &error.0);
             }
         }
     }
@@ -121,6 +132,9 @@ mod tests {
         assert_eq!(retry_delay(MAX_ATTEMPTS), SLOW_RETRY);
         assert_eq!(retry_delay(u32::MAX), SLOW_RETRY);
         let backoff: Duration = (1..MAX_ATTEMPTS).map(retry_delay).sum();
-        assert!(backoff < Duration::from_secs(150), "{backoff:?} of backoff before slowing down");
+        assert!(
+            backoff < Duration::from_secs(150),
+            "{backoff:?} of backoff before slowing down"
+        );
     }
 }

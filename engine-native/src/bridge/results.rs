@@ -106,10 +106,19 @@ mod tests {
         let result = from_reply(reply).expect("a result");
         assert_eq!(result.is_error, Some(true));
         let wire = serde_json::to_value(&result).expect("json");
-        assert_eq!(wire["content"][0], json!({"type": "text", "text": "Error: Note not found"}));
-        assert_eq!(wire["content"][1], json!({"type": "image", "data": "aGk=", "mimeType": "image/png"}));
+        assert_eq!(
+            wire["content"][0],
+            json!({"type": "text", "text": "Error: Note not found"})
+        );
+        assert_eq!(
+            wire["content"][1],
+            json!({"type": "image", "data": "aGk=", "mimeType": "image/png"})
+        );
         assert_eq!(wire["content"][2]["type"], "text");
-        assert_eq!(wire["content"][2]["text"], r#"{"beam":3,"type":"hologram"}"#);
+        assert_eq!(
+            wire["content"][2]["text"],
+            r#"{"beam":3,"type":"hologram"}"#
+        );
     }
 
     #[test]
@@ -128,20 +137,29 @@ mod tests {
         assert_eq!(structured["code"], "validation_error");
         assert_eq!(structured["details"]["missing"], json!(["path"]));
 
-        let failed = from_reply(CallReply::ExecutionError("Internal server error".into()))
-            .expect("result");
-        assert_eq!(failed.structured_content.expect("structured")["code"], "internal");
+        let failed =
+            from_reply(CallReply::ExecutionError("Internal server error".into())).expect("result");
+        assert_eq!(
+            failed.structured_content.expect("structured")["code"],
+            "internal"
+        );
 
         let down = unreachable(
             "127.0.0.1:27190",
             &Unreachable("connection refused".into()),
-            &Link::Down { attempts: 3, reason: "connection refused".into() },
+            &Link::Down {
+                attempts: 3,
+                reason: "connection refused".into(),
+            },
         );
         let structured = down.structured_content.expect("structured");
         assert_eq!(structured["code"], "plugin_unreachable");
         assert_eq!(structured["retryable"], true);
         let message = structured["message"].as_str().unwrap_or_default();
         assert!(message.contains("127.0.0.1:27190"), "{message}");
-        assert!(message.contains("is Obsidian running with TC Bridge enabled?"), "{message}");
+        assert!(
+            message.contains("is Obsidian running with TC Bridge enabled?"),
+            "{message}"
+        );
     }
 }

@@ -243,20 +243,32 @@ mod tests {
             ..ConnectionFlags::default()
         };
         let from_vault = ConnectionSettings::resolve(&flags, env_of(&[])).expect("vault");
-        assert_eq!((from_vault.port, from_vault.token.as_str()), (30001, "from-vault"));
+        assert_eq!(
+            (from_vault.port, from_vault.token.as_str()),
+            (30001, "from-vault")
+        );
         let from_env = ConnectionSettings::resolve(&flags, &env).expect("env");
-        assert_eq!((from_env.port, from_env.token.as_str()), (30002, "from-env"));
+        assert_eq!(
+            (from_env.port, from_env.token.as_str()),
+            (30002, "from-env")
+        );
         flags.port = Some(30003);
         flags.token = Some("from-flag".to_owned());
         let from_flags = ConnectionSettings::resolve(&flags, &env).expect("flags");
-        assert_eq!((from_flags.port, from_flags.token.as_str()), (30003, "from-flag"));
+        assert_eq!(
+            (from_flags.port, from_flags.token.as_str()),
+            (30003, "from-flag")
+        );
         assert_eq!(from_flags.host, "127.0.0.1");
         let only_token = ConnectionFlags {
             token: Some("t".to_owned()),
             ..ConnectionFlags::default()
         };
         let default = ConnectionSettings::resolve(&only_token, env_of(&[])).expect("default");
-        assert_eq!((default.host.as_str(), default.port), (DEFAULT_HOST, DEFAULT_PORT));
+        assert_eq!(
+            (default.host.as_str(), default.port),
+            (DEFAULT_HOST, DEFAULT_PORT)
+        );
     }
 
     #[test]
@@ -270,7 +282,10 @@ mod tests {
                 host: Some(host.to_owned()),
                 ..token.clone()
             };
-            assert!(ConnectionSettings::resolve(&flags, env_of(&[])).is_ok(), "{host}");
+            assert!(
+                ConnectionSettings::resolve(&flags, env_of(&[])).is_ok(),
+                "{host}"
+            );
         }
         for host in ["0.0.0.0", "192.168.1.2", "example.com", "127.0.0.2"] {
             let flags = ConnectionFlags {

@@ -133,7 +133,10 @@ impl McpServer {
 
 /// Sends `notifications/tools/list_changed` to `peer` each time `generations` moves on, until
 /// the peer's transport closes.
-pub(crate) async fn forward_tool_list_changes(peer: Peer<RoleServer>, mut generations: watch::Receiver<u64>) {
+pub(crate) async fn forward_tool_list_changes(
+    peer: Peer<RoleServer>,
+    mut generations: watch::Receiver<u64>,
+) {
     let mut check = tokio::time::interval(PEER_CHECK_INTERVAL);
     loop {
         tokio::select! {
