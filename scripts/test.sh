@@ -103,6 +103,7 @@ mkdir -p target/product && cp target/release/obsidian-tc target/product/obsidian
 export OBSIDIAN_TC_BIN="$root/target/product/obsidian-tc"
 node --test tests/e2e/
 .venv/bin/python tests/e2e/py_sdk.py
+.venv/bin/python tests/e2e/bridge_py.py
 cargo test --quiet -p engine-native --test e2e_rmcp
 
 step "MCP conformance suite (@modelcontextprotocol/conformance on Node 24) against serve --http: spec 2025-11-25 and 2026-07-28, baseline tests/conformance/expected-failures.yml"

@@ -4,6 +4,7 @@
 
 pub mod auth;
 pub mod bases;
+pub mod bridge;
 pub mod calendar;
 pub mod cli;
 pub mod companion;

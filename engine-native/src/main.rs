@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 use obsidian_tc::cli::args::{Cli, Command, ConfigCommand, ServeArgs};
+use obsidian_tc::cli::bridge::run_bridge;
 use obsidian_tc::cli::call::run_call;
 use obsidian_tc::cli::doctor::run_doctor;
 use obsidian_tc::cli::elicit::run_elicit;
@@ -37,6 +38,7 @@ fn main() -> ExitCode {
         Some(Command::Config(command)) => run_config(command),
         Some(Command::Token(command)) => run_token(command),
         Some(Command::Plugin(command)) => run_plugin(command),
+        Some(Command::Bridge(args)) => run_bridge(args),
         None if cli.serve.path.is_some() || cli.serve.config.is_some() => run_serve(ServeArgs {
             flags: cli.serve,
             host: None,

@@ -53,6 +53,8 @@ pub enum Command {
     /// The TC Bridge Obsidian plugin.
     #[command(subcommand)]
     Plugin(PluginCommand),
+    /// Relay TC Bridge (the Obsidian plugin) to an MCP client on stdio, e.g. Claude Desktop.
+    Bridge(BridgeArgs),
 }
 
 /// `serve`: the config source and the HTTP overrides.
@@ -67,6 +69,25 @@ pub struct ServeArgs {
     /// The HTTP port (same as --http-port).
     #[arg(long, value_name = "PORT", conflicts_with = "http_port")]
     pub port: Option<u16>,
+}
+
+/// `bridge`: where TC Bridge listens. Each value comes from its flag, else the environment
+/// (`OBSIDIAN_MCP_HOST`, `OBSIDIAN_MCP_PORT`, `OBSIDIAN_MCP_TOKEN`), else `--vault`'s TC Bridge
+/// settings, else the default (127.0.0.1, port 27190).
+#[derive(Debug, Args)]
+pub struct BridgeArgs {
+    /// The host: loopback only (127.0.0.1, localhost or ::1).
+    #[arg(long, value_name = "HOST")]
+    pub host: Option<String>,
+    /// The port TC Bridge listens on (its "Port" setting).
+    #[arg(long, value_name = "PORT", value_parser = clap::value_parser!(u16).range(1..))]
+    pub port: Option<u16>,
+    /// The token TC Bridge expects (its "Token" setting).
+    #[arg(long, value_name = "TOKEN")]
+    pub token: Option<String>,
+    /// A vault folder: read the port and token from its `.obsidian/plugins/tc-bridge/data.json`.
+    #[arg(long, value_name = "PATH")]
+    pub vault: Option<std::path::PathBuf>,
 }
 
 /// `index`: which vault and the configuration.

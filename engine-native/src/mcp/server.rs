@@ -133,7 +133,10 @@ impl McpServer {
 
 /// Sends `notifications/tools/list_changed` to `peer` each time `generations` moves on, until
 /// the peer's transport closes.
-async fn forward_tool_list_changes(peer: Peer<RoleServer>, mut generations: watch::Receiver<u64>) {
+pub(crate) async fn forward_tool_list_changes(
+    peer: Peer<RoleServer>,
+    mut generations: watch::Receiver<u64>,
+) {
     let mut check = tokio::time::interval(PEER_CHECK_INTERVAL);
     loop {
         tokio::select! {
@@ -157,7 +160,7 @@ async fn forward_tool_list_changes(peer: Peer<RoleServer>, mut generations: watc
 
 /// Sends `notifications/tools/list_changed` on a `subscriptions/listen` stream each time
 /// `generations` moves on, until the subscription ends.
-async fn forward_to_subscription(
+pub(crate) async fn forward_to_subscription(
     subscription: &SubscriptionContext,
     mut generations: watch::Receiver<u64>,
 ) {
