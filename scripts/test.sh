@@ -98,7 +98,8 @@ node --test tests/plugin/
 step "end to end: real MCP clients drive the release binary over stdio and HTTP"
 # The product binary exactly as users build it, copied aside: building examples or tests in
 # release mode would rebuild target/release/obsidian-tc with the dev-dependencies' features.
-cargo build --release --quiet -p engine-native --bin obsidian-tc
+# OBSIDIAN_TC_PLUGIN_DIR: the binary embeds the main.js just built, for `plugin install`.
+OBSIDIAN_TC_PLUGIN_DIR="$root" cargo build --release --quiet -p engine-native --bin obsidian-tc
 mkdir -p target/product && cp target/release/obsidian-tc target/product/obsidian-tc
 export OBSIDIAN_TC_BIN="$root/target/product/obsidian-tc"
 node --test tests/e2e/

@@ -134,7 +134,12 @@ struct RawPluginData {
 impl PluginData {
     /// Reads `<vault>/.obsidian/plugins/tc-bridge/data.json`.
     pub fn read(vault: &Path) -> Result<PluginData, SettingsError> {
-        let path = vault.join(PLUGIN_DATA);
+        PluginData::read_file(&vault.join(PLUGIN_DATA))
+    }
+
+    /// Reads TC Bridge's settings file at `path`.
+    pub fn read_file(path: &Path) -> Result<PluginData, SettingsError> {
+        let path = path.to_path_buf();
         let text = std::fs::read_to_string(&path).map_err(|error| SettingsError::PluginData {
             path: path.clone(),
             reason: error.to_string(),

@@ -15,8 +15,7 @@ use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
-
+use crate::bridge::settings::PluginData;
 use crate::cli::args::{PluginCommand, PluginInstallArgs};
 use crate::cli::plugin_files::{
     MANIFEST_JSON, PLUGIN_ID, PluginFiles, STYLES_CSS, manifest_version,
@@ -100,7 +99,7 @@ pub struct Installed {
     /// Whether the plugin is on in `community-plugins.json`, and who did that.
     pub enabled: Enabled,
     /// Port and token from the plugin's `data.json`, once the plugin has made them.
-    pub settings: Option<BridgeSettings>,
+    pub settings: Option<PluginData>,
 }
 
 /// The install that was replaced.
@@ -119,17 +118,6 @@ pub enum Enabled {
     Already,
     /// Added by this install (`--enable`).
     Now,
-}
-
-/// The connection settings TC Bridge writes into its `data.json`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct BridgeSettings {
-    /// The localhost port.
-    #[serde(default)]
-    pub port: Option<u16>,
-    /// The bearer token.
-    #[serde(default)]
-    pub token: Option<String>,
 }
 
 /// Installs `files` into `<obsidian>/plugins/tc-bridge/` and, with `enable`, lists the plugin
@@ -278,9 +266,10 @@ fn read_enabled(obsidian: &Path) -> Result<Vec<String>, String> {
 }
 
 /// Port and token from `data.json`, when it exists and has either.
-fn read_settings(path: &Path) -> Option<BridgeSettings> {
-    let settings: BridgeSettings = serde_json::from_slice(&fs::read(path).ok()?).ok()?;
-    (settings.port.is_some() || settings.token.is_some()).then_some(settings)
+fn read_settings(path: &Path) -> Option<PluginData> {
+    PluginData::read_file(path)
+        .ok()
+        .filter(|data| data.port.is_some() || data.token.is_some())
 }
 
 /// Writes a new file in full and fsyncs it, with `mode` when given.
@@ -350,7 +339,7 @@ fn print_report(obsidian: &Path, installed: &Installed, files: &PluginFiles) {
         ),
     }
     match &installed.settings {
-        Some(BridgeSettings { port, token }) => {
+        Some(PluginData { port, token }) => {
             let port = port.map_or("(not set)".to_owned(), |p| p.to_string());
             let token = token.as_deref().unwrap_or("(not set)");
             println!("  - TC Bridge listens on 127.0.0.1:{port}; token: {token}");
