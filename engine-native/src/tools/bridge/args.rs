@@ -287,8 +287,8 @@ pub(crate) struct ReadExcalidraw {
     /// The drawing's vault path (`.excalidraw.md` or `.excalidraw`).
     #[schemars(length(min = 1))]
     pub path: String,
-    /// Where to read it (default `auto`).
-    #[serde(default, skip_serializing)]
+    /// Where to read it (default `auto`; TC Bridge gets only `path`).
+    #[serde(default)]
     pub source: ExcalidrawSource,
 }
 bridge_call!(ReadExcalidraw, "/excalidraw/read", NEEDS = Some(EXCALIDRAW));
