@@ -1,7 +1,24 @@
 //! The companion client: how the native server talks to TC Bridge, the Obsidian plugin of a
-//! vault (Companion API v1, ARCHITECTURE §4). For now the probe, which `doctor` uses to tell a
-//! user whether the plugin is reachable, answers with the right token and speaks our API.
+//! vault (Companion API v1, ARCHITECTURE §4).
+//!
+//! - [`probe`]: `GET /obsidian-tc/v1/probe` (also used by `doctor`), the API-version check.
+//! - [`state`]: the capability snapshot of a vault ([`CompanionState`]) and its report.
+//! - [`client`]: [`VaultCompanion`], one vault's companion: its snapshot and route calls.
+//! - [`registry`]: [`Companions`], every vault's companion, probed at start off the start-up
+//!   path.
+//! - [`errors`]: `plugin_missing`, `plugin_unreachable`, `plugin_incompatible` and TC Bridge's
+//!   own errors as tool errors.
+//! - [`confirm`]: human approval of a call held at the HITL gate through TC Bridge's dialog.
 
+pub mod client;
+pub mod confirm;
+pub mod errors;
 pub mod probe;
+pub mod registry;
+pub mod state;
 
+pub use client::{CallFailure, VaultCompanion};
+pub use errors::Needs;
 pub use probe::{COMPANION_API_VERSION, Probe, ProbeError, probe};
+pub use registry::Companions;
+pub use state::{CapabilityReport, CompanionState, CompanionStatus};

@@ -145,8 +145,7 @@ pub async fn probe(companion: &CompanionConfig) -> Result<Probe, ProbeError> {
         .no_proxy()
         .build()
         .map_err(|e| ProbeError::Unreachable(e.to_string()))?;
-    let url = format!("{}{PROBE_PATH}", companion.url.trim_end_matches('/'));
-    let mut request = client.get(&url);
+    let mut request = client.get(probe_url(companion));
     if let Some(token) = &companion.token {
         request = request.bearer_auth(token);
     }
@@ -154,15 +153,48 @@ pub async fn probe(companion: &CompanionConfig) -> Result<Probe, ProbeError> {
         .send()
         .await
         .map_err(|e| ProbeError::Unreachable(describe(&e)))?;
-    match response.status().as_u16() {
+    let status = response.status().as_u16();
+    let body = response
+        .bytes()
+        .await
+        .map_err(|e| ProbeError::Unreachable(describe(&e)))?;
+    interpret(status, &body)
+}
+
+/// [`probe`] on a blocking client (the server's calls run on blocking threads).
+pub fn probe_blocking(
+    client: &reqwest::blocking::Client,
+    companion: &CompanionConfig,
+) -> Result<Probe, ProbeError> {
+    let mut request = client
+        .get(probe_url(companion))
+        .timeout(Duration::from_millis(companion.probe_timeout_ms));
+    if let Some(token) = &companion.token {
+        request = request.bearer_auth(token);
+    }
+    let response = request
+        .send()
+        .map_err(|e| ProbeError::Unreachable(describe(&e)))?;
+    let status = response.status().as_u16();
+    let body = response
+        .bytes()
+        .map_err(|e| ProbeError::Unreachable(describe(&e)))?;
+    interpret(status, &body)
+}
+
+fn probe_url(companion: &CompanionConfig) -> String {
+    format!("{}{PROBE_PATH}", companion.url.trim_end_matches('/'))
+}
+
+/// What the probe's answer says: the HTTP status, the envelope, the API version.
+fn interpret(status: u16, body: &[u8]) -> Result<Probe, ProbeError> {
+    match status {
         200 => {}
         401 | 403 => return Err(ProbeError::Unauthorized),
         status => return Err(ProbeError::Status(status)),
     }
-    let envelope: Envelope = response
-        .json()
-        .await
-        .map_err(|e| ProbeError::BadAnswer(describe(&e)))?;
+    let envelope: Envelope =
+        serde_json::from_slice(body).map_err(|e| ProbeError::BadAnswer(e.to_string()))?;
     let probe = match envelope {
         Envelope {
             ok: true,
@@ -193,7 +225,7 @@ fn major(version: &str) -> &str {
 }
 
 /// A reqwest error with its cause chain, which says what actually went wrong.
-fn describe(error: &reqwest::Error) -> String {
+pub(crate) fn describe(error: &reqwest::Error) -> String {
     let mut text = if error.is_timeout() {
         "timed out".to_owned()
     } else {

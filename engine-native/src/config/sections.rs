@@ -272,9 +272,38 @@ pub struct CompanionConfig {
     #[serde(default = "default_probe_timeout_ms")]
     #[schemars(range(min = 50, max = 60000))]
     pub probe_timeout_ms: u64,
+    /// How long a bridge tool waits for the plugin's answer, in milliseconds (OCR, Templater
+    /// and QuickAdd get `slowCallTimeoutMs` instead).
+    #[serde(default = "default_call_timeout_ms")]
+    #[schemars(range(min = 50, max = 600000))]
+    pub call_timeout_ms: u64,
+    /// How long the slow bridge tools (OCR, Templater, QuickAdd) wait, in milliseconds.
+    #[serde(default = "default_slow_call_timeout_ms")]
+    #[schemars(range(min = 50, max = 600000))]
+    pub slow_call_timeout_ms: u64,
+    /// How long a call held at the HITL gate waits for the human to answer TC Bridge's
+    /// approval dialog, in milliseconds; no answer in time leaves it `elicit_required`.
+    #[serde(default = "default_confirm_timeout_ms")]
+    #[schemars(range(min = 100, max = 3600000))]
+    pub confirm_timeout_ms: u64,
 }
 
 /// The original's probe timeout: 500 ms.
 fn default_probe_timeout_ms() -> u64 {
     500
+}
+
+/// The original's bridge timeout per route: 5 s.
+fn default_call_timeout_ms() -> u64 {
+    5_000
+}
+
+/// The original's OCR and Templater timeout: 30 s.
+fn default_slow_call_timeout_ms() -> u64 {
+    30_000
+}
+
+/// Two minutes for a human to read and answer an approval dialog.
+fn default_confirm_timeout_ms() -> u64 {
+    120_000
 }

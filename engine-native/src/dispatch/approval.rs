@@ -1,11 +1,13 @@
 //! Human approval of one exact call (HITL), shared by the dispatch gate and
 //! [`crate::dispatch::ToolContext::confirm`]: an `elicit_token` passed with the call, the
-//! user's confirmation of the call in their MCP client, or an approval a human gave to the
-//! call's `args_hash`, is consumed once; otherwise the request is recorded for the human and
-//! the call answers `elicit_required`.
+//! user's confirmation of the call in their MCP client, an approval a human gave to the
+//! call's `args_hash`, or the human's approval in Obsidian through TC Bridge
+//! ([`crate::companion::confirm`]), is consumed once; otherwise the request is recorded for
+//! the human and the call answers `elicit_required`.
 
 use serde_json::{Value, json};
 
+use crate::companion::confirm::{GatedCall, approve_in_obsidian};
 use crate::errors::{ErrorCode, ToolError};
 use crate::store::{ElicitError, ElicitRequest, StoreError};
 
@@ -56,6 +58,16 @@ impl Dispatcher {
             .consume_approved(call.vault_id, call.args_hash, call.caller, now)
             .map_err(store_fault)?
         {
+            return Ok(());
+        }
+        let gated = GatedCall {
+            vault_id: call.vault_id,
+            tool: call.tool,
+            args_hash: call.args_hash,
+            caller: call.caller,
+            proposed_change: &proposed_change,
+        };
+        if approve_in_obsidian(self, &gated)? {
             return Ok(());
         }
         let ttl = i64::try_from(self.config().config.elicit_ttl_seconds).unwrap_or(i64::MAX);

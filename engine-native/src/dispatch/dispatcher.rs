@@ -7,6 +7,7 @@ use engine_core::acl::{AclConfig, AclConfigError, AclOp, AclPolicy, CaseMode};
 
 use tokio::sync::watch;
 
+use crate::companion::Companions;
 use crate::config::{LoadedConfig, ServerConfig, VaultConfig};
 use crate::dispatch::caller::Caller;
 use crate::dispatch::clock::Clock;
@@ -158,6 +159,7 @@ pub struct Dispatcher {
     pub(crate) metrics: Metrics,
     pub(crate) started_ms: u64,
     pub(crate) indexes: Indexes,
+    pub(crate) companions: Companions,
 }
 
 impl fmt::Debug for Dispatcher {
@@ -197,6 +199,8 @@ impl Dispatcher {
         let throttle = Throttle::new(server.throttle);
         let governor = Governor::new(server.governor);
         let served = Served::open(config, registry)?;
+        let companions = Companions::default();
+        companions.start(&served.config.config.vaults);
         let started_ms = clock.now_ms();
         Ok(Dispatcher {
             throttle,
@@ -206,6 +210,7 @@ impl Dispatcher {
             metrics: Metrics::default(),
             started_ms,
             indexes: Indexes::default(),
+            companions,
             reload_lock: Mutex::new(()),
             tool_list: watch::Sender::new(0),
             served: RwLock::new(Arc::new(served)),
@@ -236,6 +241,11 @@ impl Dispatcher {
     /// are visible. Transports watch it to send `notifications/tools/list_changed`.
     pub fn watch_tool_list(&self) -> watch::Receiver<u64> {
         self.tool_list.subscribe()
+    }
+
+    /// The TC Bridge companion of each vault that has one.
+    pub fn companions(&self) -> &Companions {
+        &self.companions
     }
 
     /// The live search index of every vault.

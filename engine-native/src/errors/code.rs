@@ -62,6 +62,8 @@ pub enum ErrorCode {
     /// TC Bridge is configured but could not carry the call (Obsidian closed, plugin
     /// disabled, or a server that cannot forward this call to it yet).
     PluginUnreachable,
+    /// TC Bridge speaks another major version of the Companion API than this server.
+    PluginIncompatible,
     /// A `.base` file uses a filter, formula or view construct outside the supported subset.
     UnsupportedBaseFilter,
     /// A bulk call changed some items and failed on others; `details.results` says which.
@@ -70,7 +72,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 27] = [
+    pub const ALL: [ErrorCode; 28] = [
         ErrorCode::NotFound,
         ErrorCode::ValidationError,
         ErrorCode::Unauthorized,
@@ -96,6 +98,7 @@ impl ErrorCode {
         ErrorCode::EmbeddingProviderError,
         ErrorCode::PluginMissing,
         ErrorCode::PluginUnreachable,
+        ErrorCode::PluginIncompatible,
         ErrorCode::UnsupportedBaseFilter,
         ErrorCode::BulkPartial,
     ];
@@ -128,6 +131,7 @@ impl ErrorCode {
             ErrorCode::EmbeddingProviderError => "embedding_provider_error",
             ErrorCode::PluginMissing => "plugin_missing",
             ErrorCode::PluginUnreachable => "plugin_unreachable",
+            ErrorCode::PluginIncompatible => "plugin_incompatible",
             ErrorCode::UnsupportedBaseFilter => "unsupported_base_filter",
             ErrorCode::BulkPartial => "bulk_partial",
         }
@@ -223,6 +227,9 @@ impl ErrorCode {
             }
             ErrorCode::PluginUnreachable => {
                 "retry later, once Obsidian is open with TC Bridge enabled; `obsidian-tc doctor` tells whether it is reachable; meanwhile use a tool or search mode that works without Obsidian"
+            }
+            ErrorCode::PluginIncompatible => {
+                "ask the user to update TC Bridge and obsidian-tc to versions that speak the same Companion API, then call refresh_plugin_capabilities"
             }
             ErrorCode::UnsupportedBaseFilter => {
                 "rewrite the construct named in details (details.location says where) with the supported functions and fields, or open the base in Obsidian"

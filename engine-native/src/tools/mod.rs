@@ -43,12 +43,16 @@
 //! - [`workspaces`]: `list_workspaces`, `save_workspace`, `open_workspace`, `list_bookmarks`,
 //!   `add_bookmark`, `remove_bookmark` (destructive) over `.obsidian/workspaces.json` and
 //!   `.obsidian/bookmarks.json`.
+//! - [`bridge`]: the tools a running Obsidian carries out through TC Bridge (commands,
+//!   Dataview, Tasks, Templater, QuickAdd, OCR, Excalidraw, make.md, Omnisearch, daily notes,
+//!   active and open note) and `refresh_plugin_capabilities`.
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
 
 pub mod admin;
 pub mod args;
 pub mod attachments;
 pub mod bases;
+pub mod bridge;
 pub mod bulk;
 pub mod canvas;
 pub mod capture;
@@ -97,6 +101,7 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(kanban::tools());
     tools.extend(typed_links::tools());
     tools.extend(workspaces::tools());
+    tools.extend(bridge::tools());
     tools.push(uri::tool());
     tools.extend(crate::facade::tools());
     tools

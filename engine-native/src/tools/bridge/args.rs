@@ -1,0 +1,404 @@
+//! The arguments of each bridge tool (the JSON TC Bridge's route takes, field for field) and
+//! the route each one calls, as [`BridgeCall`]s.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::companion::Needs;
+
+/// A bridge tool's arguments and where they go.
+pub(crate) trait BridgeCall: DeserializeOwned + Serialize + JsonSchema {
+    /// The route under `/obsidian-tc/v1`.
+    const ROUTE: &'static str;
+    /// The plugin it needs inside Obsidian, when one.
+    const NEEDS: Option<Needs> = None;
+    /// Whether it gets the slow timeout (OCR, Templater, QuickAdd).
+    const SLOW: bool = false;
+    /// The `mode` the route chooses its tool by, when it shares a route.
+    const MODE: Option<&'static str> = None;
+}
+
+const DATAVIEW: Needs = Needs {
+    capability: "dataview",
+    plugin_id: "dataview",
+    name: "Dataview",
+};
+const TASKS: Needs = Needs {
+    capability: "tasks",
+    plugin_id: "obsidian-tasks-plugin",
+    name: "Tasks",
+};
+const TEMPLATER: Needs = Needs {
+    capability: "templater",
+    plugin_id: "templater-obsidian",
+    name: "Templater",
+};
+const QUICKADD: Needs = Needs {
+    capability: "quickadd",
+    plugin_id: "quickadd",
+    name: "QuickAdd",
+};
+const TEXT_EXTRACTOR: Needs = Needs {
+    capability: "text-extractor",
+    plugin_id: "text-extractor",
+    name: "Text Extractor",
+};
+/// Excalidraw, which `read_excalidraw` can do without.
+pub(crate) const EXCALIDRAW: Needs = Needs {
+    capability: "excalidraw",
+    plugin_id: "obsidian-excalidraw-plugin",
+    name: "Excalidraw",
+};
+const MAKEMD: Needs = Needs {
+    capability: "make-md",
+    plugin_id: "make-md",
+    name: "make.md",
+};
+const OMNISEARCH: Needs = Needs {
+    capability: "omnisearch",
+    plugin_id: "omnisearch",
+    name: "Omnisearch",
+};
+
+/// Implements [`BridgeCall`] for `$args` on `$route`, with the optional settings after it.
+macro_rules! bridge_call {
+    ($args:ty, $route:literal $(, $key:ident = $value:expr)* $(,)?) => {
+        impl BridgeCall for $args {
+            const ROUTE: &'static str = $route;
+            $(const $key: bridge_call!(@type $key) = $value;)*
+        }
+    };
+    (@type NEEDS) => { Option<Needs> };
+    (@type SLOW) => { bool };
+    (@type MODE) => { Option<&'static str> };
+}
+
+/// `list_commands`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ListCommands {
+    /// Case-insensitive filter on the command id and name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub query: Option<String>,
+    /// The most commands returned (default 200).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 1000))]
+    pub limit: Option<u32>,
+}
+bridge_call!(ListCommands, "/commands/list");
+
+/// `execute_command`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ExecuteCommand {
+    /// The command id, e.g. `editor:toggle-bold` (see list_commands).
+    #[schemars(length(min = 1))]
+    pub id: String,
+}
+bridge_call!(ExecuteCommand, "/commands/execute");
+
+/// `search_dql`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SearchDql {
+    /// The DQL query, e.g. `TABLE file.mtime FROM "Projects" SORT file.mtime DESC`.
+    #[schemars(length(min = 1))]
+    pub query: String,
+    /// The note the query runs from (for `this` and relative links).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<String>,
+}
+bridge_call!(SearchDql, "/dataview/dql", NEEDS = Some(DATAVIEW));
+
+/// `validate_dql`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ValidateDql {
+    /// The DQL query to parse.
+    #[schemars(length(min = 1))]
+    pub query: String,
+}
+bridge_call!(ValidateDql, "/dataview/validate", NEEDS = Some(DATAVIEW));
+
+/// `eval_dataview_field`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct EvalDataviewField {
+    /// The note whose fields the expression reads.
+    #[schemars(length(min = 1))]
+    pub path: String,
+    /// The Dataview expression, e.g. `length(file.outlinks)`.
+    #[schemars(length(min = 1))]
+    pub expression: String,
+}
+bridge_call!(EvalDataviewField, "/dataview/eval", NEEDS = Some(DATAVIEW));
+
+/// `tasks_filter` (every filter optional, combined with AND).
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TasksFilter {
+    /// The status type: `open` (default), `done`, `cancelled`, `in_progress`, `non_task`,
+    /// `any`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// Due strictly before this YYYY-MM-DD.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub due_before: Option<String>,
+    /// Due strictly after this YYYY-MM-DD.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub due_after: Option<String>,
+    /// Due on this YYYY-MM-DD.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub due_on: Option<String>,
+    /// Whether the task has a due date.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub has_due_date: Option<bool>,
+    /// A substring of the task's note path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path_includes: Option<String>,
+    /// A substring of the description (case-insensitive).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description_includes: Option<String>,
+    /// A tag such as `#work` (nested tags match too).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+    /// The priority name (`highest` ... `lowest`, `none`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<String>,
+    /// The most tasks returned (default 100).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 1000))]
+    pub limit: Option<u32>,
+}
+bridge_call!(TasksFilter, "/tasks/filter", NEEDS = Some(TASKS));
+
+/// `list_templates`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ListTemplates {}
+bridge_call!(ListTemplates, "/templater/list", NEEDS = Some(TEMPLATER));
+
+/// `execute_template`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ExecuteTemplate {
+    /// The template's path (see list_templates).
+    #[schemars(length(min = 1))]
+    pub template: String,
+    /// The path of the new note, e.g. `Meetings/2026-05-01.md`.
+    #[schemars(length(min = 1))]
+    pub target: String,
+}
+bridge_call!(
+    ExecuteTemplate,
+    "/templater/execute",
+    NEEDS = Some(TEMPLATER),
+    SLOW = true
+);
+
+/// `list_quickadd_actions`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ListQuickaddActions {}
+bridge_call!(
+    ListQuickaddActions,
+    "/quickadd/actions",
+    NEEDS = Some(QUICKADD)
+);
+
+/// `trigger_quickadd`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TriggerQuickadd {
+    /// The choice's name (see list_quickadd_actions).
+    #[schemars(length(min = 1))]
+    pub name: String,
+    /// Values for `{{VALUE:name}}` placeholders.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variables: Option<BTreeMap<String, Value>>,
+    /// How long QuickAdd may run, in seconds (default 30).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 600))]
+    pub timeout_seconds: Option<u32>,
+}
+bridge_call!(
+    TriggerQuickadd,
+    "/quickadd/trigger",
+    NEEDS = Some(QUICKADD),
+    SLOW = true
+);
+
+/// `ocr_attachment`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OcrAttachment {
+    /// The attachment's vault path.
+    #[schemars(length(min = 1))]
+    pub path: String,
+}
+bridge_call!(
+    OcrAttachment,
+    "/ocr/attachment",
+    NEEDS = Some(TEXT_EXTRACTOR),
+    SLOW = true
+);
+
+/// `ocr_bulk`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OcrBulk {
+    /// The attachments' vault paths.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paths: Option<Vec<String>>,
+    /// The folder whose supported files are read, when `paths` is not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub folder: Option<String>,
+    /// The most files read (default 20).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 500))]
+    pub limit: Option<u32>,
+}
+bridge_call!(
+    OcrBulk,
+    "/ocr/bulk",
+    NEEDS = Some(TEXT_EXTRACTOR),
+    SLOW = true
+);
+
+/// Where `read_excalidraw` reads the drawing.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum ExcalidrawSource {
+    /// Through Obsidian when it is reachable with Excalidraw, else the file itself.
+    #[default]
+    Auto,
+    /// The file itself, without Obsidian.
+    Filesystem,
+}
+
+/// `read_excalidraw`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ReadExcalidraw {
+    /// The drawing's vault path (`.excalidraw.md` or `.excalidraw`).
+    #[schemars(length(min = 1))]
+    pub path: String,
+    /// Where to read it (default `auto`; TC Bridge gets only `path`).
+    #[serde(default)]
+    pub source: ExcalidrawSource,
+}
+bridge_call!(ReadExcalidraw, "/excalidraw/read", NEEDS = Some(EXCALIDRAW));
+
+/// `create_excalidraw`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CreateExcalidraw {
+    /// The new drawing's path, e.g. `Drawings/Plan.excalidraw.md`.
+    #[schemars(length(min = 1))]
+    pub path: String,
+    /// Elements to draw: `{type: rectangle|text|arrow|line, x, y, width?, height?, text?,
+    /// points?}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elements: Option<Vec<Value>>,
+}
+bridge_call!(
+    CreateExcalidraw,
+    "/excalidraw/write",
+    NEEDS = Some(EXCALIDRAW),
+    MODE = Some("create"),
+);
+
+/// `update_excalidraw`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct UpdateExcalidraw {
+    /// The drawing's path.
+    #[schemars(length(min = 1))]
+    pub path: String,
+    /// Elements to add (as in create_excalidraw).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub add: Option<Vec<Value>>,
+    /// Element ids to remove (see read_excalidraw).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remove: Option<Vec<String>>,
+}
+bridge_call!(
+    UpdateExcalidraw,
+    "/excalidraw/write",
+    NEEDS = Some(EXCALIDRAW),
+    MODE = Some("update"),
+);
+
+/// `makemd_list_spaces`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct MakemdListSpaces {}
+bridge_call!(MakemdListSpaces, "/makemd/spaces", NEEDS = Some(MAKEMD));
+
+/// `makemd_query`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct MakemdQuery {
+    /// The space's path (see makemd_list_spaces).
+    #[schemars(length(min = 1))]
+    pub space: String,
+    /// The context table (default `files`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<String>,
+}
+bridge_call!(MakemdQuery, "/makemd/query", NEEDS = Some(MAKEMD));
+
+/// `search_omnisearch`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SearchOmnisearch {
+    /// The search text.
+    #[schemars(length(min = 1))]
+    pub query: String,
+    /// The most results (default 20).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 200))]
+    pub limit: Option<u32>,
+}
+bridge_call!(
+    SearchOmnisearch,
+    "/omnisearch/search",
+    NEEDS = Some(OMNISEARCH)
+);
+
+/// `resolve_daily_note`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ResolveDailyNote {
+    /// YYYY-MM-DD, or `today`, `yesterday`, `tomorrow` (default today).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+}
+bridge_call!(ResolveDailyNote, "/daily-notes/resolve");
+
+/// `get_active_note`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct GetActiveNote {
+    /// Include the note's text (default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub include_content: Option<bool>,
+}
+bridge_call!(GetActiveNote, "/notes/active");
+
+/// `open_note`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OpenNote {
+    /// The note's vault path (`.md` may be left off).
+    #[schemars(length(min = 1))]
+    pub path: String,
+    /// Open it in a new tab (default false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub new_tab: Option<bool>,
+}
+bridge_call!(OpenNote, "/notes/open");

@@ -1,0 +1,56 @@
+//! The one body of every bridge tool: the call's companion, ready for the plugin the tool
+//! needs, then the tool's route with the validated arguments, within the route's timeout.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::companion::Needs;
+use crate::companion::errors::tc_bridge_missing;
+use crate::dispatch::ToolContext;
+use crate::errors::ToolError;
+use crate::tools::args::parse;
+
+use super::args::BridgeCall;
+
+/// The handler of the bridge tool whose arguments are `T`.
+pub(crate) fn forward<T: BridgeCall>(
+    ctx: &ToolContext<'_>,
+    args: Value,
+) -> Result<Value, ToolError> {
+    let typed: T = parse(args)?;
+    let mut body = serde_json::to_value(&typed)
+        .map_err(|error| ToolError::internal(format!("cannot encode the arguments: {error}")))?;
+    if let (Some(mode), Some(map)) = (T::MODE, body.as_object_mut()) {
+        map.insert("mode".to_owned(), Value::String(mode.to_owned()));
+    }
+    call_route(ctx, T::ROUTE, T::NEEDS.as_ref(), T::SLOW, &body)
+}
+
+/// Calls `route` of the call's companion with `body`: `plugin_missing` without a companion
+/// or without the plugin it `needs`, `plugin_unreachable` / `plugin_incompatible` as the
+/// snapshot says, else TC Bridge's result or its own error.
+pub(crate) fn call_route(
+    ctx: &ToolContext<'_>,
+    route: &str,
+    needs: Option<&Needs>,
+    slow: bool,
+    body: &Value,
+) -> Result<Value, ToolError> {
+    let companion = ctx.dispatcher().companions().for_call(ctx)?;
+    let missing = |why: &str| tc_bridge_missing(ctx.vault_id(), ctx.vault().root(), Some(why));
+    companion.ready(needs, missing)?;
+    let config = companion.config();
+    let timeout_ms = if slow {
+        config.slow_call_timeout_ms
+    } else {
+        config.call_timeout_ms
+    };
+    if ctx.tool().is_mutating() {
+        // once the request is out, Obsidian may act on it even if its answer is lost
+        ctx.mark_effect_started();
+    }
+    companion
+        .post(route, body, Duration::from_millis(timeout_ms))
+        .map_err(|failure| companion.failure_error(failure, missing))
+}

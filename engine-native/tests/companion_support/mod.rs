@@ -1,0 +1,233 @@
+//! A fake TC Bridge for the companion tests: an HTTP server on loopback (axum on a runtime of
+//! its own thread) that plays the companion in each state — reachable (the probe and every
+//! route answer), missing (404 everywhere, not the Companion API), incompatible (API "2"),
+//! sleeping (answers after the client gave up) — and answers `/confirm` with the decisions
+//! queued for it. It records every request it got.
+#![allow(dead_code)]
+
+use std::collections::VecDeque;
+use std::net::TcpListener;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::http::{StatusCode, Uri};
+use axum::response::IntoResponse;
+use serde_json::{Value, json};
+
+/// How the fake companion behaves.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Mode {
+    /// The probe and every route answer.
+    Reachable,
+    /// Something that is not TC Bridge: 404 with a plain body.
+    Missing,
+    /// TC Bridge speaking Companion API "2".
+    Incompatible,
+    /// Answers only after this long.
+    Sleeping(Duration),
+}
+
+/// A `/confirm` answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Decision {
+    /// `{decision: "approved"}`.
+    Approved,
+    /// `{decision: "denied"}`.
+    Denied,
+    /// `{decision: "timed_out"}`.
+    TimedOut,
+    /// No answer before the server stops waiting.
+    Silent(Duration),
+}
+
+#[derive(Default)]
+struct Shared {
+    mode: Mutex<Option<Mode>>,
+    decisions: Mutex<VecDeque<Decision>>,
+    requests: Mutex<Vec<(String, Value)>>,
+}
+
+/// A fake TC Bridge listening on `url`.
+pub struct FakeCompanion {
+    pub url: String,
+    shared: Arc<Shared>,
+}
+
+pub const TOKEN: &str = "test-token";
+
+impl FakeCompanion {
+    pub fn start(mode: Mode) -> FakeCompanion {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        listener.set_nonblocking(true).expect("nonblocking");
+        let url = format!("http://{}", listener.local_addr().expect("addr"));
+        let shared = Arc::new(Shared::default());
+        *shared.mode.lock().unwrap() = Some(mode);
+        let state = Arc::clone(&shared);
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .expect("runtime");
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::from_std(listener).expect("listener");
+                let app = Router::new().fallback(
+                    move |uri: Uri, headers: axum::http::HeaderMap, body: Bytes| {
+                        let state = Arc::clone(&state);
+                        async move { answer(&state, uri, headers, body).await }
+                    },
+                );
+                axum::serve(listener, app).await.expect("serve");
+            });
+        });
+        FakeCompanion { url, shared }
+    }
+
+    pub fn set_mode(&self, mode: Mode) {
+        *self.shared.mode.lock().unwrap() = Some(mode);
+    }
+
+    /// Queues `/confirm` answers (an empty queue answers denied).
+    pub fn decide(&self, decisions: &[Decision]) {
+        self.shared
+            .decisions
+            .lock()
+            .unwrap()
+            .extend(decisions.iter().cloned());
+    }
+
+    /// Every request so far: (path, JSON body or null).
+    pub fn requests(&self) -> Vec<(String, Value)> {
+        self.shared.requests.lock().unwrap().clone()
+    }
+
+    /// The requests to `path`.
+    pub fn requests_to(&self, path: &str) -> Vec<Value> {
+        self.requests()
+            .into_iter()
+            .filter(|(p, _)| p == path)
+            .map(|(_, body)| body)
+            .collect()
+    }
+
+    /// The `companion` config of a vault using this fake, with short timeouts.
+    pub fn config(&self) -> Value {
+        companion_config(&self.url)
+    }
+}
+
+/// A `companion` config for `url` with the test token and short timeouts.
+pub fn companion_config(url: &str) -> Value {
+    json!({
+        "url": url,
+        "token": TOKEN,
+        "probeTimeoutMs": 500,
+        "callTimeoutMs": 500,
+        "slowCallTimeoutMs": 500,
+        "confirmTimeoutMs": 300,
+    })
+}
+
+/// A loopback URL where nothing listens.
+pub fn closed_url() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("addr"));
+    drop(listener);
+    url
+}
+
+/// The probe result of a reachable TC Bridge: Dataview usable, Templater installed but
+/// disabled, QuickAdd not installed, the rest installed and (by an absent `enabled`) enabled.
+pub fn probe_result(api_version: &str) -> Value {
+    json!({
+        "plugin_version": "1.0.0",
+        "obsidian_version": "1.8.9",
+        "obsidianTcApiVersion": api_version,
+        "vault_path": "main",
+        "capabilities": {
+            "dataview": {"installed": true, "enabled": true, "version": "0.5.67"},
+            "templater": {"installed": true, "enabled": false, "version": "2.9.1"},
+            "quickadd": {"installed": false},
+            "tasks": {"installed": true},
+            "excalidraw": {"installed": true, "enabled": true},
+            "text-extractor": {"installed": true, "enabled": true},
+            "make-md": {"installed": true, "enabled": true},
+            "omnisearch": {"installed": true, "enabled": true}
+        },
+        "shape_ok": true,
+        "shape_warnings": []
+    })
+}
+
+async fn answer(
+    shared: &Shared,
+    uri: Uri,
+    headers: axum::http::HeaderMap,
+    body: Bytes,
+) -> axum::response::Response {
+    let path = uri.path().to_owned();
+    let parsed: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    shared
+        .requests
+        .lock()
+        .unwrap()
+        .push((path.clone(), parsed.clone()));
+    let mode = shared.mode.lock().unwrap().clone().expect("mode");
+    if let Mode::Sleeping(pause) = &mode {
+        tokio::time::sleep(*pause).await;
+    }
+    let authorized = headers.get("authorization").and_then(|v| v.to_str().ok())
+        == Some(&format!("Bearer {TOKEN}"));
+    if !authorized {
+        return reply(
+            401,
+            json!({"ok": false, "code": "unauthorized", "message": "bad token"}),
+        );
+    }
+    match mode {
+        Mode::Missing => (StatusCode::NOT_FOUND, "Not Found").into_response(),
+        Mode::Incompatible if path == "/obsidian-tc/v1/probe" => {
+            reply(200, json!({"ok": true, "result": probe_result("2")}))
+        }
+        _ if path == "/obsidian-tc/v1/probe" => {
+            reply(200, json!({"ok": true, "result": probe_result("1")}))
+        }
+        _ if path == "/obsidian-tc/v1/confirm" => {
+            let next = shared.decisions.lock().unwrap().pop_front();
+            let decision = match next.unwrap_or(Decision::Denied) {
+                Decision::Approved => "approved",
+                Decision::Denied => "denied",
+                Decision::TimedOut => "timed_out",
+                Decision::Silent(pause) => {
+                    tokio::time::sleep(pause).await;
+                    "approved"
+                }
+            };
+            reply(200, json!({"ok": true, "result": {"decision": decision}}))
+        }
+        _ if path == "/obsidian-tc/v1/dataview/dql" && parsed["query"] == "BROKEN" => reply(
+            200,
+            json!({"ok": false, "code": "dql_error", "message": "Dataview: parse error", "details": {"line": 1}}),
+        ),
+        _ if path == "/obsidian-tc/v1/daily-notes/resolve" => reply(
+            404,
+            json!({"ok": false, "code": "plugin_missing", "message": "Daily notes is off", "details": {"plugin": "daily-notes"}}),
+        ),
+        _ => reply(
+            200,
+            json!({"ok": true, "result": {"route": path, "args": parsed}}),
+        ),
+    }
+}
+
+fn reply(status: u16, body: Value) -> axum::response::Response {
+    let status = StatusCode::from_u16(status).expect("status");
+    (
+        status,
+        [("content-type", "application/json")],
+        body.to_string(),
+    )
+        .into_response()
+}
