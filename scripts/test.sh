@@ -112,8 +112,12 @@ bash tests/conformance/run.sh
 
 if [ -d ../shared/vaults/obsidian-help-en ]; then
   step "benchmark on obsidian-help-en: start-up to initialize (<= 50 ms), read_note round trip over stdio and HTTP (p50 <= 2 ms), each against a same-run baseline"
-  cargo build --release --quiet -p engine-native --example empty_mcp_server --example bench_server
+  cargo build --release --quiet -p engine-native --example empty_mcp_server --example bench_server --example bench_companion
   target/release/examples/bench_server --runs 15 --calls 300 --check --bin "$OBSIDIAN_TC_BIN"
+
+  step "benchmark of the bridges: obsidian-tc bridge over a direct plugin call, a server bridge tool over the plugin route it wraps (p50, same run)"
+  node tests/bench/bridge_latency.mjs --runs 3 --calls 100
+  target/release/examples/bench_companion --calls 1000
 fi
 if [ -d ../shared/vaults/obsidian-help-all ]; then
   step "benchmark of the TC Bridge plugin: onload to serving and to search ready on obsidian-help-en, WASM search p50/p95 on obsidian-help-all"
