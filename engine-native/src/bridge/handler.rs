@@ -15,7 +15,9 @@ use crate::bridge::client::{BridgeClient, CallReply};
 use crate::bridge::mirror::{Link, ToolMirror};
 use crate::bridge::poller::log_failure;
 use crate::bridge::results;
-use crate::mcp::server::{forward_to_subscription, forward_tool_list_changes};
+use crate::mcp::server::{
+    forward_to_subscription, forward_tool_list_changes, tool_list_changes_only,
+};
 
 /// The server name reported in `initialize` / `server/discover`.
 pub const BRIDGE_SERVER_NAME: &str = "obsidian-tc-bridge";
@@ -122,11 +124,7 @@ impl ServerHandler for BridgeHandler {
         &self,
         requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
-        let mut accepted = SubscriptionFilter::new();
-        if requested.tools_list_changed == Some(true) {
-            accepted.tools_list_changed = Some(true);
-        }
-        Some(accepted)
+        Some(tool_list_changes_only(requested))
     }
 
     /// Runs one accepted subscription: tool-list changes until the client ends it.

@@ -47,7 +47,7 @@ pub mod settings;
 
 use std::sync::Arc;
 
-use rmcp::ServiceExt;
+use crate::mcp::stdio::serve_handler_on_stdio;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
@@ -77,18 +77,7 @@ pub async fn serve_bridge(
     poller.poll_once().await;
     let polling = tokio::spawn(poller.run(cancel.child_token()));
     let handler = BridgeHandler::new(client, mirror, wake, authority);
-    let served = async {
-        let running = handler
-            .serve_with_ct(rmcp::transport::stdio(), cancel.child_token())
-            .await
-            .map_err(|e| format!("the stdio MCP session did not start: {e}"))?;
-        running
-            .waiting()
-            .await
-            .map(|_| ())
-            .map_err(|e| format!("the stdio MCP session failed: {e}"))
-    };
-    let outcome = served.await;
+    let outcome = serve_handler_on_stdio(handler, cancel.child_token()).await;
     cancel.cancel();
     let _ = polling.await;
     outcome

@@ -201,8 +201,8 @@ pub struct MintArgs {
 /// The `plugin` subcommands.
 #[derive(Debug, Subcommand)]
 pub enum PluginCommand {
-    /// Copy TC Bridge (main.js, manifest.json, styles.css) into
-    /// <vault>/.obsidian/plugins/tc-bridge/, keeping its data.json (settings, token). Enables
+    /// Copy TC Bridge (main.js, manifest.json, styles.css) into the vault's
+    /// .obsidian/plugins/tc-bridge/ folder, keeping its data.json (settings, token). Enables
     /// nothing unless --enable is given.
     Install(PluginInstallArgs),
 }

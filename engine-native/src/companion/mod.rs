@@ -1,7 +1,7 @@
 //! The companion client: how the native server talks to TC Bridge, the Obsidian plugin of a
 //! vault (Companion API v1, ARCHITECTURE §4).
 //!
-//! - [`probe`]: `GET /obsidian-tc/v1/probe` (also used by `doctor`), the API-version check.
+//! - [`probe`](mod@probe): `GET /obsidian-tc/v1/probe` (also used by `doctor`), the API-version check.
 //! - [`state`]: the capability snapshot of a vault ([`CompanionState`]) and its report.
 //! - [`client`]: [`VaultCompanion`], one vault's companion: its snapshot and route calls.
 //! - [`registry`]: [`Companions`], every vault's companion, probed at start off the start-up

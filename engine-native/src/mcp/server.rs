@@ -160,6 +160,16 @@ pub(crate) async fn forward_tool_list_changes(
 
 /// Sends `notifications/tools/list_changed` on a `subscriptions/listen` stream each time
 /// `generations` moves on, until the subscription ends.
+/// Of a `subscriptions/listen` filter, the tool-list changes (the only list that changes while
+/// the server, or the bridge, runs).
+pub(crate) fn tool_list_changes_only(requested: &SubscriptionFilter) -> SubscriptionFilter {
+    let mut accepted = SubscriptionFilter::new();
+    if requested.tools_list_changed == Some(true) {
+        accepted.tools_list_changed = Some(true);
+    }
+    accepted
+}
+
 pub(crate) async fn forward_to_subscription(
     subscription: &SubscriptionContext,
     mut generations: watch::Receiver<u64>,
@@ -288,11 +298,7 @@ impl ServerHandler for McpServer {
         &self,
         requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
-        let mut accepted = SubscriptionFilter::new();
-        if requested.tools_list_changed == Some(true) {
-            accepted.tools_list_changed = Some(true);
-        }
-        Some(accepted)
+        Some(tool_list_changes_only(requested))
     }
 
     /// Runs one accepted subscription: tool-list changes until the client ends it.

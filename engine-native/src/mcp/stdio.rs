@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use rmcp::ServiceExt;
+use rmcp::{RoleServer, Service, ServiceExt};
 use tokio_util::sync::CancellationToken;
 
 use crate::dispatch::{Caller, Dispatcher};
@@ -16,7 +16,16 @@ pub async fn serve_stdio(
     cancel: CancellationToken,
 ) -> Result<(), String> {
     let server = McpServer::new(dispatcher, CallerSource::Fixed(Caller::stdio()));
-    let running = server
+    serve_handler_on_stdio(server, cancel).await
+}
+
+/// Serves `handler` on stdio until the client closes stdin or `cancel` fires (also the
+/// transport of `obsidian-tc bridge`).
+pub(crate) async fn serve_handler_on_stdio<H: Service<RoleServer>>(
+    handler: H,
+    cancel: CancellationToken,
+) -> Result<(), String> {
+    let running = handler
         .serve_with_ct(rmcp::transport::stdio(), cancel)
         .await
         .map_err(|e| format!("the stdio MCP session did not start: {e}"))?;
