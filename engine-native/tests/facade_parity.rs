@@ -77,7 +77,17 @@ fn run(
                 let (name, args) = wrap(&fx, via, tool, args.clone());
                 let mut outcome = fx.call(who, &name, args);
                 outcome.duration_ms = 0;
-                outcome.result = outcome.result.map(|value| without_temp_dir(&fx, value));
+                outcome.result = outcome
+                    .result
+                    .map(|value| without_temp_dir(&fx, value))
+                    .map_err(|mut error| {
+                        // Some errors name the vault's folder (plugin_missing's install hint).
+                        let dir = fx.dir.path().to_string_lossy().into_owned();
+                        error.message = error.message.replace(&dir, "<tmp>");
+                        error.recovery = error.recovery.replace(&dir, "<tmp>");
+                        error.details = without_temp_dir(&fx, error.details);
+                        error
+                    });
                 outcomes.push(outcome);
             }
             Step::ApproveLast => {

@@ -165,7 +165,7 @@ impl CapabilityReport {
             .map(|(key, capability)| {
                 let report = PluginReport {
                     installed: capability.installed,
-                    enabled: capability.enabled,
+                    enabled: capability.installed && capability.enabled,
                     usable: capability.usable(),
                     version: capability.version.clone(),
                 };

@@ -10,6 +10,7 @@ use crate::facade::catalog::{one_line, rank_catalog};
 use crate::facade::domains::catalog_tools;
 use crate::facade::{FACADE_DOMAIN, FIND_CAPABILITY};
 use crate::tools::args::{input_schema, parse};
+use crate::tools::bridge::BRIDGE_DOMAIN;
 use crate::tools::structured::{output_schema, structured};
 
 /// The arguments of `find_capability`.
@@ -63,7 +64,20 @@ matches (name, title, description, domain, score). Next: describe_capability, ca
 
 fn find_capability(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: FindArgs = parse(args)?;
-    let catalog = catalog_tools(ctx.served().registry(), ctx.caller());
+    // Tools that need TC Bridge are suggested only when some vault has a companion: without
+    // one they can only answer plugin_missing, and their words would crowd out the tools
+    // that work.
+    let companion = ctx
+        .served()
+        .config()
+        .config
+        .vaults
+        .iter()
+        .any(|vault| vault.companion.is_some());
+    let catalog: Vec<_> = catalog_tools(ctx.served().registry(), ctx.caller())
+        .into_iter()
+        .filter(|tool| companion || tool.def.domain != BRIDGE_DOMAIN)
+        .collect();
     let matches = rank_catalog(&catalog, &args.query, args.limit.unwrap_or(DEFAULT_LIMIT))?;
     let results = matches
         .into_iter()

@@ -22,9 +22,9 @@ pub(crate) fn tool() -> ToolDef {
     ToolDef {
         name: "refresh_plugin_capabilities",
         title: "Refresh plugin capabilities",
-        description: "Probe the vault's TC Bridge companion in Obsidian again and replace the cached capability snapshot: whether it is reachable, its and Obsidian's versions, and which plugins (Dataview, Templater, ...) are installed and enabled. Call it after installing or enabling a plugin or starting Obsidian.",
+        description: "Probe the vault's TC Bridge companion again and replace the cached capability snapshot: whether it is reachable, its version and the app's, and which plugins (Dataview, Templater, ...) are installed and enabled. Call it after installing or enabling a plugin, or once the app is running.",
         domain: "admin",
-        keywords: &["companion", "probe", "plugins", "obsidian", "reconnect"],
+        keywords: &["companion", "probe", "plugins", "reconnect", "tc bridge"],
         input_schema: input_schema::<RefreshArgs>(),
         output_schema: output_schema::<CapabilityReport>(),
         scopes: &["admin:vault"],

@@ -82,13 +82,16 @@ struct Spec {
     path_args: &'static [PathArg],
 }
 
+/// The facade domain of the tools that run inside Obsidian through TC Bridge.
+pub const BRIDGE_DOMAIN: &str = "obsidian";
+
 /// The bridge tool `spec` whose arguments are `T`, run by `handler`.
 fn bridge<T: BridgeCall>(spec: Spec, handler: Handler) -> ToolDef {
     ToolDef {
         name: spec.name,
         title: spec.title,
         description: spec.description,
-        domain: "obsidian",
+        domain: BRIDGE_DOMAIN,
         keywords: spec.keywords,
         input_schema: input_schema::<T>(),
         output_schema: None,
