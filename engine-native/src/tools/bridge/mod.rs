@@ -26,7 +26,7 @@ mod lz_string;
 use engine_core::acl::AclOp;
 
 use crate::dispatch::{Handler, PathArg, ToolDef};
-use crate::tools::args::{PATH_READ, input_schema};
+use crate::tools::args::{PATH_READ, PATH_READ_WRITE, input_schema};
 
 use args::{
     BridgeCall, CreateExcalidraw, EvalDataviewField, ExecuteCommand, ExecuteTemplate,
@@ -41,18 +41,6 @@ const PATH_WRITE: &[PathArg] = &[PathArg {
     name: "path",
     op: AclOp::Write,
 }];
-
-/// `path` read and written.
-const PATH_UPDATE: &[PathArg] = &[
-    PathArg {
-        name: "path",
-        op: AclOp::Read,
-    },
-    PathArg {
-        name: "path",
-        op: AclOp::Write,
-    },
-];
 
 /// `origin` read.
 const ORIGIN_READ: &[PathArg] = &[PathArg {
@@ -285,7 +273,7 @@ fn excalidraw() -> Vec<ToolDef> {
             description: "Add elements to and remove elements (by id, see read_excalidraw) from an Excalidraw drawing. Needs TC Bridge and Excalidraw.",
             keywords: &["excalidraw", "drawing", "diagram", "edit drawing"],
             scopes: &["write:excalidraw"],
-            path_args: PATH_UPDATE,
+            path_args: PATH_READ_WRITE,
         }),
     ]
 }
