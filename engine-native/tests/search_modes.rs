@@ -1,10 +1,12 @@
 //! `search_vault`'s modes `text`, `regex`, `jsonlogic`, `graph` and `dql` through the real
 //! dispatcher: what each finds and in what order, what `score` means, the routing text,
 //! ACL filtering, and the typed errors (invalid rule, over-budget rule, DQL without TC
-//! Bridge).
+//! Bridge); DQL against a fake TC Bridge.
 
+mod companion_support;
 mod dispatch_support;
 
+use companion_support::{DQL_TABLE, FakeCompanion, Mode, closed_url, companion_config};
 use dispatch_support::{Fixture, caller, result_paths as paths};
 use obsidian_tc::errors::ErrorCode;
 use serde_json::{Value, json};
@@ -225,7 +227,7 @@ fn an_invalid_or_over_budget_rule_is_a_typed_error() {
 }
 
 #[test]
-fn dql_without_a_companion_is_plugin_missing_and_never_faked() {
+fn dql_without_a_companion_is_plugin_missing_with_the_install_hint() {
     let fx = seeded();
     let error = fx.err(
         "search_vault",
@@ -233,22 +235,79 @@ fn dql_without_a_companion_is_plugin_missing_and_never_faked() {
         ErrorCode::PluginMissing,
     );
     assert!(error.message.contains("TC Bridge"), "{}", error.message);
-    assert!(error.recovery.contains("Dataview"), "{}", error.recovery);
+    assert_eq!(error.details["plugin"], "tc-bridge");
+    assert!(
+        error.recovery.contains("obsidian-tc plugin install"),
+        "{}",
+        error.recovery
+    );
     assert!(!error.retryable);
 }
 
 #[test]
-fn dql_with_a_companion_configured_is_plugin_unreachable() {
+fn dql_with_a_companion_that_is_down_is_plugin_unreachable() {
     let fx = Fixture::new(json!({
         "throttle": {"enabled": false},
-        "vaults": [{"id": "main", "path": "main", "companion": {"url": "http://127.0.0.1:1"}}]
+        "vaults": [{"id": "main", "path": "main", "companion": companion_config(&closed_url())}]
     }));
     let error = fx.err(
         "search_vault",
         json!({"query": "LIST", "mode": "dql"}),
         ErrorCode::PluginUnreachable,
     );
-    assert!(error.message.contains("TC Bridge"), "{}", error.message);
+    assert!(error.retryable);
+}
+
+#[test]
+fn dql_gives_the_notes_the_query_names_in_its_order_readable_and_once() {
+    let companion = FakeCompanion::start(Mode::Reachable);
+    let fx = Fixture::new(json!({
+        "throttle": {"enabled": false},
+        "acl": {"readPaths": ["Projects/**", "Notes/**"]},
+        "vaults": [{"id": "main", "path": "main", "companion": companion.config()}]
+    }));
+    fx.write("main", "Projects/Moon.md", "# Moon\n\nThe lander.\n");
+    fx.write("main", "Projects/Mars.md", "# Mars\n\nRed.\n");
+    fx.write("main", "Private/diary.md", "# Diary\n\nsecret\n");
+    fx.write("main", "Notes/tiny.md", "- [ ] a task\n");
+    fx.ok("index_vault", json!({}));
+    let found = search(&fx, "dql", DQL_TABLE);
+    assert_eq!(found["mode"], "dql");
+    assert_eq!(
+        paths(&found),
+        ["Projects/Moon.md", "Projects/Mars.md", "Notes/tiny.md"],
+        "the query's order, Private/ left out by the ACL, Mars once"
+    );
+    assert_eq!(found["results"][0]["title"], "Moon");
+    assert_eq!(found["results"][0]["score"], 1.0);
+    assert!(
+        found["results"][0]["snippet"]["text"]
+            .as_str()
+            .expect("snippet")
+            .contains("lander")
+    );
+    assert_eq!(
+        companion.requests_to("/obsidian-tc/v1/dataview/dql"),
+        vec![json!({"query": DQL_TABLE})]
+    );
+    // paging and folder narrowing apply to the rows
+    let first = fx.ok(
+        "search_vault",
+        json!({"query": DQL_TABLE, "mode": "dql", "limit": 2}),
+    );
+    assert_eq!(paths(&first), ["Projects/Moon.md", "Projects/Mars.md"]);
+    let cursor = first["cursor"].as_str().expect("a next page");
+    let second = fx.ok(
+        "search_vault",
+        json!({"query": DQL_TABLE, "mode": "dql", "limit": 2, "cursor": cursor}),
+    );
+    assert_eq!(paths(&second), ["Notes/tiny.md"]);
+    assert!(second["cursor"].is_null());
+    let narrowed = fx.ok(
+        "search_vault",
+        json!({"query": DQL_TABLE, "mode": "dql", "folder": "Notes"}),
+    );
+    assert_eq!(paths(&narrowed), ["Notes/tiny.md"]);
 }
 
 #[test]

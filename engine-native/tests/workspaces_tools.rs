@@ -2,10 +2,13 @@
 //! `.obsidian/workspaces.json` and `.obsidian/workspace.json`: listing with the active one
 //! and each layout's open files (ACL-filtered), saving the current layout (replacing a name
 //! asks first, unknown keys survive, 2-space JSON as Obsidian writes it), and
-//! `open_workspace` refusing honestly.
+//! `open_workspace` asking the vault's TC Bridge companion to load a checked name (and
+//! refusing, changing nothing, without one).
 
+mod companion_support;
 mod dispatch_support;
 
+use companion_support::{FakeCompanion, Mode};
 use dispatch_support::{Fixture, caller};
 use obsidian_tc::errors::ErrorCode;
 use serde_json::{Value, json};
@@ -147,7 +150,7 @@ fn saved_text(fx: &Fixture) -> String {
 }
 
 #[test]
-fn open_workspace_checks_the_name_then_says_the_companion_is_needed() {
+fn open_workspace_without_a_companion_names_tc_bridge_and_changes_nothing() {
     let fx = fixture(json!({}));
     let before = saved_text(&fx);
     fx.err(
@@ -160,8 +163,43 @@ fn open_workspace_checks_the_name_then_says_the_companion_is_needed() {
         json!({"name": "Research"}),
         ErrorCode::PluginMissing,
     );
-    assert!(error.message.contains("TC Bridge"), "{}", error.message);
+    assert_eq!(error.details["plugin"], "tc-bridge", "{error}");
+    assert!(
+        error.recovery.contains("obsidian-tc plugin install"),
+        "{}",
+        error.recovery
+    );
     assert_eq!(saved_text(&fx), before);
+}
+
+#[test]
+fn open_workspace_has_the_companion_load_a_saved_name_only() {
+    let companion = FakeCompanion::start(Mode::Reachable);
+    let fx = fixture(
+        json!({"vaults": [{"id": "main", "path": "main", "companion": companion.config()}]}),
+    );
+    let opened = fx.ok("open_workspace", json!({"name": "Research"}));
+    assert_eq!(
+        opened,
+        json!({"name": "Research", "opened": true, "active": "Research"})
+    );
+    assert_eq!(
+        companion.requests_to("/obsidian-tc/v1/workspaces/open"),
+        vec![json!({"name": "Research"})],
+        "one request, carrying the name"
+    );
+    // an unknown name never reaches Obsidian
+    fx.err(
+        "open_workspace",
+        json!({"name": "Nope"}),
+        ErrorCode::NotFound,
+    );
+    assert_eq!(
+        companion
+            .requests_to("/obsidian-tc/v1/workspaces/open")
+            .len(),
+        1
+    );
 }
 
 #[test]

@@ -2,10 +2,11 @@
 // process over the fake Obsidian App, tests/e2e/plugin_host.mjs), not a stand-in. The server's
 // bridge tools take the arguments the plugin's tools take (one contract, checked tool by tool),
 // and calls go through: the probe finds the plugin, list_commands and get_active_note answer,
-// and a tool whose Obsidian plugin is absent answers the plugin's own plugin_missing.
+// open_workspace has Obsidian load a saved layout, and a tool whose Obsidian plugin is absent
+// answers the plugin's own plugin_missing.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -13,12 +14,12 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { direct, startPluginHost } from "./plugin_host.mjs";
 import { BIN, freshVault } from "./support.mjs";
 
-/** The server's bridge tools, and the arguments only the server takes. */
-const BRIDGE_TOOLS = [
+/** The server's tools TC Bridge carries out, and the arguments only the server takes. */
+const COMPANION_TOOLS = [
 	"list_commands", "execute_command", "search_dql", "validate_dql", "eval_dataview_field", "tasks_filter",
 	"list_templates", "execute_template", "list_quickadd_actions", "trigger_quickadd", "ocr_attachment", "ocr_bulk",
 	"read_excalidraw", "create_excalidraw", "update_excalidraw", "makemd_list_spaces", "makemd_query",
-	"search_omnisearch", "resolve_daily_note", "get_active_note", "open_note",
+	"search_omnisearch", "resolve_daily_note", "get_active_note", "open_note", "open_workspace",
 ];
 const SERVER_ONLY = new Set(["vault", "elicit_token", "idempotency_key", "source"]);
 
@@ -28,8 +29,11 @@ test("the server's bridge tools talk to the real TC Bridge", async () => {
 	const host = await startPluginHost();
 	const dir = mkdtempSync(join(tmpdir(), "tc-companion-e2e-"));
 	const config = join(dir, "config.json");
+	const vault = freshVault();
+	mkdirSync(join(vault, ".obsidian"), { recursive: true });
+	writeFileSync(join(vault, ".obsidian/workspaces.json"), JSON.stringify({ workspaces: { Research: { main: {} } }, active: "" }));
 	writeFileSync(config, JSON.stringify({
-		vaults: [{ id: "main", path: freshVault(), companion: { url: `http://127.0.0.1:${host.port}`, token: host.token } }],
+		vaults: [{ id: "main", path: vault, companion: { url: `http://127.0.0.1:${host.port}`, token: host.token } }],
 		toolFacade: { mode: "flat" },
 	}));
 	const client = new Client({ name: "obsidian-tc-companion-e2e", version: "1.0.0" });
@@ -39,7 +43,7 @@ test("the server's bridge tools talk to the real TC Bridge", async () => {
 		// One contract: each bridge tool takes the plugin tool's arguments.
 		const plugin = new Map((await direct(host, "GET", "/tools")).tools.map((t) => [t.name, t.inputSchema]));
 		const server = new Map((await client.listTools()).tools.map((t) => [t.name, t.inputSchema]));
-		for (const name of BRIDGE_TOOLS) {
+		for (const name of COMPANION_TOOLS) {
 			assert.ok(server.has(name), `the server lists ${name}`);
 			assert.ok(plugin.has(name), `the plugin lists ${name}`);
 			const theirs = Object.keys(server.get(name).properties ?? {}).filter((k) => !SERVER_ONLY.has(k)).sort();
@@ -57,11 +61,18 @@ test("the server's bridge tools talk to the real TC Bridge", async () => {
 		const active = await client.callTool({ name: "get_active_note", arguments: {} });
 		assert.notEqual(active.isError, true, JSON.stringify(active.content));
 
+		const workspace = await client.callTool({ name: "open_workspace", arguments: { name: "Research" } });
+		assert.notEqual(workspace.isError, true, JSON.stringify(workspace.content));
+		assert.deepEqual(structured(workspace), { name: "Research", opened: true, active: "Research" });
+
 		const dql = await client.callTool({ name: "search_dql", arguments: { query: "LIST" } });
 		assert.equal(dql.isError, true, "Dataview is not installed in the fake Obsidian");
 		const error = structured(dql);
 		assert.equal(error.code ?? error.error?.code, "plugin_missing", JSON.stringify(error));
 		assert.match(JSON.stringify(error), /dataview/);
+		const dqlSearch = await client.callTool({ name: "search_vault", arguments: { query: "LIST", mode: "dql" } });
+		assert.equal(dqlSearch.isError, true, "search_vault mode dql goes to the same Dataview");
+		assert.match(JSON.stringify(structured(dqlSearch)), /plugin_missing[\s\S]*dataview/);
 	} finally {
 		await client.close();
 		await host.close();

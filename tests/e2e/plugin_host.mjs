@@ -22,6 +22,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { fakeApp } from "../plugin/fakes/app.mjs";
+import { addWorkspaces } from "../plugin/fakes/companions.mjs";
 import { loadBundle, manifest, request } from "../plugin/harness/plugin.mjs";
 
 const root = new URL("../../", import.meta.url);
@@ -95,7 +96,7 @@ async function main() {
 	rmSync(join(vault, ".obsidian-tc"), { recursive: true, force: true });
 	const port = await freePort();
 	const app = fakeApp({ vaultDir: vault, data: { port, token: TOKEN } });
-	app.internalPlugins = { getPluginById: () => null };
+	addWorkspaces(app, ["Writing", "Research"]);
 	let plugin = null;
 
 	/** Loads a fresh plugin instance (Obsidian's enable); fails when it does not serve. */

@@ -85,6 +85,7 @@ const COMPANION_TOOLS = [
   ['make-md', [['makemd_list_spaces', {}], ['makemd_query', { space: 'Plugins' }]]],
   ['omnisearch', [['search_omnisearch', { query: 'vault' }]]],
   ['daily-notes', [['resolve_daily_note', {}]]],
+  ['workspaces', [['open_workspace', { name: 'Writing' }]]],
 ];
 
 test('every companion tool answers plugin_missing naming the manifest id when the plugin is absent or disabled', async () => {
@@ -123,6 +124,24 @@ test('get_active_note and open_note: happy path, ACL, not found', async () => {
     s.app.workspace.setActiveFile(s.app.vault.getAbstractFileByPath(`${DENIED}/Create a vault.md`));
     err(await s.call('get_active_note'), 'acl_denied');
     err(await s.call('open_note', { path: 'No such note.md' }), 'not_found');
+  } finally {
+    await s.stop();
+  }
+});
+
+test('open_workspace: loads a saved layout through the core Workspaces plugin; unknown names change nothing', async () => {
+  const s = await start({}, (app) => companions.addWorkspaces(app, ['Writing', 'Review']));
+  try {
+    const workspaces = s.app.internalPlugins.plugins.workspaces.instance;
+    assert.deepEqual(ok(await s.call('open_workspace', { name: 'Review' })), { name: 'Review', opened: true, active: 'Review' });
+    assert.deepEqual(workspaces.loaded, ['Review'], 'the layout was loaded exactly once');
+    const unknown = err(await s.call('open_workspace', { name: 'Gone' }), 'not_found');
+    assert.deepEqual(unknown.details.saved, ['Review', 'Writing']);
+    err(await s.call('open_workspace', { name: '' }), 'invalid_input');
+    assert.deepEqual(workspaces.loaded, ['Review'], 'a refused call loads nothing');
+    s.app.internalPlugins.plugins.workspaces.enabled = false;
+    const missing = err(await s.call('open_workspace', { name: 'Writing' }), 'plugin_missing');
+    assert.match(missing.message, /Core plugins/);
   } finally {
     await s.stop();
   }

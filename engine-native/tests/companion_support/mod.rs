@@ -130,6 +130,27 @@ pub fn companion_config(url: &str) -> Value {
     })
 }
 
+/// The DQL query the fake answers with [`dql_table`].
+pub const DQL_TABLE: &str = "TABLE priority FROM \"Projects\" OR \"Private\" SORT priority DESC";
+
+/// Dataview's answer to [`DQL_TABLE`] as TC Bridge relays it: rows by priority, a row
+/// naming `Projects/Mars.md` twice (grouped), one in `Private/`, a TASK-like row with its
+/// own `path`.
+pub fn dql_table() -> Value {
+    let link = |path: &str| json!({"type": "link", "path": path, "embed": false});
+    json!({
+        "type": "table",
+        "headers": ["File", "priority"],
+        "values": [
+            [link("Projects/Moon.md"), 3],
+            [link("Private/diary.md"), 2],
+            [link("Projects/Mars.md"), 1],
+            [link("Projects/Mars.md"), 1],
+            [{"path": "Notes/tiny.md", "text": "a task", "line": 3}, null]
+        ]
+    })
+}
+
 /// A loopback URL where nothing listens.
 pub fn closed_url() -> String {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
@@ -207,9 +228,16 @@ async fn answer(
             };
             reply(200, json!({"ok": true, "result": {"decision": decision}}))
         }
+        _ if path == "/obsidian-tc/v1/dataview/dql" && parsed["query"] == DQL_TABLE => {
+            reply(200, json!({"ok": true, "result": dql_table()}))
+        }
         _ if path == "/obsidian-tc/v1/dataview/dql" && parsed["query"] == "BROKEN" => reply(
             200,
             json!({"ok": false, "code": "dql_error", "message": "Dataview: parse error", "details": {"line": 1}}),
+        ),
+        _ if path == "/obsidian-tc/v1/workspaces/open" => reply(
+            200,
+            json!({"ok": true, "result": {"name": parsed["name"], "opened": true, "active": parsed["name"]}}),
         ),
         _ if path == "/obsidian-tc/v1/daily-notes/resolve" => reply(
             404,

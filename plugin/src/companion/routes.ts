@@ -45,6 +45,7 @@ export const COMPANION_ROUTES: readonly CompanionRoute[] = [
 	{ path: "/daily-notes/resolve", method: "POST", tool: "resolve_daily_note" },
 	{ path: "/notes/active", method: "GET", tool: "get_active_note" },
 	{ path: "/notes/open", method: "POST", tool: "open_note" },
+	{ path: "/workspaces/open", method: "POST", tool: "open_workspace" },
 	{ path: "/search", method: "POST", tool: "search" },
 ];
 

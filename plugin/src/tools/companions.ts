@@ -3,10 +3,11 @@
 // plugins (`app.internalPlugins`), and the companion plugins the tools drive, by manifest id.
 import type { App, Command } from "obsidian";
 
-/** A community plugin the tools drive: its manifest id and the name users know it by. */
+/** A plugin the tools drive: its manifest id, the name users know it by, and whether it is a core plugin. */
 export interface Companion {
 	id: string;
 	name: string;
+	core?: true;
 }
 
 /** The companion plugins, by the manifest ids their authors publish (reference §3). */
@@ -22,7 +23,10 @@ export const COMPANIONS = {
 } as const satisfies Record<string, Companion>;
 
 /** The core Daily notes plugin (an internal plugin, not a community one). */
-export const DAILY_NOTES: Companion = { id: "daily-notes", name: "Daily notes" };
+export const DAILY_NOTES: Companion = { id: "daily-notes", name: "Daily notes", core: true };
+
+/** The core Workspaces plugin, which saves and loads layouts. */
+export const WORKSPACES: Companion = { id: "workspaces", name: "Workspaces", core: true };
 
 interface PluginRegistry {
 	plugins: Record<string, unknown>;
@@ -40,7 +44,7 @@ export interface CommandRegistry {
 
 interface InternalPlugin {
 	enabled: boolean;
-	instance?: { options?: Record<string, unknown> };
+	instance?: Record<string, unknown> & { options?: Record<string, unknown> };
 }
 
 interface InternalPluginRegistry {
@@ -75,10 +79,18 @@ export function commandRegistry(app: App): CommandRegistry | null {
 	return internals(app).commands ?? null;
 }
 
-/** The options of an enabled core plugin (e.g. Daily notes' folder and format), else null. */
-export function corePluginOptions(app: App, companion: Companion): Record<string, unknown> | null {
+/** The instance of an enabled core plugin, else null. */
+export function corePlugin(app: App, companion: Companion): Record<string, unknown> | null {
 	const registry = internals(app).internalPlugins;
 	const plugin = registry?.getPluginById?.(companion.id) ?? registry?.plugins?.[companion.id];
 	if (plugin === undefined || plugin === null || !plugin.enabled) return null;
-	return plugin.instance?.options ?? {};
+	return plugin.instance ?? {};
+}
+
+/** The options of an enabled core plugin (e.g. Daily notes' folder and format), else null. */
+export function corePluginOptions(app: App, companion: Companion): Record<string, unknown> | null {
+	const instance = corePlugin(app, companion);
+	if (instance === null) return null;
+	const options = instance.options;
+	return typeof options === "object" && options !== null ? (options as Record<string, unknown>) : {};
 }

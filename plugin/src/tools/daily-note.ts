@@ -31,7 +31,7 @@ export function dailyNoteTools(ctx: ToolContext): BridgeTool[] {
 			},
 			run: async (args) => {
 				const options = corePluginOptions(ctx.app, DAILY_NOTES);
-				if (options === null) return pluginMissing(DAILY_NOTES.id, DAILY_NOTES.name);
+				if (options === null) return pluginMissing(DAILY_NOTES.id, DAILY_NOTES.name, true);
 				const asked = optionalString(args, "date") ?? "today";
 				const offsets: Record<string, number> = { today: 0, yesterday: -1, tomorrow: 1 };
 				const offset = offsets[asked];

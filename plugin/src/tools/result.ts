@@ -49,11 +49,13 @@ export function toolError(code: ToolErrorCode, message: string, details?: Record
 	};
 }
 
-/** `plugin_missing` naming the companion plugin (its manifest id and display name). */
-export function pluginMissing(pluginId: string, pluginName: string): ToolResult {
+/** `plugin_missing` naming the plugin (its manifest id and display name); `core` for a core plugin. */
+export function pluginMissing(pluginId: string, pluginName: string, core = false): ToolResult {
+	const where = core ? "Settings → Core plugins" : "Community plugins";
+	const action = core ? "Enable" : "Install and enable";
 	return toolError(
 		"plugin_missing",
-		`${pluginName} is not installed or not enabled in this vault. Install and enable "${pluginName}" from Community plugins, then retry.`,
+		`${pluginName} is not ${core ? "enabled" : "installed or not enabled"} in this vault. ${action} "${pluginName}" in ${where}, then retry.`,
 		{ plugin: pluginId },
 	);
 }

@@ -1,11 +1,20 @@
-// The editor's tools: which note is active, and opening a note for the human.
+// The editor's tools: which note is active, opening a note for the human, and switching to a
+// saved workspace layout (the core Workspaces plugin).
 import type { BridgeTool } from "../server/registry";
 import { readableFile, requireRead } from "./access";
+import { corePlugin, WORKSPACES } from "./companions";
 import type { ToolContext } from "./context";
-import { booleanArg, defineTool, stringArg } from "./define";
-import { toolOk } from "./result";
+import { booleanArg, companionCall, defineTool, fail, stringArg } from "./define";
+import { pluginMissing, toolOk } from "./result";
 
-/** `get_active_note` and `open_note`. */
+/** The part of the Workspaces plugin's instance `open_workspace` uses (not typed by obsidian.d.ts). */
+interface WorkspacesInstance {
+	workspaces?: Record<string, unknown>;
+	activeWorkspace?: string;
+	loadWorkspace?(name: string): unknown;
+}
+
+/** `get_active_note`, `open_note` and `open_workspace`. */
 export function workspaceTools(ctx: ToolContext): BridgeTool[] {
 	return [
 		defineTool({
@@ -52,6 +61,31 @@ export function workspaceTools(ctx: ToolContext): BridgeTool[] {
 				const newTab = booleanArg(args, "new_tab", false);
 				await ctx.app.workspace.getLeaf(newTab).openFile(file);
 				return toolOk({ path: file.path, opened: true });
+			},
+		}),
+		defineTool({
+			name: "open_workspace",
+			description:
+				"Switches Obsidian to a workspace layout saved with the core Workspaces plugin (its panes, splits, sidebars and tabs). Answers the layout now active.",
+			inputSchema: {
+				type: "object",
+				properties: {
+					name: { type: "string", description: "The saved workspace's name, as list_workspaces gives it." },
+				},
+				required: ["name"],
+			},
+			run: async (args) => {
+				const name = stringArg(args, "name");
+				const instance = corePlugin(ctx.app, WORKSPACES) as WorkspacesInstance | null;
+				if (instance === null || typeof instance.loadWorkspace !== "function") {
+					return pluginMissing(WORKSPACES.id, WORKSPACES.name, true);
+				}
+				const saved = instance.workspaces ?? {};
+				if (!Object.prototype.hasOwnProperty.call(saved, name)) {
+					fail("not_found", `No saved workspace is named '${name}'.`, { workspace: name, saved: Object.keys(saved).sort() });
+				}
+				await companionCall(WORKSPACES.name, () => instance.loadWorkspace?.(name));
+				return toolOk({ name, opened: true, active: instance.activeWorkspace ?? name });
 			},
 		}),
 	];

@@ -189,9 +189,38 @@ export function addOmnisearch(app) {
   return app.addPlugin('omnisearch', { api }, { name: 'Omnisearch', version: '1.27.0' });
 }
 
+/** An empty core-plugin registry (`app.internalPlugins`) for `addCorePlugin` to fill. */
+export function coreRegistry() {
+  const plugins = {};
+  return { plugins, getPluginById: (id) => plugins[id] ?? null };
+}
+
+/** Installs an enabled core plugin with `instance` (the registry is created when absent). */
+export function addCorePlugin(app, id, instance) {
+  app.internalPlugins ??= coreRegistry();
+  const plugin = { enabled: true, instance };
+  app.internalPlugins.plugins[id] = plugin;
+  return plugin;
+}
+
 /** Core Daily notes plugin (`app.internalPlugins`), with its folder / format / template options. */
 export function addDailyNotes(app, options) {
-  const plugin = { enabled: true, instance: { options } };
-  app.internalPlugins = { plugins: { 'daily-notes': plugin }, getPluginById: (id) => (id === 'daily-notes' ? plugin : null) };
-  return plugin;
+  return addCorePlugin(app, 'daily-notes', { options });
+}
+
+/**
+ * Core Workspaces plugin with saved layouts `names`: `loadWorkspace(name)` makes it the active
+ * one (and records it in `loaded`), as Obsidian does after rebuilding the panes.
+ */
+export function addWorkspaces(app, names) {
+  const instance = {
+    workspaces: Object.fromEntries(names.map((name) => [name, { main: { type: 'split', children: [] } }])),
+    activeWorkspace: '',
+    loaded: [],
+    async loadWorkspace(name) {
+      this.activeWorkspace = name;
+      this.loaded.push(name);
+    },
+  };
+  return addCorePlugin(app, 'workspaces', instance);
 }

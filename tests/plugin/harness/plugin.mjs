@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import http from 'node:http';
 import * as obsidian from '../stubs/obsidian.mjs';
 import { fakeApp } from '../fakes/app.mjs';
+import { coreRegistry } from '../fakes/companions.mjs';
 
 const root = new URL('../../../', import.meta.url);
 const mainPath = fileURLToPath(new URL('main.js', root));
@@ -42,7 +43,7 @@ export function tempVault(name = 'Test vault') {
 export async function startPlugin({ data = {}, prepare } = {}) {
   const vault = tempVault();
   const app = fakeApp({ vaultDir: vault.dir, name: vault.name, data: { port: 0, token: TOKEN, ...data } });
-  app.internalPlugins = { getPluginById: () => null };
+  app.internalPlugins = coreRegistry();
   prepare?.(app);
   const Plugin = loadBundle();
   const plugin = new Plugin(app, manifest);

@@ -19,7 +19,12 @@ pub(crate) fn forward<T: BridgeCall>(
     args: Value,
 ) -> Result<Value, ToolError> {
     let typed: T = parse(args)?;
-    let mut body = serde_json::to_value(&typed)
+    send(ctx, &typed)
+}
+
+/// Sends the typed call to its route (with its `mode` when the route is shared).
+pub(crate) fn send<T: BridgeCall>(ctx: &ToolContext<'_>, typed: &T) -> Result<Value, ToolError> {
+    let mut body = serde_json::to_value(typed)
         .map_err(|error| ToolError::internal(format!("cannot encode the arguments: {error}")))?;
     if let (Some(mode), Some(map)) = (T::MODE, body.as_object_mut()) {
         map.insert("mode".to_owned(), Value::String(mode.to_owned()));

@@ -25,7 +25,10 @@ mod lz_string;
 
 use engine_core::acl::AclOp;
 
-use crate::dispatch::{Handler, PathArg, ToolDef};
+use serde_json::Value;
+
+use crate::dispatch::{Handler, PathArg, ToolContext, ToolDef};
+use crate::errors::ToolError;
 use crate::tools::args::{PATH_READ, PATH_READ_WRITE, input_schema};
 
 use args::{
@@ -34,6 +37,7 @@ use args::{
     OcrAttachment, OcrBulk, OpenNote, ReadExcalidraw, ResolveDailyNote, SearchDql,
     SearchOmnisearch, TasksFilter, TriggerQuickadd, UpdateExcalidraw, ValidateDql,
 };
+pub(crate) use forward::call_route;
 use forward::forward;
 
 /// `path` written.
@@ -96,6 +100,17 @@ fn bridge<T: BridgeCall>(spec: Spec, handler: Handler) -> ToolDef {
 /// The bridge tool `spec` forwarded as is to its route.
 fn routed<T: BridgeCall>(spec: Spec) -> ToolDef {
     bridge::<T>(spec, forward::<T>)
+}
+
+/// Runs the Dataview query `query` in Obsidian through `search_dql`'s route: TC Bridge's
+/// `{type, headers?, values}`, rows naming notes the caller may not read already left out
+/// there (the caller filters again by its own ACL).
+pub(crate) fn run_dql(ctx: &ToolContext<'_>, query: &str) -> Result<Value, ToolError> {
+    let call = SearchDql {
+        query: query.to_owned(),
+        origin: None,
+    };
+    forward::send(ctx, &call)
 }
 
 /// The bridge tools and `refresh_plugin_capabilities`.

@@ -127,7 +127,7 @@ pub(super) struct Found {
     /// The rank score (higher is better): BM25F, cosine, the fused hybrid score (weighted
     /// z-scores), or the graph mode's RRF score; the number
     /// of matches in the note (text, regex); 1 for every note that satisfies the rule
-    /// (jsonlogic, ordered by path).
+    /// (jsonlogic, ordered by path) or that the Dataview query names (dql, in its order).
     pub score: f64,
     /// Its components.
     pub scores: Scores,
@@ -222,7 +222,7 @@ fn search_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
             unranked::by_pattern(&scope, &pattern, offset, args.limit)?
         }
         Mode::Jsonlogic => unranked::by_rule(&scope, &args.query, offset, args.limit)?,
-        Mode::Dql => return Err(unranked::dql_unavailable(ctx)),
+        Mode::Dql => unranked::by_dql(&scope, &args.query, offset, args.limit)?,
         Mode::Semantic => ranked(
             &scope,
             &index,
@@ -443,7 +443,10 @@ fn routing(asked: Mode, ran: Mode) -> String {
             "jsonlogic: notes whose frontmatter and file facts satisfy the query's rule, by \
              path; score is 1"
         }
-        Mode::Dql => "dql: the Dataview query, run by Obsidian through TC Bridge",
+        Mode::Dql => {
+            "dql: the notes the Dataview query's rows name, in its order, run by Obsidian \
+             through TC Bridge; score is 1"
+        }
         Mode::Auto => "auto",
     };
     match (asked, ran) {

@@ -1,10 +1,13 @@
 //! `search_vault`'s modes that do not rank by relevance: `text` (literal, case-insensitive
 //! substring), `regex`, `jsonlogic` (a rule over each note's facts) and `dql` (Dataview,
-//! which only Obsidian can run, through TC Bridge). Only notes the caller may read (and
+//! which only Obsidian runs: the query goes to TC Bridge). Only notes the caller may read (and
 //! under `folder`) are looked at, so a hidden note neither shows nor shortens a page.
+
+use std::collections::BTreeSet;
 
 use engine_core::acl::AclOp;
 use engine_core::markdown::extract;
+use serde_json::Value;
 
 use super::corpus::{self, NoteText};
 use super::facts::{matching, parse_rule};
@@ -12,9 +15,10 @@ use super::index_fault;
 use super::matching::{Budget, Pattern, line_snippet, lines_in, scan};
 use super::search_vault::{Found, Scores};
 use crate::dispatch::ToolContext;
-use crate::errors::{ErrorCode, ToolError};
+use crate::errors::ToolError;
 use crate::index::parse::title_of;
 use crate::index::snippet::snippet;
+use crate::tools::bridge::run_dql;
 
 /// One page of results and whether more follow.
 pub(super) struct Page {
@@ -22,6 +26,20 @@ pub(super) struct Page {
     pub results: Vec<Found>,
     /// Whether another page follows.
     pub more: bool,
+}
+
+impl Page {
+    /// The page `offset..offset + limit` of `items`, each made a result by `found`.
+    fn of<T>(items: Vec<T>, offset: usize, limit: usize, found: impl FnMut(T) -> Found) -> Page {
+        let more = items.len() > offset + limit;
+        let results = items
+            .into_iter()
+            .skip(offset)
+            .take(limit)
+            .map(found)
+            .collect();
+        Page { results, more }
+    }
 }
 
 /// Which notes a search may look at: readable by the caller and under the `folder` prefix.
@@ -62,29 +80,22 @@ pub(super) fn by_pattern(
             .cmp(&a.count)
             .then_with(|| a.note.path.cmp(&b.note.path))
     });
-    let more = found.len() > offset + limit;
-    let results = found
-        .into_iter()
-        .skip(offset)
-        .take(limit)
-        .map(|hit| {
-            let text = &hit.note.text;
-            let first = lines_in(text, pattern, 1).into_iter().next();
-            let (heading, shown) = match &first {
-                Some(line) => (heading_at(text, line.span.start), line_snippet(text, line)),
-                None => (String::new(), snippet(text, "")),
-            };
-            Found {
-                path: hit.note.path.clone(),
-                title: title_of(&hit.note.path),
-                heading,
-                snippet: shown,
-                score: hit.count as f64,
-                scores: Scores::default(),
-            }
-        })
-        .collect();
-    Ok(Page { results, more })
+    Ok(Page::of(found, offset, limit, |hit| {
+        let text = &hit.note.text;
+        let first = lines_in(text, pattern, 1).into_iter().next();
+        let (heading, shown) = match &first {
+            Some(line) => (heading_at(text, line.span.start), line_snippet(text, line)),
+            None => (String::new(), snippet(text, "")),
+        };
+        Found {
+            path: hit.note.path.clone(),
+            title: title_of(&hit.note.path),
+            heading,
+            snippet: shown,
+            score: hit.count as f64,
+            scores: Scores::default(),
+        }
+    }))
 }
 
 /// The notes whose facts satisfy the JSONLogic rule `query`, by path; `score` is 1 and the
@@ -108,62 +119,63 @@ pub(super) fn by_rule(
         &|path| scope.allows(path),
         offset + limit + 1,
     )?;
-    let more = hits.len() > offset + limit;
     let notes = corpus::notes(ctx)?;
-    let results = hits
-        .into_iter()
-        .skip(offset)
-        .take(limit)
-        .map(|note| Found {
-            path: note.path.clone(),
-            title: title_of(&note.path),
-            heading: String::new(),
-            snippet: text_of(&notes, &note.path)
-                .map_or_else(|| snippet("", ""), |t| snippet(t, "")),
-            score: 1.0,
-            scores: Scores::default(),
-        })
-        .collect();
-    Ok(Page { results, more })
+    Ok(Page::of(hits, offset, limit, |note| {
+        whole_note(&notes, &note.path)
+    }))
 }
 
-/// Why a Dataview query cannot run: DQL is Dataview's language, and only Obsidian (through
-/// TC Bridge) can run it; nothing here pretends to.
-pub(super) fn dql_unavailable(ctx: &ToolContext<'_>) -> ToolError {
-    let configured = ctx
-        .served()
-        .config()
-        .config
-        .vaults
+/// The notes a Dataview query names, in the query's order: Obsidian runs it through TC
+/// Bridge (`search_dql`'s route; `plugin_missing` / `plugin_unreachable` without it). Each
+/// row counts once, by the first note it names (the file link of a LIST or TABLE row, a
+/// TASK's `path`); `score` is 1 and the snippet the start of the note.
+pub(super) fn by_dql(
+    scope: &Scope<'_, '_>,
+    query: &str,
+    offset: usize,
+    limit: usize,
+) -> Result<Page, ToolError> {
+    let ctx = scope.ctx;
+    let answer = run_dql(ctx, query)?;
+    let mut seen = BTreeSet::new();
+    let named: Vec<&str> = answer["values"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
         .iter()
-        .find(|vault| vault.id == ctx.vault_id())
-        .is_some_and(|vault| vault.companion.is_some());
-    if !configured {
-        return ToolError::new(
-            ErrorCode::PluginMissing,
-            format!(
-                "Dataview (DQL) queries run inside Obsidian through TC Bridge, and vault '{}' \
-                 has no companion configured",
-                ctx.vault_id()
-            ),
-        )
-        .with_recovery(
-            "ask the user to install and enable TC Bridge and Dataview in Obsidian and set the \
-             vault's companion url and token; meanwhile search with mode jsonlogic (rules over \
-             frontmatter and file facts) or lexical",
-        );
+        .filter_map(first_note)
+        .filter(|path| scope.allows(path) && seen.insert(*path))
+        .collect();
+    let notes = corpus::notes(ctx)?;
+    Ok(Page::of(named, offset, limit, |path| {
+        whole_note(&notes, path)
+    }))
+}
+
+/// The first note a DQL result row names: a link's `path`, else an item's own `path` (TASK
+/// rows), looked for depth first.
+fn first_note(row: &Value) -> Option<&str> {
+    match row {
+        Value::Object(map) => map
+            .get("path")
+            .and_then(Value::as_str)
+            .or_else(|| map.values().find_map(first_note)),
+        Value::Array(items) => items.iter().find_map(first_note),
+        _ => None,
     }
-    let mut error = ToolError::new(
-        ErrorCode::PluginUnreachable,
-        "Dataview (DQL) queries run inside Obsidian through TC Bridge, and this obsidian-tc \
-         server cannot forward queries to it yet (it only probes it, for `obsidian-tc doctor`)",
-    )
-    .with_recovery(
-        "search with mode jsonlogic (rules over frontmatter and file facts) or lexical instead",
-    );
-    // Retrying the same call against this server cannot succeed.
-    error.retryable = false;
-    error
+}
+
+/// A result for the whole note at `path` (a rule or query matched it, not a passage): score
+/// 1, the snippet the start of the note.
+fn whole_note(notes: &[std::sync::Arc<NoteText>], path: &str) -> Found {
+    Found {
+        path: path.to_owned(),
+        title: title_of(path),
+        heading: String::new(),
+        snippet: text_of(notes, path).map_or_else(|| snippet("", ""), |t| snippet(t, "")),
+        score: 1.0,
+        scores: Scores::default(),
+    }
 }
 
 /// The text of the note at `path` in the sorted `notes`.

@@ -4,12 +4,14 @@
 //! A layout names its open files in the leaves' view state (`"file": "Notes/a.md"`); the
 //! tools list only those the caller may read. The current layout is Obsidian's
 //! `.obsidian/workspace.json`, read by the server alone (it stays hard-denied to agents).
+//! Switching the live layout (`open_workspace`) is the running app's work: the server checks
+//! the name, then asks the vault's TC Bridge companion to load it.
 
 use std::collections::BTreeSet;
 
 use engine_core::acl::AclOp;
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::args::{NoArgs, WorkspaceName};
@@ -17,6 +19,7 @@ use super::json_file::{JsonFile, WORKSPACES_FILE, bad_file, read_json, write_jso
 use crate::dispatch::ToolContext;
 use crate::errors::{ErrorCode, ToolError};
 use crate::tools::args::parse;
+use crate::tools::bridge::call_route;
 use crate::tools::structured::structured;
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::ObsidianSetting;
@@ -40,6 +43,20 @@ pub(super) struct WorkspaceList {
     /// The active workspace's name, if any.
     pub active: Option<String>,
 }
+
+/// `open_workspace`'s result, as TC Bridge answers it.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub(super) struct WorkspaceOpened {
+    /// The workspace asked for.
+    pub name: String,
+    /// Whether Obsidian loaded it.
+    pub opened: bool,
+    /// The workspace Obsidian now has active.
+    pub active: String,
+}
+
+/// The Companion API route that loads a saved workspace in Obsidian.
+const OPEN_ROUTE: &str = "/workspaces/open";
 
 /// `save_workspace`'s result.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -155,8 +172,9 @@ pub(super) fn save_workspace(ctx: &ToolContext<'_>, args: Value) -> Result<Value
     })
 }
 
-/// Switching Obsidian's live layout needs the running app: the name is checked, then the
-/// call says what to do instead (nothing is changed).
+/// Switches Obsidian's live layout: the name is checked against `workspaces.json` (an
+/// unknown one is `not_found`), then TC Bridge loads it; without a reachable companion the
+/// call answers `plugin_missing` / `plugin_unreachable` and nothing changes.
 pub(super) fn open_workspace(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: WorkspaceName = parse(args)?;
     let file = read_json(ctx, WORKSPACES_FILE)?;
@@ -169,12 +187,11 @@ pub(super) fn open_workspace(ctx: &ToolContext<'_>, args: Value) -> Result<Value
             ),
         ));
     }
-    Err(ToolError::new(
-        ErrorCode::PluginMissing,
-        format!(
-            "switching to workspace '{}' needs Obsidian running with the TC Bridge companion, which this server cannot drive yet; load it in Obsidian instead (command palette: 'Workspaces: Load workspace layout'). Nothing was changed",
-            args.name
-        ),
-    )
-    .with_details(json!({"workspace": args.name, "needs": "tc_bridge_companion"})))
+    let answer = call_route(ctx, OPEN_ROUTE, None, false, &json!({"name": args.name}))?;
+    let opened: WorkspaceOpened = serde_json::from_value(answer).map_err(|error| {
+        ToolError::internal(format!(
+            "TC Bridge answered open_workspace with an unexpected shape: {error}"
+        ))
+    })?;
+    structured(&opened)
 }

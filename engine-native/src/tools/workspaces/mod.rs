@@ -4,8 +4,8 @@
 //!   has open (only those the caller may read).
 //! - `save_workspace`: the current layout (`.obsidian/workspace.json`, read by the server)
 //!   saved under a name and made active; replacing a saved one asks the user first.
-//! - `open_workspace`: switching the live layout needs Obsidian with the TC Bridge
-//!   companion; the name is checked (`not_found`), then `plugin_missing` says what to do.
+//! - `open_workspace`: the name is checked (`not_found`), then the vault's TC Bridge
+//!   companion loads the layout in the running app (`plugin_missing` without one).
 //! - `list_bookmarks`: every bookmark flattened with its group path and a stable id.
 //! - `add_bookmark`: a file, folder, heading, block, search or url bookmark, optionally into
 //!   a group (created when missing); a duplicate target is refused.
@@ -86,12 +86,12 @@ pub fn tools() -> Vec<ToolDef> {
             (
                 "open_workspace",
                 "Switch workspace",
-                "Switch the app to a saved workspace layout (its panes, splits, sidebars and tabs). Needs the TC Bridge companion of the running app; without that companion the call fails with plugin_missing and does nothing.",
+                "Switch the app to a saved workspace layout (its panes, splits, sidebars and tabs), carried out in the running app by the TC Bridge companion; without a reachable companion the call fails with plugin_missing or plugin_unreachable and does nothing.",
             ),
             &["load layout", "switch workspace", "workspace layout"],
             (
                 input_schema::<args::WorkspaceName>(),
-                output_schema::<layouts::WorkspaceOut>(),
+                output_schema::<layouts::WorkspaceOpened>(),
             ),
             &["write:workspaces"],
             layouts::open_workspace,
