@@ -2,9 +2,9 @@
 //! between notes, both ways (outgoing links and backlinks), then the seed ranking and the
 //! expansion ranking fused with engine-core's weighted Reciprocal Rank Fusion.
 //!
-//! Links are resolved the way Obsidian resolves them (engine-core's [`LinkResolver`] over
-//! the indexed notes), every kind counts (wikilinks, embeds, markdown links, frontmatter
-//! links), and a link to a file that is not an indexed note is no edge. A walk only enters
+//! The edges are the vault's resolved link table's ([`LinkTable`]: Obsidian's resolution over
+//! every file), every kind counts (wikilinks, embeds, markdown links, frontmatter links), and
+//! a link to a file that is not an indexed note is no edge. A walk only enters
 //! notes `allowed` admits, so a note the caller may not read is never returned and never
 //! connects two notes it links.
 //!
@@ -13,12 +13,11 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use engine_core::links::{LinkResolver, validate_vault_path};
 use engine_core::rank::{RankedList, rrf};
 
+use super::links::LinkTable;
 use super::retrieve::{NoteHit, Retrieval, Retriever};
 use super::semantic::SemanticError;
-use crate::store::{LinkRow, Store, StoreError};
 
 /// The most hops a walk may take.
 pub const MAX_HOPS: usize = 3;
@@ -41,7 +40,9 @@ pub const MAX_REACHED_PER_SEED: usize = 500;
 /// The most link paths kept per result.
 pub const MAX_VIA: usize = 3;
 
-/// The resolved links between the indexed notes of a vault, both ways.
+/// The resolved links between the indexed notes of a vault, both ways: the note-to-note
+/// edges of the vault's [`LinkTable`] (a link to an attachment, an unresolved link and a
+/// note's link to itself are no edge), built once per table by [`LinkTable::graph`].
 #[derive(Debug, Default)]
 pub struct LinkGraph {
     outgoing: HashMap<String, Vec<String>>,
@@ -49,31 +50,21 @@ pub struct LinkGraph {
 }
 
 impl LinkGraph {
-    /// The graph of vault `vault` from its stored notes and links.
-    pub fn load(store: &Store, vault: &str) -> Result<LinkGraph, StoreError> {
-        let rows = store.link_graph();
-        Ok(LinkGraph::build(
-            &rows.note_paths(vault)?,
-            &rows.links(vault)?,
-        ))
-    }
-
-    /// The graph of `notes` with `links` resolved among them (links to anything else and
-    /// links of a note to itself are dropped; a path that is not a valid vault path is
-    /// left out).
-    pub fn build(notes: &[String], links: &[LinkRow]) -> LinkGraph {
-        let valid = notes.iter().filter(|p| validate_vault_path(p).is_ok());
-        let Ok(resolver) = LinkResolver::new(valid) else {
-            // Every path was validated just above.
-            return LinkGraph::default();
+    /// The note-to-note edges of `table`.
+    pub fn of(table: &LinkTable) -> LinkGraph {
+        let is_note = |path: &str| {
+            table
+                .notes()
+                .binary_search_by(|note| note.as_str().cmp(path))
+                .is_ok()
         };
         let mut outgoing: HashMap<String, Vec<String>> = HashMap::new();
         let mut backlinks: HashMap<String, Vec<String>> = HashMap::new();
-        for link in links {
-            let Some(target) = resolver.resolve(&link.target, &link.source).first() else {
+        for link in table.all() {
+            let Some(target) = link.resolved.as_deref() else {
                 continue;
             };
-            if target == link.source {
+            if target == link.source || !is_note(target) || !is_note(&link.source) {
                 continue;
             }
             outgoing
@@ -291,12 +282,22 @@ fn trail(parent: &HashMap<&str, &str>, start: &str, end: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::LinkDetailRow;
 
-    fn link(source: &str, target: &str) -> LinkRow {
-        LinkRow {
+    fn link(source: &str, target: &str) -> LinkDetailRow {
+        LinkDetailRow {
             source: source.to_owned(),
+            kind: "wikilink".to_owned(),
             target: target.to_owned(),
+            subpath: None,
+            line: 1,
         }
+    }
+
+    /// The graph of `notes` (every file but `extra`) with `links`.
+    fn graph_of(notes: &[String], extra: &[&str], links: Vec<LinkDetailRow>) -> LinkGraph {
+        let files: Vec<String> = notes.iter().cloned().chain(paths(extra)).collect();
+        LinkGraph::of(&LinkTable::build(&files, notes.to_vec(), links))
     }
 
     fn paths(list: &[&str]) -> Vec<String> {
@@ -305,18 +306,24 @@ mod tests {
 
     #[test]
     fn links_resolve_like_obsidian_and_go_both_ways() {
-        let notes = paths(&["A.md", "sub/B.md", "other/B.md", "C.md"]);
-        let graph = LinkGraph::build(
+        let notes = paths(&["A.md", "C.md", "other/B.md", "sub/B.md"]);
+        let graph = graph_of(
             &notes,
-            &[
+            &["pic.png"],
+            vec![
                 link("A.md", "sub/B"),
                 link("A.md", "c"),
                 link("A.md", "A"),
                 link("A.md", "missing"),
+                link("A.md", "pic.png"),
                 link("sub/C.md", "A"),
             ],
         );
-        assert_eq!(graph.outgoing("A.md"), ["C.md", "sub/B.md"]);
+        assert_eq!(
+            graph.outgoing("A.md"),
+            ["C.md", "sub/B.md"],
+            "an attachment is resolved but is no edge"
+        );
         assert_eq!(graph.backlinks("sub/B.md"), ["A.md"]);
         assert!(graph.backlinks("other/B.md").is_empty());
         assert_eq!(graph.neighbours("C.md"), ["A.md"]);
@@ -325,9 +332,10 @@ mod tests {
     #[test]
     fn a_walk_stops_at_hops_and_never_enters_a_refused_note() {
         let notes = paths(&["a.md", "b.md", "c.md", "d.md", "x.md", "y.md"]);
-        let graph = LinkGraph::build(
+        let graph = graph_of(
             &notes,
-            &[
+            &[],
+            vec![
                 link("a.md", "b"),
                 link("c.md", "b"),
                 link("c.md", "d"),

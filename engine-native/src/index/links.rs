@@ -1,18 +1,20 @@
 //! The resolved link table of a vault: every stored link (wikilinks, embeds, markdown and
 //! frontmatter links) with its kind, subpath and line, resolved the way Obsidian resolves it
 //! (engine-core's [`LinkResolver`] over every file of the vault, attachments included), and
-//! looked up both ways. [`LinkTables`] keeps one table per vault and rebuilds it when the
-//! vault's index generation moves on (every change to the stored rows bumps it).
+//! looked up both ways, and the note-to-note graph derived from it ([`LinkTable::graph`]).
+//! [`LinkTables`] keeps one table per vault and rebuilds it when the vault's index
+//! generation moves on (every change to the stored rows bumps it).
 //!
 //! The table holds every note's links, readable or not: the link tools filter by the
 //! caller's ACL before they count or report anything.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use engine_core::links::{LinkResolver, validate_vault_path};
 
 use super::generations::PerGeneration;
+use super::graph::LinkGraph;
 use crate::store::{LinkDetailRow, Store, StoreError};
 
 /// One link of a note, resolved.
@@ -41,6 +43,7 @@ pub struct LinkTable {
     by_target: HashMap<String, Vec<usize>>,
     notes: Vec<String>,
     resolver: LinkResolver,
+    graph: OnceLock<LinkGraph>,
 }
 
 impl LinkTable {
@@ -84,7 +87,13 @@ impl LinkTable {
             by_target,
             notes,
             resolver,
+            graph: OnceLock::new(),
         }
+    }
+
+    /// The note-to-note edges of this table, built on first use.
+    pub fn graph(&self) -> &LinkGraph {
+        self.graph.get_or_init(|| LinkGraph::of(self))
     }
 
     /// Every link, ordered by source note and line.

@@ -1,17 +1,22 @@
-//! The rows the link graph is built from: every indexed note's path and every stored link
+//! The rows the link table is built from: every indexed note's path and every stored link
 //! (as written, unresolved) of a vault. Resolution is the caller's (engine-core's
 //! [`engine_core::links::LinkResolver`]), so the graph follows Obsidian's rules.
 
 use super::{Store, StoreError};
 
-/// One stored link: the note it is written in and its target as written (file part only).
+/// One stored link with everything the link tools report about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LinkRow {
+pub struct LinkDetailRow {
     /// The vault-relative path of the note the link is in.
     pub source: String,
-    /// The target's file part as written (`Folder/Other`, `Other.md`); empty for a
-    /// same-note reference.
+    /// `wikilink`, `embed`, `markdown` or `frontmatter`.
+    pub kind: String,
+    /// The target's file part as written; empty for a same-note reference.
     pub target: String,
+    /// `#Heading` or `#^block`, when the link points inside its target.
+    pub subpath: Option<String>,
+    /// The 1-based line of the link (0 for a frontmatter link).
+    pub line: u32,
 }
 
 /// The link-graph repository of a [`Store`].
@@ -35,42 +40,6 @@ impl<'s> LinkGraphRows<'s> {
         })
     }
 
-    /// Every link of every kind (wikilink, embed, markdown, frontmatter) of `vault` that
-    /// names another file, ordered by source note and line.
-    pub fn links(&self, vault: &str) -> Result<Vec<LinkRow>, StoreError> {
-        self.store.read(|conn| {
-            let mut stmt = conn.prepare(
-                "SELECT source_path, target FROM links
-                 WHERE vault_id = ?1 AND target <> ''
-                 ORDER BY source_path, line",
-            )?;
-            let rows = stmt.query_map([vault], |r| {
-                Ok(LinkRow {
-                    source: r.get(0)?,
-                    target: r.get(1)?,
-                })
-            })?;
-            Ok(rows.collect::<Result<_, _>>()?)
-        })
-    }
-}
-
-/// One stored link with everything the link tools report about it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LinkDetailRow {
-    /// The vault-relative path of the note the link is in.
-    pub source: String,
-    /// `wikilink`, `embed`, `markdown` or `frontmatter`.
-    pub kind: String,
-    /// The target's file part as written; empty for a same-note reference.
-    pub target: String,
-    /// `#Heading` or `#^block`, when the link points inside its target.
-    pub subpath: Option<String>,
-    /// The 1-based line of the link (0 for a frontmatter link).
-    pub line: u32,
-}
-
-impl LinkGraphRows<'_> {
     /// Every stored link of `vault` with its kind, subpath and line, ordered by source note
     /// and line (same-note references included).
     pub fn link_details(&self, vault: &str) -> Result<Vec<LinkDetailRow>, StoreError> {

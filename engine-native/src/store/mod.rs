@@ -39,7 +39,7 @@ pub use elicit::{ApproveError, Elicit, ElicitError, ElicitRequest, PendingElicit
 pub use error::StoreError;
 pub use events::{Event, EventLog, LoggedEvent, Outcome};
 pub use idempotency::{Claim, Idempotency, IdempotencyPolicy};
-pub use link_graph::{LinkDetailRow, LinkGraphRows, LinkRow};
+pub use link_graph::{LinkDetailRow, LinkGraphRows};
 pub use maintenance::{Retention, SweepCounts, VaultRowCounts};
 pub use migrations::SCHEMA_VERSION;
 pub use note_facts::{NoteFacts, NoteFactsRepo};

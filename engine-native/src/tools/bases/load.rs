@@ -10,7 +10,7 @@ use crate::bases::model::{Base, BaseError, read_base};
 use crate::dispatch::ToolContext;
 use crate::errors::{ErrorCode, ToolError};
 use crate::frontmatter::parse_properties;
-use crate::index::graph::LinkGraph;
+use crate::tools::links::table::link_table;
 use crate::tools::search::index_fault;
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::EntryKind;
@@ -113,7 +113,8 @@ pub(super) fn vault_files(ctx: &ToolContext<'_>) -> Result<Vec<FileFacts>, ToolE
         .into_iter()
         .map(|f| (f.path.clone(), f))
         .collect();
-    let graph = LinkGraph::load(ctx.store(), ctx.vault_id()).map_err(index_fault)?;
+    let table = link_table(ctx)?;
+    let graph = table.graph();
     Ok(entries
         .into_iter()
         .filter(|e| e.kind == EntryKind::File)

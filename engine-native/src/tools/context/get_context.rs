@@ -16,10 +16,10 @@ use super::budget::Budget;
 use super::searchable::Searchable;
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::ToolError;
-use crate::index::graph::LinkGraph;
 use crate::index::parse::title_of;
 use crate::index::semantic::SemanticError;
 use crate::tools::args::{input_schema, parse};
+use crate::tools::links::table::link_table;
 use crate::tools::search::index_fault;
 use crate::tools::structured::{output_schema, structured};
 
@@ -125,7 +125,8 @@ struct Candidate {
 fn get_context(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: GetContext = parse(args)?;
     let searchable = Searchable::open(ctx)?;
-    let graph = LinkGraph::load(ctx.store(), ctx.vault_id()).map_err(index_fault)?;
+    let table = link_table(ctx)?;
+    let graph = table.graph();
     searchable.with_retriever(ctx, |retriever| {
         let view = retriever.view;
         let ranked = retriever

@@ -11,12 +11,13 @@ use serde_json::Value;
 use super::searchable::Searchable;
 use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::ToolError;
-use crate::index::graph::{GraphHit, GraphQuery, LinkGraph, MAX_HOPS, graph_notes};
+use crate::index::graph::{GraphHit, GraphQuery, MAX_HOPS, graph_notes};
 use crate::index::parse::title_of;
 use crate::index::retrieve::Retrieval;
 use crate::index::semantic::SemanticError;
 use crate::tools::args::{input_schema, parse};
-use crate::tools::search::{cursor_offset, index_fault};
+use crate::tools::links::table::link_table;
+use crate::tools::search::cursor_offset;
 use crate::tools::structured::{output_schema, structured};
 
 /// The arguments of `vault_graph_search`.
@@ -148,7 +149,8 @@ fn vault_graph_search(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolE
     let offset = cursor_offset(args.cursor.as_deref())?;
     let searchable = Searchable::open(ctx)?;
     let how = searchable.retrieval();
-    let graph = LinkGraph::load(ctx.store(), ctx.vault_id()).map_err(index_fault)?;
+    let table = link_table(ctx)?;
+    let graph = table.graph();
     searchable.with_retriever(ctx, |retriever| {
         let query = GraphQuery {
             how,
@@ -157,7 +159,7 @@ fn vault_graph_search(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolE
         };
         let mut hits = graph_notes(
             retriever,
-            &graph,
+            graph,
             &args.query,
             query,
             offset + args.limit + 1,

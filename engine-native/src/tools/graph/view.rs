@@ -1,24 +1,20 @@
 //! [`GraphView`]: the resolved, typed link graph of the notes one caller may read.
 //!
-//! Links come from the index's link rows (every kind: wikilink, embed, markdown link,
-//! frontmatter relation) and are resolved the way Obsidian resolves them (engine-core's
-//! [`LinkResolver`] over every file of the vault, so a link to an attachment is resolved but
-//! is no edge). Notes the caller may not read are removed BEFORE anything is computed: they
+//! Links come from the vault's resolved link table ([`LinkTable`]: every kind, wikilink,
+//! embed, markdown link, frontmatter relation, resolved the way Obsidian resolves them over
+//! every file of the vault, so a link to an attachment is resolved but is no edge). Notes the caller may not read are removed BEFORE anything is computed: they
 //! are no node, their links are no edge, and no walk passes through them.
 
 use std::collections::{BTreeSet, HashMap};
 
 use engine_core::acl::AclOp;
-use engine_core::links::{LinkResolver, validate_vault_path};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::dispatch::ToolContext;
 use crate::errors::{ErrorCode, ToolError};
-use crate::store::StoreError;
-use crate::tools::search::index_fault;
-use crate::tools::vault_error::tool_error_from_vault;
-use crate::vault::EntryKind;
+use crate::index::links::LinkTable;
+use crate::tools::links::table::link_table;
 
 /// How one note links another.
 #[derive(
@@ -66,70 +62,35 @@ pub(crate) struct GraphView {
     pub links_total: usize,
 }
 
-/// One stored link with its kind.
-struct TypedRow {
-    source: String,
-    kind: String,
-    target: String,
-}
-
 impl GraphView {
-    /// The graph of the notes the caller of `ctx` may read, from the index of its vault.
+    /// The graph of the notes the caller of `ctx` may read, from its vault's link table.
     pub fn load(ctx: &ToolContext<'_>) -> Result<GraphView, ToolError> {
-        let notes = ctx
-            .store()
-            .link_graph()
-            .note_paths(ctx.vault_id())
-            .map_err(index_fault)?;
-        let rows = typed_rows(ctx).map_err(index_fault)?;
-        let files = ctx
-            .vault()
-            .list(None)
-            .map_err(|error| tool_error_from_vault(&error, AclOp::Read))?
-            .into_iter()
-            .filter(|entry| entry.kind == EntryKind::File)
-            .map(|entry| entry.path);
+        let table = link_table(ctx)?;
         let readable = |path: &str| ctx.may(path, AclOp::Read);
-        Ok(GraphView::build(&notes, files, &rows, &readable))
+        Ok(GraphView::build(&table, &readable))
     }
 
-    /// The graph of the `notes` that `readable` admits, with `rows` resolved over `notes`
-    /// and `files` (every file of the vault).
-    fn build(
-        notes: &[String],
-        files: impl Iterator<Item = String>,
-        rows: &[TypedRow],
-        readable: &dyn Fn(&str) -> bool,
-    ) -> GraphView {
-        let everything: BTreeSet<String> = notes
-            .iter()
-            .cloned()
-            .chain(files)
-            .filter(|path| validate_vault_path(path).is_ok())
-            .collect();
-        let Ok(resolver) = LinkResolver::new(&everything) else {
-            // Every path was validated just above.
-            return GraphView::default();
-        };
+    /// The graph of the notes of `table` that `readable` admits.
+    fn build(table: &LinkTable, readable: &dyn Fn(&str) -> bool) -> GraphView {
         let mut view = GraphView::default();
-        for path in notes.iter().filter(|path| readable(path)) {
+        for path in table.notes().iter().filter(|path| readable(path)) {
             view.ids.insert(path.clone(), view.notes.len());
             view.notes.push(path.clone());
         }
         let mut edges: HashMap<(usize, usize), BTreeSet<EdgeKind>> = HashMap::new();
-        for row in rows {
-            let Some(&source) = view.ids.get(&row.source) else {
+        for link in table.all() {
+            let Some(&source) = view.ids.get(&link.source) else {
                 continue;
             };
-            let Some(kind) = EdgeKind::from_stored(&row.kind) else {
+            let Some(kind) = EdgeKind::from_stored(&link.kind) else {
                 continue;
             };
-            let Some(target) = resolver.resolve(&row.target, &row.source).first() else {
+            let Some(target) = link.resolved.as_deref() else {
                 view.links_total += 1;
                 view.unresolved += 1;
                 continue;
             };
-            if target == row.source {
+            if target == link.source {
                 continue;
             }
             view.links_total += 1;
@@ -209,34 +170,18 @@ impl GraphView {
     }
 }
 
-/// Every link row of the caller's vault with its kind, by source and line.
-fn typed_rows(ctx: &ToolContext<'_>) -> Result<Vec<TypedRow>, StoreError> {
-    ctx.store().read(|conn| {
-        let mut stmt = conn.prepare(
-            "SELECT source_path, kind, target FROM links
-             WHERE vault_id = ?1 AND target <> ''
-             ORDER BY source_path, line",
-        )?;
-        let rows = stmt.query_map([ctx.vault_id()], |r| {
-            Ok(TypedRow {
-                source: r.get(0)?,
-                kind: r.get(1)?,
-                target: r.get(2)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::LinkDetailRow;
 
-    fn row(source: &str, kind: &str, target: &str) -> TypedRow {
-        TypedRow {
+    fn row(source: &str, kind: &str, target: &str) -> LinkDetailRow {
+        LinkDetailRow {
             source: source.to_owned(),
             kind: kind.to_owned(),
             target: target.to_owned(),
+            subpath: None,
+            line: 1,
         }
     }
 
@@ -246,7 +191,7 @@ mod tests {
             .iter()
             .map(|p| (*p).to_owned())
             .collect();
-        let rows = [
+        let rows = vec![
             row("a.md", "wikilink", "b"),
             row("a.md", "frontmatter", "b"),
             row("a.md", "wikilink", "s"),
@@ -254,12 +199,13 @@ mod tests {
             row("a.md", "wikilink", "nowhere"),
             row("secret/s.md", "wikilink", "b"),
         ];
-        let view = GraphView::build(
-            &notes,
-            ["pic.png".to_owned()].into_iter(),
-            &rows,
-            &|p: &str| !p.starts_with("secret/"),
-        );
+        let files: Vec<String> = notes
+            .iter()
+            .cloned()
+            .chain(["pic.png".to_owned()])
+            .collect();
+        let table = LinkTable::build(&files, notes, rows);
+        let view = GraphView::build(&table, &|p: &str| !p.starts_with("secret/"));
         assert_eq!(view.notes, ["a.md", "b.md"]);
         assert_eq!(
             view.kinds(0, 1),

@@ -24,6 +24,7 @@ use crate::index::retrieve::{Retrieval, Retriever};
 use crate::index::semantic::{SemanticError, SemanticIndex};
 use crate::index::snippet::{Snippet, snippet};
 use crate::tools::args::{input_schema, parse};
+use crate::tools::links::table::link_table;
 use crate::tools::search::matching::Pattern;
 use crate::tools::search::unranked::{self, Page, Scope};
 use crate::tools::search::{chunk_text, cursor_offset, folder_prefix, index_fault};
@@ -302,8 +303,15 @@ fn ranked(
     let how = match ranking {
         Ranking::Notes(how) => how,
         Ranking::Graph => {
-            let graph = LinkGraph::load(ctx.store(), ctx.vault_id()).map_err(index_fault)?;
-            return linked(scope, &retriever, &graph, semantic.is_some(), args, offset);
+            let table = link_table(ctx)?;
+            return linked(
+                scope,
+                &retriever,
+                table.graph(),
+                semantic.is_some(),
+                args,
+                offset,
+            );
         }
     };
     let mut found = retriever
