@@ -14,30 +14,25 @@ fn touch(_ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
 
 /// A write tool that changes nothing, to test `writePaths` without a write tool yet.
 fn touch_tool() -> ToolDef {
-    ToolDef {
-        name: "test_touch",
-        title: "Touch",
-        description: "Test tool declaring a write path.",
-        domain: "test",
-        keywords: &[],
-        input_schema: json!({
-            "type": "object",
-            "properties": {"path": {"type": "string"}},
-            "required": ["path"],
-            "additionalProperties": false
-        }),
-        output_schema: None,
-        scopes: &["write:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: &[PathArg {
-            name: "path",
-            op: AclOp::Write,
-        }],
-        precheck: None,
-        handler: touch,
-    }
+    ToolDef::new(
+        ("test_touch", "Touch", "Test tool declaring a write path."),
+        "test",
+        (
+            json!({
+                "type": "object",
+                "properties": {"path": {"type": "string"}},
+                "required": ["path"],
+                "additionalProperties": false
+            }),
+            None,
+        ),
+        touch,
+    )
+    .scopes(&["write:notes"])
+    .paths(&[PathArg {
+        name: "path",
+        op: AclOp::Write,
+    }])
 }
 
 fn fixture() -> Fixture {

@@ -52,31 +52,26 @@ fn count(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
 }
 
 fn counting_tool(name: &'static str, scopes: &'static [&'static str]) -> ToolDef {
-    ToolDef {
-        name,
-        title: "Count",
-        description: "Counts its runs.",
-        domain: "test",
-        keywords: &[],
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "note": {"type": "string"},
-                "block": {"type": "boolean"},
-                "fail": {"type": "boolean"},
-                "fail_after_effect": {"type": "boolean"}
-            },
-            "additionalProperties": false
-        }),
-        output_schema: None,
-        scopes,
-        destructive: false,
-        idempotency: true,
-        vault_arg: true,
-        path_args: &[],
-        precheck: None,
-        handler: count,
-    }
+    ToolDef::new(
+        (name, "Count", "Counts its runs."),
+        "test",
+        (
+            json!({
+                "type": "object",
+                "properties": {
+                    "note": {"type": "string"},
+                    "block": {"type": "boolean"},
+                    "fail": {"type": "boolean"},
+                    "fail_after_effect": {"type": "boolean"}
+                },
+                "additionalProperties": false
+            }),
+            None,
+        ),
+        count,
+    )
+    .scopes(scopes)
+    .idempotent(true)
 }
 
 fn fixture() -> Fixture {

@@ -51,4 +51,4 @@ pub use pipeline::{CallOutcome, ELICIT_TOKEN_ARG, IDEMPOTENCY_KEY_ARG, VAULT_ARG
 pub use progress::Progress;
 pub use registry::{Registry, RegistryError, Visibility};
 pub use reload::{RELOADED_KEYS, ReloadReport};
-pub use tool::{Annotations, Handler, PathArg, Precheck, Tool, ToolDef};
+pub use tool::{Annotations, Handler, Naming, PathArg, Precheck, Schemas, Tool, ToolDef};

@@ -62,15 +62,20 @@ pub struct ToolDef {
     pub handler: Handler,
 }
 
+/// A tool's name, short title and description: what every tool declares first.
+pub type Naming = (&'static str, &'static str, &'static str);
+
+/// The JSON Schemas of a tool's arguments and (when declared) its result.
+pub type Schemas = (Value, Option<Value>);
+
 impl ToolDef {
-    /// A tool that needs no scope and changes nothing: not destructive, no idempotency key, no
-    /// path arguments, no precheck, no keywords. `vault_arg` says whether it takes the
-    /// optional `vault`.
-    pub fn scope_free(
-        (name, title, domain): (&'static str, &'static str, &'static str),
-        description: &'static str,
-        (input_schema, output_schema): (Value, Option<Value>),
-        vault_arg: bool,
+    /// The tool `naming` of facade `domain` over one vault (it takes the optional `vault`),
+    /// with the defaults the builder methods below change: no keywords, no scope, no path
+    /// arguments, not destructive, no idempotency key, no precheck.
+    pub fn new(
+        (name, title, description): Naming,
+        domain: &'static str,
+        (input_schema, output_schema): Schemas,
         handler: Handler,
     ) -> ToolDef {
         ToolDef {
@@ -84,10 +89,64 @@ impl ToolDef {
             scopes: &[],
             destructive: false,
             idempotency: false,
-            vault_arg,
+            vault_arg: true,
             path_args: &[],
             precheck: None,
             handler,
+        }
+    }
+
+    /// A tool that needs no scope and changes nothing (see [`ToolDef::new`]). `vault_arg`
+    /// says whether it takes the optional `vault`.
+    pub fn scope_free(
+        (name, title, domain): (&'static str, &'static str, &'static str),
+        description: &'static str,
+        schemas: Schemas,
+        vault_arg: bool,
+        handler: Handler,
+    ) -> ToolDef {
+        ToolDef {
+            vault_arg,
+            ..ToolDef::new((name, title, description), domain, schemas, handler)
+        }
+    }
+
+    /// With the words `find_capability` also ranks it by.
+    pub fn keywords(self, keywords: &'static [&'static str]) -> ToolDef {
+        ToolDef { keywords, ..self }
+    }
+
+    /// Needing the scopes `scopes`.
+    pub fn scopes(self, scopes: &'static [&'static str]) -> ToolDef {
+        ToolDef { scopes, ..self }
+    }
+
+    /// With the vault-path arguments `path_args`.
+    pub fn paths(self, path_args: &'static [PathArg]) -> ToolDef {
+        ToolDef { path_args, ..self }
+    }
+
+    /// Taking an `idempotency_key` when `idempotency`.
+    pub fn idempotent(self, idempotency: bool) -> ToolDef {
+        ToolDef {
+            idempotency,
+            ..self
+        }
+    }
+
+    /// Always confirmed by a human.
+    pub fn destructive(self) -> ToolDef {
+        ToolDef {
+            destructive: true,
+            ..self
+        }
+    }
+
+    /// With `precheck` run before the policy gates.
+    pub fn precheck(self, precheck: Precheck) -> ToolDef {
+        ToolDef {
+            precheck: Some(precheck),
+            ..self
         }
     }
 }

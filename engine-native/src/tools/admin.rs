@@ -132,142 +132,119 @@ pub(crate) fn admin_tool(
     schemas: (Value, Option<Value>),
     handler: Handler,
 ) -> ToolDef {
-    let (input_schema, output_schema) = schemas;
     ToolDef {
-        name,
-        title,
-        description,
-        domain: "admin",
-        keywords: &[],
-        input_schema,
-        output_schema,
-        scopes,
-        destructive: false,
-        idempotency: false,
         vault_arg,
-        path_args: &[],
-        precheck: None,
-        handler,
+        ..ToolDef::new((name, title, description), "admin", schemas, handler).scopes(scopes)
     }
 }
 
 /// The admin tools.
 pub fn tools() -> Vec<ToolDef> {
     vec![
-        ToolDef {
-            keywords: &[
-                "health",
-                "status",
-                "up",
-                "alive",
-                "ping",
-                "running",
-                "uptime",
-                "version",
-                "heartbeat",
-                "working",
-            ],
-            ..admin_tool(
-                "server_health",
-                "Server health",
-                "Whether the server is up: version, uptime, vault count, cache database status.",
-                &[],
-                false,
-                (input_schema::<NoArgs>(), output_schema::<Health>()),
-                server_health,
-            )
-        },
-        ToolDef {
-            keywords: &[
-                "config",
-                "configuration",
-                "settings",
-                "options",
-                "setup",
-                "configured",
-                "current settings",
-            ],
-            ..admin_tool(
-                "get_server_config",
-                "Get server config",
-                "The effective server configuration (settings), secrets redacted.",
-                &["admin:config"],
-                false,
-                (input_schema::<NoArgs>(), output_schema::<ServerConfig>()),
-                get_server_config,
-            )
-        },
-        ToolDef {
-            keywords: &[
-                "permission",
-                "allowed",
-                "access",
-                "rights",
-                "forbidden",
-                "denied",
-                "policy",
-                "acl",
-            ],
-            ..admin_tool(
-                "inspect_acl",
-                "Inspect ACL",
-                "Whether the folder ACL allows this caller to read, write or delete a path (permission check), and the deciding rule.",
-                &["admin:acl"],
-                true,
-                (input_schema::<InspectAcl>(), output_schema::<AclReport>()),
-                inspect_acl,
-            )
-        },
-        ToolDef {
-            keywords: &[
-                "visibility",
-                "hidden",
-                "missing",
-                "why not",
-                "can't see",
-                "unavailable",
-                "disabled",
-                "not listed",
-                "not offered",
-            ],
-            ..admin_tool(
-                "inspect_visibility",
-                "Inspect tool visibility",
-                "Why a tool is or is not offered to this caller: listed, hidden, disabled, scope_denied or unregistered.",
-                &["admin:acl"],
-                false,
-                (
-                    input_schema::<InspectVisibility>(),
-                    output_schema::<VisibilityReport>(),
-                ),
-                inspect_visibility,
-            )
-        },
-        ToolDef {
-            keywords: &[
-                "metrics",
-                "statistics",
-                "stats",
-                "counts",
-                "usage",
-                "calls",
-                "requests",
-                "errors",
-                "failures",
-                "failed",
-                "telemetry",
-                "how many",
-            ],
-            ..admin_tool(
-                "get_metrics",
-                "Get metrics",
-                "Usage statistics: how many calls per vault, tool and outcome code (ok or error).",
-                &["admin:metrics"],
-                false,
-                (input_schema::<NoArgs>(), output_schema::<MetricsSnapshot>()),
-                get_metrics,
-            )
-        },
+        admin_tool(
+            "server_health",
+            "Server health",
+            "Whether the server is up: version, uptime, vault count, cache database status.",
+            &[],
+            false,
+            (input_schema::<NoArgs>(), output_schema::<Health>()),
+            server_health,
+        )
+        .keywords(&[
+            "health",
+            "status",
+            "up",
+            "alive",
+            "ping",
+            "running",
+            "uptime",
+            "version",
+            "heartbeat",
+            "working",
+        ]),
+        admin_tool(
+            "get_server_config",
+            "Get server config",
+            "The effective server configuration (settings), secrets redacted.",
+            &["admin:config"],
+            false,
+            (input_schema::<NoArgs>(), output_schema::<ServerConfig>()),
+            get_server_config,
+        )
+        .keywords(&[
+            "config",
+            "configuration",
+            "settings",
+            "options",
+            "setup",
+            "configured",
+            "current settings",
+        ]),
+        admin_tool(
+            "inspect_acl",
+            "Inspect ACL",
+            "Whether the folder ACL allows this caller to read, write or delete a path (permission check), and the deciding rule.",
+            &["admin:acl"],
+            true,
+            (input_schema::<InspectAcl>(), output_schema::<AclReport>()),
+            inspect_acl,
+        )
+        .keywords(&[
+            "permission",
+            "allowed",
+            "access",
+            "rights",
+            "forbidden",
+            "denied",
+            "policy",
+            "acl",
+        ]),
+        admin_tool(
+            "inspect_visibility",
+            "Inspect tool visibility",
+            "Why a tool is or is not offered to this caller: listed, hidden, disabled, scope_denied or unregistered.",
+            &["admin:acl"],
+            false,
+            (
+                input_schema::<InspectVisibility>(),
+                output_schema::<VisibilityReport>(),
+            ),
+            inspect_visibility,
+        )
+        .keywords(&[
+            "visibility",
+            "hidden",
+            "missing",
+            "why not",
+            "can't see",
+            "unavailable",
+            "disabled",
+            "not listed",
+            "not offered",
+        ]),
+        admin_tool(
+            "get_metrics",
+            "Get metrics",
+            "Usage statistics: how many calls per vault, tool and outcome code (ok or error).",
+            &["admin:metrics"],
+            false,
+            (input_schema::<NoArgs>(), output_schema::<MetricsSnapshot>()),
+            get_metrics,
+        )
+        .keywords(&[
+            "metrics",
+            "statistics",
+            "stats",
+            "counts",
+            "usage",
+            "calls",
+            "requests",
+            "errors",
+            "failures",
+            "failed",
+            "telemetry",
+            "how many",
+        ]),
     ]
 }
 

@@ -190,29 +190,27 @@ struct GeneratedUri {
 
 /// The `generate_uri` tool.
 pub fn tool() -> ToolDef {
-    ToolDef {
-        keywords: &[
-            "link",
-            "url",
-            "uri",
-            "deep link",
-            "open in obsidian",
-            "open in app",
-            "shortcut",
-            "advanced uri",
-            "share",
-        ],
-        ..ToolDef::scope_free(
-            ("generate_uri", "Generate Obsidian URI", "workspace"),
-            "Build an obsidian:// URI: open a note (at a heading or block), create a note or the daily note, open search, or with the Advanced URI plugin navigate to a heading/block/line, write to a note, or run a command by id. Pure string building: nothing in the vault is read or changed. Each action takes only its own arguments.",
-            (
-                input_schema::<GenerateUri>(),
-                output_schema::<GeneratedUri>(),
-            ),
-            true,
-            generate_uri,
-        )
-    }
+    ToolDef::scope_free(
+        ("generate_uri", "Generate Obsidian URI", "workspace"),
+        "Build an obsidian:// URI: open a note (at a heading or block), create a note or the daily note, open search, or with the Advanced URI plugin navigate to a heading/block/line, write to a note, or run a command by id. Pure string building: nothing in the vault is read or changed. Each action takes only its own arguments.",
+        (
+            input_schema::<GenerateUri>(),
+            output_schema::<GeneratedUri>(),
+        ),
+        true,
+        generate_uri,
+    )
+    .keywords(&[
+        "link",
+        "url",
+        "uri",
+        "deep link",
+        "open in obsidian",
+        "open in app",
+        "shortcut",
+        "advanced uri",
+        "share",
+    ])
 }
 
 fn generate_uri(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

@@ -87,89 +87,81 @@ impl From<VaultRowCounts> for DeletedRows {
 /// The vault registry tools.
 pub fn tools() -> Vec<ToolDef> {
     vec![
-        ToolDef {
-            keywords: &["vaults", "available vaults", "all vaults", "workspaces"],
-            ..admin_tool(
-                "list_vaults",
-                "List vaults",
-                "List the vaults this caller may use, with whether an ACL or read-only mode applies.",
-                &["read:vault"],
-                false,
-                (input_schema::<NoArgs>(), output_schema::<VaultList>()),
-                list_vaults,
-            )
-        },
-        ToolDef {
-            keywords: &[
-                "vault details",
-                "vault info",
-                "location",
-                "where",
-                "folder",
-                "stored",
-                "on disk",
-                "read-only",
-                "one vault",
-            ],
-            ..admin_tool(
-                "get_vault",
-                "Get vault",
-                "One vault's folder, ACL state and read-only switch.",
-                &["read:vault"],
-                true,
-                (input_schema::<NoArgs>(), output_schema::<VaultDetails>()),
-                get_vault,
-            )
-        },
-        ToolDef {
-            keywords: &[
-                "reload",
-                "refresh",
-                "re-read",
-                "config changes",
-                "apply config",
-                "restart",
-                "hot reload",
-                "pick up changes",
-            ],
-            ..admin_tool(
-                "reload_vault",
-                "Reload vaults",
-                "Re-read the server's config file: added, removed and changed vaults, ACLs and \
-             tool visibility apply to the next call. The cache is not touched. A config with \
-             problems changes nothing and names them.",
-                &["admin:vault"],
-                false,
-                (input_schema::<NoArgs>(), output_schema::<ReloadReport>()),
-                reload_vault,
-            )
-        },
-        ToolDef {
-            destructive: true,
-            keywords: &[
-                "cache",
-                "clear",
-                "reset",
-                "wipe",
-                "flush",
-                "purge",
-                "rebuild",
-                "start fresh",
-                "stale",
-                "cached",
-            ],
-            ..admin_tool(
-                "reset_vault_cache",
-                "Reset vault cache",
-                "Drop one vault's rows from the cache database (idempotency keys, approvals, \
-                 event log, notes metadata). The vault's files are not touched. Always needs \
-                 a human's approval.",
-                &["admin:vault"],
-                true,
-                (input_schema::<NoArgs>(), output_schema::<CacheReset>()),
-                reset_vault_cache,
-            )
-        },
+        admin_tool(
+            "list_vaults",
+            "List vaults",
+            "List the vaults this caller may use, with whether an ACL or read-only mode applies.",
+            &["read:vault"],
+            false,
+            (input_schema::<NoArgs>(), output_schema::<VaultList>()),
+            list_vaults,
+        )
+        .keywords(&["vaults", "available vaults", "all vaults", "workspaces"]),
+        admin_tool(
+            "get_vault",
+            "Get vault",
+            "One vault's folder, ACL state and read-only switch.",
+            &["read:vault"],
+            true,
+            (input_schema::<NoArgs>(), output_schema::<VaultDetails>()),
+            get_vault,
+        )
+        .keywords(&[
+            "vault details",
+            "vault info",
+            "location",
+            "where",
+            "folder",
+            "stored",
+            "on disk",
+            "read-only",
+            "one vault",
+        ]),
+        admin_tool(
+            "reload_vault",
+            "Reload vaults",
+            "Re-read the server's config file: added, removed and changed vaults, ACLs and \
+         tool visibility apply to the next call. The cache is not touched. A config with \
+         problems changes nothing and names them.",
+            &["admin:vault"],
+            false,
+            (input_schema::<NoArgs>(), output_schema::<ReloadReport>()),
+            reload_vault,
+        )
+        .keywords(&[
+            "reload",
+            "refresh",
+            "re-read",
+            "config changes",
+            "apply config",
+            "restart",
+            "hot reload",
+            "pick up changes",
+        ]),
+        admin_tool(
+            "reset_vault_cache",
+            "Reset vault cache",
+            "Drop one vault's rows from the cache database (idempotency keys, approvals, \
+             event log, notes metadata). The vault's files are not touched. Always needs \
+             a human's approval.",
+            &["admin:vault"],
+            true,
+            (input_schema::<NoArgs>(), output_schema::<CacheReset>()),
+            reset_vault_cache,
+        )
+        .destructive()
+        .keywords(&[
+            "cache",
+            "clear",
+            "reset",
+            "wipe",
+            "flush",
+            "purge",
+            "rebuild",
+            "start fresh",
+            "stale",
+            "cached",
+        ]),
     ]
 }
 

@@ -48,22 +48,16 @@ const DELETE_PATH: &[PathArg] = &[PathArg {
 
 /// The `delete_attachment` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "delete_attachment",
-        title: "Delete attachment",
-        description: "Delete an attachment (soft delete into .trash/). Always needs the user's confirmation; the result says how many notes still reference it (their embeds and links break).",
-        domain: "attachments",
-        keywords: &["remove", "trash", "image", "file", "cleanup"],
-        input_schema: input_schema::<DeleteAttachment>(),
-        output_schema: output_schema::<Deleted>(),
-        scopes: &["delete:attachments"],
-        destructive: true,
-        idempotency: false,
-        vault_arg: true,
-        path_args: DELETE_PATH,
-        precheck: None,
-        handler: delete_attachment,
-    }
+    ToolDef::new(
+("delete_attachment", "Delete attachment", "Delete an attachment (soft delete into .trash/). Always needs the user's confirmation; the result says how many notes still reference it (their embeds and links break)."),
+"attachments",
+(input_schema::<DeleteAttachment>(), output_schema::<Deleted>()),
+delete_attachment,
+)
+.keywords(&["remove", "trash", "image", "file", "cleanup"])
+.scopes(&["delete:attachments"])
+.paths(DELETE_PATH)
+.destructive()
 }
 
 fn delete_attachment(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

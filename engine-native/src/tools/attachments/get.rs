@@ -54,22 +54,15 @@ struct AttachmentInfo {
 
 /// The `get_attachment` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "get_attachment",
-        title: "Get attachment",
-        description: "Size, sha256 and modification time of one attachment file (image, PDF, audio) and where it is embedded; include_content adds the bytes in base64 when they fit in the response limit (else overflow).",
-        domain: "attachments",
-        keywords: &["image", "pdf", "download", "base64"],
-        input_schema: input_schema::<GetAttachment>(),
-        output_schema: output_schema::<AttachmentInfo>(),
-        scopes: &["read:attachments"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: PATH_READ,
-        precheck: None,
-        handler: get_attachment,
-    }
+    ToolDef::new(
+("get_attachment", "Get attachment", "Size, sha256 and modification time of one attachment file (image, PDF, audio) and where it is embedded; include_content adds the bytes in base64 when they fit in the response limit (else overflow)."),
+"attachments",
+(input_schema::<GetAttachment>(), output_schema::<AttachmentInfo>()),
+get_attachment,
+)
+.keywords(&["image", "pdf", "download", "base64"])
+.scopes(&["read:attachments"])
+.paths(PATH_READ)
 }
 
 fn get_attachment(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

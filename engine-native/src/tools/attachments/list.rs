@@ -68,24 +68,16 @@ struct AttachmentPage {
 
 /// The `list_attachments` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "list_attachments",
-        title: "List attachments",
-        description: "List the vault's attachments (images, PDFs, audio: every file that is not a note, canvas or base), paged and sorted by path, optionally under folder and with given extensions, each with size and how many notes reference it.",
-        domain: "attachments",
-        keywords: &[
+    ToolDef::new(
+("list_attachments", "List attachments", "List the vault's attachments (images, PDFs, audio: every file that is not a note, canvas or base), paged and sorted by path, optionally under folder and with given extensions, each with size and how many notes reference it."),
+"attachments",
+(input_schema::<ListAttachments>(), output_schema::<AttachmentPage>()),
+list_attachments,
+)
+.keywords(&[
             "images", "files", "pdf", "media", "assets", "unused", "orphan",
-        ],
-        input_schema: input_schema::<ListAttachments>(),
-        output_schema: output_schema::<AttachmentPage>(),
-        scopes: &["read:attachments"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: &[],
-        precheck: None,
-        handler: list_attachments,
-    }
+        ])
+.scopes(&["read:attachments"])
 }
 
 fn list_attachments(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

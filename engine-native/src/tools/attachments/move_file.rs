@@ -62,22 +62,16 @@ const MOVE_PATHS: &[PathArg] = &[
 
 /// The `move_attachment` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "move_attachment",
-        title: "Move attachment",
-        description: "Move or rename an attachment and rewrite every reference to it in the notes (embeds ![[x.png]], wikilinks, markdown links). Moving to another folder or over an existing file (overwrite) needs the user's confirmation. All or nothing: if any note cannot be rewritten, nothing changes.",
-        domain: "attachments",
-        keywords: &["relocate", "image", "reorganize"],
-        input_schema: input_schema::<MoveAttachment>(),
-        output_schema: output_schema::<Moved>(),
-        scopes: &["write:attachments", "delete:attachments"],
-        destructive: false,
-        idempotency: true,
-        vault_arg: true,
-        path_args: MOVE_PATHS,
-        precheck: None,
-        handler: move_attachment,
-    }
+    ToolDef::new(
+("move_attachment", "Move attachment", "Move or rename an attachment and rewrite every reference to it in the notes (embeds ![[x.png]], wikilinks, markdown links). Moving to another folder or over an existing file (overwrite) needs the user's confirmation. All or nothing: if any note cannot be rewritten, nothing changes."),
+"attachments",
+(input_schema::<MoveAttachment>(), output_schema::<Moved>()),
+move_attachment,
+)
+.keywords(&["relocate", "image", "reorganize"])
+.scopes(&["write:attachments", "delete:attachments"])
+.paths(MOVE_PATHS)
+.idempotent(true)
 }
 
 fn move_attachment(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

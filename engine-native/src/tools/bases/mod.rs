@@ -31,96 +31,82 @@ const PATH_WRITE: &[PathArg] = &[PathArg {
 
 /// The Bases tools.
 pub fn tools() -> Vec<ToolDef> {
-    let read_tool = |name, title, description, (input, output), handler| ToolDef {
-        name,
-        title,
-        description,
-        domain: "structured",
-        keywords: &[],
-        input_schema: input,
-        output_schema: output,
-        scopes: &["read:bases"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: PATH_READ,
-        precheck: None,
-        handler,
+    let read_tool = |name, title, description, (input, output), handler| {
+        ToolDef::new(
+            (name, title, description),
+            "structured",
+            (input, output),
+            handler,
+        )
+        .scopes(&["read:bases"])
+        .paths(PATH_READ)
     };
     vec![
-        ToolDef {
-            keywords: &[
-                "base",
-                ".base",
-                "bases",
-                "database",
-                "view",
-                "table view",
-                "schema",
-            ],
-            ..read_tool(
-                "read_base",
-                "Read base",
-                "Read an Obsidian Bases file (.base): its filters, formulas, properties (display names) and views (type, name, order, sort, limit, groupBy, filters), and its SHA-256.",
-                (
-                    input_schema::<args::ReadBase>(),
-                    output_schema::<read::BaseRead>(),
-                ),
-                read::read_base,
-            )
-        },
-        ToolDef {
-            keywords: &[
-                "base",
-                "bases",
-                "database",
-                "run view",
-                "table",
-                "rows",
-                "filter notes",
-                "query",
-            ],
-            ..read_tool(
-                "query_base",
-                "Query base",
-                "Run one view of an Obsidian Bases file (.base) over the vault: its filters, formulas, sort, groupBy and limit, returning the rows (path and the view's columns). view: name or index (default the first). this_path: the note `this` refers to (default the base itself). Unsupported expressions fail with unsupported_base_filter naming the construct and where.",
-                (
-                    input_schema::<args::QueryBase>(),
-                    output_schema::<query::BaseRows>(),
-                ),
-                query::query_base,
-            )
-        },
-        ToolDef {
-            keywords: &["new base", "create base", "bases view", "database view"],
-            scopes: &["write:bases"],
-            idempotency: true,
-            path_args: PATH_WRITE,
-            ..read_tool(
-                "create_base",
-                "Create base",
-                "Create a Bases file (.base) from filters, formulas, properties (displayName) and views (type table|cards|list|map, name, order, sort, limit, groupBy, filters). The YAML is validated by the base parser before writing. An existing file needs overwrite: true and the user's confirmation.",
-                (
-                    input_schema::<args::CreateBase>(),
-                    output_schema::<written::BaseWritten>(),
-                ),
-                create::create_base,
-            )
-        },
-        ToolDef {
-            keywords: &["edit base", "add view", "base formula", "base filters"],
-            scopes: &["write:bases"],
-            path_args: PATH_READ_WRITE,
-            ..read_tool(
-                "update_base",
-                "Update base",
-                "Patch a Bases file (.base): views added, replaced or removed by name, formulas and properties set (null removes one), top-level filters set or cleared (asks the user first). Other keys are kept; expected_sha256 (from read_base) guards against concurrent edits.",
-                (
-                    input_schema::<args::UpdateBase>(),
-                    output_schema::<written::BaseWritten>(),
-                ),
-                update::update_base,
-            )
-        },
+        read_tool(
+            "read_base",
+            "Read base",
+            "Read an Obsidian Bases file (.base): its filters, formulas, properties (display names) and views (type, name, order, sort, limit, groupBy, filters), and its SHA-256.",
+            (
+                input_schema::<args::ReadBase>(),
+                output_schema::<read::BaseRead>(),
+            ),
+            read::read_base,
+        )
+        .keywords(&[
+            "base",
+            ".base",
+            "bases",
+            "database",
+            "view",
+            "table view",
+            "schema",
+        ]),
+        read_tool(
+            "query_base",
+            "Query base",
+            "Run one view of an Obsidian Bases file (.base) over the vault: its filters, formulas, sort, groupBy and limit, returning the rows (path and the view's columns). view: name or index (default the first). this_path: the note `this` refers to (default the base itself). Unsupported expressions fail with unsupported_base_filter naming the construct and where.",
+            (
+                input_schema::<args::QueryBase>(),
+                output_schema::<query::BaseRows>(),
+            ),
+            query::query_base,
+        )
+        .keywords(&[
+            "base",
+            "bases",
+            "database",
+            "run view",
+            "table",
+            "rows",
+            "filter notes",
+            "query",
+        ]),
+        read_tool(
+            "create_base",
+            "Create base",
+            "Create a Bases file (.base) from filters, formulas, properties (displayName) and views (type table|cards|list|map, name, order, sort, limit, groupBy, filters). The YAML is validated by the base parser before writing. An existing file needs overwrite: true and the user's confirmation.",
+            (
+                input_schema::<args::CreateBase>(),
+                output_schema::<written::BaseWritten>(),
+            ),
+            create::create_base,
+        )
+        .keywords(&["new base", "create base", "bases view", "database view"])
+.scopes(&["write:bases"])
+.idempotent(true)
+.paths(PATH_WRITE),
+        read_tool(
+            "update_base",
+            "Update base",
+            "Patch a Bases file (.base): views added, replaced or removed by name, formulas and properties set (null removes one), top-level filters set or cleared (asks the user first). Other keys are kept; expected_sha256 (from read_base) guards against concurrent edits.",
+            (
+                input_schema::<args::UpdateBase>(),
+                output_schema::<written::BaseWritten>(),
+            ),
+            update::update_base,
+        )
+        .keywords(&["edit base", "add view", "base formula", "base filters"])
+.scopes(&["write:bases"])
+.paths(PATH_READ_WRITE),
     ]
 }

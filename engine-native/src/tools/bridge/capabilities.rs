@@ -19,22 +19,14 @@ struct RefreshArgs {}
 
 /// The tool.
 pub(crate) fn tool() -> ToolDef {
-    ToolDef {
-        name: "refresh_plugin_capabilities",
-        title: "Refresh plugin capabilities",
-        description: "Probe the vault's TC Bridge companion again and replace the cached capability snapshot: whether it is reachable, its version and the app's, and which plugins (Dataview, Templater, ...) are installed and enabled. Call it after installing or enabling a plugin, or once the app is running.",
-        domain: "admin",
-        keywords: &["companion", "probe", "plugins", "reconnect", "tc bridge"],
-        input_schema: input_schema::<RefreshArgs>(),
-        output_schema: output_schema::<CapabilityReport>(),
-        scopes: &["admin:vault"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: &[],
-        precheck: None,
-        handler: refresh,
-    }
+    ToolDef::new(
+("refresh_plugin_capabilities", "Refresh plugin capabilities", "Probe the vault's TC Bridge companion again and replace the cached capability snapshot: whether it is reachable, its version and the app's, and which plugins (Dataview, Templater, ...) are installed and enabled. Call it after installing or enabling a plugin, or once the app is running."),
+"admin",
+(input_schema::<RefreshArgs>(), output_schema::<CapabilityReport>()),
+refresh,
+)
+.keywords(&["companion", "probe", "plugins", "reconnect", "tc bridge"])
+.scopes(&["admin:vault"])
 }
 
 fn refresh(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

@@ -79,22 +79,15 @@ pub const BRIDGE_DOMAIN: &str = "obsidian";
 
 /// The bridge tool `spec` whose arguments are `T`, run by `handler`.
 fn bridge<T: BridgeCall>(spec: Spec, handler: Handler) -> ToolDef {
-    ToolDef {
-        name: spec.name,
-        title: spec.title,
-        description: spec.description,
-        domain: BRIDGE_DOMAIN,
-        keywords: spec.keywords,
-        input_schema: input_schema::<T>(),
-        output_schema: None,
-        scopes: spec.scopes,
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: spec.path_args,
-        precheck: None,
+    ToolDef::new(
+        (spec.name, spec.title, spec.description),
+        BRIDGE_DOMAIN,
+        (input_schema::<T>(), None),
         handler,
-    }
+    )
+    .keywords(spec.keywords)
+    .scopes(spec.scopes)
+    .paths(spec.path_args)
 }
 
 /// The bridge tool `spec` forwarded as is to its route.

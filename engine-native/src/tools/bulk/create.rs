@@ -48,28 +48,22 @@ struct NewNote {
 
 /// The `bulk_create_notes` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "bulk_create_notes",
-        title: "Create many notes",
-        description: "Create up to 500 notes in one call, with one result per note (created, overwritten, unchanged or failed). An existing note is never replaced unless overwrite is true; a note that already has the requested content is unchanged, so repeating the call is safe. Always needs the user's confirmation. When some notes fail the call returns bulk_partial with the per-note results in details.",
-        domain: "notes",
-        keywords: &[
+    ToolDef::new(
+("bulk_create_notes", "Create many notes", "Create up to 500 notes in one call, with one result per note (created, overwritten, unchanged or failed). An existing note is never replaced unless overwrite is true; a note that already has the requested content is unchanged, so repeating the call is safe. Always needs the user's confirmation. When some notes fail the call returns bulk_partial with the per-note results in details."),
+"notes",
+(input_schema::<BulkCreateNotes>(), output_schema::<BulkResult>()),
+bulk_create_notes,
+)
+.keywords(&[
             "batch",
             "many notes",
             "import",
             "mass create",
             "several notes",
-        ],
-        input_schema: input_schema::<BulkCreateNotes>(),
-        output_schema: output_schema::<BulkResult>(),
-        scopes: &["write:notes", "bulk:notes"],
-        destructive: false,
-        idempotency: true,
-        vault_arg: true,
-        path_args: &[],
-        precheck: Some(precheck),
-        handler: bulk_create_notes,
-    }
+        ])
+.scopes(&["write:notes", "bulk:notes"])
+.idempotent(true)
+.precheck(precheck)
 }
 
 /// Refuses a request that no vault could satisfy (a bad or repeated path) before the

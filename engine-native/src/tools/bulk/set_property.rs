@@ -52,22 +52,15 @@ struct BulkSetProperty {
 
 /// The `bulk_set_property` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "bulk_set_property",
-        title: "Set a property on many notes",
-        description: "Batch edit: write one frontmatter property into many notes at once: the notes named by paths, or every note under folder and/or with tag (inline or frontmatter, child tags included) that you may edit. Only that property's lines change in each note. One result per note (updated, unchanged or failed). Always needs the user's confirmation. When some notes fail the call returns bulk_partial with the per-note results in details.",
-        domain: "notes",
-        keywords: &["batch", "mass edit", "frontmatter", "metadata", "yaml"],
-        input_schema: input_schema::<BulkSetProperty>(),
-        output_schema: output_schema::<BulkResult>(),
-        scopes: &["write:notes", "bulk:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: &[],
-        precheck: Some(precheck),
-        handler: bulk_set_property,
-    }
+    ToolDef::new(
+("bulk_set_property", "Set a property on many notes", "Batch edit: write one frontmatter property into many notes at once: the notes named by paths, or every note under folder and/or with tag (inline or frontmatter, child tags included) that you may edit. Only that property's lines change in each note. One result per note (updated, unchanged or failed). Always needs the user's confirmation. When some notes fail the call returns bulk_partial with the per-note results in details."),
+"notes",
+(input_schema::<BulkSetProperty>(), output_schema::<BulkResult>()),
+bulk_set_property,
+)
+.keywords(&["batch", "mass edit", "frontmatter", "metadata", "yaml"])
+.scopes(&["write:notes", "bulk:notes"])
+.precheck(precheck)
 }
 
 /// Refuses a contradictory selection before the confirmation is asked for.

@@ -49,12 +49,13 @@ struct CaptureResult {
 
 /// The `capture_note` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "capture_note",
-        title: "Capture note",
-        description: "Save a quick capture (an idea, a snippet, a todo) as a new note in the vault's inbox folder (configured per vault, default Inbox), named by the current time (YYYY-MM-DD HHmmss, UTC) plus an optional title. Never overwrites: a taken name gets a number. Returns the new path.",
-        domain: "notes",
-        keywords: &[
+    ToolDef::new(
+("capture_note", "Capture note", "Save a quick capture (an idea, a snippet, a todo) as a new note in the vault's inbox folder (configured per vault, default Inbox), named by the current time (YYYY-MM-DD HHmmss, UTC) plus an optional title. Never overwrites: a taken name gets a number. Returns the new path."),
+"notes",
+(input_schema::<CaptureNote>(), output_schema::<CaptureResult>()),
+capture_note,
+)
+.keywords(&[
             "inbox",
             "quick note",
             "jot",
@@ -62,17 +63,9 @@ pub(super) fn tool() -> ToolDef {
             "fleeting",
             "idea",
             "remember",
-        ],
-        input_schema: input_schema::<CaptureNote>(),
-        output_schema: output_schema::<CaptureResult>(),
-        scopes: &["write:notes"],
-        destructive: false,
-        idempotency: true,
-        vault_arg: true,
-        path_args: &[],
-        precheck: None,
-        handler: capture_note,
-    }
+        ])
+.scopes(&["write:notes"])
+.idempotent(true)
 }
 
 fn capture_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

@@ -99,32 +99,24 @@ fn definition(
     input_schema: Value,
     handler: fn(&ToolContext<'_>, Value) -> Result<Value, ToolError>,
 ) -> ToolDef {
-    ToolDef {
-        name,
-        title,
-        description,
-        domain: "context",
-        keywords: &[
-            "bundle",
-            "concatenate",
-            "combine",
-            "export",
-            "dump",
-            "all notes",
-            "whole",
-            "context",
-            "budget",
-        ],
-        input_schema,
-        output_schema: output_schema::<Bundle>(),
-        scopes: &["read:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: &[],
-        precheck: None,
+    ToolDef::new(
+        (name, title, description),
+        "context",
+        (input_schema, output_schema::<Bundle>()),
         handler,
-    }
+    )
+    .keywords(&[
+        "bundle",
+        "concatenate",
+        "combine",
+        "export",
+        "dump",
+        "all notes",
+        "whole",
+        "context",
+        "budget",
+    ])
+    .scopes(&["read:notes"])
 }
 
 /// The `bundle_folder` tool.

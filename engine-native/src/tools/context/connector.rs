@@ -94,47 +94,40 @@ struct Fetched {
 
 /// The `search` tool.
 pub(super) fn search_tool() -> ToolDef {
-    ToolDef {
-        name: "search",
-        title: "Search (connector)",
-        description: "Search the vault for a query; returns results [{id, title, url, text}] \
+    ToolDef::new(
+        (
+            "search",
+            "Search (connector)",
+            "Search the vault for a query; returns results [{id, title, url, text}] \
                       (id: the note path, for fetch). For ChatGPT-style connectors.",
-        domain: "context",
-        keywords: &["connector", "chatgpt", "deep research", "search", "results"],
-        input_schema: input_schema::<Search>(),
-        output_schema: output_schema::<SearchResults>(),
-        scopes: &["read:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: &[],
-        precheck: None,
-        handler: search,
-    }
+        ),
+        "context",
+        (input_schema::<Search>(), output_schema::<SearchResults>()),
+        search,
+    )
+    .keywords(&["connector", "chatgpt", "deep research", "search", "results"])
+    .scopes(&["read:notes"])
 }
 
 /// The `fetch` tool.
 pub(super) fn fetch_tool() -> ToolDef {
-    ToolDef {
-        name: "fetch",
-        title: "Fetch (connector)",
-        description: "Connector fetch (ChatGPT deep research contract): the document for an \
+    ToolDef::new(
+        (
+            "fetch",
+            "Fetch (connector)",
+            "Connector fetch (ChatGPT deep research contract): the document for an \
                       id that search returned, with id, title, url and metadata.",
-        domain: "context",
-        keywords: &["connector", "chatgpt", "deep research", "fetch", "document"],
-        input_schema: input_schema::<Fetch>(),
-        output_schema: output_schema::<Fetched>(),
-        scopes: &["read:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: &[PathArg {
-            name: "id",
-            op: AclOp::Read,
-        }],
-        precheck: None,
-        handler: fetch,
-    }
+        ),
+        "context",
+        (input_schema::<Fetch>(), output_schema::<Fetched>()),
+        fetch,
+    )
+    .keywords(&["connector", "chatgpt", "deep research", "fetch", "document"])
+    .scopes(&["read:notes"])
+    .paths(&[PathArg {
+        name: "id",
+        op: AclOp::Read,
+    }])
 }
 
 fn search(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

@@ -92,27 +92,23 @@ struct Context {
 
 /// The `get_context` tool, or its alias `vault_context` (same handler).
 pub(super) fn tool(name: &'static str) -> ToolDef {
-    ToolDef {
-        name,
-        title: "Context for a query",
-        description: "The passages that best answer a query, packed to a token budget \
+    ToolDef::new(
+        (
+            name,
+            "Context for a query",
+            "The passages that best answer a query, packed to a token budget \
                       (max_tokens), grouped by note with heading breadcrumbs and each \
                       note's links; says how many matching chunks were left out.",
-        domain: "context",
-        keywords: &[
-            "context", "rag", "passages", "chunks", "budget", "tokens", "answer", "ground",
-            "relevant", "pack",
-        ],
-        input_schema: input_schema::<GetContext>(),
-        output_schema: output_schema::<Context>(),
-        scopes: &["read:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: &[],
-        precheck: None,
-        handler: get_context,
-    }
+        ),
+        "context",
+        (input_schema::<GetContext>(), output_schema::<Context>()),
+        get_context,
+    )
+    .keywords(&[
+        "context", "rag", "passages", "chunks", "budget", "tokens", "answer", "ground", "relevant",
+        "pack",
+    ])
+    .scopes(&["read:notes"])
 }
 
 /// A matching chunk waiting to be packed.

@@ -114,34 +114,33 @@ struct GraphResults {
 
 /// The `vault_graph_search` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "vault_graph_search",
-        title: "Graph search (GraphRAG)",
-        description: "Find notes for a query and the notes linked with them: the best \
+    ToolDef::new(
+        (
+            "vault_graph_search",
+            "Graph search (GraphRAG)",
+            "Find notes for a query and the notes linked with them: the best \
                       matches seed a walk over wikilinks and backlinks (hops 1-3), fused by \
                       RRF. Each result says which seed reached it and by which links.",
-        domain: "find",
-        keywords: &[
-            "graph",
-            "graphrag",
-            "related",
-            "linked",
-            "connected",
-            "neighbours",
-            "backlinks",
-            "wikilinks",
-            "expand",
-        ],
-        input_schema: input_schema::<GraphSearch>(),
-        output_schema: output_schema::<GraphResults>(),
-        scopes: &["read:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: &[],
-        precheck: None,
-        handler: vault_graph_search,
-    }
+        ),
+        "find",
+        (
+            input_schema::<GraphSearch>(),
+            output_schema::<GraphResults>(),
+        ),
+        vault_graph_search,
+    )
+    .keywords(&[
+        "graph",
+        "graphrag",
+        "related",
+        "linked",
+        "connected",
+        "neighbours",
+        "backlinks",
+        "wikilinks",
+        "expand",
+    ])
+    .scopes(&["read:notes"])
 }
 
 fn vault_graph_search(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

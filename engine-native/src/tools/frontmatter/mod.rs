@@ -24,77 +24,68 @@ use crate::tools::structured::output_schema;
 
 /// The frontmatter tools.
 pub fn tools() -> Vec<ToolDef> {
-    let read_tool = |name, title, description, (input, output), path_args, handler| ToolDef {
-        name,
-        title,
-        description,
-        domain: "frontmatter",
-        keywords: &[],
-        input_schema: input,
-        output_schema: output,
-        scopes: &["read:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args,
-        precheck: None,
-        handler,
+    let read_tool = |name, title, description, (input, output), path_args, handler| {
+        ToolDef::new(
+            (name, title, description),
+            "frontmatter",
+            (input, output),
+            handler,
+        )
+        .scopes(&["read:notes"])
+        .paths(path_args)
     };
     vec![
-        ToolDef {
-            keywords: &[
-                "frontmatter",
-                "front matter",
-                "yaml",
-                "header",
-                "metadata",
-                "properties",
-                "all properties",
-                "attributes",
-                "tags",
-                "fields",
-            ],
-            ..read_tool(
-                "read_frontmatter",
-                "Read frontmatter",
-                "Read a note's frontmatter: its YAML properties (metadata, in the note's order, each with its type) without its body, and the note's SHA-256 for expected_sha256.",
-                (
-                    input_schema::<args::NotePath>(),
-                    output_schema::<results::FrontmatterRead>(),
-                ),
-                PATH_READ,
-                read::read_frontmatter,
-            )
-        },
-        ToolDef {
-            keywords: &[
-                "property",
-                "field",
-                "value",
-                "one property",
-                "single field",
-                "attribute",
-                "key",
-                "look up",
-            ],
-            ..read_tool(
-                "read_property",
-                "Read property",
-                "Read one property (frontmatter field) of a note: its value (null when absent), whether it exists, and its type.",
-                (
-                    input_schema::<args::NoteProperty>(),
-                    output_schema::<results::PropertyRead>(),
-                ),
-                PATH_READ,
-                read::read_property,
-            )
-        },
-        ToolDef {
-            name: "update_frontmatter",
-            title: "Update frontmatter",
-            description: "Change a note's properties (frontmatter metadata, tags). mode set (key, value) / remove (key) / merge (properties; lists are unioned) keep every other byte of the note; mode replace (properties) rewrites the whole block and needs the user's confirmation. dry_run shows the diff and changes nothing; expected_sha256 refuses a stale edit; create makes a missing note.",
-            domain: "frontmatter",
-            keywords: &[
+        read_tool(
+            "read_frontmatter",
+            "Read frontmatter",
+            "Read a note's frontmatter: its YAML properties (metadata, in the note's order, each with its type) without its body, and the note's SHA-256 for expected_sha256.",
+            (
+                input_schema::<args::NotePath>(),
+                output_schema::<results::FrontmatterRead>(),
+            ),
+            PATH_READ,
+            read::read_frontmatter,
+        )
+        .keywords(&[
+            "frontmatter",
+            "front matter",
+            "yaml",
+            "header",
+            "metadata",
+            "properties",
+            "all properties",
+            "attributes",
+            "tags",
+            "fields",
+        ]),
+        read_tool(
+            "read_property",
+            "Read property",
+            "Read one property (frontmatter field) of a note: its value (null when absent), whether it exists, and its type.",
+            (
+                input_schema::<args::NoteProperty>(),
+                output_schema::<results::PropertyRead>(),
+            ),
+            PATH_READ,
+            read::read_property,
+        )
+        .keywords(&[
+            "property",
+            "field",
+            "value",
+            "one property",
+            "single field",
+            "attribute",
+            "key",
+            "look up",
+        ]),
+        ToolDef::new(
+("update_frontmatter", "Update frontmatter", "Change a note's properties (frontmatter metadata, tags). mode set (key, value) / remove (key) / merge (properties; lists are unioned) keep every other byte of the note; mode replace (properties) rewrites the whole block and needs the user's confirmation. dry_run shows the diff and changes nothing; expected_sha256 refuses a stale edit; create makes a missing note."),
+"frontmatter",
+(input_schema::<args::UpdateFrontmatter>(), output_schema::<results::FrontmatterUpdated>()),
+update::update_frontmatter,
+)
+.keywords(&[
                 "set",
                 "set tags",
                 "change",
@@ -108,63 +99,52 @@ pub fn tools() -> Vec<ToolDef> {
                 "yaml",
                 "mark as",
                 "alias",
-            ],
-            input_schema: input_schema::<args::UpdateFrontmatter>(),
-            output_schema: output_schema::<results::FrontmatterUpdated>(),
-            scopes: &["write:notes"],
-            destructive: false,
-            idempotency: true,
-            vault_arg: true,
-            path_args: PATH_READ_WRITE,
-            precheck: None,
-            handler: update::update_frontmatter,
-        },
-        ToolDef {
-            keywords: &[
-                "property names",
-                "keys",
-                "fields",
-                "schema",
-                "all properties",
-                "used across",
-                "inventory",
-                "types",
-            ],
-            ..read_tool(
-                "list_properties",
-                "List properties",
-                "Every property name (frontmatter key) used in the vault (or under a folder), with how many notes use it and the types seen. Notes whose frontmatter cannot be read are listed under invalid. Paged: limit (≤ 1000) and cursor.",
-                (
-                    input_schema::<args::ListProperties>(),
-                    output_schema::<results::PropertyList>(),
-                ),
-                &[],
-                survey::list_properties,
-            )
-        },
-        ToolDef {
-            keywords: &[
-                "filter",
-                "query",
-                "search",
-                "where",
-                "whose",
-                "tagged",
-                "matching",
-                "with property",
-                "dataview",
-            ],
-            ..read_tool(
-                "find_notes_by_property",
-                "Find notes by property",
-                "Search notes by property (frontmatter metadata): the notes (in the vault or under a folder) where it exists, equals a value, or contains it (a list holding it). Each item has the note's path and the property's value. Paged: limit (≤ 1000) and cursor.",
-                (
-                    input_schema::<args::FindNotesByProperty>(),
-                    output_schema::<results::PropertyMatches>(),
-                ),
-                &[],
-                survey::find_notes_by_property,
-            )
-        },
+            ])
+.scopes(&["write:notes"])
+.paths(PATH_READ_WRITE)
+.idempotent(true),
+        read_tool(
+            "list_properties",
+            "List properties",
+            "Every property name (frontmatter key) used in the vault (or under a folder), with how many notes use it and the types seen. Notes whose frontmatter cannot be read are listed under invalid. Paged: limit (≤ 1000) and cursor.",
+            (
+                input_schema::<args::ListProperties>(),
+                output_schema::<results::PropertyList>(),
+            ),
+            &[],
+            survey::list_properties,
+        )
+        .keywords(&[
+            "property names",
+            "keys",
+            "fields",
+            "schema",
+            "all properties",
+            "used across",
+            "inventory",
+            "types",
+        ]),
+        read_tool(
+            "find_notes_by_property",
+            "Find notes by property",
+            "Search notes by property (frontmatter metadata): the notes (in the vault or under a folder) where it exists, equals a value, or contains it (a list holding it). Each item has the note's path and the property's value. Paged: limit (≤ 1000) and cursor.",
+            (
+                input_schema::<args::FindNotesByProperty>(),
+                output_schema::<results::PropertyMatches>(),
+            ),
+            &[],
+            survey::find_notes_by_property,
+        )
+        .keywords(&[
+            "filter",
+            "query",
+            "search",
+            "where",
+            "whose",
+            "tagged",
+            "matching",
+            "with property",
+            "dataview",
+        ]),
     ]
 }

@@ -60,22 +60,15 @@ fn read_tool(
     path_args: &'static [PathArg],
     handler: crate::dispatch::Handler,
 ) -> ToolDef {
-    ToolDef {
-        name,
-        title,
-        description,
-        domain: "links",
-        keywords,
-        input_schema: schemas.0,
-        output_schema: schemas.1,
-        scopes: &["read:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args,
-        precheck: None,
+    ToolDef::new(
+        (name, title, description),
+        "links",
+        (schemas.0, schemas.1),
         handler,
-    }
+    )
+    .keywords(keywords)
+    .scopes(&["read:notes"])
+    .paths(path_args)
 }
 
 /// The graph tools.

@@ -15,9 +15,7 @@ mod edit;
 mod load;
 mod read;
 
-use serde_json::Value;
-
-use crate::dispatch::{Handler, PathArg, ToolDef};
+use crate::dispatch::{Handler, PathArg, Schemas, ToolDef};
 use crate::tools::args::{PATH_READ, PATH_READ_WRITE, input_schema};
 use crate::tools::structured::output_schema;
 
@@ -76,24 +74,12 @@ fn kanban_tool(
     (name, title): (&'static str, &'static str),
     description: &'static str,
     keywords: &'static [&'static str],
-    (input_schema, output_schema): (Value, Option<Value>),
+    schemas: Schemas,
     (scopes, path_args): (&'static [&'static str], &'static [PathArg]),
     handler: Handler,
 ) -> ToolDef {
-    ToolDef {
-        name,
-        title,
-        description,
-        domain: "structured",
-        keywords,
-        input_schema,
-        output_schema,
-        scopes,
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args,
-        precheck: None,
-        handler,
-    }
+    ToolDef::new((name, title, description), "structured", schemas, handler)
+        .keywords(keywords)
+        .scopes(scopes)
+        .paths(path_args)
 }

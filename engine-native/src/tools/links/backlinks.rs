@@ -72,29 +72,22 @@ struct BacklinksResult {
 
 /// The `get_backlinks` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "get_backlinks",
-        title: "Get backlinks",
-        description: "List the backlinks of a note: the notes linking to or embedding it, with line numbers and context, resolved as Obsidian does. Paged.",
-        domain: "links",
-        keywords: &[
+    ToolDef::new(
+("get_backlinks", "Get backlinks", "List the backlinks of a note: the notes linking to or embedding it, with line numbers and context, resolved as Obsidian does. Paged."),
+"links",
+(input_schema::<BacklinksArgs>(), output_schema::<BacklinksResult>()),
+get_backlinks,
+)
+.keywords(&[
             "incoming links",
             "linked mentions",
             "who links here",
             "references to",
             "citations",
             "inbound",
-        ],
-        input_schema: input_schema::<BacklinksArgs>(),
-        output_schema: output_schema::<BacklinksResult>(),
-        scopes: &["read:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: PATH_READ,
-        precheck: None,
-        handler: get_backlinks,
-    }
+        ])
+.scopes(&["read:notes"])
+.paths(PATH_READ)
 }
 
 fn get_backlinks(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

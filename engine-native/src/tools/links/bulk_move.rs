@@ -90,27 +90,20 @@ struct BulkMoveResult {
 
 /// The `bulk_move_notes` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "bulk_move_notes",
-        title: "Move many notes",
-        description: "Batch-move many notes in one go, updating every link to them. All or nothing: if any item fails its check or any write fails, nothing changes. Always needs the user's confirmation; per-item results.",
-        domain: "notes",
-        keywords: &[
+    ToolDef::new(
+("bulk_move_notes", "Move many notes", "Batch-move many notes in one go, updating every link to them. All or nothing: if any item fails its check or any write fails, nothing changes. Always needs the user's confirmation; per-item results."),
+"notes",
+(input_schema::<BulkMoveArgs>(), output_schema::<BulkMoveResult>()),
+bulk_move_notes,
+)
+.keywords(&[
             "batch move",
             "mass move",
             "restructure folders",
             "relocate many",
-        ],
-        input_schema: input_schema::<BulkMoveArgs>(),
-        output_schema: output_schema::<BulkMoveResult>(),
-        scopes: &["write:notes", "delete:notes", "bulk:notes"],
-        destructive: false,
-        idempotency: true,
-        vault_arg: true,
-        path_args: &[],
-        precheck: None,
-        handler: bulk_move_notes,
-    }
+        ])
+.scopes(&["write:notes", "delete:notes", "bulk:notes"])
+.idempotent(true)
 }
 
 fn bulk_move_notes(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

@@ -49,12 +49,13 @@ struct UnresolvedLink {
 /// The hygiene tools.
 pub(super) fn tools() -> Vec<ToolDef> {
     vec![
-        ToolDef {
-            name: "find_orphans",
-            title: "Find orphan notes",
-            description: "List the notes no other note links to or embeds (orphans), by path; optionally under a folder. Paged.",
-            domain: "links",
-            keywords: &[
+        ToolDef::new(
+("find_orphans", "Find orphan notes", "List the notes no other note links to or embeds (orphans), by path; optionally under a folder. Paged."),
+"links",
+(input_schema::<HygieneArgs>(), output_schema::<Page<String>>()),
+find_orphans,
+)
+.keywords(&[
                 "orphaned",
                 "unlinked",
                 "isolated",
@@ -62,23 +63,15 @@ pub(super) fn tools() -> Vec<ToolDef> {
                 "dangling notes",
                 "hygiene",
                 "cleanup",
-            ],
-            input_schema: input_schema::<HygieneArgs>(),
-            output_schema: output_schema::<Page<String>>(),
-            scopes: &["read:notes"],
-            destructive: false,
-            idempotency: false,
-            vault_arg: true,
-            path_args: &[],
-            precheck: None,
-            handler: find_orphans,
-        },
-        ToolDef {
-            name: "find_unresolved_links",
-            title: "Find unresolved links",
-            description: "List the links that lead to no file (Obsidian's unresolved or 'not created yet' links): source note, target as written, kind and line; optionally only in notes under a folder. Paged.",
-            domain: "links",
-            keywords: &[
+            ])
+.scopes(&["read:notes"]),
+        ToolDef::new(
+("find_unresolved_links", "Find unresolved links", "List the links that lead to no file (Obsidian's unresolved or 'not created yet' links): source note, target as written, kind and line; optionally only in notes under a folder. Paged."),
+"links",
+(input_schema::<HygieneArgs>(), output_schema::<Page<UnresolvedLink>>()),
+find_unresolved_links,
+)
+.keywords(&[
                 "broken links",
                 "dead links",
                 "missing notes",
@@ -86,17 +79,8 @@ pub(super) fn tools() -> Vec<ToolDef> {
                 "dangling links",
                 "hygiene",
                 "cleanup",
-            ],
-            input_schema: input_schema::<HygieneArgs>(),
-            output_schema: output_schema::<Page<UnresolvedLink>>(),
-            scopes: &["read:notes"],
-            destructive: false,
-            idempotency: false,
-            vault_arg: true,
-            path_args: &[],
-            precheck: None,
-            handler: find_unresolved_links,
-        },
+            ])
+.scopes(&["read:notes"]),
     ]
 }
 

@@ -56,12 +56,13 @@ struct OutgoingResult {
 
 /// The `get_outgoing_links` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "get_outgoing_links",
-        title: "Get outgoing links",
-        description: "List the outgoing links of a note (wikilinks, embeds, markdown and frontmatter links): target as written, subpath, line, and whether and where it resolves, as Obsidian does.",
-        domain: "links",
-        keywords: &[
+    ToolDef::new(
+("get_outgoing_links", "Get outgoing links", "List the outgoing links of a note (wikilinks, embeds, markdown and frontmatter links): target as written, subpath, line, and whether and where it resolves, as Obsidian does."),
+"links",
+(input_schema::<OutgoingArgs>(), output_schema::<OutgoingResult>()),
+get_outgoing_links,
+)
+.keywords(&[
             "forward links",
             "links from",
             "references",
@@ -69,17 +70,9 @@ pub(super) fn tool() -> ToolDef {
             "embeds",
             "broken links",
             "wikilinks",
-        ],
-        input_schema: input_schema::<OutgoingArgs>(),
-        output_schema: output_schema::<OutgoingResult>(),
-        scopes: &["read:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: PATH_READ,
-        precheck: None,
-        handler: get_outgoing_links,
-    }
+        ])
+.scopes(&["read:notes"])
+.paths(PATH_READ)
 }
 
 fn get_outgoing_links(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

@@ -114,28 +114,21 @@ struct PruneResult {
 
 /// The `prune_hub_links` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "prune_hub_links",
-        title: "Prune a hub note's links",
-        description: "Remove links from one hub note by policy: links to targets with more than N backlinks, unresolved links, links into given folders, repeated links. A link alone on a (list) line removes the line; otherwise its display text stays as plain text. Dry run by default; applying asks the user.",
-        domain: "links",
-        keywords: &[
+    ToolDef::new(
+("prune_hub_links", "Prune a hub note's links", "Remove links from one hub note by policy: links to targets with more than N backlinks, unresolved links, links into given folders, repeated links. A link alone on a (list) line removes the line; otherwise its display text stays as plain text. Dry run by default; applying asks the user."),
+"links",
+(input_schema::<PruneArgs>(), output_schema::<PruneResult>()),
+prune_hub_links,
+)
+.keywords(&[
             "prune links",
             "remove links",
             "declutter hub",
             "map of content cleanup",
             "unlink",
-        ],
-        input_schema: input_schema::<PruneArgs>(),
-        output_schema: output_schema::<PruneResult>(),
-        scopes: &["write:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: PATH_READ_WRITE,
-        precheck: None,
-        handler: prune_hub_links,
-    }
+        ])
+.scopes(&["write:notes"])
+.paths(PATH_READ_WRITE)
 }
 
 fn prune_hub_links(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

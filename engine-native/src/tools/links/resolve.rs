@@ -90,28 +90,21 @@ const FROM_READ: &[PathArg] = &[PathArg {
 
 /// The `resolve_note` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "resolve_note",
-        title: "Resolve a note name",
-        description: "Find which note a name means: a path, title, frontmatter alias or wikilink text ([[Note#Heading|alias]]) becomes ranked candidate paths (exact path, Obsidian link resolution from a given note, title, alias, case-insensitive), each with why it matched.",
-        domain: "links",
-        keywords: &[
+    ToolDef::new(
+("resolve_note", "Resolve a note name", "Find which note a name means: a path, title, frontmatter alias or wikilink text ([[Note#Heading|alias]]) becomes ranked candidate paths (exact path, Obsidian link resolution from a given note, title, alias, case-insensitive), each with why it matched."),
+"links",
+(input_schema::<ResolveArgs>(), output_schema::<ResolveResult>()),
+resolve_note,
+)
+.keywords(&[
             "which note",
             "resolve wikilink",
             "find note by alias",
             "note by title",
             "disambiguate",
-        ],
-        input_schema: input_schema::<ResolveArgs>(),
-        output_schema: output_schema::<ResolveResult>(),
-        scopes: &["read:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: FROM_READ,
-        precheck: None,
-        handler: resolve_note,
-    }
+        ])
+.scopes(&["read:notes"])
+.paths(FROM_READ)
 }
 
 /// The query as a link: its linkpath and subpath.

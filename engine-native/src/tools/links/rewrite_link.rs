@@ -84,28 +84,20 @@ struct RewriteLinkResult {
 
 /// The `rewrite_link` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "rewrite_link",
-        title: "Rewrite links to a target",
-        description: "Retarget links across the vault: every link resolving to a note (or every unresolved link written as some text) is rewritten to point at another path, keeping each link's style, alias, heading/block subpath and embed. Dry run by default (each file and changed line); applying asks the user and is all or nothing.",
-        domain: "links",
-        keywords: &[
+    ToolDef::new(
+("rewrite_link", "Rewrite links to a target", "Retarget links across the vault: every link resolving to a note (or every unresolved link written as some text) is rewritten to point at another path, keeping each link's style, alias, heading/block subpath and embed. Dry run by default (each file and changed line); applying asks the user and is all or nothing."),
+"links",
+(input_schema::<RewriteLinkArgs>(), output_schema::<RewriteLinkResult>()),
+rewrite_link,
+)
+.keywords(&[
             "retarget links",
             "redirect links",
             "replace link target",
             "fix unresolved link",
             "merge notes links",
-        ],
-        input_schema: input_schema::<RewriteLinkArgs>(),
-        output_schema: output_schema::<RewriteLinkResult>(),
-        scopes: &["write:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: &[],
-        precheck: None,
-        handler: rewrite_link,
-    }
+        ])
+.scopes(&["write:notes"])
 }
 
 /// What the links to rewrite point at now.

@@ -71,27 +71,19 @@ struct TreeResult {
 
 /// The `get_vault_tree` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "get_vault_tree",
-        title: "Directory tree",
-        description: "Show the directory hierarchy as a tree: every subdirectory with its file counts (Markdown and attachments, direct and in total), optionally below a starting point and down to a depth. Size-bounded.",
-        domain: "notes",
-        keywords: &[
+    ToolDef::new(
+("get_vault_tree", "Directory tree", "Show the directory hierarchy as a tree: every subdirectory with its file counts (Markdown and attachments, direct and in total), optionally below a starting point and down to a depth. Size-bounded."),
+"notes",
+(input_schema::<TreeArgs>(), output_schema::<TreeResult>()),
+get_vault_tree,
+)
+.keywords(&[
             "directory tree",
             "folder hierarchy",
             "subfolders",
             "structure overview",
-        ],
-        input_schema: input_schema::<TreeArgs>(),
-        output_schema: output_schema::<TreeResult>(),
-        scopes: &["read:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: &[],
-        precheck: None,
-        handler: get_vault_tree,
-    }
+        ])
+.scopes(&["read:notes"])
 }
 
 /// The folder of `path` (empty at the root).

@@ -54,18 +54,16 @@ enum Position {
 
 /// The `append_note` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        keywords: &[
-            "append", "prepend", "add", "insert", "attach", "tack on", "end", "bottom", "top",
-            "line", "bullet", "item", "log", "entry", "todo",
-        ],
-        ..edit_tool(
-            ("append_note", "Append to note"),
-            "Add text to an existing note: at the end (default), at the top of the body (position: prepend), at the end of a heading's section (heading), or after a block (after_block). Keeps the note's BOM and line endings. dry_run previews; pass idempotency_key so a retry does not add the text twice.",
-            input_schema::<AppendNote>(),
-            append_note,
-        )
-    }
+    edit_tool(
+        ("append_note", "Append to note"),
+        "Add text to an existing note: at the end (default), at the top of the body (position: prepend), at the end of a heading's section (heading), or after a block (after_block). Keeps the note's BOM and line endings. dry_run previews; pass idempotency_key so a retry does not add the text twice.",
+        input_schema::<AppendNote>(),
+        append_note,
+    )
+    .keywords(&[
+        "append", "prepend", "add", "insert", "attach", "tack on", "end", "bottom", "top",
+        "line", "bullet", "item", "log", "entry", "todo",
+    ])
 }
 
 fn append_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

@@ -43,12 +43,13 @@ const DELETE_PATH: &[PathArg] = &[PathArg {
 
 /// The `delete_note` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "delete_note",
-        title: "Delete note",
-        description: "Delete (remove) a note: it goes to the vault's trash folder, .trash/. Always needs the user's confirmation.",
-        domain: "notes",
-        keywords: &[
+    ToolDef::new(
+("delete_note", "Delete note", "Delete (remove) a note: it goes to the vault's trash folder, .trash/. Always needs the user's confirmation."),
+"notes",
+(input_schema::<DeleteNote>(), output_schema::<NoteDeleted>()),
+delete_note,
+)
+.keywords(&[
             "remove",
             "remove note",
             "erase",
@@ -59,17 +60,10 @@ pub(super) fn tool() -> ToolDef {
             "throw away",
             "get rid of",
             "unwanted",
-        ],
-        input_schema: input_schema::<DeleteNote>(),
-        output_schema: output_schema::<NoteDeleted>(),
-        scopes: &["delete:notes"],
-        destructive: true,
-        idempotency: false,
-        vault_arg: true,
-        path_args: DELETE_PATH,
-        precheck: None,
-        handler: delete_note,
-    }
+        ])
+.scopes(&["delete:notes"])
+.paths(DELETE_PATH)
+.destructive()
 }
 
 fn delete_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

@@ -27,22 +27,15 @@ pub(crate) fn edit_tool(
     input_schema: serde_json::Value,
     handler: Handler,
 ) -> ToolDef {
-    ToolDef {
-        name,
-        title,
-        description,
-        domain: "notes",
-        keywords: &[],
-        input_schema,
-        output_schema: output_schema::<EditResult>(),
-        scopes: &["write:notes"],
-        destructive: false,
-        idempotency: true,
-        vault_arg: true,
-        path_args: PATH_READ_WRITE,
-        precheck: None,
+    ToolDef::new(
+        (name, title, description),
+        "notes",
+        (input_schema, output_schema::<EditResult>()),
         handler,
-    }
+    )
+    .scopes(&["write:notes"])
+    .paths(PATH_READ_WRITE)
+    .idempotent(true)
 }
 
 /// Which note to edit and how.

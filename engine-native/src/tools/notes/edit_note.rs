@@ -38,23 +38,21 @@ fn yes() -> bool {
 
 /// The `edit_note` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        keywords: &[
-            "line",
-            "lines",
-            "insert",
-            "delete lines",
-            "replace lines",
-            "patch",
-            "diff",
-        ],
-        ..edit_tool(
-            ("edit_note", "Edit note lines"),
-            "Edit a note by line numbers: operations insert_after / insert_before a line, or replace / delete lines start..=end, each with expected (the current text of those lines) so a stale view is refused. Line numbers refer to the note as read; all operations apply together or none does. dry_run defaults to true and returns the unified diff; to apply, set dry_run false and give expected_sha256. Removing more than 20 lines and more than half of the note needs the user's confirmation.",
-            input_schema::<EditNote>(),
-            edit_note,
-        )
-    }
+    edit_tool(
+        ("edit_note", "Edit note lines"),
+        "Edit a note by line numbers: operations insert_after / insert_before a line, or replace / delete lines start..=end, each with expected (the current text of those lines) so a stale view is refused. Line numbers refer to the note as read; all operations apply together or none does. dry_run defaults to true and returns the unified diff; to apply, set dry_run false and give expected_sha256. Removing more than 20 lines and more than half of the note needs the user's confirmation.",
+        input_schema::<EditNote>(),
+        edit_note,
+    )
+    .keywords(&[
+        "line",
+        "lines",
+        "insert",
+        "delete lines",
+        "replace lines",
+        "patch",
+        "diff",
+    ])
 }
 
 fn edit_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

@@ -44,24 +44,21 @@ struct NoteExists {
 
 /// The `note_exists` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "note_exists",
-        title: "Note exists",
-        description: "Check whether a note (or folder) exists at a vault path, without reading it.",
-        domain: "notes",
-        keywords: &[
-            "exists", "present", "already", "missing", "check", "lookup", "whether",
-        ],
-        input_schema: input_schema::<NotePath>(),
-        output_schema: output_schema::<NoteExists>(),
-        scopes: &["read:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: PATH_READ,
-        precheck: None,
-        handler: note_exists,
-    }
+    ToolDef::new(
+        (
+            "note_exists",
+            "Note exists",
+            "Check whether a note (or folder) exists at a vault path, without reading it.",
+        ),
+        "notes",
+        (input_schema::<NotePath>(), output_schema::<NoteExists>()),
+        note_exists,
+    )
+    .keywords(&[
+        "exists", "present", "already", "missing", "check", "lookup", "whether",
+    ])
+    .scopes(&["read:notes"])
+    .paths(PATH_READ)
 }
 
 fn note_exists(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

@@ -73,12 +73,13 @@ struct NotePage {
 
 /// The `list_notes` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "list_notes",
-        title: "List notes",
-        description: "List (browse) the Markdown notes in a folder (or the whole vault), sorted by path, with size and modification time; include_attachments lists every file. Paged: pass the returned cursor to get the next page.",
-        domain: "notes",
-        keywords: &[
+    ToolDef::new(
+("list_notes", "List notes", "List (browse) the Markdown notes in a folder (or the whole vault), sorted by path, with size and modification time; include_attachments lists every file. Paged: pass the returned cursor to get the next page."),
+"notes",
+(input_schema::<ListNotes>(), output_schema::<NotePage>()),
+list_notes,
+)
+.keywords(&[
             "list",
             "browse",
             "files",
@@ -91,17 +92,8 @@ pub(super) fn tool() -> ToolDef {
             "all notes",
             "tree",
             "index",
-        ],
-        input_schema: input_schema::<ListNotes>(),
-        output_schema: output_schema::<NotePage>(),
-        scopes: &["read:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: &[],
-        precheck: None,
-        handler: list_notes,
-    }
+        ])
+.scopes(&["read:notes"])
 }
 
 fn list_notes(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

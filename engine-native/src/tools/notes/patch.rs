@@ -65,32 +65,30 @@ struct PatchNote {
 
 /// The `patch_note` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        keywords: &[
-            "edit",
-            "modify",
-            "fix",
-            "correct",
-            "change",
-            "update",
-            "replace",
-            "find and replace",
-            "search and replace",
-            "typo",
-            "word",
-            "sentence",
-            "paragraph",
-            "section",
-            "in place",
-            "tweak",
-        ],
-        ..edit_tool(
-            ("patch_note", "Patch note"),
-            "Edit part of a note in place (fix a typo, change a sentence or section): old+new replaces a string that must occur exactly once (else not_found or ambiguous with the candidate lines); heading+content replaces a section's body (include_heading: the heading too); block+content replaces a block's text; property+value sets one frontmatter property, leaving every other byte as it was. Removing more than 20 lines and more than half of the note needs the user's confirmation. dry_run previews. Keeps the note's BOM and line endings.",
-            input_schema::<PatchNote>(),
-            patch_note,
-        )
-    }
+    edit_tool(
+        ("patch_note", "Patch note"),
+        "Edit part of a note in place (fix a typo, change a sentence or section): old+new replaces a string that must occur exactly once (else not_found or ambiguous with the candidate lines); heading+content replaces a section's body (include_heading: the heading too); block+content replaces a block's text; property+value sets one frontmatter property, leaving every other byte as it was. Removing more than 20 lines and more than half of the note needs the user's confirmation. dry_run previews. Keeps the note's BOM and line endings.",
+        input_schema::<PatchNote>(),
+        patch_note,
+    )
+    .keywords(&[
+        "edit",
+        "modify",
+        "fix",
+        "correct",
+        "change",
+        "update",
+        "replace",
+        "find and replace",
+        "search and replace",
+        "typo",
+        "word",
+        "sentence",
+        "paragraph",
+        "section",
+        "in place",
+        "tweak",
+    ])
 }
 
 fn patch_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

@@ -85,12 +85,13 @@ pub(super) struct NoteRead {
 
 /// The `read_note` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "read_note",
-        title: "Read note",
-        description: "Read (show) a note's text, or only some lines, a heading's section (heading path 'A#B') or a block (^id). Returns the text (LF, no BOM) and the whole note's sha256 (pass it as expected_sha256 to a later write) and size.",
-        domain: "notes",
-        keywords: &[
+    ToolDef::new(
+("read_note", "Read note", "Read (show) a note's text, or only some lines, a heading's section (heading path 'A#B') or a block (^id). Returns the text (LF, no BOM) and the whole note's sha256 (pass it as expected_sha256 to a later write) and size."),
+"notes",
+(input_schema::<ReadNote>(), output_schema::<NoteRead>()),
+read_note,
+)
+.keywords(&[
             "open",
             "view",
             "display",
@@ -101,17 +102,9 @@ pub(super) fn tool() -> ToolDef {
             "says",
             "text",
             "get note text",
-        ],
-        input_schema: input_schema::<ReadNote>(),
-        output_schema: output_schema::<NoteRead>(),
-        scopes: &["read:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: PATH_READ,
-        precheck: None,
-        handler: read_note,
-    }
+        ])
+.scopes(&["read:notes"])
+.paths(PATH_READ)
 }
 
 fn read_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

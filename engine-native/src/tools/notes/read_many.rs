@@ -72,12 +72,13 @@ struct NotesRead {
 
 /// The `read_notes` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "read_notes",
-        title: "Read notes",
-        description: "Read several notes (up to 50) at once, in one batch. Each item is either the note (content, sha256, size, as read_note returns it, with ok: true) or ok: false with that path's error; one failing path does not fail the others.",
-        domain: "notes",
-        keywords: &[
+    ToolDef::new(
+("read_notes", "Read notes", "Read several notes (up to 50) at once, in one batch. Each item is either the note (content, sha256, size, as read_note returns it, with ok: true) or ok: false with that path's error; one failing path does not fail the others."),
+"notes",
+(input_schema::<ReadNotes>(), output_schema::<NotesRead>()),
+read_notes,
+)
+.keywords(&[
             "batch",
             "several",
             "multiple",
@@ -86,17 +87,8 @@ pub(super) fn tool() -> ToolDef {
             "at once",
             "together",
             "in one go",
-        ],
-        input_schema: input_schema::<ReadNotes>(),
-        output_schema: output_schema::<NotesRead>(),
-        scopes: &["read:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: &[],
-        precheck: None,
-        handler: read_notes,
-    }
+        ])
+.scopes(&["read:notes"])
 }
 
 fn read_notes(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

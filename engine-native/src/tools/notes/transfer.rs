@@ -113,12 +113,13 @@ enum Kind {
 /// The `move_note` and `copy_note` tools.
 pub(super) fn tools() -> Vec<ToolDef> {
     vec![
-        ToolDef {
-            name: "move_note",
-            title: "Move note",
-            description: "Move or rename a note. Moving it to another place, or replacing an existing note (overwrite; it goes to .trash/), needs the user's confirmation. Links to it are updated too (all or nothing).",
-            domain: "notes",
-            keywords: &[
+        ToolDef::new(
+("move_note", "Move note", "Move or rename a note. Moving it to another place, or replacing an existing note (overwrite; it goes to .trash/), needs the user's confirmation. Links to it are updated too (all or nothing)."),
+"notes",
+(input_schema::<Transfer>(), output_schema::<TransferResult>()),
+move_note,
+)
+.keywords(&[
                 "rename",
                 "rename note",
                 "relocate",
@@ -131,40 +132,27 @@ pub(super) fn tools() -> Vec<ToolDef> {
                 "filename",
                 "directory",
                 "another folder",
-            ],
-            input_schema: input_schema::<Transfer>(),
-            output_schema: output_schema::<TransferResult>(),
-            scopes: &["write:notes", "delete:notes"],
-            destructive: false,
-            idempotency: true,
-            vault_arg: true,
-            path_args: MOVE_PATHS,
-            precheck: None,
-            handler: move_note,
-        },
-        ToolDef {
-            name: "copy_note",
-            title: "Copy note",
-            description: "Copy (duplicate) a note to a new path. Replacing an existing note (overwrite; it goes to .trash/) needs the user's confirmation. The copy's own links are kept working.",
-            domain: "notes",
-            keywords: &[
+            ])
+.scopes(&["write:notes", "delete:notes"])
+.paths(MOVE_PATHS)
+.idempotent(true),
+        ToolDef::new(
+("copy_note", "Copy note", "Copy (duplicate) a note to a new path. Replacing an existing note (overwrite; it goes to .trash/) needs the user's confirmation. The copy's own links are kept working."),
+"notes",
+(input_schema::<Transfer>(), output_schema::<TransferResult>()),
+copy_note,
+)
+.keywords(&[
                 "duplicate",
                 "clone",
                 "replicate",
                 "template",
                 "save as",
                 "backup",
-            ],
-            input_schema: input_schema::<Transfer>(),
-            output_schema: output_schema::<TransferResult>(),
-            scopes: &["write:notes"],
-            destructive: false,
-            idempotency: true,
-            vault_arg: true,
-            path_args: COPY_PATHS,
-            precheck: None,
-            handler: copy_note,
-        },
+            ])
+.scopes(&["write:notes"])
+.paths(COPY_PATHS)
+.idempotent(true),
     ]
 }
 

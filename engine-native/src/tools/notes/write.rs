@@ -81,12 +81,13 @@ const WRITE_PATH: &[PathArg] = &[PathArg {
 
 /// The `write_note` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "write_note",
-        title: "Write note",
-        description: "Create a new note, or save or overwrite a note's whole text. mode: create (default; refuses an existing note), overwrite (refuses a missing one) or upsert. Replacing a non-empty note needs the user's confirmation, shown the diff. Content is LF text; an overwritten note keeps its BOM and line endings. dry_run previews; expected_sha256 guards against lost updates.",
-        domain: "notes",
-        keywords: &[
+    ToolDef::new(
+("write_note", "Write note", "Create a new note, or save or overwrite a note's whole text. mode: create (default; refuses an existing note), overwrite (refuses a missing one) or upsert. Replacing a non-empty note needs the user's confirmation, shown the diff. Content is LF text; an overwritten note keeps its BOM and line endings. dry_run previews; expected_sha256 guards against lost updates."),
+"notes",
+(input_schema::<WriteNote>(), output_schema::<WriteResult>()),
+write_note,
+)
+.keywords(&[
             "create",
             "new",
             "make",
@@ -98,17 +99,10 @@ pub(super) fn tool() -> ToolDef {
             "from scratch",
             "blank",
             "new page",
-        ],
-        input_schema: input_schema::<WriteNote>(),
-        output_schema: output_schema::<WriteResult>(),
-        scopes: &["write:notes"],
-        destructive: false,
-        idempotency: true,
-        vault_arg: true,
-        path_args: WRITE_PATH,
-        precheck: None,
-        handler: write_note,
-    }
+        ])
+.scopes(&["write:notes"])
+.paths(WRITE_PATH)
+.idempotent(true)
 }
 
 fn write_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

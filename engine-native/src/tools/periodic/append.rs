@@ -60,22 +60,15 @@ struct AppendResult {
 
 /// The `append_to_periodic_note` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "append_to_periodic_note",
-        title: "Append to periodic note",
-        description: "Add text at the end of the daily, weekly, monthly, quarterly or yearly note for a day (default today), creating it from the configured template first when missing. Keeps the note's BOM and line endings; pass idempotency_key so a retry does not add the text twice.",
-        domain: "periodic",
-        keywords: &["daily log", "add to today's note"],
-        input_schema: input_schema::<AppendToPeriodicNote>(),
-        output_schema: output_schema::<AppendResult>(),
-        scopes: &["write:periodic"],
-        destructive: false,
-        idempotency: true,
-        vault_arg: true,
-        path_args: &[],
-        precheck: None,
-        handler: append_to_periodic_note,
-    }
+    ToolDef::new(
+("append_to_periodic_note", "Append to periodic note", "Add text at the end of the daily, weekly, monthly, quarterly or yearly note for a day (default today), creating it from the configured template first when missing. Keeps the note's BOM and line endings; pass idempotency_key so a retry does not add the text twice."),
+"periodic",
+(input_schema::<AppendToPeriodicNote>(), output_schema::<AppendResult>()),
+append_to_periodic_note,
+)
+.keywords(&["daily log", "add to today's note"])
+.scopes(&["write:periodic"])
+.idempotent(true)
 }
 
 fn append_to_periodic_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

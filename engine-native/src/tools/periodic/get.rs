@@ -72,22 +72,18 @@ fn tool(
     scopes: &'static [&'static str],
     handler: Handler,
 ) -> ToolDef {
-    ToolDef {
-        name,
-        title,
-        description,
-        domain: "periodic",
-        keywords,
-        input_schema: input_schema::<PeriodicNoteArgs>(),
-        output_schema: output_schema::<PeriodicNote>(),
-        scopes,
-        destructive: false,
-        idempotency: name == "create_periodic_note",
-        vault_arg: true,
-        path_args: &[],
-        precheck: None,
+    ToolDef::new(
+        (name, title, description),
+        "periodic",
+        (
+            input_schema::<PeriodicNoteArgs>(),
+            output_schema::<PeriodicNote>(),
+        ),
         handler,
-    }
+    )
+    .keywords(keywords)
+    .scopes(scopes)
+    .idempotent(name == "create_periodic_note")
 }
 
 fn get_periodic_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

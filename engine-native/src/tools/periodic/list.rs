@@ -83,22 +83,14 @@ struct PeriodicNotePage {
 
 /// The `list_periodic_notes` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "list_periodic_notes",
-        title: "List periodic notes",
-        description: "List the existing daily, weekly, monthly, quarterly or yearly notes, optionally between two days, oldest first (or newest_first), with each one's period start and path, as the vault's Daily notes / Periodic Notes plugin lays them out. Paged: pass the returned cursor to get the next page.",
-        domain: "periodic",
-        keywords: &["past daily notes", "previous weekly notes"],
-        input_schema: input_schema::<ListPeriodicNotes>(),
-        output_schema: output_schema::<PeriodicNotePage>(),
-        scopes: &["read:periodic"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: &[],
-        precheck: None,
-        handler: list_periodic_notes,
-    }
+    ToolDef::new(
+("list_periodic_notes", "List periodic notes", "List the existing daily, weekly, monthly, quarterly or yearly notes, optionally between two days, oldest first (or newest_first), with each one's period start and path, as the vault's Daily notes / Periodic Notes plugin lays them out. Paged: pass the returned cursor to get the next page."),
+"periodic",
+(input_schema::<ListPeriodicNotes>(), output_schema::<PeriodicNotePage>()),
+list_periodic_notes,
+)
+.keywords(&["past daily notes", "previous weekly notes"])
+.scopes(&["read:periodic"])
 }
 
 fn list_periodic_notes(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

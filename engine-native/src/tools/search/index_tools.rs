@@ -69,47 +69,39 @@ struct Status {
 
 /// The `index_vault` tool.
 pub(super) fn index_tool() -> ToolDef {
-    ToolDef {
-        name: "index_vault",
-        title: "Index the vault",
-        description: "Scan the vault into the search index now: new and changed notes are \
+    ToolDef::new(
+        (
+            "index_vault",
+            "Index the vault",
+            "Scan the vault into the search index now: new and changed notes are \
                       indexed (and embedded, when embeddings are configured), deleted ones \
                       pruned, unchanged ones skipped.",
-        domain: "find",
-        keywords: &["index", "reindex", "rebuild", "refresh", "scan", "update"],
-        input_schema: input_schema::<NoArgs>(),
-        output_schema: output_schema::<Indexed>(),
-        scopes: &["admin:vault"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: &[],
-        precheck: None,
-        handler: index_vault,
-    }
+        ),
+        "find",
+        (input_schema::<NoArgs>(), output_schema::<Indexed>()),
+        index_vault,
+    )
+    .keywords(&["index", "reindex", "rebuild", "refresh", "scan", "update"])
+    .scopes(&["admin:vault"])
 }
 
 /// The `get_index_status` tool.
 pub(super) fn status_tool() -> ToolDef {
-    ToolDef {
-        name: "get_index_status",
-        title: "Index status",
-        description: "How far the search index of a vault is: chunks searchable, a running \
+    ToolDef::new(
+        (
+            "get_index_status",
+            "Index status",
+            "How far the search index of a vault is: chunks searchable, a running \
                       scan's progress, and the notes that could not be indexed and why.",
-        domain: "find",
-        keywords: &[
-            "index", "status", "progress", "coverage", "failed", "indexed", "ready",
-        ],
-        input_schema: input_schema::<NoArgs>(),
-        output_schema: output_schema::<Status>(),
-        scopes: &["read:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: &[],
-        precheck: None,
-        handler: get_index_status,
-    }
+        ),
+        "find",
+        (input_schema::<NoArgs>(), output_schema::<Status>()),
+        get_index_status,
+    )
+    .keywords(&[
+        "index", "status", "progress", "coverage", "failed", "indexed", "ready",
+    ])
+    .scopes(&["read:notes"])
 }
 
 fn index_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

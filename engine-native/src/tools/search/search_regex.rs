@@ -52,36 +52,35 @@ fn default_max_bytes() -> u64 {
 
 /// The `search_regex` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "search_regex",
-        title: "Find a regex in notes",
-        description: "Find every line where a regular expression matches (Rust regex syntax, \
+    ToolDef::new(
+        (
+            "search_regex",
+            "Find a regex in notes",
+            "Find every line where a regular expression matches (Rust regex syntax, \
                       linear time; case-insensitive unless case_sensitive). Each hit has the \
                       path, line number and the line with the matches highlighted; also counts \
                       matching files, lines and matches. Bounded by a compute budget \
                       (max_scan_bytes, 2 s): past it, compute_budget_exceeded. Paged with \
                       cursor; folder narrows it.",
-        domain: "find",
-        keywords: &[
-            "regex",
-            "regexp",
-            "pattern",
-            "grep",
-            "wildcard",
-            "expression",
-            "match",
-            "lines",
-        ],
-        input_schema: input_schema::<SearchRegex>(),
-        output_schema: output_schema::<LineResults>(),
-        scopes: &["read:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: &[],
-        precheck: None,
-        handler: search_regex,
-    }
+        ),
+        "find",
+        (
+            input_schema::<SearchRegex>(),
+            output_schema::<LineResults>(),
+        ),
+        search_regex,
+    )
+    .keywords(&[
+        "regex",
+        "regexp",
+        "pattern",
+        "grep",
+        "wildcard",
+        "expression",
+        "match",
+        "lines",
+    ])
+    .scopes(&["read:notes"])
 }
 
 fn search_regex(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

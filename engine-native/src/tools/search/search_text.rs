@@ -45,37 +45,33 @@ fn default_limit() -> usize {
 
 /// The `search_text` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "search_text",
-        title: "Grep for a literal string",
-        description: "Find every line that contains a string, literally (like grep -F): \
+    ToolDef::new(
+        (
+            "search_text",
+            "Grep for a literal string",
+            "Find every line that contains a string, literally (like grep -F): \
                       case-insensitive unless case_sensitive, whole words with whole_word. \
                       Each hit has the path, line number and the line with the matches \
                       highlighted; also counts matching files, lines and matches. Paged with \
                       cursor; folder narrows it.",
-        domain: "find",
-        keywords: &[
-            "grep",
-            "literal",
-            "exact",
-            "substring",
-            "text",
-            "contains",
-            "string",
-            "occurrence",
-            "phrase",
-            "line",
-        ],
-        input_schema: input_schema::<SearchText>(),
-        output_schema: output_schema::<LineResults>(),
-        scopes: &["read:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: &[],
-        precheck: None,
-        handler: search_text,
-    }
+        ),
+        "find",
+        (input_schema::<SearchText>(), output_schema::<LineResults>()),
+        search_text,
+    )
+    .keywords(&[
+        "grep",
+        "literal",
+        "exact",
+        "substring",
+        "text",
+        "contains",
+        "string",
+        "occurrence",
+        "phrase",
+        "line",
+    ])
+    .scopes(&["read:notes"])
 }
 
 fn search_text(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

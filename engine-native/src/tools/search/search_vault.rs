@@ -166,31 +166,30 @@ struct SearchResults {
 
 /// The `search_vault` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "search_vault",
-        title: "Search the vault",
-        description: "Find the notes that best match a query (lexical BM25, semantic \
+    ToolDef::new(
+        (
+            "search_vault",
+            "Search the vault",
+            "Find the notes that best match a query (lexical BM25, semantic \
                       embeddings, or both fused), best first, each with its best passage, \
                       highlights and scores. Other modes: text (literal substring, most \
                       matches first), regex, jsonlogic (a JSONLogic rule over frontmatter and \
                       file facts), graph (best notes plus their linked notes), dql \
                       (Dataview, needs TC Bridge). Paged with cursor; folder \
                       narrows it.",
-        domain: "find",
-        keywords: &[
-            "search", "find", "query", "lookup", "look", "about", "mention", "relevant", "keyword",
-            "match", "where", "discuss",
-        ],
-        input_schema: input_schema::<SearchVault>(),
-        output_schema: output_schema::<SearchResults>(),
-        scopes: &["read:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: &[],
-        precheck: None,
-        handler: search_vault,
-    }
+        ),
+        "find",
+        (
+            input_schema::<SearchVault>(),
+            output_schema::<SearchResults>(),
+        ),
+        search_vault,
+    )
+    .keywords(&[
+        "search", "find", "query", "lookup", "look", "about", "mention", "relevant", "keyword",
+        "match", "where", "discuss",
+    ])
+    .scopes(&["read:notes"])
 }
 
 fn search_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

@@ -73,42 +73,34 @@ const READ_PATH: &[PathArg] = &[PathArg {
 
 /// The `list_snapshots` tool.
 pub(super) fn list_tool() -> ToolDef {
-    ToolDef {
-        name: "list_snapshots",
-        title: "List snapshots",
-        description: "History of edits: the earlier contents of notes kept each time a tool wrote them, newest first, with the tool, caller and time. Give path for one note. Paged with cursor. Read one with read_snapshot; put one back with restore_note.",
-        domain: "notes",
-        keywords: &["edits", "audit", "earlier contents"],
-        input_schema: input_schema::<ListSnapshots>(),
-        output_schema: output_schema::<SnapshotPage>(),
-        scopes: &["read:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: READ_PATH,
-        precheck: None,
-        handler: list_snapshots,
-    }
+    ToolDef::new(
+("list_snapshots", "List snapshots", "History of edits: the earlier contents of notes kept each time a tool wrote them, newest first, with the tool, caller and time. Give path for one note. Paged with cursor. Read one with read_snapshot; put one back with restore_note."),
+"notes",
+(input_schema::<ListSnapshots>(), output_schema::<SnapshotPage>()),
+list_snapshots,
+)
+.keywords(&["edits", "audit", "earlier contents"])
+.scopes(&["read:notes"])
+.paths(READ_PATH)
 }
 
 /// The `read_snapshot` tool.
 pub(super) fn read_tool() -> ToolDef {
-    ToolDef {
-        name: "read_snapshot",
-        title: "Read snapshot",
-        description: "Read what a note said before an edit, by a snapshot id from list_snapshots.",
-        domain: "notes",
-        keywords: &["previous content", "before the edit"],
-        input_schema: input_schema::<ReadSnapshot>(),
-        output_schema: output_schema::<SnapshotContent>(),
-        scopes: &["read:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: &[],
-        precheck: None,
-        handler: read_snapshot,
-    }
+    ToolDef::new(
+        (
+            "read_snapshot",
+            "Read snapshot",
+            "Read what a note said before an edit, by a snapshot id from list_snapshots.",
+        ),
+        "notes",
+        (
+            input_schema::<ReadSnapshot>(),
+            output_schema::<SnapshotContent>(),
+        ),
+        read_snapshot,
+    )
+    .keywords(&["previous content", "before the edit"])
+    .scopes(&["read:notes"])
 }
 
 fn list_snapshots(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

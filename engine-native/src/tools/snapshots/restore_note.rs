@@ -45,22 +45,14 @@ struct Restored {
 
 /// The `restore_note` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: "restore_note",
-        title: "Restore note",
-        description: "Put a note back to its earlier content, by a snapshot id from list_snapshots: the old content exactly (a note that did not exist then goes to .trash/). dry_run (default true) previews the diff; restoring needs the user's confirmation.",
-        domain: "notes",
-        keywords: &["revert a note", "recover"],
-        input_schema: input_schema::<RestoreNote>(),
-        output_schema: output_schema::<Restored>(),
-        scopes: &["write:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: &[],
-        precheck: None,
-        handler: restore_note,
-    }
+    ToolDef::new(
+("restore_note", "Restore note", "Put a note back to its earlier content, by a snapshot id from list_snapshots: the old content exactly (a note that did not exist then goes to .trash/). dry_run (default true) previews the diff; restoring needs the user's confirmation."),
+"notes",
+(input_schema::<RestoreNote>(), output_schema::<Restored>()),
+restore_note,
+)
+.keywords(&["revert a note", "recover"])
+.scopes(&["write:notes"])
 }
 
 fn restore_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

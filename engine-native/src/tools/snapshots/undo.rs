@@ -49,22 +49,14 @@ struct Undone {
 
 /// The `undo_last_change` tool.
 pub(super) fn tool() -> ToolDef {
-    ToolDef {
-        name: NAME,
-        title: "Undo last change",
-        description: "Take back your last edit: every note your last writing tool call wrote, moved, copied or deleted is put back exactly as it was, every note or none. Notes edited again since are left alone unless force. dry_run previews it; each call takes back one more.",
-        domain: "notes",
-        keywords: &["undo", "revert", "roll back", "oops"],
-        input_schema: input_schema::<UndoLastChange>(),
-        output_schema: output_schema::<Undone>(),
-        scopes: &["write:notes"],
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: &[],
-        precheck: None,
-        handler: undo_last_change,
-    }
+    ToolDef::new(
+(NAME, "Undo last change", "Take back your last edit: every note your last writing tool call wrote, moved, copied or deleted is put back exactly as it was, every note or none. Notes edited again since are left alone unless force. dry_run previews it; each call takes back one more."),
+"notes",
+(input_schema::<UndoLastChange>(), output_schema::<Undone>()),
+undo_last_change,
+)
+.keywords(&["undo", "revert", "roll back", "oops"])
+.scopes(&["write:notes"])
 }
 
 fn undo_last_change(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

@@ -20,36 +20,25 @@ mod rename;
 mod scan;
 mod write;
 
-use crate::dispatch::{Handler, PathArg, ToolDef};
+use crate::dispatch::{Handler, Naming, PathArg, Schemas, ToolDef};
 use crate::tools::args::{PATH_READ, PATH_READ_WRITE, input_schema};
 use crate::tools::structured::output_schema;
 
 /// A tag tool of domain `metadata`.
 fn tool(
-    (name, title, description): (&'static str, &'static str, &'static str),
+    naming: Naming,
     keywords: &'static [&'static str],
-    schemas: (serde_json::Value, Option<serde_json::Value>),
+    schemas: Schemas,
     scopes: &'static [&'static str],
     idempotency: bool,
     path_args: &'static [PathArg],
     handler: Handler,
 ) -> ToolDef {
-    ToolDef {
-        name,
-        title,
-        description,
-        domain: "metadata",
-        keywords,
-        input_schema: schemas.0,
-        output_schema: schemas.1,
-        scopes,
-        destructive: false,
-        idempotency,
-        vault_arg: true,
-        path_args,
-        precheck: None,
-        handler,
-    }
+    ToolDef::new(naming, "metadata", schemas, handler)
+        .keywords(keywords)
+        .scopes(scopes)
+        .idempotent(idempotency)
+        .paths(path_args)
 }
 
 /// The tag tools.

@@ -16,12 +16,13 @@ use crate::tools::structured::output_schema;
 /// The task tools.
 pub fn tools() -> Vec<ToolDef> {
     vec![
-        ToolDef {
-            name: "list_tasks",
-            title: "List tasks",
-            description: "List the vault's tasks (checkbox items) with typed filters: status (todo, in_progress, done, cancelled, custom, or status symbols), due/scheduled/start/done dates (before/after/on/exists), priority, tags, path_prefix, text. Reads the Tasks plugin's emoji (📅 ⏳ 🛫 ✅ ⏫ 🔁 ...) and Dataview fields ([due:: 2024-01-01]). Paged: limit and cursor. Each task has path, line and text for update_task.",
-            domain: "tasks",
-            keywords: &[
+        ToolDef::new(
+("list_tasks", "List tasks", "List the vault's tasks (checkbox items) with typed filters: status (todo, in_progress, done, cancelled, custom, or status symbols), due/scheduled/start/done dates (before/after/on/exists), priority, tags, path_prefix, text. Reads the Tasks plugin's emoji (📅 ⏳ 🛫 ✅ ⏫ 🔁 ...) and Dataview fields ([due:: 2024-01-01]). Paged: limit and cursor. Each task has path, line and text for update_task."),
+"tasks",
+(input_schema::<args::ListTasks>(), output_schema::<results::TaskList>()),
+list::list_tasks,
+)
+.keywords(&[
                 "todo",
                 "checkbox",
                 "due",
@@ -32,23 +33,15 @@ pub fn tools() -> Vec<ToolDef> {
                 "tasks plugin",
                 "dataview",
                 "checklist",
-            ],
-            input_schema: input_schema::<args::ListTasks>(),
-            output_schema: output_schema::<results::TaskList>(),
-            scopes: &["read:tasks"],
-            destructive: false,
-            idempotency: false,
-            vault_arg: true,
-            path_args: &[],
-            precheck: None,
-            handler: list::list_tasks,
-        },
-        ToolDef {
-            name: "update_task",
-            title: "Update task",
-            description: "Change one task in place: toggle or set its status, set or clear its dates (due, scheduled, start, done, created, cancelled) and priority. Give path, line and the task's text as list_tasks returned it: a task that moved is refused. Completing adds ✅ today. Reopening a task done more than 7 days ago needs the user's confirmation. dry_run previews.",
-            domain: "tasks",
-            keywords: &[
+            ])
+.scopes(&["read:tasks"]),
+        ToolDef::new(
+("update_task", "Update task", "Change one task in place: toggle or set its status, set or clear its dates (due, scheduled, start, done, created, cancelled) and priority. Give path, line and the task's text as list_tasks returned it: a task that moved is refused. Completing adds ✅ today. Reopening a task done more than 7 days ago needs the user's confirmation. dry_run previews."),
+"tasks",
+(input_schema::<args::UpdateTask>(), output_schema::<results::TaskUpdated>()),
+update::update_task,
+)
+.keywords(&[
                 "complete",
                 "check off",
                 "tick",
@@ -59,16 +52,8 @@ pub fn tools() -> Vec<ToolDef> {
                 "due date",
                 "priority",
                 "todo",
-            ],
-            input_schema: input_schema::<args::UpdateTask>(),
-            output_schema: output_schema::<results::TaskUpdated>(),
-            scopes: &["write:tasks"],
-            destructive: false,
-            idempotency: false,
-            vault_arg: true,
-            path_args: PATH_READ_WRITE,
-            precheck: None,
-            handler: update::update_task,
-        },
+            ])
+.scopes(&["write:tasks"])
+.paths(PATH_READ_WRITE),
     ]
 }

@@ -26,7 +26,7 @@ mod suggest;
 mod validate;
 mod vocabulary;
 
-use crate::dispatch::{Handler, PathArg, ToolDef};
+use crate::dispatch::{Handler, PathArg, Schemas, ToolDef};
 use crate::tools::args::{PATH_READ, PATH_READ_WRITE, input_schema};
 use crate::tools::structured::output_schema;
 
@@ -42,27 +42,17 @@ struct Spec {
     idempotency: bool,
 }
 
-fn tool(
-    spec: Spec,
-    schemas: (serde_json::Value, Option<serde_json::Value>),
-    handler: Handler,
-) -> ToolDef {
-    ToolDef {
-        name: spec.name,
-        title: spec.title,
-        description: spec.description,
-        domain: spec.domain,
-        keywords: spec.keywords,
-        input_schema: schemas.0,
-        output_schema: schemas.1,
-        scopes: spec.scopes,
-        destructive: false,
-        idempotency: spec.idempotency,
-        vault_arg: true,
-        path_args: spec.path_args,
-        precheck: None,
+fn tool(spec: Spec, schemas: Schemas, handler: Handler) -> ToolDef {
+    ToolDef::new(
+        (spec.name, spec.title, spec.description),
+        spec.domain,
+        schemas,
         handler,
-    }
+    )
+    .keywords(spec.keywords)
+    .scopes(spec.scopes)
+    .paths(spec.path_args)
+    .idempotent(spec.idempotency)
 }
 
 /// The typed-link and frontmatter hygiene tools.

@@ -30,22 +30,14 @@ fn tool(
     scopes: &'static [&'static str],
     handler: Handler,
 ) -> ToolDef {
-    ToolDef {
-        name,
-        title,
-        description,
-        domain: "workspace",
-        keywords,
-        input_schema: schemas.0,
-        output_schema: schemas.1,
-        scopes,
-        destructive: false,
-        idempotency: false,
-        vault_arg: true,
-        path_args: &[],
-        precheck: None,
+    ToolDef::new(
+        (name, title, description),
+        "workspace",
+        (schemas.0, schemas.1),
         handler,
-    }
+    )
+    .keywords(keywords)
+    .scopes(scopes)
 }
 
 /// The workspace and bookmark tools.
@@ -65,23 +57,21 @@ pub fn tools() -> Vec<ToolDef> {
             &["read:workspaces"],
             layouts::list_workspaces,
         ),
-        ToolDef {
-            idempotency: true,
-            ..tool(
-                (
-                    "save_workspace",
-                    "Save workspace",
-                    "Store the current pane and tab layout as a saved workspace layout and make it active. Replacing a saved layout asks the user first.",
-                ),
-                &["save layout", "save workspace", "workspace layout"],
-                (
-                    input_schema::<args::WorkspaceName>(),
-                    output_schema::<layouts::WorkspaceSaved>(),
-                ),
-                &["write:workspaces"],
-                layouts::save_workspace,
-            )
-        },
+        tool(
+            (
+                "save_workspace",
+                "Save workspace",
+                "Store the current pane and tab layout as a saved workspace layout and make it active. Replacing a saved layout asks the user first.",
+            ),
+            &["save layout", "save workspace", "workspace layout"],
+            (
+                input_schema::<args::WorkspaceName>(),
+                output_schema::<layouts::WorkspaceSaved>(),
+            ),
+            &["write:workspaces"],
+            layouts::save_workspace,
+        )
+        .idempotent(true),
         tool(
             (
                 "open_workspace",
@@ -110,39 +100,35 @@ pub fn tools() -> Vec<ToolDef> {
             &["read:bookmarks"],
             bookmarks::list_bookmarks,
         ),
-        ToolDef {
-            idempotency: true,
-            ..tool(
-                (
-                    "add_bookmark",
-                    "Add bookmark",
-                    "Bookmark a file, folder, heading (subpath: heading text), block (subpath: block id), search (query) or url, optionally into a group (titles outermost first, created when missing). A target already bookmarked is refused.",
-                ),
-                &["bookmark", "add bookmark", "star note", "favorite"],
-                (
-                    input_schema::<args::AddBookmark>(),
-                    output_schema::<bookmarks::BookmarkChanged>(),
-                ),
-                &["write:bookmarks"],
-                bookmarks::add_bookmark,
-            )
-        },
-        ToolDef {
-            destructive: true,
-            ..tool(
-                (
-                    "remove_bookmark",
-                    "Remove bookmark",
-                    "Remove a bookmark (or a group with its contents) by the id list_bookmarks gives. Always asks the user first.",
-                ),
-                &["remove bookmark", "unbookmark", "unstar"],
-                (
-                    input_schema::<args::RemoveBookmark>(),
-                    output_schema::<bookmarks::BookmarkChanged>(),
-                ),
-                &["delete:bookmarks"],
-                bookmarks::remove_bookmark,
-            )
-        },
+        tool(
+            (
+                "add_bookmark",
+                "Add bookmark",
+                "Bookmark a file, folder, heading (subpath: heading text), block (subpath: block id), search (query) or url, optionally into a group (titles outermost first, created when missing). A target already bookmarked is refused.",
+            ),
+            &["bookmark", "add bookmark", "star note", "favorite"],
+            (
+                input_schema::<args::AddBookmark>(),
+                output_schema::<bookmarks::BookmarkChanged>(),
+            ),
+            &["write:bookmarks"],
+            bookmarks::add_bookmark,
+        )
+        .idempotent(true),
+        tool(
+            (
+                "remove_bookmark",
+                "Remove bookmark",
+                "Remove a bookmark (or a group with its contents) by the id list_bookmarks gives. Always asks the user first.",
+            ),
+            &["remove bookmark", "unbookmark", "unstar"],
+            (
+                input_schema::<args::RemoveBookmark>(),
+                output_schema::<bookmarks::BookmarkChanged>(),
+            ),
+            &["delete:bookmarks"],
+            bookmarks::remove_bookmark,
+        )
+        .destructive(),
     ]
 }
