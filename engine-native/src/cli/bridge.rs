@@ -4,7 +4,7 @@
 use crate::bridge::serve_bridge;
 use crate::bridge::settings::{ConnectionFlags, ConnectionSettings};
 use crate::cli::args::BridgeArgs;
-use crate::cli::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
+use crate::cli::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE, run_async};
 use crate::mcp::shutdown::cancel_on_signal;
 
 /// Runs the bridge until the client disconnects or Ctrl-C / SIGTERM; returns the exit code.
@@ -22,18 +22,7 @@ pub fn run_bridge(args: BridgeArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
-        Ok(runtime) => runtime,
-        Err(e) => {
-            eprintln!("cannot start the async runtime: {e}");
-            return EXIT_FAILURE;
-        }
-    };
-    runtime.block_on(async {
+    run_async(Some(2), async {
         let cancel = cancel_on_signal();
         match serve_bridge(&settings, cancel).await {
             Ok(()) => EXIT_OK,

@@ -38,6 +38,23 @@ pub const EXIT_USAGE: u8 = 2;
 /// The caller id of `obsidian-tc call`.
 pub const CLI_CALLER_ID: &str = "cli";
 
+/// Runs `work` to completion on a multi-threaded async runtime of `workers` threads (one per
+/// core when `None`) and returns its exit code; [`EXIT_FAILURE`] when the runtime cannot
+/// start.
+pub fn run_async(workers: Option<usize>, work: impl std::future::Future<Output = u8>) -> u8 {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if let Some(workers) = workers {
+        builder.worker_threads(workers);
+    }
+    match builder.enable_all().build() {
+        Ok(runtime) => runtime.block_on(work),
+        Err(e) => {
+            eprintln!("cannot start the async runtime: {e}");
+            EXIT_FAILURE
+        }
+    }
+}
+
 /// Prints `value` as pretty JSON on stdout; `Err(EXIT_FAILURE)` when it cannot be printed.
 pub fn print_result(value: &impl Serialize) -> Result<(), u8> {
     match serde_json::to_string_pretty(value) {

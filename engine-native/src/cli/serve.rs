@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use crate::cli::args::ServeArgs;
 use crate::cli::source::{load_config_or_exit, open_dispatcher_or_exit};
-use crate::cli::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
+use crate::cli::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE, run_async};
 use crate::dispatch::Dispatcher;
 use crate::index::background::keep_fresh;
 use crate::mcp::http::{bind, serve_http};
@@ -49,23 +49,15 @@ pub fn run_serve(args: ServeArgs) -> u8 {
         Ok(dispatcher) => dispatcher,
         Err(code) => return code,
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(runtime) => runtime,
-        Err(e) => {
-            eprintln!("cannot start the async runtime: {e}");
-            return EXIT_FAILURE;
+    run_async(None, async {
+        match serve(dispatcher, stdio, http).await {
+            Ok(()) => EXIT_OK,
+            Err(message) => {
+                eprintln!("{message}");
+                EXIT_FAILURE
+            }
         }
-    };
-    match runtime.block_on(serve(dispatcher, stdio, http)) {
-        Ok(()) => EXIT_OK,
-        Err(message) => {
-            eprintln!("{message}");
-            EXIT_FAILURE
-        }
-    }
+    })
 }
 
 /// Runs the chosen transports until they end or a signal arrives.
