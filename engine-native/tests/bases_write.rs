@@ -169,6 +169,39 @@ fn update_base_patches_views_formulas_and_properties_keeping_other_keys() {
     assert_eq!(text(&fx, "Books.base"), before);
 }
 
+/// A base as a person writes it: comments above and inside sections, quoting and layout the
+/// renderer would not choose.
+const COMMENTED: &str = "# Reading list, kept by hand\n\n# only books\nfilters:\n  and:\n    - 'file.hasTag(\"book\")'   # the tag, not the folder\n\n# how old each book is\nformulas:\n  age: 2026 - year\nviews:\n  # the main table\n  - type: table\n    name: Table\n    order: [file.name, year]\n\n# end of file\n";
+
+#[test]
+fn update_base_keeps_the_text_and_comments_of_every_section_it_does_not_change() {
+    let fx = fixture();
+    fx.write("main", "Books.base", COMMENTED);
+    let updated = fx.ok(
+        "update_base",
+        json!({"path": "Books.base", "formulas": {"decade": "year - year % 10"}}),
+    );
+    assert_eq!(updated["view_names"], json!(["Table"]));
+    let yaml = text(&fx, "Books.base");
+    let (before_formulas, _) = COMMENTED.split_once("formulas:").expect("formulas");
+    let (_, from_views) = COMMENTED.split_once("views:").expect("views");
+    assert!(
+        yaml.starts_with(before_formulas),
+        "the header, the filters as written and the comment above formulas stay:\n{yaml}"
+    );
+    assert!(
+        yaml.ends_with(&format!("views:{from_views}")),
+        "the views as written and the closing comment stay:\n{yaml}"
+    );
+    let after = fx.ok("read_base", json!({"path": "Books.base"}));
+    assert_eq!(
+        after["formulas"],
+        json!({"age": "2026 - year", "decade": "year - year % 10"})
+    );
+    let rows = fx.ok("query_base", json!({"path": "Books.base", "view": "Table"}));
+    assert_eq!(row_paths(&rows).len(), 2);
+}
+
 #[test]
 fn changing_the_top_level_filters_asks_first() {
     let fx = fixture();

@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::args::{UpdateBase, ViewOp, ViewPatch};
 use super::load::{parse_base_text, read_base_text};
-use super::written::{prepare, write_base};
+use super::written::{prepare_update, write_base};
 use crate::dispatch::ToolContext;
 use crate::errors::{ErrorCode, ToolError};
 use crate::tools::args::parse;
@@ -26,6 +26,7 @@ pub(super) fn update_base(ctx: &ToolContext<'_>, args: Value) -> Result<Value, T
     let (path, sha256, text) = read_base_text(ctx, &args.path)?;
     check_expected(&path, Some(&sha256), args.expected_sha256.as_deref())?;
     let (mut sections, _) = parse_base_text(&path, &text)?;
+    let original = sections.clone();
     let old_filters = section(&sections, "filters").cloned();
     if args.clear_filters {
         sections.retain(|(key, _)| key != "filters");
@@ -38,7 +39,7 @@ pub(super) fn update_base(ctx: &ToolContext<'_>, args: Value) -> Result<Value, T
         }
     }
     patch_views(&mut sections, &args.views, &path)?;
-    let prepared = prepare(&path, &sections)?;
+    let prepared = prepare_update(&path, (&text, &original), &sections)?;
     let new_filters = section(&sections, "filters").cloned();
     if new_filters != old_filters {
         ctx.confirm(json!({
