@@ -221,3 +221,40 @@ fn removal_is_always_confirmed_and_takes_one_bookmark_by_id() {
         ErrorCode::NotFound,
     );
 }
+
+/// `bookmarks.json` as Obsidian writes it: `JSON.stringify(data, null, 2)`, keys in the
+/// order Obsidian builds them (not sorted), no final newline.
+const OBSIDIAN_WRITTEN: &str = "{\n  \"items\": [\n    {\n      \"type\": \"file\",\n      \"ctime\": 1700000000000,\n      \"path\": \"Public/a.md\"\n    },\n    {\n      \"type\": \"group\",\n      \"ctime\": 1700000000001,\n      \"items\": [],\n      \"title\": \"Reading\"\n    }\n  ]\n}";
+
+#[test]
+fn an_obsidian_written_file_keeps_its_key_order_and_round_trips() {
+    let fx = fixture(json!({}));
+    fx.write("main", FILE, OBSIDIAN_WRITTEN);
+    let added = fx.ok(
+        "add_bookmark",
+        json!({"type": "file", "path": "Public/b.md"}),
+    );
+    let saved = text(&fx);
+    let (head, _) = OBSIDIAN_WRITTEN
+        .rsplit_once("\n  ]\n}")
+        .expect("the items array closes the file");
+    assert!(
+        saved.starts_with(head),
+        "every item Obsidian wrote keeps its text:\n{saved}"
+    );
+    assert!(
+        saved.ends_with(&format!(
+            ",\n    {{\n      \"type\": \"file\",\n      \"ctime\": {},\n      \"path\": \"Public/b.md\"\n    }}\n  ]\n}}",
+            dispatch_support::START_MS
+        )),
+        "the new bookmark's keys follow its siblings' order:\n{saved}"
+    );
+    let asked = fx.err(
+        "remove_bookmark",
+        json!({"id": added["bookmark"]["id"]}),
+        ErrorCode::ElicitRequired,
+    );
+    fx.approve_error(&asked);
+    fx.ok("remove_bookmark", json!({"id": added["bookmark"]["id"]}));
+    assert_eq!(text(&fx), OBSIDIAN_WRITTEN, "back to the same bytes");
+}

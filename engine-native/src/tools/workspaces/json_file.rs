@@ -2,13 +2,15 @@
 //! `.obsidian/bookmarks.json` (the only hard-deny exemptions), read and written through the
 //! vault like any file: atomic replace, guarded by the SHA-256 read. They are written back
 //! as Obsidian writes them (`JSON.stringify(data, null, 2)`: 2-space indent, no final
-//! newline); keys this server does not know are kept (objects come back in key order).
+//! newline), every object's keys in the order the file had them; keys this server does not
+//! know are kept.
 
 use engine_core::acl::AclOp;
 use serde_json::{Map, Value};
 
 use crate::dispatch::ToolContext;
 use crate::errors::{ErrorCode, ToolError};
+use crate::tools::ordered_json::{Json, pretty};
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::tools::write_back::write_back;
 use crate::vault::VaultError;
@@ -27,6 +29,8 @@ pub(super) struct JsonFile {
     pub root: Map<String, Value>,
     /// The SHA-256 of the bytes read; `None` when the file does not exist.
     pub sha256: Option<String>,
+    /// The file as read, keys in its order (the order the written file keeps).
+    read: Json,
 }
 
 /// Reads `path` (one of the two files above); a missing file is an empty object.
@@ -38,18 +42,21 @@ pub(super) fn read_json(ctx: &ToolContext<'_>, path: &'static str) -> Result<Jso
                 path,
                 root: Map::new(),
                 sha256: None,
+                read: Json::Null,
             });
         }
         Err(error) => return Err(tool_error_from_vault(&error, AclOp::Read)),
     };
-    match serde_json::from_slice::<Value>(&file.bytes) {
-        Ok(Value::Object(root)) => Ok(JsonFile {
+    let read: Json =
+        serde_json::from_slice(&file.bytes).map_err(|error| bad_file(path, &error.to_string()))?;
+    match read.to_value() {
+        Value::Object(root) => Ok(JsonFile {
             path,
             root,
             sha256: Some(file.sha256),
+            read,
         }),
-        Ok(_) => Err(bad_file(path, "it is not a JSON object")),
-        Err(error) => Err(bad_file(path, &error.to_string())),
+        _ => Err(bad_file(path, "it is not a JSON object")),
     }
 }
 
@@ -66,11 +73,7 @@ pub(super) fn bad_file(path: &str, reason: &str) -> ToolError {
 /// Writes `file.root` back, refusing if the file changed since it was read. Returns the new
 /// SHA-256.
 pub(super) fn write_json(ctx: &ToolContext<'_>, file: &JsonFile) -> Result<String, ToolError> {
-    let text = serde_json::to_string_pretty(&file.root).map_err(|error| {
-        ToolError::new(
-            ErrorCode::Internal,
-            format!("{} could not be serialized: {error}", file.path),
-        )
-    })?;
+    let ordered = Json::ordered_like(&Value::Object(file.root.clone()), &file.read);
+    let text = pretty(&ordered);
     write_back(ctx, file.path, text.as_bytes(), file.sha256.clone()).map(|written| written.sha256)
 }
