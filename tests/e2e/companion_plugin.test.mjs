@@ -3,10 +3,11 @@
 // bridge tools take the arguments the plugin's tools take (one contract, checked tool by tool),
 // and calls go through: the probe finds the plugin, list_commands and get_active_note answer,
 // open_workspace has Obsidian load a saved layout, and a tool whose Obsidian plugin is absent
-// answers the plugin's own plugin_missing.
+// answers the plugin's own plugin_missing. A destructive call is approved (or denied) in the
+// plugin's own approval dialog, pressed in the plugin's process.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -73,6 +74,46 @@ test("the server's bridge tools talk to the real TC Bridge", async () => {
 		const dqlSearch = await client.callTool({ name: "search_vault", arguments: { query: "LIST", mode: "dql" } });
 		assert.equal(dqlSearch.isError, true, "search_vault mode dql goes to the same Dataview");
 		assert.match(JSON.stringify(structured(dqlSearch)), /plugin_missing[\s\S]*dataview/);
+	} finally {
+		await client.close();
+		await host.close();
+	}
+});
+
+test("a destructive call is approved, or denied, by the human in Obsidian's dialog", async () => {
+	const host = await startPluginHost();
+	const dir = mkdtempSync(join(tmpdir(), "tc-companion-approval-"));
+	const config = join(dir, "config.json");
+	const vault = freshVault();
+	writeFileSync(join(vault, "Doomed.md"), "# Doomed\n");
+	writeFileSync(join(vault, "Kept.md"), "# Kept\n");
+	writeFileSync(config, JSON.stringify({
+		vaults: [{ id: "main", path: vault, companion: { url: `http://127.0.0.1:${host.port}`, token: host.token, confirmTimeoutMs: 10000 } }],
+		toolFacade: { mode: "flat" },
+	}));
+	const client = new Client({ name: "obsidian-tc-approval-e2e", version: "1.0.0" });
+	try {
+		await client.connect(new StdioClientTransport({ command: BIN, args: ["--config", config], stderr: "inherit" }));
+		await client.callTool({ name: "refresh_plugin_capabilities", arguments: {} });
+
+		// Approved in Obsidian: the note goes to the trash, once.
+		const [deleted] = await Promise.all([
+			client.callTool({ name: "delete_note", arguments: { path: "Doomed.md" } }),
+			host.command("approve"),
+		]);
+		assert.notEqual(deleted.isError, true, JSON.stringify(deleted.content));
+		assert.equal(existsSync(join(vault, "Doomed.md")), false);
+		assert.deepEqual(readdirSync(join(vault, ".trash")), ["Doomed.md"]);
+
+		// Denied in Obsidian: the call stays elicit_required and nothing changes.
+		const [refused] = await Promise.all([
+			client.callTool({ name: "delete_note", arguments: { path: "Kept.md" } }),
+			host.command("deny"),
+		]);
+		assert.equal(refused.isError, true);
+		assert.match(JSON.stringify(structured(refused)), /elicit_required/);
+		assert.equal(readFileSync(join(vault, "Kept.md"), "utf8"), "# Kept\n");
+		assert.deepEqual(readdirSync(join(vault, ".trash")), ["Doomed.md"]);
 	} finally {
 		await client.close();
 		await host.close();

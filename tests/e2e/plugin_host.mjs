@@ -9,6 +9,8 @@
 //   add-tool   registers the tool `added_at_runtime` (echoes its `text` argument)
 //   stop       unloads the plugin as Obsidian does on disable (the port closes)
 //   start      loads a fresh plugin instance on the same app: same port, same token
+//   approve    waits (up to 10 s) for the next approval dialog and presses Approve
+//   deny       the same, pressing Deny
 // Exits when stdin closes.
 //
 // Imported, it gives the tests and the bench the driving side: `startPluginHost`, `direct`,
@@ -23,6 +25,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { fakeApp } from "../plugin/fakes/app.mjs";
 import { addWorkspaces } from "../plugin/fakes/companions.mjs";
+import * as obsidian from "../plugin/stubs/obsidian.mjs";
 import { loadBundle, manifest, request } from "../plugin/harness/plugin.mjs";
 
 const root = new URL("../../", import.meta.url);
@@ -129,7 +132,24 @@ async function main() {
 		});
 	}
 
-	const commands = { start, stop, "add-tool": addTool };
+	let answered = 0;
+	/** Presses `button` in the next approval dialog, which may open before or after this. */
+	async function answerNext(button) {
+		const deadline = Date.now() + 10_000;
+		while (obsidian.openedModals.length <= answered) {
+			if (Date.now() > deadline) throw new Error("no approval dialog opened within 10 s");
+			await new Promise((done) => setTimeout(done, 10));
+		}
+		await obsidian.openedModals[answered++].press(button);
+	}
+
+	const commands = {
+		start,
+		stop,
+		"add-tool": addTool,
+		approve: () => answerNext("Approve"),
+		deny: () => answerNext("Deny"),
+	};
 	const reply = (value) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
 	await start();
