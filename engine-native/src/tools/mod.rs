@@ -62,7 +62,7 @@ pub mod graph;
 pub mod kanban;
 pub mod links;
 pub mod notes;
-pub mod ordered_json;
+pub(crate) mod ordered_json;
 pub mod periodic;
 pub mod search;
 pub mod snapshots;
