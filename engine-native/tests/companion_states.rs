@@ -8,7 +8,7 @@ mod dispatch_support;
 
 use std::time::{Duration, Instant};
 
-use companion_support::{FakeCompanion, Mode, closed_url, companion_config};
+use companion_support::{DRAWN, FakeCompanion, Mode, closed_url, companion_config};
 use dispatch_support::Fixture;
 use obsidian_tc::dispatch::{CallOutcome, Caller};
 use obsidian_tc::errors::{ErrorCode, ToolError};
@@ -462,4 +462,59 @@ fn starting_does_not_wait_for_the_probe() {
     }
     assert!(!companion.requests_to("/obsidian-tc/v1/probe").is_empty());
     read_note_unaffected(&fx);
+}
+
+#[test]
+fn what_obsidian_writes_for_a_bridge_tool_is_snapshotted_and_undone() {
+    let companion = FakeCompanion::start(Mode::Reachable);
+    let fx = fixture(companion.config());
+    companion.write_into(fx.vault_dir("main"));
+    let drawing = "Drawings/d.excalidraw.md";
+    let original = std::fs::read(fx.vault_dir("main").join(drawing)).expect("drawing");
+
+    // Obsidian creates a new drawing, then changes the existing one.
+    call_through_gate(
+        &fx,
+        "create_excalidraw",
+        json!({"path": "Drawings/new.excalidraw.md"}),
+    )
+    .result
+    .expect("create_excalidraw");
+    call_through_gate(&fx, "update_excalidraw", json!({"path": drawing}))
+        .result
+        .expect("update_excalidraw");
+    assert_eq!(
+        std::fs::read_to_string(fx.vault_dir("main").join(drawing)).expect("drawing"),
+        format!("{DRAWN}update")
+    );
+    let snapshots = ok(&fx, "list_snapshots", json!({}));
+    let kept: Vec<(&str, &str, bool)> = snapshots["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|c| {
+            (
+                c["tool"].as_str().expect("tool"),
+                c["path"].as_str().expect("path"),
+                c["existed"].as_bool().expect("existed"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        kept,
+        [
+            ("update_excalidraw", drawing, true),
+            ("create_excalidraw", "Drawings/new.excalidraw.md", false)
+        ],
+        "{snapshots}"
+    );
+
+    // Undo takes back Obsidian's changes, newest first, byte for byte.
+    ok(&fx, "undo_last_change", json!({}));
+    assert_eq!(
+        std::fs::read(fx.vault_dir("main").join(drawing)).expect("drawing"),
+        original
+    );
+    ok(&fx, "undo_last_change", json!({}));
+    assert!(!fx.exists("main", "Drawings/new.excalidraw.md"));
 }

@@ -104,6 +104,18 @@ impl Vault {
     }
 }
 
+impl Vault {
+    /// Remembers the file at the vault path `path` as it is now, for a change made outside
+    /// this server within the recorded call (TC Bridge writing through Obsidian): dispatch
+    /// then keeps it when the call changed it, like its own writes. A path that does not
+    /// resolve inside the vault is skipped (the change would be refused there).
+    pub fn remember_path(&self, path: &str) {
+        if let Ok(target) = self.resolve(path) {
+            self.remember(&target);
+        }
+    }
+}
+
 /// What `abs` holds now.
 fn current_state(abs: &Path) -> BeforeState {
     match std::fs::symlink_metadata(abs) {

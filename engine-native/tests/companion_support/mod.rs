@@ -45,6 +45,7 @@ pub enum Decision {
 #[derive(Default)]
 struct Shared {
     mode: Mutex<Option<Mode>>,
+    vault: Mutex<Option<std::path::PathBuf>>,
     decisions: Mutex<VecDeque<Decision>>,
     requests: Mutex<Vec<(String, Value)>>,
 }
@@ -89,6 +90,12 @@ impl FakeCompanion {
         *self.shared.mode.lock().unwrap() = Some(mode);
     }
 
+    /// Plays Obsidian writing into the vault folder `dir`: `/excalidraw/write` then writes
+    /// [`DRAWN`] followed by its `mode` to the file its `path` names, as Excalidraw would.
+    pub fn write_into(&self, dir: std::path::PathBuf) {
+        *self.shared.vault.lock().unwrap() = Some(dir);
+    }
+
     /// Queues `/confirm` answers (an empty queue answers denied).
     pub fn decide(&self, decisions: &[Decision]) {
         self.shared
@@ -129,6 +136,9 @@ pub fn companion_config(url: &str) -> Value {
         "confirmTimeoutMs": 300,
     })
 }
+
+/// What the fake's Excalidraw writes into a drawing (then the write's mode).
+pub const DRAWN: &str = "drawn in Obsidian: ";
 
 /// The DQL query the fake answers with [`dql_table`].
 pub const DQL_TABLE: &str = "TABLE priority FROM \"Projects\" OR \"Private\" SORT priority DESC";
@@ -235,6 +245,21 @@ async fn answer(
             200,
             json!({"ok": false, "code": "dql_error", "message": "Dataview: parse error", "details": {"line": 1}}),
         ),
+        _ if path == "/obsidian-tc/v1/excalidraw/write"
+            && shared.vault.lock().unwrap().is_some() =>
+        {
+            let dir = shared.vault.lock().unwrap().clone().expect("vault");
+            let file = dir.join(parsed["path"].as_str().expect("path"));
+            std::fs::write(
+                &file,
+                format!("{DRAWN}{}", parsed["mode"].as_str().unwrap_or("")),
+            )
+            .expect("write the drawing");
+            reply(
+                200,
+                json!({"ok": true, "result": {"path": parsed["path"], "written": true}}),
+            )
+        }
         _ if path == "/obsidian-tc/v1/workspaces/open" => reply(
             200,
             json!({"ok": true, "result": {"name": parsed["name"], "opened": true, "active": parsed["name"]}}),

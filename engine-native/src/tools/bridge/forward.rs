@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use engine_core::acl::AclOp;
 use serde_json::Value;
 
 use crate::companion::Needs;
@@ -34,7 +35,9 @@ pub(crate) fn send<T: BridgeCall>(ctx: &ToolContext<'_>, typed: &T) -> Result<Va
 
 /// Calls `route` of the call's companion with `body`: `plugin_missing` without a companion
 /// or without the plugin it `needs`, `plugin_unreachable` / `plugin_incompatible` as the
-/// snapshot says, else TC Bridge's result or its own error.
+/// snapshot says, else TC Bridge's result or its own error. For a mutating tool, the files
+/// its path arguments name for writing are remembered first, so what Obsidian changes there
+/// is snapshotted and can be undone.
 pub(crate) fn call_route(
     ctx: &ToolContext<'_>,
     route: &str,
@@ -52,6 +55,18 @@ pub(crate) fn call_route(
         config.call_timeout_ms
     };
     if ctx.tool().is_mutating() {
+        // the files Obsidian is asked to write are snapshotted like the server's own writes
+        for arg in ctx
+            .tool()
+            .def
+            .path_args
+            .iter()
+            .filter(|a| a.op != AclOp::Read)
+        {
+            if let Some(path) = body.get(arg.name).and_then(Value::as_str) {
+                ctx.vault().remember_path(path);
+            }
+        }
         // once the request is out, Obsidian may act on it even if its answer is lost
         ctx.mark_effect_started();
     }
