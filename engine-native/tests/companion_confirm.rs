@@ -80,12 +80,7 @@ fn an_approval_in_obsidian_completes_the_call_exactly_once() {
     );
 
     // the approval was minted and used: nothing approved is left for anyone to use
-    let left = fx
-        .server
-        .store()
-        .elicit()
-        .list(None, fx.now_s())
-        .expect("list");
+    let left = fx.pending_elicits(None);
     assert!(left.is_empty(), "{left:?}");
 }
 
@@ -112,12 +107,7 @@ fn a_replayed_call_needs_a_new_approval() {
     assert!(fx.exists("main", "Inbox/a.md"));
     assert_eq!(deletes_done(&fx), 1);
     // and the recorded request is for this exact call
-    let pending = fx
-        .server
-        .store()
-        .elicit()
-        .list(Some("main"), fx.now_s())
-        .expect("list");
+    let pending = fx.pending_elicits(Some("main"));
     assert_eq!(pending.len(), 1);
     assert_eq!(
         pending[0].request.args_hash,
@@ -140,12 +130,7 @@ fn denied_and_timed_out_leave_the_call_elicit_required() {
     assert_eq!(deletes_done(&fx), 0);
     assert_eq!(trashed(&fx), 0);
     // the request is recorded for a human, unapproved, as without a companion
-    let pending = fx
-        .server
-        .store()
-        .elicit()
-        .list(Some("main"), fx.now_s())
-        .expect("list");
+    let pending = fx.pending_elicits(Some("main"));
     assert_eq!(pending.len(), 1);
     assert!(!pending[0].approved);
 }

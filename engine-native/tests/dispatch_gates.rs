@@ -147,14 +147,7 @@ fn read_only_vault_refuses_mutating_tools_before_anything_else() {
         ErrorCode::ReadOnlyMode,
     );
     assert_eq!(error.details["vault"], "main");
-    assert!(
-        fx.server
-            .store()
-            .elicit()
-            .list(None, fx.now_s())
-            .unwrap()
-            .is_empty()
-    );
+    assert!(fx.pending_elicits(None).is_empty());
     assert!(fx.exists("main", "a.md"));
     assert_eq!(
         fx.ok("read_note", json!({"path": "a.md"}))["content"],

@@ -26,12 +26,7 @@ fn delete_needs_an_approval_that_is_single_use_and_bound_to_the_call() {
     assert_eq!(error.details["tool"], "delete_note");
     assert_eq!(error.details["proposed_change"]["arguments"], args);
     assert!(fx.exists("main", "Inbox/a.md"));
-    let pending = fx
-        .server
-        .store()
-        .elicit()
-        .list(Some("main"), fx.now_s())
-        .unwrap();
+    let pending = fx.pending_elicits(Some("main"));
     assert_eq!(pending.len(), 1);
     assert_eq!(pending[0].request.caller, "stdio");
 

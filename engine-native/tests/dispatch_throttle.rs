@@ -46,6 +46,6 @@ fn admin_tools_have_the_admin_tier_and_a_throttled_delete_records_no_request() {
         ErrorCode::ElicitRequired,
     );
     fx.err("delete_note", json!({"path": "b.md"}), ErrorCode::Throttled);
-    let pending = fx.server.store().elicit().list(None, fx.now_s()).unwrap();
+    let pending = fx.pending_elicits(None);
     assert_eq!(pending.len(), 1);
 }

@@ -11,7 +11,7 @@ use obsidian_tc::config::validate::KNOWN_KEYWORDS;
 use obsidian_tc::config::{ConfigOrigin, LoadInput, load};
 use obsidian_tc::dispatch::{CallOutcome, Caller, Dispatcher, ManualClock, Registry, ToolDef};
 use obsidian_tc::errors::{ErrorCode, ToolError};
-use obsidian_tc::store::LoggedEvent;
+use obsidian_tc::store::{LoggedEvent, PendingElicit};
 use obsidian_tc::tools::register_all;
 use serde_json::{Value, json};
 use tempfile::TempDir;
@@ -139,6 +139,15 @@ impl Fixture {
             .elicit()
             .approve(args_hash, None, None, 300, self.now_s())
             .expect("approve");
+    }
+
+    /// The pending approval requests (and unused approved tokens) of `vault`, or of all.
+    pub fn pending_elicits(&self, vault: Option<&str>) -> Vec<PendingElicit> {
+        self.server
+            .store()
+            .elicit()
+            .list(vault, self.now_s())
+            .expect("list pending approvals")
     }
 
     /// Approves the call an `elicit_required` error is about.
