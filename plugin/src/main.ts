@@ -1,7 +1,7 @@
 import { Notice, Plugin } from "obsidian";
 import { CompanionApi } from "./companion/api";
 import { ApprovalQueue } from "./companion/approvals";
-import { type Engine, loadEngine } from "./engine/load";
+import { Engine } from "./engine/engine";
 import { ActivityMonitor } from "./server/activity";
 import { Bridge } from "./server/bridge";
 import { parseSettings, type TcBridgeSettings } from "./settings";
@@ -33,7 +33,7 @@ export default class TcBridgePlugin extends Plugin {
 		this.register(() => status.dispose());
 		this.sidecar = startSidecar(this.settings.sidecarPath, vaultBasePath(this.app));
 		try {
-			this.engine = await loadEngine();
+			this.engine = await Engine.load();
 		} catch (err) {
 			console.error("TC Bridge: the WebAssembly engine failed to load", err);
 			new Notice("Search engine failed to load; see the developer console.");

@@ -1,4 +1,4 @@
-import type { FolderAccess, FolderPreset } from "./acl/gate";
+import type { FolderAccess, FolderPreset } from "./engine/engine";
 
 export interface TcBridgeSettings {
 	/** Port of the localhost bridge server (127.0.0.1 only). */

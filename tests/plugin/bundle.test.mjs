@@ -46,23 +46,29 @@ test('onload initialises the WebAssembly engine; onunload releases it', async ()
   assert.equal(obsidian.notices.length, noticesBefore, `unexpected notice: ${obsidian.notices.at(-1)}`);
   assert.ok(plugin.engine, 'engine not loaded');
 
-  // Real engine calls, checked against the committed golden vectors.
+  // Real engine calls through the plugin's typed wrapper, checked against the committed golden
+  // vectors; an engine error keeps its `code: message` text (and the name Error) and adds `code`.
   let checked = 0;
   for (const c of toolListVectors.cases) {
     if ('error' in c) {
-      assert.throws(() => plugin.engine.tool_list_hash(c.input), (e) => String(e.message).split(':')[0] === c.error, c.name);
+      assert.throws(() => plugin.engine.toolListHash(c.input.tools), (e) => (
+        e.code === c.error && String(e).startsWith(`Error: ${c.error}: `)
+      ), c.name);
     } else {
-      assert.equal(plugin.engine.tool_list_hash(c.input), c.expected, c.name);
+      assert.equal(plugin.engine.toolListHash(c.input.tools), c.expected, c.name);
     }
     checked++;
   }
   assert.ok(checked >= 2);
-  const idx = new plugin.engine.LexicalIndex({});
-  idx.upsert('a.md', { title: 'Alpha', body: 'the quick brown fox' });
-  idx.upsert('b.md', { title: 'Beta', body: 'lazy dogs sleep' });
-  const hits = idx.search('fox', 5);
-  assert.deepEqual(hits.map((h) => h.id), ['a.md']);
+  const idx = plugin.engine.noteIndex();
+  const chunks = idx.upsertNote('a.md', '# Alpha\nthe quick brown fox', () => ({}));
+  assert.deepEqual(chunks.map((c) => c.headings), [['Alpha']]);
+  idx.upsertNote('b.md', '# Beta\nlazy dogs sleep', () => ({}));
+  assert.deepEqual(idx.searchNotes('fox', 5, () => true).map((h) => h.path), ['a.md']);
+  assert.deepEqual(idx.searchNotes('fox', 5, (path) => path !== 'a.md'), []);
+  assert.equal(idx.remove(chunks[0].key), true);
   idx.free();
+  assert.throws(() => plugin.engine.aclFromPresets([{ folder: '../up', preset: 'r' }], 'r'), (e) => e.code === 'invalid_presets');
 
   // Settings: typed defaults, a generated 64-hex token, saved through saveData.
   assert.equal(plugin.settings.port, 27190);

@@ -1,19 +1,7 @@
 // The folder ACL of the in-Obsidian tools: the user's per-folder presets compiled by the
-// WebAssembly engine (`acl_from_presets`) and every path decided by the same evaluator the
-// native server runs (`acl_evaluate`), plus the write toggle of the settings.
-import type { Engine } from "../engine/load";
-
-/** A folder's permission level (engine-core's presets). */
-export type FolderPreset = "none" | "r" | "rw" | "rwd";
-
-/** One folder and its preset. */
-export interface FolderAccess {
-	folder: string;
-	preset: FolderPreset;
-}
-
-/** An operation on a vault path. */
-export type AclOp = "read" | "write" | "delete";
+// WebAssembly engine (`aclFromPresets`) and every path decided by the same evaluator the
+// native server runs (`aclEvaluate`), plus the write toggle of the settings.
+import type { AclConfig, AclOp, Engine, FolderAccess, FolderPreset } from "../engine/engine";
 
 /** The outcome of one check: allowed, or why not (the engine's reason, or the write toggle). */
 export type AccessDecision = { allowed: true; path: string } | { allowed: false; reason: string };
@@ -26,14 +14,14 @@ export interface AccessPolicy {
 }
 
 export class AccessGate {
-	private readonly config: unknown;
+	private readonly config: AclConfig;
 
 	/** Compiles `policy`; throws the engine's `invalid_presets: …` error for a bad folder. */
 	constructor(
 		private readonly engine: Engine,
 		private readonly policy: AccessPolicy,
 	) {
-		this.config = engine.acl_from_presets({ folders: policy.folders, unlisted: policy.unlisted });
+		this.config = engine.aclFromPresets(policy.folders, policy.unlisted);
 	}
 
 	/** Decides `op` on the vault-relative `path`. */
@@ -41,15 +29,9 @@ export class AccessGate {
 		if (op !== "read" && !this.policy.allowWrites) {
 			return { allowed: false, reason: "writes are turned off in the TC Bridge settings" };
 		}
-		const decision = this.engine.acl_evaluate({ config: this.config, path, op, granted: ["*"] }) as {
-			allowed: boolean;
-			path: string | null;
-			denied_by: unknown;
-			path_error: unknown;
-		};
+		const decision = this.engine.aclEvaluate({ config: this.config, path, op, granted: ["*"] });
 		if (decision.allowed && decision.path !== null) return { allowed: true, path: decision.path };
-		const why = decision.path_error ?? decision.denied_by;
-		return { allowed: false, reason: typeof why === "string" ? why : JSON.stringify(why) };
+		return { allowed: false, reason: String(decision.path_error ?? decision.denied_by) };
 	}
 
 	/** Whether `path` may be read (search results and listings drop the others). */

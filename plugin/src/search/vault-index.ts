@@ -3,18 +3,10 @@
 // after the layout is ready without holding up the plugin's load, then kept in step with the
 // vault's create, modify, delete and rename events.
 import { type App, type EventRef, parseYaml, TAbstractFile, TFile } from "obsidian";
-import type { Engine } from "../engine/load";
+import type { Engine, NoteChunk, NoteIndex } from "../engine/engine";
 
 /** The longest the first build works before it lets other work run. */
 const BUILD_SLICE_MS = 10;
-
-type WasmLexicalIndex = InstanceType<Engine["LexicalIndex"]>;
-
-/** One chunk as the engine indexed it. */
-interface IndexedChunk {
-	key: string;
-	headings: string[];
-}
 
 /** One note found by a search: its best chunk. */
 export interface NoteHit {
@@ -50,9 +42,9 @@ function parseProperties(yaml: string): unknown {
 }
 
 export class VaultIndex {
-	private readonly index: WasmLexicalIndex;
+	private readonly index: NoteIndex;
 	/** Chunks of each indexed note, in order. */
-	private readonly notes = new Map<string, IndexedChunk[]>();
+	private readonly notes = new Map<string, NoteChunk[]>();
 	/** Per path, the number of the latest read started; an older read that ends later is dropped. */
 	private readonly reads = new Map<string, number>();
 	private readonly refs: EventRef[] = [];
@@ -67,7 +59,7 @@ export class VaultIndex {
 		private readonly app: App,
 		engine: Engine,
 	) {
-		this.index = new engine.LexicalIndex({});
+		this.index = engine.noteIndex();
 	}
 
 	/** Listens to vault events, then indexes every note; resolves when the first pass ends. */
@@ -126,8 +118,7 @@ export class VaultIndex {
 	/** The first `limit` notes `allowed` admits for `query`, best first, each by its best chunk. */
 	search(query: string, limit: number, allowed: (path: string) => boolean): NoteHit[] {
 		if (this.closed) return [];
-		const hits = this.index.search_notes(query, limit, allowed) as Array<{ path: string; key: string; score: number }>;
-		return hits.map((hit) => ({
+		return this.index.searchNotes(query, limit, allowed).map((hit) => ({
 			path: hit.path,
 			score: hit.score,
 			headings: this.notes.get(hit.path)?.find((chunk) => chunk.key === hit.key)?.headings ?? [],
@@ -152,7 +143,7 @@ export class VaultIndex {
 		}
 		if (this.closed || this.reads.get(path) !== read) return;
 		this.drop(path);
-		const chunks = this.index.upsert_note(path, text, parseProperties) as IndexedChunk[];
+		const chunks = this.index.upsertNote(path, text, parseProperties);
 		this.notes.set(path, chunks);
 		this.chunkCount += chunks.length;
 	}

@@ -2,7 +2,7 @@
 // Companion API and the activity monitor, and a Notice when the port is taken.
 import { Notice } from "obsidian";
 import type { CompanionApi } from "../companion/api";
-import type { Engine } from "../engine/load";
+import type { Engine } from "../engine/engine";
 import type { ActivityMonitor } from "./activity";
 import { BridgeServer } from "./http-server";
 import type { ToolListing } from "./registry";
@@ -33,7 +33,7 @@ export class Bridge {
 	) {
 		this.server = new BridgeServer({
 			registry: this.registry,
-			hashTools: (tools: ToolListing[]) => String(engine.tool_list_hash({ tools })),
+			hashTools: (tools: ToolListing[]) => engine.toolListHash(tools),
 			port: configuredPort,
 			token,
 			version,

@@ -2,7 +2,7 @@
 // settings, and a way to ask the human for approval.
 import type { App } from "obsidian";
 import type { AccessGate } from "../acl/gate";
-import type { Engine } from "../engine/load";
+import type { Engine } from "../engine/engine";
 import type { TcBridgeSettings } from "../settings";
 import type { ApprovalPrompt } from "../ui/approval-modal";
 

@@ -1,7 +1,7 @@
 // The tools that run inside Obsidian, registered on the bridge's registry with one context.
 import type { App } from "obsidian";
 import { AccessGate } from "../acl/gate";
-import type { Engine } from "../engine/load";
+import type { Engine } from "../engine/engine";
 import type { ToolRegistry } from "../server/registry";
 import type { TcBridgeSettings } from "../settings";
 import { commandTools } from "./commands";

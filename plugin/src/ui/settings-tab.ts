@@ -1,7 +1,7 @@
 // The settings tab: server port and token, what agents may do (writes, commands, folders),
 // approvals, the Claude Desktop config, and the optional native sidecar.
 import { type App, Notice, PluginSettingTab, Setting, type TextComponent } from "obsidian";
-import type { FolderAccess, FolderPreset } from "../acl/gate";
+import type { FolderAccess, FolderPreset } from "../engine/engine";
 import type TcBridgePlugin from "../main";
 import { isPort, newToken } from "../settings";
 import { claudeDesktopConfig } from "./client-config";
