@@ -3,12 +3,12 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::config::{EmbeddingProvider as ProviderName, EmbeddingsConfig};
 use crate::embed::error::EmbedError;
 use crate::embed::http::{ApiKey, HttpSettings};
 use crate::embed::local::{self, LocalProvider, locate_model};
 use crate::embed::provider::EmbeddingProvider;
 use crate::embed::remote::{RemoteApi, RemoteProvider};
+use crate::embed::settings::{EmbeddingProvider as ProviderName, EmbeddingsConfig};
 
 /// The wait before the first retry of a remote call; it doubles at each next one.
 pub const RETRY_BACKOFF: Duration = Duration::from_millis(500);

@@ -19,6 +19,7 @@ pub mod ollama;
 pub mod openai;
 pub mod provider;
 pub mod remote;
+pub mod settings;
 pub mod vector;
 pub mod voyage;
 
