@@ -4,7 +4,7 @@
 use engine_core::jsonlogic::{DEFAULT_BUDGET, Rule};
 use serde_json::Value;
 
-const SUITE: &str = include_str!("fixtures/jsonlogic/tests.json");
+const SUITE: &str = include_str!("../../fixtures/jsonlogic/tests.json");
 
 /// Cases of the suite this evaluator answers differently on purpose, by index in the file
 /// (there are none: every case passes).

@@ -6,7 +6,7 @@ use engine_core::jsonlogic::{
 };
 use serde_json::{Value, json};
 
-const NOTES: &str = include_str!("fixtures/jsonlogic/notes.json");
+const NOTES: &str = include_str!("../../fixtures/jsonlogic/notes.json");
 
 #[test]
 fn note_cases() {

@@ -2,12 +2,10 @@
 //! hundred kilobytes; a quadratic path would take minutes, so a generous time bound
 //! catches it without being flaky on a busy machine.
 
-mod markdown_support;
-
 use std::time::{Duration, Instant};
 
+use crate::support::markdown::{check_chunks, check_metadata};
 use engine_core::markdown::{ChunkOptions, chunk_extracted, extract};
-use markdown_support::{check_chunks, check_metadata};
 
 const SIZE: usize = 200_000;
 

@@ -6,12 +6,10 @@
 //! The vaults live in `../shared/vaults` from the repository root; when that folder is
 //! absent the tests say so and pass without checking anything.
 
-mod markdown_support;
-
 use std::path::{Path, PathBuf};
 
+use crate::support::markdown::{check_chunks, check_metadata};
 use engine_core::markdown::{ChunkOptions, NoteMetadata, chunk_extracted, extract};
-use markdown_support::{check_chunks, check_metadata};
 
 fn vault(name: &str) -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -1,12 +1,10 @@
 //! Property tests: on any input, `extract` and `chunk` hold the invariants of
-//! `markdown_support` (positions in bounds and on char boundaries, consistent line/col,
+//! `support::markdown` (positions in bounds and on char boundaries, consistent line/col,
 //! document order, chunks disjoint, trimmed, within budget and covering the body), and
 //! nothing is ever extracted from inside a code fence.
 
-mod markdown_support;
-
+use crate::support::markdown::{check_chunks, check_metadata};
 use engine_core::markdown::{ChunkOptions, chunk_extracted, extract};
-use markdown_support::{check_chunks, check_metadata};
 use proptest::prelude::*;
 
 /// Fragments that mean something to the parser, so random notes exercise real syntax.
