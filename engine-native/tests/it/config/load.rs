@@ -3,11 +3,14 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use obsidian_tc::config::{
     ConfigErrors, ConfigFlags, ConfigOrigin, FacadeMode, LoadInput, LoadedConfig, Source,
     ThrottleTiers, load,
 };
+
+use crate::support::test_name;
 
 fn from_file(path: &str, text: &str) -> LoadInput {
     LoadInput {
@@ -200,10 +203,44 @@ fn a_bare_vault_folder_is_vault_main_with_its_cache_inside() {
     assert_eq!(loaded.cache_dir(), Path::new("/home/me/Notes/.obsidian-tc"));
 }
 
+/// Set in the child run of the test below: the temp folder it runs in.
+const CWD_CHILD_ENV: &str = "OBSIDIAN_TC_TEST_CWD_ELSEWHERE";
+
 #[test]
 fn relative_paths_resolve_against_the_config_files_folder_not_the_cwd() {
-    let elsewhere = tempfile::tempdir().expect("temp dir");
-    std::env::set_current_dir(elsewhere.path()).expect("change cwd");
+    // The current folder is the whole process's, shared by every test thread: the loading
+    // below runs in a child process (this test binary re-run for this test only) started in
+    // a fresh temp folder, which then reports that it got to the end.
+    let Some(elsewhere) = std::env::var_os(CWD_CHILD_ENV) else {
+        let elsewhere = tempfile::tempdir().expect("temp dir");
+        let name = test_name(
+            module_path!(),
+            "relative_paths_resolve_against_the_config_files_folder_not_the_cwd",
+        );
+        let output = Command::new(std::env::current_exe().expect("test binary"))
+            .args(["--exact", &name, "--test-threads", "1", "--nocapture"])
+            .env(CWD_CHILD_ENV, elsewhere.path())
+            .current_dir(elsewhere.path())
+            .output()
+            .expect("run the child");
+        let printed = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(output.status.success(), "the child failed:\n{printed}");
+        assert!(
+            elsewhere.path().join("done").exists(),
+            "the child did not run the test:\n{printed}"
+        );
+        return;
+    };
+    let elsewhere = Path::new(&elsewhere);
+    assert_eq!(
+        std::env::current_dir().expect("cwd"),
+        elsewhere.canonicalize().expect("temp dir"),
+        "the child runs in the temp folder"
+    );
     let file = r#"{"vaults": [{"id": "main", "path": "../vault"}], "cacheDir": "./cache"}"#;
     let loaded = ok(&from_file("/srv/tc/config.json", file));
     assert_eq!(loaded.cache_dir(), Path::new("/srv/tc/cache"));
@@ -220,6 +257,7 @@ fn relative_paths_resolve_against_the_config_files_folder_not_the_cwd() {
             "cacheDir (from env OBSIDIAN_TC_CACHE_DIR): \"cache\" is relative: give an absolute folder"
         ]
     );
+    std::fs::write(elsewhere.join("done"), b"").expect("report the run");
 }
 
 #[test]
