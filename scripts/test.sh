@@ -61,9 +61,14 @@ PY
 fi
 export OBSIDIAN_TC_TEST_MODEL="$model_dir"
 
+# The Rust steps build engine-native with its test-only feature `fault-injection`: its `faults`
+# test binary needs it, and the same features everywhere compile the library once for the
+# lints, the unit tests and both integration test binaries (`it`, `faults`).
+test_features=(--features engine-native/fault-injection)
+
 step "format and lint"
 cargo fmt --all -- --check
-cargo clippy --workspace --all-targets --quiet -- -D warnings
+cargo clippy --workspace --all-targets "${test_features[@]}" --quiet -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p engine-core -p engine-wasm -p engine-native
 
 step "engine-core builds without std (wasm32-unknown-unknown, x86_64-unknown-none)"
@@ -71,7 +76,10 @@ cargo build -p engine-core --quiet --target wasm32-unknown-unknown
 cargo build -p engine-core --quiet --target x86_64-unknown-none
 
 step "Rust tests (unit, property, golden vectors natively)"
-cargo test --workspace
+# --tests: unit tests and the integration test binaries, without linking the examples (clippy
+# has type-checked them; the benchmarks below build theirs in release); doc tests apart.
+cargo test --workspace "${test_features[@]}" --tests
+cargo test --workspace "${test_features[@]}" --doc
 
 step "WebAssembly build is reproducible and the committed engine-wasm/pkg is current"
 bash scripts/build-wasm.sh
@@ -105,7 +113,7 @@ export OBSIDIAN_TC_BIN="$root/target/product/obsidian-tc"
 node --test tests/e2e/
 .venv/bin/python tests/e2e/py_sdk.py
 .venv/bin/python tests/e2e/bridge_py.py
-cargo test --quiet -p engine-native --test e2e_rmcp
+cargo test --quiet -p engine-native "${test_features[@]}" --test it e2e_rmcp
 
 step "MCP conformance suite (@modelcontextprotocol/conformance on Node 24) against serve --http: spec 2025-11-25 and 2026-07-28, baseline tests/conformance/expected-failures.yml"
 bash tests/conformance/run.sh

@@ -12,7 +12,7 @@
 //! binding, throttle and audit row, plus its HTTP client. The throttle is off so that the
 //! calls are not rate limited.
 
-#[path = "../tests/companion_support/mod.rs"]
+#[path = "../tests/it/support/companion.rs"]
 mod companion_support;
 #[path = "bench_support/stats.rs"]
 mod stats;

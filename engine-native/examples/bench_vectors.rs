@@ -8,7 +8,7 @@
 
 // Shared with the tests; the bench does not use every helper.
 #[allow(dead_code)]
-#[path = "../tests/vectors_support/random.rs"]
+#[path = "../tests/it/support/vectors/random.rs"]
 mod random;
 
 use std::process::ExitCode;

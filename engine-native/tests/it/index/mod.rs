@@ -1,0 +1,4 @@
+mod batches;
+mod freshness;
+mod scan;
+mod semantic;

@@ -1,0 +1,7 @@
+mod elicit;
+mod events;
+mod idempotency;
+mod maintenance;
+mod notes;
+mod open;
+mod sweep;
