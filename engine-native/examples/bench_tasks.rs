@@ -21,8 +21,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
+use obsidian_tc::auth::Caller;
 use obsidian_tc::config::{ConfigOrigin, LoadInput, load};
-use obsidian_tc::dispatch::{Caller, Dispatcher, SystemClock};
+use obsidian_tc::dispatch::Dispatcher;
+use obsidian_tc::server::SystemClock;
 use serde_json::{Value, json};
 
 /// The benchmark's options.

@@ -9,12 +9,13 @@ use std::sync::Arc;
 
 use obsidian_tc::cli::source::load_config;
 use obsidian_tc::config::ConfigFlags;
-use obsidian_tc::dispatch::{Dispatcher, Registry, SystemClock, ToolContext, ToolDef};
+use obsidian_tc::dispatch::Dispatcher;
+use obsidian_tc::dispatch::register_builtin;
 use obsidian_tc::errors::ToolError;
 use obsidian_tc::mcp::http::{bind, serve_http};
 use obsidian_tc::mcp::stdio::serve_stdio;
+use obsidian_tc::server::{Registry, SystemClock, ToolContext, ToolDef};
 use obsidian_tc::tools::args::input_schema;
-use obsidian_tc::tools::register_all;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -54,7 +55,7 @@ pub fn serve(vault: PathBuf, cache_dir: PathBuf, http_port: Option<u16>) -> Resu
     };
     let config = load_config(&flags)?;
     let mut registry = Registry::new(config.config.tool_visibility.clone());
-    register_all(&mut registry).map_err(|e| e.to_string())?;
+    register_builtin(&mut registry).map_err(|e| e.to_string())?;
     registry.register(empty_tool()).map_err(|e| e.to_string())?;
     let dispatcher = Dispatcher::with_registry(config, Arc::new(SystemClock), registry)
         .map(Arc::new)
@@ -67,7 +68,7 @@ pub fn serve(vault: PathBuf, cache_dir: PathBuf, http_port: Option<u16>) -> Resu
     runtime.block_on(async move {
         match http_port {
             Some(_) => {
-                let listener = bind(&dispatcher.config()).await?;
+                let listener = bind(&dispatcher.server().config()).await?;
                 serve_http(dispatcher, listener, cancel).await
             }
             None => serve_stdio(dispatcher, cancel).await,

@@ -240,11 +240,16 @@ impl<'p> SqliteVecKnn<'p> {
     fn open(product: &'p Product) -> Result<Self, String> {
         let server = product.dispatcher();
         let semantic = server
+            .server()
             .indexes()
-            .semantic(server.store(), &server.config().config.embeddings)
+            .semantic(
+                server.server().store(),
+                &server.server().config().config.embeddings,
+            )
             .map_err(|e| e.to_string())?
             .ok_or("no embedding provider is configured")?;
         let docs = server
+            .server()
             .store()
             .note_index()
             .chunk_notes()
@@ -266,7 +271,8 @@ impl<'p> SqliteVecKnn<'p> {
             Ok(vector) => vector,
             Err(error) => return (Err(error.to_string()), Duration::ZERO),
         };
-        let store = obsidian_tc::vectors::VectorStore::new(self.product.dispatcher().store());
+        let store =
+            obsidian_tc::vectors::VectorStore::new(self.product.dispatcher().server().store());
         let start = Instant::now();
         let found = store.knn_sqlite_vec(self.semantic.fingerprint(), &vector, depth * 4);
         let took = start.elapsed();

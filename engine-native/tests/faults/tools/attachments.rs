@@ -14,11 +14,7 @@ fn fails_and_rolls_back(fx: &Fixture, args: serde_json::Value, immutable: &str) 
     let root = fx.vault_dir("main");
     let before = snapshot(&root);
     let guard = Immutable::set(root.join(immutable));
-    let outcome = fx.call(
-        &obsidian_tc::dispatch::Caller::stdio(),
-        "move_attachment",
-        args,
-    );
+    let outcome = fx.call(&obsidian_tc::auth::Caller::stdio(), "move_attachment", args);
     drop(guard);
     let error = outcome
         .result

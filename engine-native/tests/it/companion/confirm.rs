@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use obsidian_tc::dispatch::Caller;
+use obsidian_tc::auth::Caller;
 use obsidian_tc::errors::ErrorCode;
 use obsidian_tc::store::Outcome;
 use serde_json::{Value, json};

@@ -5,7 +5,8 @@
 
 use std::time::{Duration, Instant};
 
-use obsidian_tc::dispatch::{CallOutcome, Caller};
+use obsidian_tc::auth::Caller;
+use obsidian_tc::dispatch::CallOutcome;
 use obsidian_tc::errors::{ErrorCode, ToolError};
 use serde_json::{Value, json};
 

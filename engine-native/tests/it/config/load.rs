@@ -303,7 +303,7 @@ fn explain_names_the_source_of_each_value() {
     assert!(source("cacheDir").1.starts_with("derived: "));
     assert!(matches!(
         loaded.provenance.source_of(
-            &obsidian_tc::config::JsonPath::keys("vaults")
+            &obsidian_tc::schema::JsonPath::keys("vaults")
                 .index(0)
                 .key("id")
         ),

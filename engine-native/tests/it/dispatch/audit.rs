@@ -1,7 +1,7 @@
 //! Gate 10 and the admin tools: the byte governor, one audit row and one metric per call
 //! (failures included), and tenant isolation of the admin tools.
 
-use obsidian_tc::dispatch::Caller;
+use obsidian_tc::auth::Caller;
 use obsidian_tc::errors::ErrorCode;
 use obsidian_tc::store::Outcome;
 use serde_json::json;

@@ -8,8 +8,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use obsidian_tc::dispatch::{Caller, ToolContext, ToolDef};
+use obsidian_tc::auth::Caller;
 use obsidian_tc::errors::{ErrorCode, ToolError};
+use obsidian_tc::server::{ToolContext, ToolDef};
 use serde_json::{Value, json};
 
 use crate::support::dispatch::Fixture;
@@ -147,6 +148,7 @@ fn a_failure_before_the_handler_releases_the_key() {
     assert_eq!(runs(&fx), 0);
     let hash = gated.details["args_hash"].as_str().unwrap();
     fx.server
+        .server()
         .store()
         .elicit()
         .approve(hash, None, None, 300, fx.now_s())

@@ -3,10 +3,10 @@
 //!
 //! Sizes: `cargo test -p engine-native --test it facade::listing -- --nocapture`.
 
+use obsidian_tc::auth::Caller;
 use obsidian_tc::config::FacadeMode;
-use obsidian_tc::dispatch::Caller;
 use obsidian_tc::errors::ErrorCode;
-use obsidian_tc::facade::listing::advertised_tools;
+use obsidian_tc::mcp::listing::advertised_tools;
 use rmcp::model::{ListToolsResult, Tool as McpTool};
 use serde_json::json;
 
@@ -16,7 +16,7 @@ use crate::support::dispatch::Fixture;
 const TRIAD_BUDGET_BYTES: usize = 4096;
 
 fn listing(fx: &Fixture, mode: FacadeMode) -> Vec<McpTool> {
-    advertised_tools(&fx.server.registry(), &Caller::stdio(), mode)
+    advertised_tools(&fx.server.server().registry(), &Caller::stdio(), mode)
 }
 
 /// The bytes of the `tools/list` result as it goes on the wire.

@@ -3,7 +3,8 @@
 //! (every column but id, timestamp and duration), and an approval given for one path
 //! authorises exactly the same call on the others.
 
-use obsidian_tc::dispatch::{CallOutcome, Caller};
+use obsidian_tc::auth::Caller;
+use obsidian_tc::dispatch::CallOutcome;
 use obsidian_tc::errors::ErrorCode;
 use obsidian_tc::store::Event;
 use serde_json::{Value, json};
@@ -31,6 +32,7 @@ enum Step {
 /// The domain tool of `tool` (an unknown tool goes through `notes`).
 fn domain_of(fx: &Fixture, tool: &str) -> &'static str {
     fx.server
+        .server()
         .registry()
         .get(tool)
         .map_or("notes", |tool| tool.def.domain)
@@ -322,6 +324,7 @@ fn every_tool_with_empty_arguments() {
     let fx = Fixture::new(json!({}));
     let names: Vec<&'static str> = fx
         .server
+        .server()
         .registry()
         .visible_tools(&Caller::stdio())
         .iter()

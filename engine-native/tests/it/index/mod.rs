@@ -1,4 +1,3 @@
 mod batches;
-mod freshness;
 mod scan;
 mod semantic;

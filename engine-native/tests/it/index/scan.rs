@@ -3,7 +3,7 @@
 //! incremental rescans, pruning, recorded failures, the reopened snapshot, the writer lock,
 //! and ACL-filtered ranking without under-fill.
 
-use obsidian_tc::dispatch::Caller;
+use obsidian_tc::auth::Caller;
 use obsidian_tc::errors::ErrorCode;
 use obsidian_tc::index::lock::WriterLock;
 use serde_json::{Value, json};

@@ -7,7 +7,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use obsidian_tc::dispatch::Caller;
+use obsidian_tc::auth::Caller;
 use obsidian_tc::errors::{ErrorCode, ToolError};
 use obsidian_tc::mcp::confirmation::{self, CONFIRM};
 use rmcp::model::{

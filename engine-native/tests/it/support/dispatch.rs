@@ -7,12 +7,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use engine_core::acl::Scope;
-use obsidian_tc::config::validate::KNOWN_KEYWORDS;
+use obsidian_tc::auth::Caller;
 use obsidian_tc::config::{ConfigOrigin, LoadInput, load};
-use obsidian_tc::dispatch::{CallOutcome, Caller, Dispatcher, ManualClock, Registry, ToolDef};
+use obsidian_tc::dispatch::register_builtin;
+use obsidian_tc::dispatch::{CallOutcome, Dispatcher};
 use obsidian_tc::errors::{ErrorCode, ToolError};
+use obsidian_tc::schema::validate::KNOWN_KEYWORDS;
+use obsidian_tc::server::{ManualClock, Registry, ToolDef};
 use obsidian_tc::store::{LoggedEvent, PendingElicit};
-use obsidian_tc::tools::register_all;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
@@ -27,7 +29,7 @@ fn open_server(dir: &Path, clock: Arc<ManualClock>, tools: Vec<ToolDef>) -> Disp
     })
     .expect("valid config");
     let mut registry = Registry::new(loaded.config.tool_visibility.clone());
-    register_all(&mut registry).expect("built-in tools");
+    register_builtin(&mut registry).expect("built-in tools");
     for tool in tools {
         registry.register(tool).expect("test tool");
     }
@@ -123,6 +125,7 @@ impl Fixture {
     pub fn events(&self) -> Vec<LoggedEvent> {
         let mut events = self
             .server
+            .server()
             .store()
             .events()
             .recent(None, 1000)
@@ -135,6 +138,7 @@ impl Fixture {
     /// any caller, for 300 s).
     pub fn approve(&self, args_hash: &str) {
         self.server
+            .server()
             .store()
             .elicit()
             .approve(args_hash, None, None, 300, self.now_s())
@@ -144,6 +148,7 @@ impl Fixture {
     /// The pending approval requests (and unused approved tokens) of `vault`, or of all.
     pub fn pending_elicits(&self, vault: Option<&str>) -> Vec<PendingElicit> {
         self.server
+            .server()
             .store()
             .elicit()
             .list(vault, self.now_s())
@@ -160,7 +165,7 @@ impl Fixture {
     }
 
     pub fn clock_ms(&self) -> u64 {
-        use obsidian_tc::dispatch::Clock;
+        use obsidian_tc::server::Clock;
         self.clock.now_ms()
     }
 }

@@ -6,7 +6,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use obsidian_tc::dispatch::{CallOutcome, Caller};
+use obsidian_tc::auth::Caller;
+use obsidian_tc::dispatch::CallOutcome;
 use obsidian_tc::errors::{ErrorCode, ToolError};
 use serde_json::Value;
 

@@ -24,7 +24,7 @@ fn approved(
 ) -> Result<Value, obsidian_tc::errors::ToolError> {
     let asked = fx.err(tool, args.clone(), ErrorCode::ElicitRequired);
     fx.approve_error(&asked);
-    fx.call(&obsidian_tc::dispatch::Caller::stdio(), tool, args)
+    fx.call(&obsidian_tc::auth::Caller::stdio(), tool, args)
         .result
 }
 

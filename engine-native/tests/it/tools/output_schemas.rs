@@ -2,9 +2,9 @@
 //! they declare, with the same validator that checks arguments; and every such tool declares
 //! one.
 
-use obsidian_tc::config::validate::schema_problems;
-use obsidian_tc::dispatch::Caller;
+use obsidian_tc::auth::Caller;
 use obsidian_tc::errors::ErrorCode;
+use obsidian_tc::schema::validate::schema_problems;
 use obsidian_tc::tools::all_tools;
 use serde_json::{Value, json};
 
@@ -30,6 +30,7 @@ fn call_checked(fx: &Fixture, tool: &str, args: Value) -> Value {
 fn assert_fits_output_schema(fx: &Fixture, tool: &str, result: &Value) {
     let schema = fx
         .server
+        .server()
         .registry()
         .get(tool)
         .and_then(|tool| tool.def.output_schema.clone())
@@ -78,6 +79,7 @@ fn a_result_that_breaks_the_schema_is_caught() {
     let fx = fixture();
     let schema = fx
         .server
+        .server()
         .registry()
         .get("read_notes")
         .and_then(|tool| tool.def.output_schema.clone())
@@ -98,6 +100,7 @@ fn delete_note_fits_its_schema_after_approval() {
     let hash = gated.details["args_hash"].as_str().expect("args hash");
     let now = fx.now_s();
     fx.server
+        .server()
         .store()
         .elicit()
         .approve(hash, Some("main"), Some(&Caller::stdio().id), 300, now)

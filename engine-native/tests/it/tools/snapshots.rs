@@ -99,7 +99,7 @@ fn collect(dir: &Path, prefix: &str, out: &mut Files) {
 /// Calls `tool`, approving it first when it asks for a human's confirmation.
 fn call_approved(fx: &Fixture, tool: &str, args: Value) -> Value {
     match fx
-        .call(&obsidian_tc::dispatch::Caller::stdio(), tool, args.clone())
+        .call(&obsidian_tc::auth::Caller::stdio(), tool, args.clone())
         .result
     {
         Ok(value) => value,
@@ -416,6 +416,7 @@ fn callers_undo_their_own_changes_and_never_see_hidden_snapshots() {
     );
     let hidden = fx
         .server
+        .server()
         .store()
         .snapshots()
         .list("main", Some("Private/p.md"), 10, None)

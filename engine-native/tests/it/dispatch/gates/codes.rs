@@ -50,7 +50,7 @@
 //! | `embedding_provider_error` | not reachable yet: no tool embeds (the providers' failures are proved by `embed::remote::*`, `embed::local::*` and `embed::config::*`) |
 
 use engine_core::hash::sha256_hex;
-use obsidian_tc::dispatch::Caller;
+use obsidian_tc::auth::Caller;
 use obsidian_tc::errors::ErrorCode;
 use obsidian_tc::store::ElicitRequest;
 use serde_json::{Value, json};
@@ -339,6 +339,7 @@ fn an_overflow_after_a_keyed_write_leaves_the_key_indeterminate() {
 fn mint(fx: &Fixture, vault: &str, args: &Value, caller: &str, ttl: i64) -> String {
     let hash = engine_core::hash::args_hash("delete_note", args).expect("args hash");
     fx.server
+        .server()
         .store()
         .elicit()
         .mint(

@@ -7,7 +7,8 @@
 use std::process::{Command, Stdio};
 use std::sync::Barrier;
 
-use obsidian_tc::dispatch::{CallOutcome, Caller};
+use obsidian_tc::auth::Caller;
+use obsidian_tc::dispatch::CallOutcome;
 use obsidian_tc::errors::ErrorCode;
 use serde_json::{Value, json};
 
@@ -168,6 +169,7 @@ fn a_key_held_by_a_running_call_answers_in_flight_through_append_note() {
     // Another server process has claimed the key and is still running the call.
     let hash = engine_core::hash::args_hash("append_note", &args).expect("args hash");
     fx.server
+        .server()
         .store()
         .idempotency()
         .claim("main", "k-held", "append_note", &hash, fx.now_s())
@@ -183,6 +185,7 @@ fn a_key_held_by_a_running_call_answers_in_flight_through_append_note() {
     assert_eq!(note, "# Log\n", "the in-flight answer ran nothing");
     // Its result, once recorded, is what the retry gets.
     fx.server
+        .server()
         .store()
         .idempotency()
         .complete("main", "k-held", r#"{"done":true}"#, fx.now_s())

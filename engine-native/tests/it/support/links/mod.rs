@@ -44,7 +44,7 @@ fn copy_dir(from: &Path, to: &Path) {
 
 /// Calls `tool` as stdio; when it asks for confirmation, approves it and calls again.
 pub fn confirmed(fx: &Fixture, tool: &str, args: Value) -> Result<Value, ToolError> {
-    let caller = obsidian_tc::dispatch::Caller::stdio();
+    let caller = obsidian_tc::auth::Caller::stdio();
     match fx.call(&caller, tool, args.clone()).result {
         Err(error) if error.code == ErrorCode::ElicitRequired => {
             fx.approve_error(&error);

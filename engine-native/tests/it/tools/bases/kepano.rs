@@ -135,7 +135,7 @@ fn every_kepano_base_is_answered_or_precisely_refused() {
                 json!({"path": base, "view": view.to_string()})
             };
             match fx
-                .call(&obsidian_tc::dispatch::Caller::stdio(), "query_base", args)
+                .call(&obsidian_tc::auth::Caller::stdio(), "query_base", args)
                 .result
             {
                 Ok(result) => supported.push(format!(

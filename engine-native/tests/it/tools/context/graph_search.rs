@@ -3,7 +3,7 @@
 //! bounds the walk, each result says how it was reached, paging works, and a note the
 //! caller may not read is never returned and never connects two notes it links.
 
-use obsidian_tc::dispatch::Caller;
+use obsidian_tc::auth::Caller;
 use serde_json::{Value, json};
 
 use crate::support::dispatch::{Fixture, caller, result_paths as paths};

@@ -2,7 +2,7 @@
 //! dry run, confirmation of `replace`, stale reads, `create`, argument checks, idempotency.
 
 use engine_core::hash::sha256_hex;
-use obsidian_tc::dispatch::Caller;
+use obsidian_tc::auth::Caller;
 use obsidian_tc::errors::ErrorCode;
 use serde_json::json;
 

@@ -5,7 +5,7 @@
 //! leaves every file byte-identical. A write failing part-way (an immutable note), and
 //! `prune_hub_links` on a note changed since its preview: `faults`' `tools::links::rewrite`.
 
-use obsidian_tc::dispatch::Caller;
+use obsidian_tc::auth::Caller;
 use obsidian_tc::errors::ErrorCode;
 use serde_json::{Value, json};
 

@@ -198,11 +198,11 @@ fn an_idempotency_key_replays_append_note_so_the_text_is_added_once() {
     fx.write("main", "log.md", "start\n");
     let args = json!({"path": "log.md", "content": "entry", "idempotency_key": "k-1"});
     let first = fx.call(
-        &obsidian_tc::dispatch::Caller::stdio(),
+        &obsidian_tc::auth::Caller::stdio(),
         "append_note",
         args.clone(),
     );
-    let second = fx.call(&obsidian_tc::dispatch::Caller::stdio(), "append_note", args);
+    let second = fx.call(&obsidian_tc::auth::Caller::stdio(), "append_note", args);
     assert!(!first.replayed);
     assert!(second.replayed);
     assert_eq!(first.result.expect("first"), second.result.expect("second"));
