@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-#[path = "../../../engine-core/examples/scifact/mod.rs"]
+#[path = "../../engine-core/examples/scifact/mod.rs"]
 mod scifact_files;
 
 pub use scifact_files::{Data as SciFact, load as load_scifact};

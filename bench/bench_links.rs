@@ -2,7 +2,7 @@
 //! (all gates, the real indexer and `cache.db`), the vault used in place and only read.
 //!
 //! ```text
-//! CARGO_TARGET_DIR=/work/wt/target cargo run --release -p engine-native --example bench_links \
+//! cargo run --release -p bench --bin bench_links \
 //!     -- [/work/shared/vaults/pf2e-srd] [calls (default 400)]
 //! ```
 //!

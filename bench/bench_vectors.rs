@@ -1,14 +1,14 @@
 //! Exact vector search benchmark: `VectorMatrix::top_k` against sqlite-vec's `vec0` KNN on the
 //! same 100,000 × 384 seeded random unit vectors, in the same run, queries interleaved.
 //!
-//! Run: `cargo run --release -p engine-native --example bench_vectors [-- --check]`
+//! Run: `cargo run --release -p bench --bin bench_vectors [-- --check]`
 //! (`--rows N`, `--queries N` change the size). Prints the insert and load times, the matrix's
 //! memory, the median and p95 of both searches (and of the scan kept on one thread) and their
 //! ratio, and whether all return the same top-10 ids. `--check` exits 1 when the scan's median is above 15 ms or the ids differ.
 
 // Shared with the tests; the bench does not use every helper.
 #[allow(dead_code)]
-#[path = "../tests/it/support/vectors/random.rs"]
+#[path = "../engine-native/tests/it/support/vectors/random.rs"]
 mod random;
 
 use std::process::ExitCode;

@@ -4,7 +4,7 @@
 //! SQLite FTS5 baseline.
 //!
 //! ```text
-//! CARGO_INCREMENTAL=0 cargo run --release -p engine-native --example eval_search -- \
+//! CARGO_INCREMENTAL=0 cargo run --release -p bench --bin eval_search -- \
 //!     [scifact] [golden] [latency] [--mode lexical] [--split test|train] \
 //!     [--shared ../shared] [--out target/eval] [--queries 200] [--seed 5] [--check] \
 //!     [--model <sentence-transformers folder>] [--cache target/eval-cache] [--tune]

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! OBSIDIAN_TC_TEST_MODEL=target/test-model/all-MiniLM-L6-v2 \
-//!     cargo run --release -p engine-native --example embed_throughput -- \
+//!     cargo run --release -p bench --bin embed_throughput -- \
 //!     [--model <folder>] [--corpus ../shared/data/scifact/corpus.jsonl] [--count 512] [--batch 32]
 //! ```
 //!

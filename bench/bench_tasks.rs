@@ -2,7 +2,7 @@
 //! caller (issue 6, tasks).
 //!
 //! ```text
-//! CARGO_TARGET_DIR=/work/wt/target cargo run --release -p engine-native --example bench_tasks -- \
+//! cargo run --release -p bench --bin bench_tasks -- \
 //!     [--vault ../shared/vaults/pf2e-srd] [--calls 300] [--warmup 20] [--tasks-every 3]
 //! ```
 //!

@@ -4,7 +4,7 @@
 //! same run, interleaved, both on keep-alive connections.
 //!
 //! ```text
-//! cargo run --release -p engine-native --example bench_companion [-- --calls 2000]
+//! cargo run --release -p bench --bin bench_companion [-- --calls 2000]
 //! ```
 //!
 //! The companion is the tests' fake TC Bridge (an axum server on loopback answering each
@@ -12,7 +12,7 @@
 //! binding, throttle and audit row, plus its HTTP client. The throttle is off so that the
 //! calls are not rate limited.
 
-#[path = "../tests/it/support/companion.rs"]
+#[path = "../engine-native/tests/it/support/companion.rs"]
 mod companion_support;
 #[path = "bench_support/stats.rs"]
 mod stats;

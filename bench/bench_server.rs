@@ -1,9 +1,9 @@
 //! obsidian-tc's server latency against same-run baselines (issue 3, must-show 3).
 //!
 //! ```text
-//! cargo build --release -p engine-native --bin obsidian-tc --example empty_mcp_server \
-//!     --example bench_server
-//! target/release/examples/bench_server [--vault ../shared/vaults/obsidian-help-en] \
+//! cargo build --release -p engine-native --bin obsidian-tc
+//! cargo build --release -p bench --bin empty_mcp_server --bin bench_server
+//! target/release/bench_server [--vault ../shared/vaults/obsidian-help-en] \
 //!     [--bin target/release/obsidian-tc] [--runs 30] [--calls 2000] [--check]
 //! ```
 //!
@@ -56,11 +56,11 @@ struct Args {
     /// The vault to serve.
     #[arg(long, default_value = "../shared/vaults/obsidian-help-en")]
     vault: PathBuf,
-    /// The obsidian-tc binary (else OBSIDIAN_TC_BIN, else target/release/obsidian-tc
-    /// next to this example).
+    /// The obsidian-tc binary (else OBSIDIAN_TC_BIN, else `obsidian-tc` next to this
+    /// program).
     #[arg(long)]
     bin: Option<PathBuf>,
-    /// The empty rmcp server (else `empty_mcp_server` next to this example).
+    /// The empty rmcp server (else `empty_mcp_server` next to this program).
     #[arg(long)]
     empty_server: Option<PathBuf>,
     /// Timed start-ups of each server.
@@ -132,17 +132,11 @@ fn main() -> ExitCode {
     }
 }
 
-/// The path of a sibling of this executable's folder (`target/release/examples/..`).
-fn beside_examples(name: &str, up: bool) -> Result<PathBuf, String> {
+/// The path of `name` beside this program (`target/release/`, where cargo puts the product
+/// and the benchmarks alike).
+fn beside_this(name: &str) -> Result<PathBuf, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
-    let examples = exe.parent().ok_or("this program has no folder")?;
-    let folder = if up {
-        examples
-            .parent()
-            .ok_or("the examples folder has no parent")?
-    } else {
-        examples
-    };
+    let folder = exe.parent().ok_or("this program has no folder")?;
     Ok(folder.join(name))
 }
 
@@ -151,7 +145,7 @@ fn existing(path: PathBuf, build: &str) -> Result<PathBuf, String> {
         Ok(path)
     } else {
         Err(format!(
-            "{} is missing: build it first with `cargo build --release -p engine-native {build}`",
+            "{} is missing: build it first with `cargo build --release {build}`",
             path.display()
         ))
     }
@@ -165,16 +159,16 @@ fn run(args: &Args) -> Result<Vec<Row>, String> {
             .or_else(|| std::env::var_os("OBSIDIAN_TC_BIN").map(PathBuf::from))
         {
             Some(bin) => bin,
-            None => beside_examples("obsidian-tc", true)?,
+            None => beside_this("obsidian-tc")?,
         },
-        "--bin obsidian-tc",
+        "-p engine-native --bin obsidian-tc",
     )?;
     let empty = existing(
         match &args.empty_server {
             Some(path) => path.clone(),
-            None => beside_examples("empty_mcp_server", false)?,
+            None => beside_this("empty_mcp_server")?,
         },
-        "--example empty_mcp_server",
+        "-p bench --bin empty_mcp_server",
     )?;
     let this = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
     let vault = std::fs::canonicalize(&args.vault)

@@ -5,7 +5,7 @@
 //! themselves. Same rmcp version, same multi-threaded tokio runtime, same release profile.
 //!
 //! ```text
-//! cargo build --release -p engine-native --example empty_mcp_server
+//! cargo build --release -p bench --bin empty_mcp_server
 //! ```
 
 use std::process::ExitCode;
