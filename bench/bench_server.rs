@@ -14,15 +14,13 @@
 //!   the ratio is what obsidian-tc adds over the SDK. Target: median ≤ 50 ms.
 //! - **read_note round trip**, over stdio and over HTTP (`serve --http --port <free>`, one
 //!   keep-alive connection, session id): `--calls` rounds of `tools/call read_note` on three
-//!   notes of typical size (quartiles of the vault), interleaved with the empty tool
-//!   `bench_empty` on a baseline server (this binary re-run as obsidian-tc's library with
-//!   that one tool added, same pipeline and transport) and a protocol `ping` on obsidian-tc.
-//!   Target: read_note median ≤ 2 ms.
+//!   notes of typical size (quartiles of the vault), interleaved on the same session with
+//!   `generate_uri` (a tool that only builds a string and touches no file: what every call
+//!   pays for, the transport, rmcp, the gates, the event row and the result conversion) and
+//!   a protocol `ping`. Target: read_note median ≤ 2 ms.
 //!
 //! The machine may be shared and noisy: compare the medians side by side. `--check` exits
 //! non-zero when a target is missed. Skips (exit 0) when the vault is absent.
-
-mod bench_support;
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -31,12 +29,13 @@ use std::time::Duration;
 
 use clap::Parser;
 
-use bench_support::http_client::HttpSession;
-use bench_support::roundtrip::{RoundTrips, measure};
-use bench_support::rpc::handshake;
-use bench_support::stats::summarize;
-use bench_support::stdio_client::StdioSession;
-use bench_support::{host, startup};
+use bench::http_client::HttpSession;
+use bench::programs::{product, program};
+use bench::roundtrip::{RoundTrips, measure};
+use bench::rpc::handshake;
+use bench::startup;
+use bench::stats::summarize;
+use bench::stdio_client::StdioSession;
 
 /// Three notes of the vault at its size quartiles (about 1.7, 2.8 and 5.1 KB).
 const NOTES: [&str; 3] = [
@@ -72,15 +71,6 @@ struct Args {
     /// Exit non-zero when a target is missed.
     #[arg(long)]
     check: bool,
-    /// Internal: run as the baseline server (obsidian-tc's library plus the empty tool).
-    #[arg(long, hide = true)]
-    serve_baseline: bool,
-    /// Internal: the baseline server's cache folder.
-    #[arg(long, hide = true)]
-    cache_dir: Option<PathBuf>,
-    /// Internal: serve the baseline over HTTP on this port instead of stdio.
-    #[arg(long, hide = true)]
-    http_port: Option<u16>,
 }
 
 /// One line of the report.
@@ -96,19 +86,6 @@ struct Row {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    if args.serve_baseline {
-        let Some(cache_dir) = args.cache_dir else {
-            eprintln!("--serve-baseline needs --cache-dir");
-            return ExitCode::FAILURE;
-        };
-        return match host::serve(args.vault, cache_dir, args.http_port) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(message) => {
-                eprintln!("{message}");
-                ExitCode::FAILURE
-            }
-        };
-    }
     if !args.vault.is_dir() {
         println!(
             "bench_server: skipped, the vault {} is absent",
@@ -132,50 +109,17 @@ fn main() -> ExitCode {
     }
 }
 
-/// The path of `name` beside this program (`target/release/`, where cargo puts the product
-/// and the benchmarks alike).
-fn beside_this(name: &str) -> Result<PathBuf, String> {
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
-    let folder = exe.parent().ok_or("this program has no folder")?;
-    Ok(folder.join(name))
-}
-
-fn existing(path: PathBuf, build: &str) -> Result<PathBuf, String> {
-    if path.is_file() {
-        Ok(path)
-    } else {
-        Err(format!(
-            "{} is missing: build it first with `cargo build --release {build}`",
-            path.display()
-        ))
-    }
-}
-
 fn run(args: &Args) -> Result<Vec<Row>, String> {
-    let bin = existing(
-        match args
-            .bin
-            .clone()
-            .or_else(|| std::env::var_os("OBSIDIAN_TC_BIN").map(PathBuf::from))
-        {
-            Some(bin) => bin,
-            None => beside_this("obsidian-tc")?,
-        },
-        "-p engine-native --bin obsidian-tc",
-    )?;
-    let empty = existing(
-        match &args.empty_server {
-            Some(path) => path.clone(),
-            None => beside_this("empty_mcp_server")?,
-        },
+    let bin = product(args.bin.clone())?;
+    let empty = program(
+        args.empty_server.clone(),
+        "empty_mcp_server",
         "-p bench --bin empty_mcp_server",
     )?;
-    let this = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
     let vault = std::fs::canonicalize(&args.vault)
         .map_err(|e| format!("cannot resolve {}: {e}", args.vault.display()))?;
     let temp = tempfile::tempdir().map_err(|e| format!("cannot make a temp folder: {e}"))?;
     let subject_cache = temp.path().join("subject");
-    let baseline_cache = temp.path().join("baseline");
 
     eprintln!("start-up: {} runs each", args.runs);
     let subject_start = || obsidian_tc(&bin, &vault, &subject_cache, None);
@@ -187,33 +131,20 @@ fn run(args: &Args) -> Result<Vec<Row>, String> {
     let stdio = {
         let mut subject =
             stdio_session(unthrottled(obsidian_tc(&bin, &vault, &subject_cache, None)))?;
-        let mut baseline = stdio_session(unthrottled(baseline_server(
-            &this,
-            &vault,
-            &baseline_cache,
-            None,
-        )))?;
-        measure(&mut subject, &mut baseline, &NOTES, args.calls)?
+        measure(&mut subject, &NOTES, args.calls)?
     };
 
     eprintln!("round trips over HTTP: {} calls of each kind", args.calls);
     let http = {
-        let (subject_port, baseline_port) = (free_port()?, free_port()?);
+        let port = free_port()?;
         let _subject = ServerProcess::spawn(unthrottled(obsidian_tc(
             &bin,
             &vault,
             &subject_cache,
-            Some(subject_port),
+            Some(port),
         )))?;
-        let _baseline = ServerProcess::spawn(unthrottled(baseline_server(
-            &this,
-            &vault,
-            &baseline_cache,
-            Some(baseline_port),
-        )))?;
-        let mut subject = http_session(subject_port)?;
-        let mut baseline = http_session(baseline_port)?;
-        measure(&mut subject, &mut baseline, &NOTES, args.calls)?
+        let mut subject = http_session(port)?;
+        measure(&mut subject, &NOTES, args.calls)?
     };
 
     Ok(vec![
@@ -233,7 +164,7 @@ fn round_trip_row(name: &'static str, samples: RoundTrips) -> Row {
     Row {
         name,
         subject: samples.read_note,
-        baseline: ("empty tool", samples.empty_tool),
+        baseline: ("generate_uri", samples.generate_uri),
         second: Some(("ping", samples.ping)),
         target_ms: Some(READ_NOTE_TARGET_MS),
     }
@@ -253,21 +184,6 @@ fn obsidian_tc(bin: &Path, vault: &Path, cache: &Path, http_port: Option<u16>) -
 /// calls a second would otherwise meet `throttled` after the burst of 100.
 fn unthrottled(mut command: Command) -> Command {
     command.env("OBSIDIAN_TC_THROTTLE_ENABLED", "false");
-    command
-}
-
-/// This program as the baseline server.
-fn baseline_server(this: &Path, vault: &Path, cache: &Path, http_port: Option<u16>) -> Command {
-    let mut command = Command::new(this);
-    command
-        .arg("--serve-baseline")
-        .arg("--vault")
-        .arg(vault)
-        .arg("--cache-dir")
-        .arg(cache);
-    if let Some(port) = http_port {
-        command.args(["--http-port", &port.to_string()]);
-    }
     command
 }
 

