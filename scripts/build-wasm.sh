@@ -19,12 +19,13 @@ fi
 cargo_home="${CARGO_HOME:-$HOME/.cargo}"
 rustup_home="${RUSTUP_HOME:-$HOME/.rustup}"
 export RUSTFLAGS="--remap-path-prefix=$root=/obsidian-tc --remap-path-prefix=$cargo_home=/cargo --remap-path-prefix=$rustup_home=/rustup"
-export CARGO_TARGET_DIR="$root/target/wasm-build"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}/wasm-build"
 cargo build -p engine-wasm --target wasm32-unknown-unknown --profile wasm
 wasm="$CARGO_TARGET_DIR/wasm32-unknown-unknown/wasm/engine_wasm.wasm"
 
 # Generate into a staging folder and swap it in at the end, so an interrupted build never
 # leaves a half-made pkg/ (e.g. bindings written but not yet optimised).
+mkdir -p "$root/target"
 stage="$(mktemp -d "$root/target/wasm-stage.XXXXXX")"
 trap 'rm -rf "$stage"' EXIT
 wasm-bindgen --target web --out-dir "$stage/pkg" "$wasm"

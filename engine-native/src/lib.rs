@@ -1,10 +1,34 @@
 //! obsidian-tc, the native server: configuration, the SQLite store, the vault filesystem
-//! backend, the dispatch pipeline and its gates, and the tools. `src/main.rs` is the command line over it.
+//! backend, the dispatch pipeline and its gates, and the tools. `src/main.rs` is the command
+//! line over it.
+//!
+//! # Layers
+//!
+//! The modules form layers, listed here from the top. A module uses only modules of the
+//! layers below its own, never one of its own layer or above (`tests/it/layers.rs` reads
+//! every `crate::` path of `src/` and fails on any other):
+//!
+//! 1. [`cli`]: the command line.
+//! 2. [`stdio_bridge`], [`upkeep`]: the stdio relay of TC Bridge for Claude Desktop; what a
+//!    serving process does in the background (watchers, scans, embedding, cache sweeps).
+//! 3. [`mcp`]: the MCP server over stdio and Streamable HTTP.
+//! 4. [`dispatch`]: the pipeline every tool call passes, over the built-in tools.
+//! 5. [`facade`]: how the catalog is offered to clients (`find_capability`, envelopes).
+//! 6. [`tools`]: the tools.
+//! 7. [`server`]: the tool contract and the state every call shares.
+//! 8. [`companion`], [`index`]: the client of TC Bridge inside Obsidian; the search index.
+//! 9. [`config`], [`vectors`]: the configuration; embedding vectors, stored and in memory.
+//! 10. [`auth`], [`embed`], [`governor`], [`schema`], [`store`], [`throttle`]: bearer tokens
+//!     and callers; embedding providers; the result byte limit; JSON Schema validation; the
+//!     SQLite cache; rate limits.
+//! 11. [`bases`], [`note`], [`periodic`], [`task_line`]: what an Obsidian file says (a base,
+//!     a note, a periodic note's place, a task line).
+//! 12. [`calendar`], [`edits`], [`errors`], [`frontmatter`], [`vault`]: dates, text edits,
+//!     the tool error, YAML frontmatter, and the vault's files.
 #![warn(missing_docs)]
 
 pub mod auth;
 pub mod bases;
-pub mod bridge;
 pub mod calendar;
 pub mod cli;
 pub mod companion;
@@ -18,10 +42,15 @@ pub mod frontmatter;
 pub mod governor;
 pub mod index;
 pub mod mcp;
+pub mod note;
 pub mod periodic;
+pub mod schema;
+pub mod server;
+pub mod stdio_bridge;
 pub mod store;
-pub mod tasks;
+pub mod task_line;
 pub mod throttle;
 pub mod tools;
+pub mod upkeep;
 pub mod vault;
 pub mod vectors;

@@ -5,7 +5,6 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 use obsidian_tc::cli::args::{Cli, Command, ConfigCommand, ServeArgs};
-use obsidian_tc::cli::bridge::run_bridge;
 use obsidian_tc::cli::call::run_call;
 use obsidian_tc::cli::doctor::run_doctor;
 use obsidian_tc::cli::elicit::run_elicit;
@@ -13,6 +12,7 @@ use obsidian_tc::cli::index::run_index;
 use obsidian_tc::cli::plugin_install::run_plugin;
 use obsidian_tc::cli::serve::run_serve;
 use obsidian_tc::cli::source::load_config;
+use obsidian_tc::cli::stdio_bridge::run_bridge;
 use obsidian_tc::cli::token::run_token;
 use obsidian_tc::cli::{EXIT_FAILURE, EXIT_OK};
 

@@ -7,7 +7,7 @@
 use engine_core::markdown::{ChunkOptions, chunk_extracted, extract};
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../../engine-core/tests/markdown_support/mod.rs"]
+#[path = "../../engine-core/tests/it/support/markdown.rs"]
 mod markdown_support;
 
 fuzz_target!(|data: &[u8]| {

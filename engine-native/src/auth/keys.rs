@@ -11,7 +11,33 @@ use jsonwebtoken::DecodingKey;
 use jsonwebtoken::jwk::{AlgorithmParameters, EllipticCurve, Jwk, KeyAlgorithm};
 use serde_json::Value;
 
-use crate::config::{AuthConfig, ConfigProblem, JwtAlgorithm};
+use crate::auth::settings::{AuthConfig, JwtAlgorithm};
+
+/// What is wrong with the configured keys: the config path of the offending value and what
+/// to do (the config loader reports it as a config problem).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyProblem {
+    /// Where the value is, e.g. `auth.jwks.keys[0]`.
+    pub path: String,
+    /// What is wrong, and what to do about it.
+    pub message: String,
+}
+
+impl KeyProblem {
+    /// A problem at `path` with `message`.
+    fn new(path: impl Into<String>, message: impl Into<String>) -> KeyProblem {
+        KeyProblem {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for KeyProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
 
 /// A JWKS public key and the one algorithm it verifies.
 pub struct JwksKey {
@@ -31,7 +57,7 @@ pub struct VerifyKeys {
 
 impl VerifyKeys {
     /// Loads the secret and the JWKS of `auth`, or every problem found (at config paths).
-    pub fn load(auth: &AuthConfig) -> Result<VerifyKeys, Vec<ConfigProblem>> {
+    pub fn load(auth: &AuthConfig) -> Result<VerifyKeys, Vec<KeyProblem>> {
         let mut problems = Vec::new();
         let jwks = match jwks_document(auth) {
             Ok(Some((at, document))) => keys_of(&at, &document, &mut problems),
@@ -76,9 +102,9 @@ pub fn effective_algorithms(auth: &AuthConfig) -> Vec<JwtAlgorithm> {
 }
 
 /// The JWKS document and the config path to report its problems at, when one is configured.
-fn jwks_document(auth: &AuthConfig) -> Result<Option<(String, Value)>, ConfigProblem> {
+fn jwks_document(auth: &AuthConfig) -> Result<Option<(String, Value)>, KeyProblem> {
     match (&auth.jwks, &auth.jwks_file) {
-        (Some(_), Some(_)) => Err(ConfigProblem::new(
+        (Some(_), Some(_)) => Err(KeyProblem::new(
             "auth.jwksFile",
             "set either auth.jwks (inline) or auth.jwksFile, not both",
         )),
@@ -88,13 +114,13 @@ fn jwks_document(auth: &AuthConfig) -> Result<Option<(String, Value)>, ConfigPro
         ))),
         (None, Some(file)) => {
             let text = std::fs::read_to_string(file).map_err(|e| {
-                ConfigProblem::new(
+                KeyProblem::new(
                     "auth.jwksFile",
                     format!("cannot read {file}: {e}; give the path of a local JWKS file"),
                 )
             })?;
             let document = serde_json::from_str(&text).map_err(|e| {
-                ConfigProblem::new(
+                KeyProblem::new(
                     "auth.jwksFile",
                     format!("{file} is not JSON ({e}): it must hold a JWKS {{\"keys\": [...]}}"),
                 )
@@ -109,11 +135,11 @@ fn jwks_document(auth: &AuthConfig) -> Result<Option<(String, Value)>, ConfigPro
 fn keys_of(
     at: &str,
     document: &Value,
-    problems: &mut Vec<ConfigProblem>,
+    problems: &mut Vec<KeyProblem>,
 ) -> BTreeMap<String, JwksKey> {
     let mut out = BTreeMap::new();
     let Some(keys) = document.get("keys").and_then(Value::as_array) else {
-        problems.push(ConfigProblem::new(
+        problems.push(KeyProblem::new(
             at,
             "a JWKS is an object with a \"keys\" array of public JWKs",
         ));
@@ -122,14 +148,14 @@ fn keys_of(
     for (index, raw) in keys.iter().enumerate() {
         let path = format!("{at}.keys[{index}]");
         match jwks_key(raw) {
-            Ok((kid, _)) if out.contains_key(&kid) => problems.push(ConfigProblem::new(
+            Ok((kid, _)) if out.contains_key(&kid) => problems.push(KeyProblem::new(
                 path,
                 format!("kid {kid:?} is used twice: give every key its own kid"),
             )),
             Ok((kid, key)) => {
                 out.insert(kid, key);
             }
-            Err(message) => problems.push(ConfigProblem::new(path, message)),
+            Err(message) => problems.push(KeyProblem::new(path, message)),
         }
     }
     out

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::config::ResourceMetadataConfig;
+use crate::auth::settings::ResourceMetadataConfig;
 
 /// The well-known path of the metadata document (RFC 9728 §3).
 pub const WELL_KNOWN_PATH: &str = "/.well-known/oauth-protected-resource";

@@ -5,7 +5,7 @@ use engine_core::acl::Scope;
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use serde::Serialize;
 
-use crate::config::AuthConfig;
+use crate::auth::settings::AuthConfig;
 
 /// What a minted token says.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,10 +7,11 @@ use jsonwebtoken::errors::ErrorKind;
 use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde::Deserialize;
 
+use crate::auth::Caller;
 use crate::auth::failure::{AuthFailure, FailureReason};
+use crate::auth::keys::KeyProblem;
 use crate::auth::keys::{VerifyKeys, effective_algorithms};
-use crate::config::{AuthConfig, ConfigProblem, JwtAlgorithm};
-use crate::dispatch::Caller;
+use crate::auth::settings::{AuthConfig, JwtAlgorithm};
 
 /// The clock skew tolerated on `exp`, `nbf` and `iat`, in seconds.
 pub const CLOCK_LEEWAY_SECONDS: u64 = 30;
@@ -57,7 +58,7 @@ impl Audience {
 
 impl Verifier {
     /// The verifier of `auth`: its keys, algorithm allowlist and claim checks.
-    pub fn new(auth: &AuthConfig) -> Result<Verifier, Vec<ConfigProblem>> {
+    pub fn new(auth: &AuthConfig) -> Result<Verifier, Vec<KeyProblem>> {
         Ok(Verifier {
             keys: VerifyKeys::load(auth)?,
             algorithms: effective_algorithms(auth),

@@ -4,10 +4,10 @@
 use engine_core::acl::Scope;
 use serde_json::Value;
 
+use crate::auth::Caller;
 use crate::cli::args::CallArgs;
 use crate::cli::source::dispatcher_for;
 use crate::cli::{CLI_CALLER_ID, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, print_result};
-use crate::dispatch::Caller;
 
 /// The caller of `obsidian-tc call`: id `cli`, every scope, no vault binding.
 pub fn cli_caller() -> Caller {

@@ -23,7 +23,7 @@ pub fn run_index(args: IndexArgs) -> u8 {
         Ok(dispatcher) => dispatcher,
         Err(code) => return code,
     };
-    let served = dispatcher.served();
+    let served = dispatcher.server().served();
     let vaults: Vec<_> = served
         .vaults()
         .iter()
@@ -42,11 +42,11 @@ pub fn run_index(args: IndexArgs) -> u8 {
     for entry in vaults {
         let started = Instant::now();
         let mut progress = Progress::new(&entry.id, "notes");
-        let scanned = dispatcher.indexes().scan(
-            dispatcher.store(),
+        let scanned = dispatcher.server().indexes().scan(
+            dispatcher.server().store(),
             &entry.id,
             &entry.vault,
-            dispatcher.clock().now_seconds(),
+            dispatcher.server().clock().now_seconds(),
             &mut |done, total| progress.update(done, total),
         );
         progress.finish();
@@ -82,19 +82,23 @@ fn embed(
     dispatcher: &Dispatcher,
     vault: &str,
 ) -> Result<Option<Coverage>, crate::index::semantic::SemanticError> {
-    let served = dispatcher.served();
+    let served = dispatcher.server().served();
     let embeddings = &served.config().config.embeddings;
-    let indexes = dispatcher.indexes();
-    let Some(semantic) = indexes.semantic(dispatcher.store(), embeddings)? else {
+    let indexes = dispatcher.server().indexes();
+    let Some(semantic) = indexes.semantic(dispatcher.server().store(), embeddings)? else {
         return Ok(None);
     };
-    let before = semantic.coverage(dispatcher.store(), vault)?;
+    let before = semantic.coverage(dispatcher.server().store(), vault)?;
     let total = before.chunks.saturating_sub(before.embedded);
     let mut progress = Progress::new(vault, "chunks embedded");
-    let now = dispatcher.clock().now_seconds();
-    let coverage = indexes.embed_pending(dispatcher.store(), vault, embeddings, now, &mut |done| {
-        progress.update(done, total)
-    });
+    let now = dispatcher.server().clock().now_seconds();
+    let coverage = indexes.embed_pending(
+        dispatcher.server().store(),
+        vault,
+        embeddings,
+        now,
+        &mut |done| progress.update(done, total),
+    );
     progress.finish();
     coverage
 }

@@ -9,7 +9,7 @@
 //! - [`doctor`]: environment checks with hints;
 //! - [`token`]: bearer tokens for HTTP callers (`token mint`);
 //! - [`plugin_install`]: `plugin install`, TC Bridge into a vault, from [`plugin_files`].
-//! - [`bridge`]: the stdio relay of TC Bridge (`bridge`).
+//! - [`stdio_bridge`]: the stdio relay of TC Bridge (`bridge`).
 //!
 //! Exit codes: [`EXIT_OK`], [`EXIT_FAILURE`] (a tool error or a runtime failure),
 //! [`EXIT_USAGE`] (bad arguments or configuration).
@@ -17,7 +17,6 @@
 use serde::Serialize;
 
 pub mod args;
-pub mod bridge;
 pub mod call;
 pub mod doctor;
 pub mod elicit;
@@ -26,6 +25,7 @@ pub mod plugin_files;
 pub mod plugin_install;
 pub mod serve;
 pub mod source;
+pub mod stdio_bridge;
 pub mod token;
 
 /// Success.

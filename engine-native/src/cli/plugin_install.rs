@@ -15,12 +15,12 @@ use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use crate::bridge::settings::PluginData;
 use crate::cli::args::{PluginCommand, PluginInstallArgs};
 use crate::cli::plugin_files::{
     MANIFEST_JSON, PLUGIN_ID, PluginFiles, STYLES_CSS, manifest_version,
 };
 use crate::cli::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
+use crate::stdio_bridge::settings::PluginData;
 
 /// Obsidian's configuration folder inside a vault.
 const OBSIDIAN_DIR: &str = ".obsidian";

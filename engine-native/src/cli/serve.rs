@@ -15,11 +15,11 @@ use crate::cli::args::ServeArgs;
 use crate::cli::source::{load_config_or_exit, open_dispatcher_or_exit};
 use crate::cli::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE, run_async};
 use crate::dispatch::Dispatcher;
-use crate::index::background::keep_fresh;
 use crate::mcp::http::{bind, serve_http};
-use crate::mcp::maintenance::{run_maintenance, sweep_interval};
 use crate::mcp::shutdown::cancel_on_signal;
 use crate::mcp::stdio::serve_stdio;
+use crate::upkeep::keep_fresh;
+use crate::upkeep::{run_maintenance, sweep_interval};
 
 /// Runs the server described by `args` until it stops; returns the exit code.
 pub fn run_serve(args: ServeArgs) -> u8 {
@@ -63,13 +63,14 @@ pub fn run_serve(args: ServeArgs) -> u8 {
 /// Runs the chosen transports until they end or a signal arrives.
 async fn serve(dispatcher: Arc<Dispatcher>, stdio: bool, http: bool) -> Result<(), String> {
     let cancel = cancel_on_signal();
-    let maintenance = sweep_interval(&dispatcher.config().config.maintenance).map(|every| {
-        tokio::spawn(run_maintenance(
-            Arc::clone(&dispatcher),
-            every,
-            cancel.child_token(),
-        ))
-    });
+    let maintenance =
+        sweep_interval(&dispatcher.server().config().config.maintenance).map(|every| {
+            tokio::spawn(run_maintenance(
+                Arc::clone(&dispatcher),
+                every,
+                cancel.child_token(),
+            ))
+        });
     let freshness = keep_fresh(&dispatcher);
     let served = serve_transports(&dispatcher, &cancel, stdio, http).await;
     drop(freshness);
@@ -89,7 +90,7 @@ async fn serve_transports(
     http: bool,
 ) -> Result<(), String> {
     let http_task = if http {
-        let listener = bind(&dispatcher.config()).await?;
+        let listener = bind(&dispatcher.server().config()).await?;
         let dispatcher = Arc::clone(dispatcher);
         let cancel = cancel.clone();
         Some(tokio::spawn(serve_http(dispatcher, listener, cancel)))

@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use crate::cli::{EXIT_FAILURE, EXIT_USAGE};
 use crate::config::{ConfigFlags, LoadedConfig, load_for_command_line};
-use crate::dispatch::{Dispatcher, SystemClock};
+use crate::dispatch::Dispatcher;
+use crate::server::SystemClock;
 
 /// Loads the configuration `flags` name (flag > `OBSIDIAN_TC_*` environment > file >
 /// default). A path that is neither a folder nor a JSON file is refused with what to pass.

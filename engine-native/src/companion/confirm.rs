@@ -1,7 +1,7 @@
 //! Human approval through Obsidian: a call held at the HITL gate of a vault whose TC Bridge is
 //! reachable is shown to the human in Obsidian (`POST /obsidian-tc/v1/confirm`). Only
 //! `approved` lets it through: the server then mints the call's elicit token and consumes it
-//! at once, so the approval serves this one call, once. `denied`, `timed_out`, no answer in
+//! at once (`crate::server`'s approval), so the approval serves this one call, once. `denied`, `timed_out`, no answer in
 //! time, or no reachable companion leave the gate answering `elicit_required` as before.
 //!
 //! The decision comes from the human's click in Obsidian, over the server's own connection
@@ -11,11 +11,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::dispatch::Dispatcher;
-use crate::errors::ToolError;
-use crate::store::ElicitRequest;
-
-use super::client::CallFailure;
+use super::client::{CallFailure, VaultCompanion};
 use super::state::CompanionState;
 
 /// The route of the approval dialog.
@@ -35,70 +31,30 @@ pub(crate) struct GatedCall<'a> {
     pub tool: &'a str,
     /// Its args hash.
     pub args_hash: &'a str,
-    /// Who calls.
-    pub caller: &'a str,
     /// What it would change (the gate's proposal or the tool's own).
     pub proposed_change: &'a Value,
 }
 
-/// Asks the human in Obsidian to approve `call` when its vault's TC Bridge is reachable. On
-/// `approved`, the call's approval is minted and consumed (`Ok(true)`: run it); otherwise
-/// `Ok(false)` and nothing is recorded.
-pub(crate) fn approve_in_obsidian(
-    dispatcher: &Dispatcher,
+/// Asks the human in Obsidian whether `call` may run, when `companion` (its vault's TC Bridge)
+/// is reachable, and waits for the dialog (`dialog_ms`, plus a grace for the answer). Only
+/// `approved` is `true`; a denial, a timeout, no answer or no reachable companion is `false`.
+pub(crate) fn approved_in_obsidian(
+    companion: &VaultCompanion,
+    dialog_ms: u64,
     call: &GatedCall<'_>,
-) -> Result<bool, ToolError> {
-    let config = dispatcher.config();
-    let Some(companion_config) = config
-        .config
-        .vaults
-        .iter()
-        .find(|vault| vault.id == call.vault_id)
-        .and_then(|vault| vault.companion.as_ref())
-    else {
-        return Ok(false);
-    };
-    let companion = dispatcher.companions.get(call.vault_id, companion_config);
+) -> bool {
     if !matches!(companion.current(), CompanionState::Reachable(_)) {
-        return Ok(false);
+        return false;
     }
-    let dialog_ms = companion_config.confirm_timeout_ms;
     let body = confirm_body(call, dialog_ms);
     let wait = Duration::from_millis(dialog_ms) + ANSWER_GRACE;
-    let decision = match companion.post(CONFIRM_ROUTE, &body, wait) {
-        Ok(answer) => answer
-            .get("decision")
-            .and_then(Value::as_str)
-            .map(str::to_owned),
+    match companion.post(CONFIRM_ROUTE, &body, wait) {
+        Ok(answer) => answer.get("decision").and_then(Value::as_str) == Some("approved"),
         Err(failure) => {
             log_failure(call, &failure);
-            None
+            false
         }
-    };
-    if decision.as_deref() != Some("approved") {
-        return Ok(false);
     }
-    let ttl = i64::try_from(config.config.elicit_ttl_seconds).unwrap_or(i64::MAX);
-    let now = dispatcher.clock.now_seconds();
-    let request = ElicitRequest {
-        vault_id: call.vault_id.to_owned(),
-        tool_name: call.tool.to_owned(),
-        args_hash: call.args_hash.to_owned(),
-        caller: call.caller.to_owned(),
-        proposed_change: call.proposed_change.clone(),
-    };
-    let elicit = dispatcher.store.elicit();
-    let token = elicit
-        .mint(&request, ttl, now)
-        .map_err(|error| ToolError::internal(format!("the cache database failed: {error}")))?;
-    elicit
-        .consume(&token, call.vault_id, call.args_hash, call.caller, now)
-        .map_err(|error| {
-            ToolError::internal(format!(
-                "the approval given in Obsidian was not usable: {error}"
-            ))
-        })?;
-    Ok(true)
 }
 
 /// The dialog's request: the tool, the vault, the path when the call names one, what it

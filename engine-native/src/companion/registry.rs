@@ -7,11 +7,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::config::VaultConfig;
 use crate::config::sections::CompanionConfig;
-use crate::dispatch::ToolContext;
-use crate::errors::ToolError;
 
 use super::client::VaultCompanion;
-use super::errors::tc_bridge_missing;
 
 /// The companions of a server's vaults, by vault id.
 #[derive(Debug, Default)]
@@ -53,22 +50,13 @@ impl Companions {
         }
     }
 
-    /// The companion of the vault a call is bound to; `plugin_missing` (with the install
-    /// hint) when the vault has none configured.
-    pub fn for_call(&self, ctx: &ToolContext<'_>) -> Result<Arc<VaultCompanion>, ToolError> {
-        self.configured(ctx)
-            .ok_or_else(|| tc_bridge_missing(ctx.vault_id(), ctx.vault().root(), None))
-    }
-
-    /// The companion of the vault a call is bound to, when one is configured.
-    pub fn configured(&self, ctx: &ToolContext<'_>) -> Option<Arc<VaultCompanion>> {
-        let served = ctx.served();
-        let vault = served
-            .config()
-            .config
-            .vaults
-            .iter()
-            .find(|vault| vault.id == ctx.vault_id())?;
+    /// The companion of vault `vault_id` among `vaults`, when one is configured.
+    pub fn configured(
+        &self,
+        vaults: &[VaultConfig],
+        vault_id: &str,
+    ) -> Option<Arc<VaultCompanion>> {
+        let vault = vaults.iter().find(|vault| vault.id == vault_id)?;
         let config = vault.companion.as_ref()?;
         Some(self.get(&vault.id, config))
     }

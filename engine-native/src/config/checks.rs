@@ -9,10 +9,10 @@ use engine_core::acl::{AclConfig, AclConfigProblem, AclPolicy};
 use crate::auth::VerifyKeys;
 use crate::auth::metadata::metadata_url;
 use crate::config::embeddings::embeddings_problems;
-use crate::config::json_path::JsonPath;
 use crate::config::model::ServerConfig;
 use crate::config::problem::ConfigProblem;
 use crate::config::sections::{AuthConfig, AuthMode, JwtAlgorithm};
+use crate::schema::JsonPath;
 
 /// The shortest HS256 secret accepted.
 pub const MIN_JWT_SECRET_CHARS: usize = 32;
@@ -210,7 +210,12 @@ fn check_algorithms(auth: &AuthConfig, out: &mut Vec<ConfigProblem>) {
 /// The problems of the JWKS (unreadable file, bad or duplicate keys), checked once paths are
 /// resolved: the same loading the server does at start.
 pub fn auth_key_problems(config: &ServerConfig) -> Vec<ConfigProblem> {
-    VerifyKeys::load(&config.auth).err().unwrap_or_default()
+    VerifyKeys::load(&config.auth)
+        .err()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|problem| ConfigProblem::new(problem.path, problem.message))
+        .collect()
 }
 
 fn check_allowed_origins(config: &ServerConfig, out: &mut Vec<ConfigProblem>) {

@@ -4,9 +4,9 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::config::json_path::JsonPath;
 use crate::config::load::LoadedConfig;
 use crate::config::provenance::leaves;
+use crate::schema::JsonPath;
 
 /// The config values never printed.
 pub const SECRET_PATHS: [&str; 2] = ["auth.jwtSecret", "embeddings.apiKey"];

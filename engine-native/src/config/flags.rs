@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::config::json_path::JsonPath;
+use crate::schema::JsonPath;
 
 /// Where the configuration comes from and which values the command line overrides.
 #[derive(Debug, Clone, Default, clap::Args)]

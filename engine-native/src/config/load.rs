@@ -10,12 +10,12 @@ use serde_json::{Map, Value, json};
 use crate::config::checks::{auth_key_problems, semantic_problems};
 use crate::config::env::ENV_VARS;
 use crate::config::flags::FlagOverride;
-use crate::config::json_path::{JsonPath, Segment};
 use crate::config::model::ServerConfig;
 use crate::config::problem::{ConfigErrors, ConfigProblem};
 use crate::config::provenance::{Provenance, Source};
 use crate::config::schema::config_schema;
-use crate::config::validate::schema_problems;
+use crate::schema::json_path::{JsonPath, Segment};
+use crate::schema::validate::schema_problems;
 
 /// The folder name of the cache, next to the config file or inside a zero-config vault.
 pub const CACHE_DIR_NAME: &str = ".obsidian-tc";

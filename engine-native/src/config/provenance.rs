@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::config::json_path::JsonPath;
+use crate::schema::JsonPath;
 
 /// The origin of one config value.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,93 +3,6 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// How HTTP callers authenticate (`auth`). stdio callers are trusted.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-pub struct AuthConfig {
-    /// `none` grants every scope and is refused on a non-loopback HTTP bind; `jwt` requires
-    /// a bearer token.
-    pub mode: AuthMode,
-    /// The HS256 secret (at least 32 characters); better set through `OBSIDIAN_TC_JWT_SECRET`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub jwt_secret: Option<String>,
-    /// An inline JWKS (`{"keys": [...]}`) with the public keys of asymmetric tokens (RS256,
-    /// ES256, EdDSA), each with a `kid`. Never fetched from a URL.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub jwks: Option<serde_json::Map<String, serde_json::Value>>,
-    /// A local JWKS file (relative to the config file), read once at start.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub jwks_file: Option<String>,
-    /// The algorithms accepted; default `HS256` when a secret is set, plus `RS256`, `ES256`
-    /// and `EdDSA` when a JWKS is set.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(length(min = 1))]
-    pub algorithms: Option<Vec<JwtAlgorithm>>,
-    /// The `aud` a token must carry, when set.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub audience: Option<String>,
-    /// The `iss` a token must carry, when set.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub issuer: Option<String>,
-    /// The maximum age of a token, measured from its `iat`, in seconds (whatever its `exp`).
-    #[schemars(range(min = 1))]
-    pub token_ttl_seconds: u64,
-    /// RFC 9728 protected-resource metadata served at `/.well-known/oauth-protected-resource`
-    /// and named in the `WWW-Authenticate` challenge of a 401, when set.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub resource_metadata: Option<ResourceMetadataConfig>,
-}
-
-impl Default for AuthConfig {
-    fn default() -> AuthConfig {
-        AuthConfig {
-            mode: AuthMode::None,
-            jwt_secret: None,
-            jwks: None,
-            jwks_file: None,
-            algorithms: None,
-            audience: None,
-            issuer: None,
-            token_ttl_seconds: 86_400,
-            resource_metadata: None,
-        }
-    }
-}
-
-/// The authentication mode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub enum AuthMode {
-    /// No authentication: every caller gets every scope (loopback only).
-    None,
-    /// Bearer JSON Web Tokens, checked against `jwtSecret` or the JWKS.
-    Jwt,
-}
-
-/// A JWT signature algorithm the server can accept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
-pub enum JwtAlgorithm {
-    /// HMAC-SHA-256 with `jwtSecret`.
-    HS256,
-    /// RSASSA-PKCS1-v1_5 with SHA-256, against an RSA key of the JWKS.
-    RS256,
-    /// ECDSA on P-256 with SHA-256, against a P-256 key of the JWKS.
-    ES256,
-    /// Ed25519, against an OKP key of the JWKS.
-    EdDSA,
-}
-
-/// What the protected-resource metadata document (RFC 9728) says.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ResourceMetadataConfig {
-    /// The public URL of the MCP endpoint, e.g. `https://tc.example.com/mcp`.
-    pub resource: String,
-    /// The issuers of accepted tokens (`authorization_servers`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub authorization_servers: Vec<String>,
-}
-
 /// The transports (`transports`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
@@ -251,7 +164,8 @@ pub enum FacadeMode {
     Flat,
 }
 
-pub use crate::config::embeddings::{EmbeddingProvider, EmbeddingsConfig};
+pub use crate::auth::settings::{AuthConfig, AuthMode, JwtAlgorithm, ResourceMetadataConfig};
+pub use crate::embed::settings::{EmbeddingProvider, EmbeddingsConfig};
 pub use crate::governor::GovernorConfig;
 pub use crate::throttle::{ThrottleConfig, ThrottleTier, ThrottleTiers};
 

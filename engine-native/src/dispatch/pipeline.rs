@@ -4,28 +4,18 @@ use engine_core::acl::satisfies_all;
 use engine_core::hash::args_hash;
 use serde_json::{Value, json};
 
-use crate::dispatch::approval::{Approval, ApprovalFor, store_fault};
-use crate::dispatch::caller::Caller;
-use crate::dispatch::context::ToolContext;
-use crate::dispatch::dispatcher::{Dispatcher, Served, VaultEntry};
-use crate::dispatch::metrics::{OK_CODE, UNREGISTERED_TOOL};
-use crate::dispatch::progress::Progress;
-use crate::dispatch::tool::Tool;
-use crate::dispatch::validation::validate_args;
+use crate::auth::Caller;
+use crate::dispatch::Dispatcher;
 use crate::errors::{ErrorCode, ToolError};
 use crate::facade::resolve_envelope;
-use crate::store::{Claim, Event, Outcome};
+use crate::schema::validate_args;
+use crate::server::{
+    Approval, ApprovalFor, ELICIT_TOKEN_ARG, IDEMPOTENCY_KEY_ARG, OK_CODE, Progress, Served, Tool,
+    ToolContext, UNREGISTERED_TOOL, VAULT_ARG, VaultEntry,
+};
+use crate::store::{Claim, Event, Outcome, store_fault};
 use crate::throttle::rate_class;
 use crate::vault::journal;
-
-/// The argument carrying a human's approval token; stripped before hashing and validation.
-pub const ELICIT_TOKEN_ARG: &str = "elicit_token";
-
-/// The argument naming the vault.
-pub const VAULT_ARG: &str = "vault";
-
-/// The argument carrying an idempotency key.
-pub const IDEMPOTENCY_KEY_ARG: &str = "idempotency_key";
 
 /// The most characters of an unknown tool name kept in the audit log.
 const MAX_LOGGED_NAME_CHARS: usize = 128;
@@ -121,8 +111,8 @@ impl Dispatcher {
         args: Value,
         extras: Extras<'_>,
     ) -> CallOutcome {
-        let started = self.clock.now_ms();
-        let served = self.served();
+        let started = self.server.clock.now_ms();
+        let served = self.server.served();
         let mut trace = Trace::default();
         // 0. a facade envelope runs its inner tool: every gate, the hash and the audit row
         //    see the inner name and arguments, exactly as a call by name
@@ -133,7 +123,7 @@ impl Dispatcher {
             }
             Err(error) => (name.to_owned(), Err(error)),
         };
-        let duration_ms = self.clock.now_ms().saturating_sub(started);
+        let duration_ms = self.server.clock.now_ms().saturating_sub(started);
         self.record(&served, caller, &name, &trace, &result, duration_ms);
         CallOutcome {
             result,
@@ -185,8 +175,16 @@ impl Dispatcher {
             .map(str::to_owned);
         let handler_args = without_meta_args(&args);
         let args_hash = trace.args_hash.clone();
-        let ctx = ToolContext::new(self, served, caller, tool, entry, &args_hash, approval)
-            .reporting_to(extras.progress);
+        let ctx = ToolContext::new(
+            &self.server,
+            served,
+            caller,
+            tool,
+            entry,
+            &args_hash,
+            approval,
+        )
+        .reporting_to(extras.progress);
         if let Some(precheck) = tool.def.precheck {
             precheck(&ctx, &handler_args)?;
         }
@@ -198,9 +196,16 @@ impl Dispatcher {
                 .map_err(|(error, _)| error);
         };
         match self
+            .server
             .store
             .idempotency()
-            .claim(&entry.id, &key, name, &args_hash, self.clock.now_seconds())
+            .claim(
+                &entry.id,
+                &key,
+                name,
+                &args_hash,
+                self.server.clock.now_seconds(),
+            )
             .map_err(store_fault)?
         {
             Claim::Fresh | Claim::Reclaimed => {}
@@ -217,10 +222,10 @@ impl Dispatcher {
             Claim::Indeterminate => return Err(indeterminate(&key)),
         }
         // 10. the claim's fate: completed with the result, released, or kept indeterminate
-        let keys = self.store.idempotency();
+        let keys = self.server.store.idempotency();
         let (result, recorded) = match self.gated(&ctx, &args, handler_args) {
             Ok((value, text)) => {
-                let done = keys.complete(&entry.id, &key, &text, self.clock.now_seconds());
+                let done = keys.complete(&entry.id, &key, &text, self.server.clock.now_seconds());
                 (Ok(value), done.is_ok())
             }
             Err((error, Stage::NoEffect)) => (Err(error), keys.release(&entry.id, &key).is_ok()),
@@ -229,7 +234,7 @@ impl Dispatcher {
             }
         };
         if !recorded {
-            self.metrics.record_bookkeeping_fault();
+            self.server.metrics.record_bookkeeping_fault();
         }
         result
     }
@@ -249,7 +254,7 @@ impl Dispatcher {
                 &ctx.caller().id,
                 rate_class(&tool.scopes),
                 ctx.vault_id(),
-                self.clock.now_ms(),
+                self.server.clock.now_ms(),
             )
             .map_err(before)?;
         if tool.needs_confirmation() {
@@ -261,7 +266,8 @@ impl Dispatcher {
             };
             let proposal =
                 json!({ "tool": tool.name(), "vault": ctx.vault_id(), "arguments": args });
-            self.obtain_approval(&call, ctx.take_approval(), proposal)
+            self.server
+                .obtain_approval(&call, ctx.take_approval(), proposal)
                 .map_err(before)?;
         }
         check_path_args(tool, ctx.vault_entry(), &ctx.caller().scopes, args).map_err(before)?;
@@ -280,6 +286,7 @@ impl Dispatcher {
             (error, stage)
         })?;
         let text = self
+            .server
             .governor
             .serialize(&value)
             .map_err(|error| (error, Stage::AfterEffect))?;
@@ -311,10 +318,10 @@ impl Dispatcher {
         } else {
             UNREGISTERED_TOOL
         };
-        self.metrics.record_call(vault, label, code);
+        self.server.metrics.record_call(vault, label, code);
         let event = Event {
             vault_id: vault.to_owned(),
-            ts: self.clock.now_seconds(),
+            ts: self.server.clock.now_seconds(),
             tool: name.chars().take(MAX_LOGGED_NAME_CHARS).collect(),
             caller: caller.id.clone(),
             outcome,
@@ -326,8 +333,8 @@ impl Dispatcher {
                 json!({})
             },
         };
-        if self.store.events().append(&event).is_err() {
-            self.metrics.record_bookkeeping_fault();
+        if self.server.store.events().append(&event).is_err() {
+            self.server.metrics.record_bookkeeping_fault();
         }
     }
 }

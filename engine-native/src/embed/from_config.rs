@@ -1,14 +1,12 @@
 //! [`provider_from_config`]: the provider the `embeddings` config block describes.
 
-use std::path::Path;
 use std::time::Duration;
 
-use crate::config::{EmbeddingProvider as ProviderName, EmbeddingsConfig};
 use crate::embed::error::EmbedError;
 use crate::embed::http::{ApiKey, HttpSettings};
-use crate::embed::local::{self, LocalProvider, locate_model};
 use crate::embed::provider::EmbeddingProvider;
 use crate::embed::remote::{RemoteApi, RemoteProvider};
+use crate::embed::settings::{EmbeddingProvider as ProviderName, EmbeddingsConfig};
 
 /// The wait before the first retry of a remote call; it doubles at each next one.
 pub const RETRY_BACKOFF: Duration = Duration::from_millis(500);
@@ -22,7 +20,7 @@ pub fn provider_from_config(
 ) -> Result<Option<Box<dyn EmbeddingProvider>>, EmbedError> {
     let api = match config.provider {
         ProviderName::None => return Ok(None),
-        ProviderName::Local => return local_provider(config, env).map(|p| Some(boxed(p))),
+        ProviderName::Local => return local_provider(config, env).map(Some),
         ProviderName::Ollama => RemoteApi::Ollama,
         ProviderName::Openai => RemoteApi::OpenAi,
         ProviderName::Voyage => RemoteApi::Voyage,
@@ -58,16 +56,21 @@ fn boxed(provider: impl EmbeddingProvider + 'static) -> Box<dyn EmbeddingProvide
     Box::new(provider)
 }
 
+/// The in-process model of `config` (the build's local embedding engine).
+#[cfg(feature = "local-embeddings")]
 fn local_provider(
     config: &EmbeddingsConfig,
     env: &dyn Fn(&str) -> Option<String>,
-) -> Result<LocalProvider, EmbedError> {
+) -> Result<Box<dyn EmbeddingProvider>, EmbedError> {
+    use crate::embed::local;
+    use std::path::Path;
+
     let model = config.model.as_deref().unwrap_or(local::DEFAULT_MODEL);
-    let folder = locate_model(model, config.model_path.as_deref().map(Path::new), env)?;
+    let folder = local::locate_model(model, config.model_path.as_deref().map(Path::new), env)?;
     let batch = config
         .batch_size
         .map_or(local::DEFAULT_BATCH, |b| b as usize);
-    let provider = LocalProvider::load(&folder, model, batch)?;
+    let provider = local::LocalProvider::load(&folder, model, batch)?;
     let dimensions = provider.fingerprint().dimensions;
     match config.dimensions {
         Some(wanted) if wanted as usize != dimensions => Err(EmbedError::setup(
@@ -77,8 +80,22 @@ fn local_provider(
                 folder.display()
             ),
         )),
-        _ => Ok(provider),
+        _ => Ok(boxed(provider)),
     }
+}
+
+/// This build has no local embedding engine: `local` is refused with what to do.
+#[cfg(not(feature = "local-embeddings"))]
+fn local_provider(
+    _config: &EmbeddingsConfig,
+    _env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Box<dyn EmbeddingProvider>, EmbedError> {
+    Err(EmbedError::setup(
+        "local",
+        "this obsidian-tc was built without its local embedding engine (cargo feature \
+         local-embeddings): use a build with it, or set embeddings.provider to a remote \
+         provider or to none",
+    ))
 }
 
 /// The key: `apiKey`, else the variable `apiKeyEnv` names, else the provider's usual

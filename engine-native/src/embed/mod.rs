@@ -19,6 +19,7 @@ pub mod ollama;
 pub mod openai;
 pub mod provider;
 pub mod remote;
+pub mod settings;
 pub mod vector;
 pub mod voyage;
 
@@ -26,6 +27,7 @@ pub use error::EmbedError;
 pub use fingerprint::{EmbeddingFingerprint, Pooling};
 pub use from_config::provider_from_config;
 pub use http::{ApiKey, HttpSettings};
+#[cfg(feature = "local-embeddings")]
 pub use local::LocalProvider;
 pub use provider::{EmbedKind, EmbeddingProvider};
 pub use remote::{RemoteApi, RemoteProvider};

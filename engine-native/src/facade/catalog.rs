@@ -8,8 +8,8 @@
 use engine_core::rank::{Bm25Params, Document, FieldWeights, LexicalIndex};
 use engine_core::text::{Analyzer, AnalyzerSettings};
 
-use crate::dispatch::Tool;
 use crate::errors::ToolError;
+use crate::server::Tool;
 
 /// One ranked tool.
 #[derive(Debug, Clone, Copy)]
@@ -135,17 +135,13 @@ pub(crate) fn one_line(description: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::facade::FACADE_DOMAIN;
     use crate::tools::all_tools;
 
     /// Every catalog tool declares keywords, and none is made only of filler (the query drops
     /// those words, so such a keyword could never match).
     #[test]
     fn every_catalog_tool_has_keywords_that_can_match() {
-        for tool in all_tools()
-            .iter()
-            .filter(|tool| tool.domain != FACADE_DOMAIN)
-        {
+        for tool in &all_tools() {
             assert!(!tool.keywords.is_empty(), "{} has no keywords", tool.name);
             for keyword in tool.keywords {
                 assert!(

@@ -6,9 +6,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::dispatch::{Annotations, Tool, ToolContext, ToolDef};
 use crate::errors::ToolError;
 use crate::facade::{CALL_CAPABILITY, DESCRIBE_CAPABILITY, FACADE_DOMAIN};
+use crate::server::{Annotations, Tool, ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 

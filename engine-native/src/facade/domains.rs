@@ -3,8 +3,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::dispatch::{Caller, Registry, Tool};
+use crate::auth::Caller;
 use crate::facade::FACADE_DOMAIN;
+use crate::server::{Registry, Tool};
 
 /// The tools listed to `caller`, grouped by domain (the facade's own tools left out).
 pub fn domain_actions<'r>(

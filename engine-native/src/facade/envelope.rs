@@ -3,11 +3,12 @@
 
 use serde_json::{Value, json};
 
-use crate::dispatch::validation::validate_args;
-use crate::dispatch::{Caller, Registry};
+use crate::auth::Caller;
 use crate::errors::{ErrorCode, ToolError};
 use crate::facade::CALL_CAPABILITY;
 use crate::facade::domains::is_domain;
+use crate::schema::validate_args;
+use crate::server::Registry;
 
 /// The most characters of an inner tool name.
 const MAX_NAME_CHARS: u64 = 128;

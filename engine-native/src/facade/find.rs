@@ -4,13 +4,13 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::ToolError;
 use crate::facade::catalog::{one_line, rank_catalog};
 use crate::facade::domains::catalog_tools;
 use crate::facade::{FACADE_DOMAIN, FIND_CAPABILITY};
+use crate::server::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
-use crate::tools::bridge::BRIDGE_DOMAIN;
+use crate::tools::companion::BRIDGE_DOMAIN;
 use crate::tools::structured::{output_schema, structured};
 
 /// The arguments of `find_capability`.

@@ -19,13 +19,14 @@ mod describe;
 mod domains;
 mod envelope;
 mod find;
-pub mod listing;
 
 pub use catalog::{CatalogMatch, rank_catalog};
+pub(crate) use domains::catalog_tools;
 pub use domains::domain_actions;
 pub use envelope::resolve_envelope;
+pub(crate) use envelope::{call_capability_schema, domain_schema};
 
-use crate::dispatch::ToolDef;
+use crate::server::ToolDef;
 
 /// The domain of the facade's own registered tools (`find_capability`,
 /// `describe_capability`): not a domain tool, not part of the searched catalog.

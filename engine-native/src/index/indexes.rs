@@ -16,7 +16,7 @@ use super::links::LinkTables;
 use super::lock::WriterLock;
 use super::scan::{ScanError, ScanReport, Scanner};
 use super::semantic::{Coverage, SemanticError, SemanticIndex};
-use super::tasks::TaskTables;
+use super::task_table::TaskTables;
 use crate::config::EmbeddingsConfig;
 use crate::embed::provider_from_config;
 use crate::store::{Store, StoreError};

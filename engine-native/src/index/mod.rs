@@ -1,7 +1,5 @@
 //! The search index of each vault, kept in `cache.db` and in memory.
 //!
-//! - [`parse`]: one note to its rows (chunks with heading breadcrumbs, typed links, tags,
-//!   tasks, aliases, frontmatter), from engine-core's markdown extraction and chunking.
 //! - [`scan`]: the full scan and the refresh of named paths, incremental by modification
 //!   time, size and content hash; deleted notes pruned; failures recorded, retried, reported.
 //! - [`lexical`]: engine-core's BM25F over a vault's chunks, saved as a snapshot so a
@@ -12,29 +10,24 @@
 //! - [`retrieve`]: lexical, semantic and hybrid (RRF) note rankings.
 //! - [`graph`]: GraphRAG: seed notes expanded over resolved links both ways, fused by RRF.
 //! - [`links`]: every link resolved like Obsidian, by source and by target, kept per vault.
-//! - [`tasks`]: every task of a vault parsed, kept per vault.
+//! - [`task_table`]: every task of a vault parsed, kept per vault.
 //! - [`generations`]: values derived from the stored rows, kept until the rows change.
 //! - [`indexes`]: the live index of every vault, the single-writer rule, the scan status.
-//! - [`background`]: the watchers and the start-up scan of a serving process.
 //! - [`lock`]: the cross-process writer lock.
 //! - [`snippet`]: the passage and highlights shown with a hit.
-//! - [`watch`]: the debounced file watcher that keeps an index fresh.
 
-pub mod background;
 pub mod generations;
 pub mod graph;
 pub mod indexes;
 pub mod lexical;
 pub mod links;
 pub mod lock;
-pub mod parse;
 pub mod query_vectors;
 pub mod retrieve;
 pub mod scan;
 pub mod semantic;
 pub mod snippet;
-pub mod tasks;
-pub mod watch;
+pub mod task_table;
 
 pub use indexes::{IndexError, IndexStatus, Indexes, VaultIndex};
 pub use scan::ScanReport;

@@ -22,8 +22,8 @@ use engine_core::text::Analyzer;
 use serde_json::Value;
 
 use super::lexical::{ChunkPlace, LexicalView};
-use super::parse::{ParsedNote, parse_note};
 use super::semantic::SemanticIndex;
+use crate::note::{ParsedNote, parse_note};
 use crate::store::{ChunkChange, FileStamp, NoteMeta, RowChange, Store, StoreError};
 use crate::vault::{Entry, EntryKind, TextFile, Vault, VaultError};
 

@@ -351,7 +351,7 @@ impl SemanticIndex {
 
 /// What is embedded for a chunk: its note's title and heading breadcrumb over its text.
 fn embedding_text(chunk: &crate::vectors::PendingChunk) -> String {
-    let title = super::parse::title_of(&chunk.path);
+    let title = crate::note::title_of(&chunk.path);
     let mut context = vec![title.as_str()];
     context.extend(chunk.headings.iter().map(String::as_str));
     format!("{}\n\n{}", context.join(" > "), chunk.text)

@@ -23,10 +23,10 @@ use axum::routing::get;
 use engine_core::acl::Scope;
 use serde_json::json;
 
+use crate::auth::Caller;
 use crate::auth::metadata::{WELL_KNOWN_PATH, metadata_document, metadata_url};
 use crate::auth::{AuthFailure, FailureReason, Verifier};
 use crate::config::{AuthConfig, AuthMode};
-use crate::dispatch::Caller;
 
 /// The caller id of an unauthenticated HTTP client (`auth.mode: none`, loopback only).
 pub const LOOPBACK_CALLER_ID: &str = "http-loopback";

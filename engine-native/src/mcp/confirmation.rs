@@ -25,7 +25,7 @@ use rmcp::model::{
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::dispatch::Caller;
+use crate::auth::Caller;
 use crate::errors::{ErrorCode, ToolError};
 
 /// The key of the one input request, and the boolean the user ticks in it.

@@ -5,8 +5,8 @@ use std::sync::{Arc, OnceLock};
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool as McpTool, ToolAnnotations};
 use serde_json::{Value, json};
 
-use crate::dispatch::Tool;
 use crate::errors::ToolError;
+use crate::server::Tool;
 use crate::tools::args::input_schema;
 
 /// The MCP description of a registered tool: name, title, description, input schema, output
@@ -104,16 +104,16 @@ pub fn error_result(error: &ToolError) -> CallToolResult {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::validate::schema_problems;
-    use crate::dispatch::Registry;
     use crate::errors::ErrorCode;
+    use crate::schema::validate::schema_problems;
+    use crate::server::Registry;
 
     /// Every tool's advertised output schema accepts the structured content of a failed call,
     /// and still rejects content that is neither a result nor an error.
     #[test]
     fn advertised_output_schemas_accept_errors_and_reject_junk() {
         let mut registry = Registry::new(Default::default());
-        crate::tools::register_all(&mut registry).expect("register");
+        crate::dispatch::register_builtin(&mut registry).expect("register");
         let error = ToolError::new(ErrorCode::NotFound, "nothing there")
             .with_details(json!({"path": "a.md"}))
             .to_structured();
@@ -139,7 +139,7 @@ mod tests {
     #[test]
     fn advertised_output_schema_accepts_the_result_shape() {
         let mut registry = Registry::new(Default::default());
-        crate::tools::register_all(&mut registry).expect("register");
+        crate::dispatch::register_builtin(&mut registry).expect("register");
         let tool = registry.get("read_note").expect("read_note");
         let schema = Value::Object((*mcp_tool(tool).output_schema.expect("schema")).clone());
         let result = json!({

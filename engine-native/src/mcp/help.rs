@@ -10,18 +10,20 @@ use std::fmt::Write as _;
 use rmcp::model::Resource;
 use serde_json::{Map, Value, json};
 
-use crate::dispatch::{Caller, Registry, Tool};
+use crate::auth::Caller;
 use crate::errors::ErrorCode;
-use crate::mcp::resources::{MARKDOWN, SCHEME};
+use crate::mcp::resources::MARKDOWN;
+use crate::server::{Registry, Tool};
+use crate::tools::uri::RESOURCE_SCHEME;
 
 /// The URI of the help page of the tool `name`.
 pub fn tool_uri(name: &str) -> String {
-    format!("{SCHEME}help/tools/{name}")
+    format!("{RESOURCE_SCHEME}help/tools/{name}")
 }
 
 /// The URI of the help page of the domain `domain`.
 pub fn domain_uri(domain: &str) -> String {
-    format!("{SCHEME}help/domains/{domain}")
+    format!("{RESOURCE_SCHEME}help/domains/{domain}")
 }
 
 /// The help resources `caller` may read: one per domain with a listed tool, one per listed tool.

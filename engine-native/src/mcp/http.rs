@@ -94,7 +94,7 @@ pub async fn serve_http(
     listener: TcpListener,
     cancel: CancellationToken,
 ) -> Result<(), String> {
-    let config = dispatcher.config().config.clone();
+    let config = dispatcher.server().config().config.clone();
     let auth = Arc::new(HttpAuth::new(&config.auth)?);
     let server = McpServer::new(dispatcher, CallerSource::HttpRequest);
     let service_config = StreamableHttpServerConfig::default()

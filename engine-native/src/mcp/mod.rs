@@ -18,12 +18,12 @@
 //! - [`progress`]: `notifications/progress` for a call that sent a `progressToken`.
 //! - [`logging`]: `logging/setLevel` and the per-call `notifications/message` a client asked for.
 //! - [`convert`]: registry tools and call outcomes to rmcp's model types.
-//! - [`auth`]: the auth seam — from HTTP request parts to a [`Caller`](crate::dispatch::Caller).
+//! - [`listing`]: what `tools/list` advertises in each facade mode.
+//! - [`auth`]: the auth seam — from HTTP request parts to a [`Caller`](crate::auth::Caller).
 //! - [`stdio`]: MCP over the process's stdin/stdout.
 //! - [`http`]: MCP over Streamable HTTP on axum at [`http::MCP_PATH`], with `Host` and
 //!   `Origin` checking.
 //! - [`shutdown`]: Ctrl-C / SIGTERM as a cancellation token.
-//! - [`maintenance`]: the periodic cache sweep while serving.
 //!
 //! [`Dispatcher`]: crate::dispatch::Dispatcher
 
@@ -32,8 +32,8 @@ pub mod confirmation;
 pub mod convert;
 pub mod help;
 pub mod http;
+pub mod listing;
 pub mod logging;
-pub mod maintenance;
 pub mod progress;
 pub mod prompts;
 pub mod resources;

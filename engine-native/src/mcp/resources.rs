@@ -21,13 +21,12 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use unicode_normalization::UnicodeNormalization;
 
-use crate::dispatch::{Caller, Dispatcher, VAULT_ARG};
+use crate::auth::Caller;
+use crate::dispatch::Dispatcher;
 use crate::errors::{ErrorCode, ToolError};
 use crate::mcp::help;
-use crate::tools::uri::encode_component;
-
-/// The scheme and separator every resource URI starts with.
-pub const SCHEME: &str = "obsidian-tc://";
+use crate::server::VAULT_ARG;
+use crate::tools::uri::{RESOURCE_SCHEME, note_uri};
 
 /// The most notes one `resources/list` page holds.
 pub const PAGE_SIZE: usize = 200;
@@ -71,7 +70,7 @@ impl ResourceUri {
             )
         };
         let rest = uri
-            .strip_prefix(SCHEME)
+            .strip_prefix(RESOURCE_SCHEME)
             .ok_or_else(|| bad("it does not start with obsidian-tc://"))?;
         let (vault, path) = rest
             .split_once('/')
@@ -133,17 +132,6 @@ fn decode(component: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-/// The URI of the note `path` in `vault`: the vault id and each segment percent-encoded.
-pub fn note_uri(vault: &str, path: &str) -> String {
-    let mut uri = String::from(SCHEME);
-    encode_component(&mut uri, vault);
-    for segment in path.split('/') {
-        uri.push('/');
-        encode_component(&mut uri, segment);
-    }
-    uri
-}
-
 /// The resource templates: notes by vault and path, and the two help pages.
 pub fn templates() -> ListResourceTemplatesResult {
     ListResourceTemplatesResult::with_all_items(vec![
@@ -189,7 +177,7 @@ pub fn list(
     caller: &Caller,
     cursor: Option<&str>,
 ) -> Result<ListResourcesResult, McpError> {
-    let served = dispatcher.served();
+    let served = dispatcher.server().served();
     let vaults: Vec<String> = served.vaults_for(caller).map(|v| v.id.clone()).collect();
     let mut resources = Vec::new();
     let (mut index, mut after) = match cursor {
@@ -286,10 +274,12 @@ pub fn read(
 ) -> Result<ReadResourceResult, McpError> {
     let text = match ResourceUri::parse(uri)? {
         ResourceUri::Note { vault, path } => read_note(dispatcher, caller, uri, &vault, &path)?,
-        ResourceUri::ToolHelp(name) => help::tool_page(&dispatcher.registry(), caller, &name)
-            .ok_or_else(|| missing_help(uri, "tool"))?,
+        ResourceUri::ToolHelp(name) => {
+            help::tool_page(&dispatcher.server().registry(), caller, &name)
+                .ok_or_else(|| missing_help(uri, "tool"))?
+        }
         ResourceUri::DomainHelp(domain) => {
-            help::domain_page(&dispatcher.registry(), caller, &domain)
+            help::domain_page(&dispatcher.server().registry(), caller, &domain)
                 .ok_or_else(|| missing_help(uri, "domain"))?
         }
     };
@@ -316,7 +306,12 @@ fn read_note(
     vault: &str,
     path: &str,
 ) -> Result<String, McpError> {
-    if dispatcher.registry().callable(READ_TOOL, caller).is_none() {
+    if dispatcher
+        .server()
+        .registry()
+        .callable(READ_TOOL, caller)
+        .is_none()
+    {
         return Err(McpError::invalid_request(
             format!("'{uri}' cannot be read: the server does not offer read_note to this caller"),
             None,

@@ -19,9 +19,10 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::Value;
 use tokio::sync::watch;
 
-use crate::dispatch::{CallOutcome, Caller, Dispatcher};
-use crate::facade::listing::advertised_tools;
+use crate::auth::Caller;
+use crate::dispatch::{CallOutcome, Dispatcher};
 use crate::mcp::convert::{error_result, success_result};
+use crate::mcp::listing::advertised_tools;
 use crate::mcp::logging::{self, SessionLogLevel};
 use crate::mcp::{confirmation, progress, prompts, resources};
 
@@ -211,7 +212,7 @@ impl ServerHandler for McpServer {
     /// Once the client is initialized, watch the tool list for it (a reload that changes
     /// the tool visibility notifies every connected client).
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        let generations = self.dispatcher.watch_tool_list();
+        let generations = self.dispatcher.server().watch_tool_list();
         tokio::spawn(forward_tool_list_changes(context.peer, generations));
     }
 
@@ -221,7 +222,7 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
         let caller = self.caller(&context)?;
-        let served = self.dispatcher.served();
+        let served = self.dispatcher.server().served();
         let mode = served.config().config.tool_facade.mode;
         let tools = advertised_tools(served.registry(), &caller, mode);
         Ok(ListToolsResult::with_all_items(tools))
@@ -278,7 +279,12 @@ impl ServerHandler for McpServer {
             Ok(value) => Ok(success_result(value).into()),
             Err(error) => {
                 let ttl = Duration::from_secs(
-                    self.dispatcher.served().config().config.elicit_ttl_seconds,
+                    self.dispatcher
+                        .server()
+                        .served()
+                        .config()
+                        .config
+                        .elicit_ttl_seconds,
                 );
                 match can_ask
                     .then(|| confirmation::ask(&error, &caller, ttl))
@@ -304,7 +310,7 @@ impl ServerHandler for McpServer {
     /// Runs one accepted subscription: tool-list changes until the client ends it.
     async fn listen(&self, subscription: SubscriptionContext) -> Result<(), McpError> {
         if subscription.accepted().tools_list_changed == Some(true) {
-            let generations = self.dispatcher.watch_tool_list();
+            let generations = self.dispatcher.server().watch_tool_list();
             forward_to_subscription(&subscription, generations).await;
         } else {
             subscription.cancelled().await;

@@ -6,7 +6,8 @@ use std::sync::Arc;
 use rmcp::{RoleServer, Service, ServiceExt};
 use tokio_util::sync::CancellationToken;
 
-use crate::dispatch::{Caller, Dispatcher};
+use crate::auth::Caller;
+use crate::dispatch::Dispatcher;
 use crate::mcp::server::{CallerSource, McpServer};
 
 /// Serves MCP on stdio as the trusted [`Caller::stdio`] until the client closes stdin or

@@ -3,6 +3,8 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use crate::errors::ToolError;
+
 /// A failure of the store.
 #[derive(Debug)]
 pub enum StoreError {
@@ -110,4 +112,9 @@ impl From<serde_json::Error> for StoreError {
     fn from(e: serde_json::Error) -> Self {
         Self::Json(e)
     }
+}
+
+/// The tool error for a failure of the cache database: `internal`.
+pub fn store_fault(error: StoreError) -> ToolError {
+    ToolError::internal(format!("the cache database failed: {error}"))
 }

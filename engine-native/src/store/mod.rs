@@ -22,13 +22,14 @@ mod error;
 mod events;
 mod idempotency;
 mod link_graph;
-mod maintenance;
 mod migrations;
 mod note_facts;
 mod note_index;
 mod notes;
 mod random;
 mod snapshots;
+mod sqlite_vec;
+mod sweep;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -36,11 +37,10 @@ use std::sync::{Mutex, MutexGuard};
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 
 pub use elicit::{ApproveError, Elicit, ElicitError, ElicitRequest, PendingElicit};
-pub use error::StoreError;
+pub use error::{StoreError, store_fault};
 pub use events::{Event, EventLog, LoggedEvent, Outcome};
 pub use idempotency::{Claim, Idempotency, IdempotencyPolicy};
 pub use link_graph::{LinkDetailRow, LinkGraphRows};
-pub use maintenance::{Retention, SweepCounts, VaultRowCounts};
 pub use migrations::SCHEMA_VERSION;
 pub use note_facts::{NoteFacts, NoteFactsRepo};
 pub use note_index::{
@@ -48,6 +48,7 @@ pub use note_index::{
 };
 pub use notes::{NoteMeta, NotePage, Notes};
 pub use snapshots::{ChangedFile, NewChange, Snapshot, SnapshotInfo, Snapshots};
+pub use sweep::{Retention, SweepCounts, VaultRowCounts};
 
 /// A new unique id for one change (tool call) of the snapshots.
 pub fn new_change_id() -> Result<String, StoreError> {
@@ -76,7 +77,7 @@ impl Store {
     pub fn open(path: &Path, idempotency_policy: IdempotencyPolicy) -> Result<Self, StoreError> {
         idempotency_policy.validate()?;
         // vec0 tables (crate::vectors) need sqlite-vec on every connection of the store.
-        crate::vectors::register_sqlite_vec()?;
+        sqlite_vec::register_sqlite_vec()?;
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|source| StoreError::CreateDir {
                 path: dir.to_path_buf(),

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use super::{NoteMeta, Store, StoreError};
-use crate::index::parse::ParsedNote;
+use crate::note::ParsedNote;
 
 /// What the scanner compares a file with to decide whether to re-read it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -221,7 +221,7 @@ impl<'s> NoteIndex<'s> {
             let mut notes = conn.prepare("SELECT path FROM notes WHERE vault_id = ?1")?;
             for path in notes.query_map([vault], |r| r.get::<_, String>(0))? {
                 let path = path?;
-                let title = crate::index::parse::title_of(&path);
+                let title = crate::note::title_of(&path);
                 fields.insert(
                     path,
                     NoteFields {

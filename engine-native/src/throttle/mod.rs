@@ -22,6 +22,7 @@
 
 mod bucket;
 pub mod limiter;
+mod refusal;
 pub mod tiers;
 
 pub use limiter::{Throttle, rate_class};

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::config::ServerConfig;
-use crate::dispatch::{Handler, MetricsSnapshot, ToolContext, ToolDef, Visibility};
 use crate::errors::ToolError;
+use crate::server::{Handler, MetricsSnapshot, ToolContext, ToolDef, Visibility};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 
@@ -249,7 +249,7 @@ pub fn tools() -> Vec<ToolDef> {
 }
 
 fn server_health(ctx: &ToolContext<'_>, _args: Value) -> Result<Value, ToolError> {
-    let server = ctx.dispatcher();
+    let server = ctx.server();
     let schema_version = server.store().schema_version().ok();
     let ok = schema_version.is_some();
     structured(&Health {
@@ -313,5 +313,5 @@ fn inspect_visibility(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolE
 
 fn get_metrics(ctx: &ToolContext<'_>, _args: Value) -> Result<Value, ToolError> {
     let only = ctx.caller().vault_binding.as_deref();
-    structured(&ctx.dispatcher().metrics().snapshot(only))
+    structured(&ctx.server().metrics().snapshot(only))
 }

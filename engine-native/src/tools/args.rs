@@ -6,8 +6,8 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::dispatch::PathArg;
 use crate::errors::{ErrorCode, ToolError};
+use crate::server::PathArg;
 
 /// A `path` argument the caller reads.
 pub const PATH_READ: &[PathArg] = &[PathArg {

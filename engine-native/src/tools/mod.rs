@@ -1,5 +1,5 @@
-//! The built-in tools. Each module declares its tools as [`ToolDef`]s; [`register_all`] adds
-//! them to a registry.
+//! The built-in tools. Each module declares its tools as [`ToolDef`]s; [`all_tools`] lists
+//! them all, for [`crate::dispatch::register_builtin`] to register.
 //!
 //! - [`admin`]: `server_health`, `get_server_config`, `inspect_acl`, `inspect_visibility`,
 //!   `get_metrics` (each scoped to a vault-bound caller).
@@ -43,7 +43,7 @@
 //! - [`workspaces`]: `list_workspaces`, `save_workspace`, `open_workspace`, `list_bookmarks`,
 //!   `add_bookmark`, `remove_bookmark` (destructive) over `.obsidian/workspaces.json` and
 //!   `.obsidian/bookmarks.json`.
-//! - [`bridge`]: the tools a running Obsidian carries out through TC Bridge (commands,
+//! - [`companion`]: the tools a running Obsidian carries out through TC Bridge (commands,
 //!   Dataview, Tasks, Templater, QuickAdd, OCR, Excalidraw, make.md, Omnisearch, daily notes,
 //!   active and open note) and `refresh_plugin_capabilities`.
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
@@ -52,10 +52,10 @@ pub mod admin;
 pub mod args;
 pub mod attachments;
 pub mod bases;
-pub mod bridge;
 pub mod bulk;
 pub mod canvas;
 pub mod capture;
+pub mod companion;
 pub mod context;
 pub mod frontmatter;
 pub mod graph;
@@ -77,9 +77,9 @@ pub mod vaults;
 pub mod workspaces;
 pub mod write_back;
 
-use crate::dispatch::{Registry, RegistryError, ToolDef};
+use crate::server::ToolDef;
 
-/// Every built-in tool.
+/// Every tool of the tool families (the facade adds its own: [`crate::dispatch::builtin_tools`]).
 pub fn all_tools() -> Vec<ToolDef> {
     let mut tools = admin::tools();
     tools.extend(vaults::tools());
@@ -102,15 +102,7 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(kanban::tools());
     tools.extend(typed_links::tools());
     tools.extend(workspaces::tools());
-    tools.extend(bridge::tools());
+    tools.extend(companion::tools());
     tools.push(uri::tool());
-    tools.extend(crate::facade::tools());
     tools
-}
-
-/// Registers every built-in tool in `registry`.
-pub fn register_all(registry: &mut Registry) -> Result<(), RegistryError> {
-    all_tools()
-        .into_iter()
-        .try_for_each(|tool| registry.register(tool))
 }

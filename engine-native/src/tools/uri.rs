@@ -24,12 +24,26 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::{ErrorCode, ToolError};
+use crate::server::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::VaultError;
+
+/// The scheme and separator of the MCP resource URI of a note (`obsidian-tc://<vault>/<path>`).
+pub const RESOURCE_SCHEME: &str = "obsidian-tc://";
+
+/// The URI of the note `path` in `vault`: the vault id and each segment percent-encoded.
+pub fn note_uri(vault: &str, path: &str) -> String {
+    let mut uri = String::from(RESOURCE_SCHEME);
+    encode_component(&mut uri, vault);
+    for segment in path.split('/') {
+        uri.push('/');
+        encode_component(&mut uri, segment);
+    }
+    uri
+}
 
 /// The plugin the Advanced URI actions need.
 const ADVANCED_URI_PLUGIN: &str = "obsidian-advanced-uri";

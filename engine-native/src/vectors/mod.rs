@@ -9,13 +9,11 @@
 //! - [`VectorMatrix`]: one set's vectors row-major in one `Vec<f32>`, kept up to date with
 //!   upsert and swap-remove; [`VectorMatrix::top_k`] scores every row the [`NoteFilter`] allows
 //!   with engine-core's dot product and keeps the best `k` (ties by smaller chunk id).
-//! - [`register_sqlite_vec`]: makes `vec0` available to every connection; `Store::open` calls it.
 
 mod blob;
 mod error;
 mod filter;
 mod matrix;
-mod registration;
 mod sets;
 mod top_k;
 mod vector_store;
@@ -23,6 +21,5 @@ mod vector_store;
 pub use error::{MatrixError, VectorStoreError};
 pub use filter::NoteFilter;
 pub use matrix::{VectorMatrix, check_vector};
-pub use registration::register_sqlite_vec;
 pub use sets::{EmbeddingSet, MAX_DIMS};
 pub use vector_store::{MAX_KNN_K, PendingChunk, VectorRow, VectorStore};

@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::references::{extension, is_attachment, readable_references};
-use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::ToolError;
+use crate::server::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::links::table::link_table;
 use crate::tools::structured::{output_schema, structured};

@@ -7,9 +7,9 @@ use serde_json::{Map, Value, json};
 
 use crate::bases::eval::FileFacts;
 use crate::bases::model::{Base, BaseError, read_base};
-use crate::dispatch::ToolContext;
 use crate::errors::{ErrorCode, ToolError};
 use crate::frontmatter::parse_properties;
+use crate::server::ToolContext;
 use crate::tools::links::table::link_table;
 use crate::tools::search::index_fault;
 use crate::tools::vault_error::tool_error_from_vault;

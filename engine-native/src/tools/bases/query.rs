@@ -9,8 +9,8 @@ use super::load::{load_base, unsupported, vault_files};
 use crate::bases::eval::Universe;
 use crate::bases::model::View;
 use crate::bases::query::run_view;
-use crate::dispatch::ToolContext;
 use crate::errors::{ErrorCode, ToolError};
+use crate::server::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::structured::structured;
 

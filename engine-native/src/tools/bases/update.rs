@@ -9,8 +9,8 @@ use serde_json::{Map, Value, json};
 use super::args::{UpdateBase, ViewOp, ViewPatch};
 use super::load::{parse_base_text, read_base_text};
 use super::written::{prepare_update, write_base};
-use crate::dispatch::ToolContext;
 use crate::errors::{ErrorCode, ToolError};
+use crate::server::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::vault_error::check_expected;
 

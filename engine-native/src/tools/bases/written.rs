@@ -8,9 +8,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::load::parse_base_text;
-use crate::dispatch::ToolContext;
 use crate::errors::ToolError;
 use crate::frontmatter::property_lines;
+use crate::server::ToolContext;
 use crate::tools::structured::structured;
 use crate::tools::write_back::write_back;
 

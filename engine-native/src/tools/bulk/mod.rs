@@ -14,7 +14,7 @@ mod create;
 mod outcome;
 mod set_property;
 
-use crate::dispatch::ToolDef;
+use crate::server::ToolDef;
 
 /// The bulk note tools.
 pub fn tools() -> Vec<ToolDef> {

@@ -12,10 +12,10 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::outcome::{BulkResult, ItemResult, ItemStatus, finish};
-use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::{ErrorCode, ToolError};
 use crate::frontmatter::{Edit, apply};
-use crate::index::parse::parse_note;
+use crate::note::parse_note;
+use crate::server::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
 use crate::tools::structured::output_schema;

@@ -3,8 +3,8 @@
 use engine_core::acl::AclOp;
 
 use super::model::{Canvas, invalid};
-use crate::dispatch::ToolContext;
 use crate::errors::ToolError;
+use crate::server::ToolContext;
 use crate::tools::vault_error::{check_expected, tool_error_from_vault};
 use crate::tools::write_back::write_back;
 use crate::vault::WriteOutcome;

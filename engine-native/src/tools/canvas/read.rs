@@ -7,8 +7,8 @@ use serde_json::{Map, Value};
 use super::args::ReadCanvas;
 use super::load::load_canvas;
 use super::view::{EdgeView, NodeView, edge_views, node_views};
-use crate::dispatch::ToolContext;
 use crate::errors::ToolError;
+use crate::server::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::structured::structured;
 

@@ -13,8 +13,8 @@ use serde_json::{Value, json};
 use super::args::{ItemPatch, UpdateCanvas};
 use super::load::{load_canvas, write_canvas_file};
 use super::model::{Item, field, id, new_item, patch_item};
-use crate::dispatch::ToolContext;
 use crate::errors::{ErrorCode, ToolError};
+use crate::server::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::structured::structured;
 

@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::model::{Canvas, Item, field, id, number};
-use crate::dispatch::ToolContext;
+use crate::server::ToolContext;
 use engine_core::acl::AclOp;
 
 /// Keys shown as typed fields (everything else is in `extra`).

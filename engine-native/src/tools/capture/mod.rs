@@ -7,7 +7,7 @@
 mod capture_note;
 mod stamp;
 
-use crate::dispatch::ToolDef;
+use crate::server::ToolDef;
 
 /// The capture tools.
 pub fn tools() -> Vec<ToolDef> {

@@ -14,15 +14,15 @@ use serde_json::{Value, json};
 
 use super::note::read;
 use super::searchable::Searchable;
-use crate::dispatch::{PathArg, ToolContext, ToolDef};
 use crate::errors::ToolError;
-use crate::index::parse::title_of;
 use crate::index::semantic::SemanticError;
 use crate::index::snippet::snippet;
-use crate::mcp::resources::note_uri;
+use crate::note::title_of;
+use crate::server::{PathArg, ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::search::chunk_text;
 use crate::tools::structured::{output_schema, structured};
+use crate::tools::uri::note_uri;
 use engine_core::acl::AclOp;
 
 /// How many notes `search` returns when no `limit` is given.

@@ -14,10 +14,10 @@ use serde_json::Value;
 
 use super::budget::Budget;
 use super::searchable::Searchable;
-use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::ToolError;
-use crate::index::parse::title_of;
 use crate::index::semantic::SemanticError;
+use crate::note::title_of;
+use crate::server::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::links::table::link_table;
 use crate::tools::search::index_fault;

@@ -9,12 +9,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::searchable::Searchable;
-use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::ToolError;
 use crate::index::graph::{GraphHit, GraphQuery, MAX_HOPS, graph_notes};
-use crate::index::parse::title_of;
 use crate::index::retrieve::Retrieval;
 use crate::index::semantic::SemanticError;
+use crate::note::title_of;
+use crate::server::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::links::table::link_table;
 use crate::tools::search::cursor_offset;

@@ -4,8 +4,8 @@
 
 use engine_core::acl::AclOp;
 
-use crate::dispatch::ToolContext;
 use crate::errors::ToolError;
+use crate::server::ToolContext;
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::{NoteFile, TextFile};
 

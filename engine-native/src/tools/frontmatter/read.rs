@@ -6,9 +6,9 @@ use super::args::{NotePath, NoteProperty};
 use super::errors::tool_error_from_frontmatter;
 use super::note::read_for_tool;
 use super::results::{FrontmatterRead, PropertyEntry, PropertyRead};
-use crate::dispatch::ToolContext;
 use crate::errors::ToolError;
 use crate::frontmatter::{self, PropertyType};
+use crate::server::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::structured::structured;
 

@@ -7,9 +7,9 @@
 use super::errors::frontmatter_code;
 use super::note::read_text;
 use super::results::InvalidNote;
-use crate::dispatch::ToolContext;
 use crate::errors::ToolError;
 use crate::frontmatter::{self, Frontmatter};
+use crate::server::ToolContext;
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::{EntryKind, VaultError};
 use engine_core::acl::AclOp;

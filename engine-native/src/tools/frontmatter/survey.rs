@@ -10,9 +10,9 @@ use super::errors::argument_error;
 use super::page::page;
 use super::results::{PropertyList, PropertyMatch, PropertyMatches, PropertyUsage};
 use super::scan::scan;
-use crate::dispatch::ToolContext;
 use crate::errors::ToolError;
 use crate::frontmatter::{PropertyQuery, PropertyType};
+use crate::server::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::structured::structured;
 

@@ -11,8 +11,8 @@ use serde_json::Value;
 
 use super::args::FindCycles;
 use super::view::GraphView;
-use crate::dispatch::ToolContext;
 use crate::errors::ToolError;
+use crate::server::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::structured::structured;
 

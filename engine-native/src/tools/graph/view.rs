@@ -11,9 +11,9 @@ use engine_core::acl::AclOp;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::dispatch::ToolContext;
 use crate::errors::{ErrorCode, ToolError};
 use crate::index::links::LinkTable;
+use crate::server::ToolContext;
 use crate::tools::links::table::link_table;
 
 /// How one note links another.

@@ -9,8 +9,8 @@ use serde_json::Value;
 
 use super::args::{Direction, Neighbors, PathBetween};
 use super::view::{EdgeKind, GraphView};
-use crate::dispatch::ToolContext;
 use crate::errors::ToolError;
+use crate::server::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::structured::structured;
 

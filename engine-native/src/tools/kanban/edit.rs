@@ -9,8 +9,8 @@ use serde_json::{Value, json};
 use super::args::{AddCard, MoveCard, Position};
 use super::board::{Board, insert_lines, line_break};
 use super::load::{BoardNote, load_board, write_board};
-use crate::dispatch::ToolContext;
 use crate::errors::{ErrorCode, ToolError};
+use crate::server::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::structured::structured;
 

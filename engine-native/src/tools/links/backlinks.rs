@@ -10,9 +10,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::table::{Page, default_limit, existing_note, link_table, page};
-use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::ToolError;
 use crate::index::links::ResolvedLink;
+use crate::server::{ToolContext, ToolDef};
 use crate::tools::args::{PATH_READ, input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 use crate::vault::TextFile;

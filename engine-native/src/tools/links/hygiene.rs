@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::table::{Page, default_limit, link_table, page};
-use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::ToolError;
+use crate::server::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 

@@ -31,7 +31,7 @@ mod rewrite_link;
 pub(crate) mod table;
 mod vault_tree;
 
-use crate::dispatch::ToolDef;
+use crate::server::ToolDef;
 
 /// The link tools.
 pub fn tools() -> Vec<ToolDef> {

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::table::{existing_note, link_table};
-use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::ToolError;
+use crate::server::{ToolContext, ToolDef};
 use crate::tools::args::{PATH_READ, input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 

@@ -24,9 +24,9 @@ use engine_core::links::{
 use engine_core::markdown::extract;
 use serde_json::{Value, json};
 
-use crate::dispatch::ToolContext;
 use crate::errors::{ErrorCode, ToolError};
 use crate::index::links::LinkTable;
+use crate::server::ToolContext;
 use crate::tools::links::table::vault_files;
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::{NoteFile, TextFile, WriteOptions};

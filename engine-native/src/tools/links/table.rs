@@ -7,9 +7,9 @@ use engine_core::acl::AclOp;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::dispatch::ToolContext;
 use crate::errors::{ErrorCode, ToolError};
 use crate::index::links::LinkTable;
+use crate::server::ToolContext;
 use crate::tools::search::{cursor_offset, index_fault, scan_notes};
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::EntryKind;
@@ -24,7 +24,7 @@ pub(super) fn default_limit() -> usize {
 
 /// The resolved link table of the call's vault (kept until the index changes).
 pub(crate) fn link_table(ctx: &ToolContext<'_>) -> Result<Arc<LinkTable>, ToolError> {
-    ctx.dispatcher()
+    ctx.server()
         .indexes()
         .links()
         .get(ctx.store(), ctx.vault_id(), || {
@@ -37,7 +37,7 @@ pub(crate) fn link_table(ctx: &ToolContext<'_>) -> Result<Arc<LinkTable>, ToolEr
 /// scan of the vault runs the change is refused (retryable), and a vault never indexed
 /// (`index.scanOnStart` off) is scanned first, so no incoming link is missed.
 pub(crate) fn complete_link_table(ctx: &ToolContext<'_>) -> Result<Arc<LinkTable>, ToolError> {
-    let indexes = ctx.dispatcher().indexes();
+    let indexes = ctx.server().indexes();
     let status = indexes
         .vault(ctx.store(), ctx.vault_id())
         .map_err(index_fault)?

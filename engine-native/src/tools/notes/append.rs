@@ -6,9 +6,9 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::edit_flow::{EditRequest, apply_edit, edit_tool};
-use crate::dispatch::{ToolContext, ToolDef};
 use crate::edits::{AppendAt, append};
 use crate::errors::{ErrorCode, ToolError};
+use crate::server::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::structured;
 

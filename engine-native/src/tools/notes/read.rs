@@ -8,9 +8,9 @@ use serde_json::Value;
 
 use super::edit_error::tool_error_from_edit;
 use super::note_text::{NoteText, line_ending_name, read_text};
-use crate::dispatch::{ToolContext, ToolDef};
 use crate::edits::{ReadTarget, read_range};
 use crate::errors::{ErrorCode, ToolError};
+use crate::server::{ToolContext, ToolDef};
 use crate::tools::args::PATH_READ;
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};

@@ -9,8 +9,8 @@ use serde_json::Value;
 
 use super::note_text::read_text;
 use super::read::{NoteRead, select};
-use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::ToolError;
+use crate::server::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 

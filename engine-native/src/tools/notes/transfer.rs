@@ -18,8 +18,8 @@ use std::collections::BTreeSet;
 use engine_core::links::Moves;
 
 use super::note_text::{mutation_failed, read_if_exists};
-use crate::dispatch::{PathArg, ToolContext, ToolDef};
 use crate::errors::{ErrorCode, ToolError};
+use crate::server::{PathArg, ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::links::relink::{PlannedMove, RelinkPlan, commit, plan_moves, plan_relink};
 use crate::tools::links::table::{complete_link_table, vault_files};

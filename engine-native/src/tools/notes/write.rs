@@ -11,9 +11,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::note_text::{in_style, mutation_failed, read_if_exists};
-use crate::dispatch::{PathArg, ToolContext, ToolDef};
 use crate::edits::preview;
 use crate::errors::{ErrorCode, ToolError};
+use crate::server::{PathArg, ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 use crate::tools::vault_error::check_expected;

@@ -10,10 +10,10 @@ use serde_json::Value;
 
 use super::locate::locate;
 use super::note_io::{create_note, initial_text, read_note};
-use crate::dispatch::{ToolContext, ToolDef};
 use crate::edits::{AppendAt, append};
 use crate::errors::{ErrorCode, ToolError};
 use crate::periodic::{Period, SettingsSource};
+use crate::server::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 use crate::tools::vault_error::check_expected;

@@ -9,9 +9,9 @@ use serde_json::Value;
 use super::locate::locate;
 use super::note_io::{create_note, initial_text, read_note, state_of};
 use super::result::PeriodicNote;
-use crate::dispatch::{Handler, ToolContext, ToolDef};
 use crate::errors::{ErrorCode, ToolError};
 use crate::periodic::Period;
+use crate::server::{Handler, ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 

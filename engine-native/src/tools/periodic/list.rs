@@ -10,9 +10,9 @@ use serde_json::Value;
 
 use super::locate::layout_of;
 use crate::calendar::Date;
-use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::{ErrorCode, ToolError};
 use crate::periodic::{Period, SettingsSource};
+use crate::server::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 use crate::tools::vault_error::tool_error_from_vault;

@@ -17,7 +17,7 @@ mod locate;
 mod note_io;
 mod result;
 
-use crate::dispatch::ToolDef;
+use crate::server::ToolDef;
 
 /// The periodic note tools.
 pub fn tools() -> Vec<ToolDef> {

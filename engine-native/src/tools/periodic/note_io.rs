@@ -4,9 +4,9 @@
 use engine_core::acl::AclOp;
 use engine_core::hash::sha256_hex;
 
-use crate::dispatch::ToolContext;
 use crate::errors::{ErrorCode, ToolError};
 use crate::periodic::{NoteLayout, NoteName, TemplateValues, TimeOfDay, expand};
+use crate::server::ToolContext;
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::{NoteFile, TextFile, VaultError, WriteOptions};
 

@@ -10,8 +10,8 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-use crate::dispatch::ToolContext;
 use crate::errors::ToolError;
+use crate::server::ToolContext;
 use crate::tools::search::index_fault;
 use crate::vault::TextFile;
 

@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 
 use super::matching::TIME_BUDGET;
 use crate::errors::{ErrorCode, ToolError};
-use crate::index::parse::title_of;
+use crate::note::title_of;
 use crate::store::NoteFacts;
 
 /// A validated rule from the query text.

@@ -6,10 +6,10 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::{ErrorCode, ToolError};
 use crate::index::semantic::{Coverage, SemanticError};
 use crate::index::{IndexError, ScanReport};
+use crate::server::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::search::index_fault;
 use crate::tools::structured::{output_schema, structured};
@@ -107,7 +107,7 @@ pub(super) fn status_tool() -> ToolDef {
 fn index_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let _: NoArgs = parse(args)?;
     let started = ctx.clock().now_ms();
-    let indexes = ctx.dispatcher().indexes();
+    let indexes = ctx.server().indexes();
     let embeddings = &ctx.served().config().config.embeddings;
     let (report, notes) = scan_notes(ctx)?;
     // Progress continues past the notes with the chunks still to embed.
@@ -151,7 +151,7 @@ fn index_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
 pub(crate) fn scan_notes(ctx: &ToolContext<'_>) -> Result<(ScanReport, u64), ToolError> {
     let mut notes = 0;
     let report = ctx
-        .dispatcher()
+        .server()
         .indexes()
         .scan(
             ctx.store(),
@@ -170,7 +170,7 @@ pub(crate) fn scan_notes(ctx: &ToolContext<'_>) -> Result<(ScanReport, u64), Too
 fn get_index_status(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let _: NoArgs = parse(args)?;
     let index = ctx
-        .dispatcher()
+        .server()
         .indexes()
         .vault(ctx.store(), ctx.vault_id())
         .map_err(index_fault)?;

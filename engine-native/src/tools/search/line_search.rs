@@ -10,9 +10,9 @@ use serde_json::Value;
 use super::corpus;
 use super::matching::{Budget, Pattern, line_snippet, scan};
 use super::{cursor_offset, folder_prefix, index_fault};
-use crate::dispatch::ToolContext;
 use crate::errors::ToolError;
 use crate::index::snippet::Snippet;
+use crate::server::ToolContext;
 use crate::tools::structured::structured;
 
 /// Matching lines per page when no `limit` is given.
@@ -85,7 +85,7 @@ pub(super) fn run(
         .skip(offset)
         .collect();
     let scanning = ctx
-        .dispatcher()
+        .server()
         .indexes()
         .vault(ctx.store(), ctx.vault_id())
         .map_err(index_fault)?

@@ -14,8 +14,8 @@ mod search_text;
 mod search_vault;
 mod unranked;
 
-use crate::dispatch::ToolDef;
 use crate::errors::{ErrorCode, ToolError};
+use crate::server::ToolDef;
 use crate::store::StoreError;
 
 /// Every search tool.
@@ -53,7 +53,7 @@ pub(crate) fn cursor_offset(cursor: Option<&str>) -> Result<usize, ToolError> {
 }
 
 /// The stored text of chunk `chunk_id` (empty when it is gone: a note changed meanwhile).
-pub(crate) fn chunk_text(ctx: &crate::dispatch::ToolContext<'_>, chunk_id: i64) -> String {
+pub(crate) fn chunk_text(ctx: &crate::server::ToolContext<'_>, chunk_id: i64) -> String {
     ctx.store()
         .note_index()
         .chunk_text(chunk_id)

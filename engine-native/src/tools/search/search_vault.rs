@@ -15,14 +15,14 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::dispatch::{ToolContext, ToolDef};
 use crate::errors::{ErrorCode, ToolError};
 use crate::index::VaultIndex;
 use crate::index::graph::{GraphQuery, LinkGraph, graph_notes};
-use crate::index::parse::title_of;
 use crate::index::retrieve::{Retrieval, Retriever};
 use crate::index::semantic::{SemanticError, SemanticIndex};
 use crate::index::snippet::{Snippet, snippet};
+use crate::note::title_of;
+use crate::server::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::links::table::link_table;
 use crate::tools::search::matching::Pattern;
@@ -199,7 +199,7 @@ fn search_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
         ctx,
         folder: args.folder.as_deref().map(folder_prefix),
     };
-    let indexes = ctx.dispatcher().indexes();
+    let indexes = ctx.server().indexes();
     let index = indexes
         .vault(ctx.store(), ctx.vault_id())
         .map_err(index_fault)?;

@@ -14,11 +14,11 @@ use super::facts::{matching, parse_rule};
 use super::index_fault;
 use super::matching::{Budget, Pattern, line_snippet, lines_in, scan};
 use super::search_vault::{Found, Scores};
-use crate::dispatch::ToolContext;
 use crate::errors::ToolError;
-use crate::index::parse::title_of;
 use crate::index::snippet::snippet;
-use crate::tools::bridge::run_dql;
+use crate::note::title_of;
+use crate::server::ToolContext;
+use crate::tools::companion::run_dql;
 
 /// One page of results and whether more follow.
 pub(super) struct Page {

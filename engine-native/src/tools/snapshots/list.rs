@@ -6,10 +6,10 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::dispatch::store_fault;
-use crate::dispatch::{PathArg, ToolContext, ToolDef};
 use crate::errors::{ErrorCode, ToolError};
+use crate::server::{PathArg, ToolContext, ToolDef};
 use crate::store::SnapshotInfo;
+use crate::store::store_fault;
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 

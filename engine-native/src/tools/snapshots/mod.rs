@@ -16,7 +16,7 @@ mod restore;
 mod restore_note;
 mod undo;
 
-use crate::dispatch::ToolDef;
+use crate::server::ToolDef;
 
 /// The snapshot tools.
 pub fn tools() -> Vec<ToolDef> {

@@ -7,8 +7,8 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::json;
 
-use crate::dispatch::ToolContext;
 use crate::errors::{ErrorCode, ToolError};
+use crate::server::ToolContext;
 use crate::store::Snapshot;
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::{NoteFile, VaultError, WriteOptions};
@@ -172,7 +172,7 @@ pub(super) fn find(ctx: &ToolContext<'_>, id: i64, op: AclOp) -> Result<Snapshot
         .store()
         .snapshots()
         .get(ctx.vault_id(), id)
-        .map_err(crate::dispatch::store_fault)?
+        .map_err(crate::store::store_fault)?
         .filter(|snapshot| ctx.may(&snapshot.info.path, AclOp::Read))
         .ok_or_else(|| super::list::snapshot_not_found(id))?;
     ctx.check_path(&snapshot.info.path, op)?;

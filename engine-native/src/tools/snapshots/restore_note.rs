@@ -7,9 +7,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::restore::{FileRestore, apply_all, find, plan};
-use crate::dispatch::{ToolContext, ToolDef};
 use crate::edits::preview;
 use crate::errors::ToolError;
+use crate::server::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 

@@ -7,8 +7,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::restore::{FileRestore, Planned, apply_all, plan};
-use crate::dispatch::{ToolContext, ToolDef, store_fault};
 use crate::errors::{ErrorCode, ToolError};
+use crate::server::{ToolContext, ToolDef};
+use crate::store::store_fault;
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 

@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::tasks::{DateField, Priority, StatusType};
+use crate::task_line::{DateField, Priority, StatusType};
 
 /// The most tasks one page holds.
 pub(super) const MAX_LIMIT: usize = 1000;

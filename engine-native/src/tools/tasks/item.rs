@@ -4,7 +4,7 @@ use super::args::{DateFilter, ListTasks};
 use super::results::TaskItem;
 use crate::calendar::Date;
 use crate::errors::{ErrorCode, ToolError};
-use crate::tasks::{DateField, Priority, StatusType, TaskFields, task_tags};
+use crate::task_line::{DateField, Priority, StatusType, TaskFields, task_tags};
 
 /// The item of the task on `line` of `path` with status `symbol` and text `text`.
 pub(super) fn task_item(path: &str, line: usize, symbol: char, text: &str) -> TaskItem {

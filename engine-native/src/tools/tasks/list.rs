@@ -1,7 +1,7 @@
 //! `list_tasks`: the indexed tasks of the notes the caller may read, filtered and paged.
 //!
 //! The tasks come from the index's `tasks` rows, parsed once per index generation
-//! ([`crate::index::tasks::TaskTables`]), so a call reads no note and parses no task: the
+//! ([`crate::index::task_table::TaskTables`]), so a call reads no note and parses no task: the
 //! index is kept fresh by the watcher and by every write through obsidian-tc. A note the
 //! caller may not read is skipped before anything is counted.
 
@@ -13,9 +13,9 @@ use serde_json::Value;
 use super::args::{DEFAULT_LIMIT, ListTasks, MAX_LIMIT};
 use super::item::{TaskFilter, read_item};
 use super::results::TaskList;
-use crate::dispatch::ToolContext;
 use crate::errors::ToolError;
-use crate::index::tasks::IndexedTask;
+use crate::index::task_table::IndexedTask;
+use crate::server::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::search::{cursor_offset, index_fault};
 use crate::tools::structured::structured;
@@ -28,7 +28,7 @@ pub(super) fn list_tasks(ctx: &ToolContext<'_>, args: Value) -> Result<Value, To
     let limit = args.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
     let prefix = args.path_prefix.as_deref().unwrap_or("");
     let table = ctx
-        .dispatcher()
+        .server()
         .indexes()
         .tasks()
         .get(ctx.store(), ctx.vault_id())

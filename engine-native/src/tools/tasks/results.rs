@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::tasks::{Priority, StatusType};
+use crate::task_line::{Priority, StatusType};
 
 /// One task.
 #[derive(Debug, Clone, Serialize, JsonSchema)]

@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::relations::{relations, resolve};
-use crate::dispatch::ToolContext;
 use crate::errors::ToolError;
+use crate::server::ToolContext;
 use crate::store::NoteFacts;
 use crate::tools::args::parse;
 use crate::tools::links::table::{DEFAULT_LIMIT, Page, existing_note, link_table, page};

@@ -10,8 +10,8 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::dispatch::ToolContext;
 use crate::errors::ToolError;
+use crate::server::ToolContext;
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::ObsidianSetting;
 

@@ -6,9 +6,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::relations::{Status, TypedLink, relations, resolve};
-use crate::dispatch::ToolContext;
 use crate::errors::ToolError;
 use crate::frontmatter;
+use crate::server::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
 use crate::tools::frontmatter::note::read_text;

@@ -15,10 +15,10 @@ use serde_json::Value;
 
 use super::check::{Issue, note_issues};
 use super::declared::declared_types;
-use crate::dispatch::ToolContext;
 use crate::edits::preview;
 use crate::errors::ToolError;
 use crate::frontmatter::{self, Edit, apply};
+use crate::server::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
 use crate::tools::frontmatter::note::read_text;

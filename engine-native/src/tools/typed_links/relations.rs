@@ -12,8 +12,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::vocabulary::{is_relation_key, may_hold_relations};
-use crate::dispatch::ToolContext;
-use crate::index::parse::{strings_in, subpath_text};
+use crate::note::{strings_in, subpath_text};
+use crate::server::ToolContext;
 
 /// One relation as written: a property and one note reference in its value.
 #[derive(Debug, Clone, PartialEq, Eq)]

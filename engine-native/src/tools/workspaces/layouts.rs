@@ -16,10 +16,10 @@ use serde_json::{Map, Value, json};
 
 use super::args::{NoArgs, WorkspaceName};
 use super::json_file::{JsonFile, WORKSPACES_FILE, bad_file, read_json, write_json};
-use crate::dispatch::ToolContext;
 use crate::errors::{ErrorCode, ToolError};
+use crate::server::ToolContext;
 use crate::tools::args::parse;
-use crate::tools::bridge::call_route;
+use crate::tools::companion::call_route;
 use crate::tools::structured::structured;
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::ObsidianSetting;

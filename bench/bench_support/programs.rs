@@ -1,0 +1,31 @@
+//! The programs a benchmark drives: the product binary and the baselines, found beside the
+//! benchmark itself (`target/release/`, where cargo puts them all) unless named.
+
+use std::path::PathBuf;
+
+/// The obsidian-tc binary: `given`, else `OBSIDIAN_TC_BIN`, else `obsidian-tc` beside this
+/// program; an error says how to build it when it is missing.
+pub fn product(given: Option<PathBuf>) -> Result<PathBuf, String> {
+    let given = given.or_else(|| std::env::var_os("OBSIDIAN_TC_BIN").map(PathBuf::from));
+    program(given, "obsidian-tc", "-p engine-native --bin obsidian-tc")
+}
+
+/// `given`, else `name` beside this program; `build` is the cargo selection that builds it.
+pub fn program(given: Option<PathBuf>, name: &str, build: &str) -> Result<PathBuf, String> {
+    let path = match given {
+        Some(path) => path,
+        None => {
+            let exe =
+                std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+            exe.parent().ok_or("this program has no folder")?.join(name)
+        }
+    };
+    if path.is_file() {
+        Ok(path)
+    } else {
+        Err(format!(
+            "{} is missing: build it first with `cargo build --release {build}`",
+            path.display()
+        ))
+    }
+}

@@ -1,0 +1,3 @@
+mod notes;
+mod props;
+mod suite;

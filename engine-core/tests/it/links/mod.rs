@@ -1,0 +1,2 @@
+mod props;
+mod vault;

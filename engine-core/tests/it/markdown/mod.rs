@@ -1,0 +1,3 @@
+mod adversarial;
+mod help_vault;
+mod props;

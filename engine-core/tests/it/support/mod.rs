@@ -1,0 +1,3 @@
+//! Helpers shared by several test modules.
+
+pub mod markdown;

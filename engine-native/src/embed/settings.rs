@@ -1,0 +1,109 @@
+//! The `embeddings` section of the configuration: which provider computes the vectors of
+//! semantic search. [`crate::embed::provider_from_config`] builds the provider.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::embed::RemoteApi;
+
+/// The embedding provider for semantic search (`embeddings`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct EmbeddingsConfig {
+    /// Which provider computes embeddings; `none` turns semantic search off.
+    pub provider: EmbeddingProvider,
+    /// The model (omitted: `sentence-transformers/all-MiniLM-L6-v2` for `local`,
+    /// `nomic-embed-text` for `ollama`, `text-embedding-3-small` for `openai`, `voyage-3.5`
+    /// for `voyage`, `embed-v4.0` for `cohere`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 256))]
+    pub model: Option<String>,
+    /// `local` only: the sentence-transformers folder (`config.json`, `tokenizer.json`,
+    /// `model.safetensors`, `1_Pooling/`), relative to the config file. Omitted: the model's
+    /// snapshot in the Hugging Face cache (`$HF_HOME/hub` or `~/.cache/huggingface/hub`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
+    pub model_path: Option<String>,
+    /// The API's base URL (omitted: `http://127.0.0.1:11434` for `ollama`,
+    /// `https://api.openai.com/v1` for `openai`, `https://api.voyageai.com/v1` for `voyage`,
+    /// `https://api.cohere.com` for `cohere`). Any OpenAI-compatible server works as `openai`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub endpoint: Option<String>,
+    /// The API key; better kept out of the file with `apiKeyEnv` or
+    /// `OBSIDIAN_TC_EMBEDDINGS_API_KEY`. Never shown by `config show` or `get_server_config`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
+    pub api_key: Option<String>,
+    /// The environment variable holding the API key (omitted: `OPENAI_API_KEY`,
+    /// `VOYAGE_API_KEY` or `CO_API_KEY` by provider).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 128))]
+    pub api_key_env: Option<String>,
+    /// The vector length. Hosted models that can shorten their vectors are asked for it;
+    /// otherwise it must equal the model's. Omitted: the model's own (learned from one probe
+    /// request for remote providers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 65536))]
+    pub dimensions: Option<u32>,
+    /// The most texts per request (omitted: 32 for `local` and `ollama`, 128 for `openai` and
+    /// `voyage`, 96 for `cohere`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 2048))]
+    pub batch_size: Option<u32>,
+    /// The time budget of one request, in milliseconds.
+    #[schemars(range(min = 100, max = 600000))]
+    pub timeout_ms: u64,
+    /// How many times a request failing for a passing reason (unreachable, timeout, HTTP 429
+    /// or 5xx) is retried, with growing waits; other errors are never retried.
+    #[schemars(range(min = 0, max = 10))]
+    pub retries: u32,
+}
+
+impl Default for EmbeddingsConfig {
+    fn default() -> EmbeddingsConfig {
+        EmbeddingsConfig {
+            provider: EmbeddingProvider::None,
+            model: None,
+            model_path: None,
+            endpoint: None,
+            api_key: None,
+            api_key_env: None,
+            dimensions: None,
+            batch_size: None,
+            timeout_ms: 30_000,
+            retries: 3,
+        }
+    }
+}
+
+/// An embedding provider.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum EmbeddingProvider {
+    /// No embeddings: semantic search is off.
+    #[default]
+    None,
+    /// An in-process sentence-transformer loaded from a local folder.
+    Local,
+    /// A local Ollama server.
+    Ollama,
+    /// Any OpenAI-compatible endpoint.
+    Openai,
+    /// Voyage AI.
+    Voyage,
+    /// Cohere.
+    Cohere,
+}
+
+impl EmbeddingProvider {
+    /// The HTTP API of a remote provider (`None` for `none` and `local`).
+    pub fn remote_api(self) -> Option<RemoteApi> {
+        match self {
+            EmbeddingProvider::None | EmbeddingProvider::Local => None,
+            EmbeddingProvider::Ollama => Some(RemoteApi::Ollama),
+            EmbeddingProvider::Openai => Some(RemoteApi::OpenAi),
+            EmbeddingProvider::Voyage => Some(RemoteApi::Voyage),
+            EmbeddingProvider::Cohere => Some(RemoteApi::Cohere),
+        }
+    }
+}

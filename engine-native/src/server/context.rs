@@ -1,0 +1,161 @@
+//! [`ToolContext`]: what a handler may use: its vault, the store, the caller, the call's
+//! args hash, the clock, and conditional confirmation.
+
+use std::cell::{Cell, RefCell};
+
+use engine_core::acl::AclOp;
+use serde_json::Value;
+
+use crate::auth::Caller;
+use crate::errors::ToolError;
+use crate::server::approval::{Approval, ApprovalFor};
+use crate::server::clock::Clock;
+use crate::server::progress::Progress;
+use crate::server::served::{Served, VaultEntry};
+use crate::server::state::Server;
+use crate::server::tool::Tool;
+use crate::store::Store;
+use crate::vault::Vault;
+
+/// The context of one tool call, built by dispatch after vault binding.
+pub struct ToolContext<'d> {
+    server: &'d Server,
+    served: &'d Served,
+    caller: &'d Caller,
+    tool: &'d Tool,
+    vault: &'d VaultEntry,
+    args_hash: &'d str,
+    approval: RefCell<Option<Approval>>,
+    effect_started: Cell<bool>,
+    progress: Option<&'d dyn Progress>,
+}
+
+impl<'d> ToolContext<'d> {
+    pub(crate) fn new(
+        server: &'d Server,
+        served: &'d Served,
+        caller: &'d Caller,
+        tool: &'d Tool,
+        vault: &'d VaultEntry,
+        args_hash: &'d str,
+        approval: Option<Approval>,
+    ) -> ToolContext<'d> {
+        ToolContext {
+            server,
+            served,
+            caller,
+            tool,
+            vault,
+            args_hash,
+            approval: RefCell::new(approval),
+            effect_started: Cell::new(false),
+            progress: None,
+        }
+    }
+
+    /// This context, reporting the call's progress to `progress` when there is one.
+    pub(crate) fn reporting_to(mut self, progress: Option<&'d dyn Progress>) -> ToolContext<'d> {
+        self.progress = progress;
+        self
+    }
+
+    /// Reports how far a long call got (`done` of `total` units, with what is running) to the
+    /// caller, when it asked for progress; otherwise does nothing.
+    pub fn report_progress(&self, done: u64, total: Option<u64>, message: &str) {
+        if let Some(progress) = self.progress {
+            progress.report(done, total, message);
+        }
+    }
+
+    /// The vault the call is bound to.
+    pub fn vault(&self) -> &'d Vault {
+        &self.vault.vault
+    }
+
+    /// The bound vault with its ACL.
+    pub fn vault_entry(&self) -> &'d VaultEntry {
+        self.vault
+    }
+
+    /// The bound vault's id.
+    pub fn vault_id(&self) -> &'d str {
+        &self.vault.id
+    }
+
+    /// The cache database.
+    pub fn store(&self) -> &'d Store {
+        &self.server.store
+    }
+
+    /// Who is calling.
+    pub fn caller(&self) -> &'d Caller {
+        self.caller
+    }
+
+    /// The folder ACL for this caller on a path the dispatch gate did not check (a list of
+    /// paths, a listing, a destination being replaced): see [`VaultEntry::check_path`].
+    pub fn check_path(&self, path: &str, op: AclOp) -> Result<(), ToolError> {
+        self.vault.check_path(path, op, &self.caller.scopes)
+    }
+
+    /// Whether this caller may perform `op` on `path` (to filter listings without errors).
+    pub fn may(&self, path: &str, op: AclOp) -> bool {
+        self.check_path(path, op).is_ok()
+    }
+
+    /// The tool being called.
+    pub fn tool(&self) -> &'d Tool {
+        self.tool
+    }
+
+    /// The call's args hash (what approvals and idempotency keys are bound to).
+    pub fn args_hash(&self) -> &'d str {
+        self.args_hash
+    }
+
+    /// The time source.
+    pub fn clock(&self) -> &'d dyn Clock {
+        self.server.clock.as_ref()
+    }
+
+    /// The configuration, tools and vaults this call started with (a reload during the call
+    /// does not change them).
+    pub fn served(&self) -> &'d Served {
+        self.served
+    }
+
+    /// The state every call shares (store, indexes, companions; admin tools report on it).
+    pub fn server(&self) -> &'d Server {
+        self.server
+    }
+
+    /// Conditional confirmation: passes when the call carries a valid `elicit_token` or the
+    /// user's confirmation, or a human approved this args hash (consumed, single use); otherwise records the request
+    /// with `proposed_change` and returns `elicit_required`. Call it before changing anything.
+    pub fn confirm(&self, proposed_change: Value) -> Result<(), ToolError> {
+        let call = ApprovalFor {
+            vault_id: self.vault_id(),
+            tool: self.tool.name(),
+            args_hash: self.args_hash,
+            caller: &self.caller.id,
+        };
+        self.server
+            .obtain_approval(&call, self.take_approval(), proposed_change)
+    }
+
+    /// Declares that a change may have reached the vault: if the handler then fails, its
+    /// idempotency key is recorded `indeterminate` (never run again) instead of released.
+    pub fn mark_effect_started(&self) {
+        self.effect_started.set(true);
+    }
+
+    /// Whether the handler declared a possible effect.
+    pub(crate) fn effect_started(&self) -> bool {
+        self.effect_started.get()
+    }
+
+    /// Takes the call's approval (for the HITL gate): it serves one confirmation.
+    pub(crate) fn take_approval(&self) -> Option<Approval> {
+        self.approval.borrow_mut().take()
+    }
+}

@@ -1,0 +1,186 @@
+//! [`Served`]: what one call sees of a server that a reload can change — the configuration,
+//! the tools with their visibility, and the vaults, each [`VaultEntry`] with its compiled
+//! folder ACL.
+
+use std::fmt;
+use std::sync::Arc;
+
+use engine_core::acl::{AclConfig, AclConfigError, AclOp, AclPolicy, CaseMode};
+
+use crate::auth::Caller;
+use crate::config::{LoadedConfig, ServerConfig, VaultConfig};
+use crate::errors::ToolError;
+use crate::server::registry::{Registry, RegistryError};
+use crate::store::StoreError;
+use crate::vault::{Vault, VaultError, VaultOptions};
+
+/// The glob case mode of ACLs on this platform: case-insensitive where the usual filesystem
+/// is (macOS, Windows), exact elsewhere.
+const ACL_CASE_MODE: CaseMode = if cfg!(any(target_os = "macos", target_os = "windows")) {
+    CaseMode::Insensitive
+} else {
+    CaseMode::Sensitive
+};
+
+/// One served vault: its handle and its compiled folder ACL.
+#[derive(Debug)]
+pub struct VaultEntry {
+    /// The vault id callers name it by.
+    pub id: String,
+    /// The filesystem backend.
+    pub vault: Vault,
+    /// The compiled ACL (an empty policy when none is configured: only hard-deny applies).
+    pub policy: AclPolicy,
+    /// Whether an ACL is configured for this vault (its own or the root one).
+    pub acl_configured: bool,
+    /// The ACL's read-only kill switch.
+    pub read_only: bool,
+}
+
+impl VaultEntry {
+    /// The folder ACL on one path: `Ok` when `granted` may perform `op` on `path`, else
+    /// `acl_denied`, `read_only_mode` or `path_invalid`. The one check behind gate 8 and
+    /// every tool that meets paths the gate does not see (lists, listings, destinations).
+    pub fn check_path(
+        &self,
+        path: &str,
+        op: AclOp,
+        granted: &[engine_core::acl::Scope],
+    ) -> Result<(), ToolError> {
+        let decision = self.policy.evaluate(path, op, granted);
+        if decision.allowed {
+            Ok(())
+        } else {
+            Err(ToolError::from_acl_denial(path, &decision))
+        }
+    }
+}
+
+/// Why the server could not start.
+#[derive(Debug)]
+pub enum StartError {
+    /// The cache database could not be opened.
+    Store(StoreError),
+    /// A vault folder could not be opened.
+    Vault {
+        /// The vault id.
+        id: String,
+        /// Why.
+        error: VaultError,
+    },
+    /// A vault's ACL does not compile (the config loader normally catches this first).
+    Acl {
+        /// The vault id.
+        id: String,
+        /// Why.
+        error: AclConfigError,
+    },
+    /// A tool declaration is wrong.
+    Registry(RegistryError),
+}
+
+impl fmt::Display for StartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StartError::Store(error) => write!(f, "cannot open the cache database: {error}"),
+            StartError::Vault { id, error } => write!(f, "cannot open vault {id:?}: {error}"),
+            StartError::Acl { id, error } => write!(f, "the ACL of vault {id:?}: {error:?}"),
+            StartError::Registry(error) => write!(f, "cannot register the tools: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for StartError {}
+
+/// What one call sees of a server that a reload can change: the configuration, the tools
+/// with their visibility rules, and the vaults. A call takes one `Served` when it starts and
+/// keeps it to the end, so a reload never changes a call in flight.
+#[derive(Debug)]
+pub struct Served {
+    pub(crate) config: Arc<LoadedConfig>,
+    pub(crate) registry: Arc<Registry>,
+    vaults: Vec<VaultEntry>,
+}
+
+impl Served {
+    /// What `config` describes with the tools of `registry`, its vaults opened.
+    pub(crate) fn open(config: LoadedConfig, registry: Registry) -> Result<Served, StartError> {
+        let vaults = open_vaults(&config.config)?;
+        Ok(Served {
+            config: Arc::new(config),
+            registry: Arc::new(registry),
+            vaults,
+        })
+    }
+
+    /// The effective configuration.
+    pub fn config(&self) -> &LoadedConfig {
+        &self.config
+    }
+
+    /// The registered tools and the visibility rules.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// The served vaults, in config order (the first is the default).
+    pub fn vaults(&self) -> &[VaultEntry] {
+        &self.vaults
+    }
+
+    /// The vaults `caller` may see: its bound vault only, or all.
+    pub fn vaults_for<'a>(&'a self, caller: &'a Caller) -> impl Iterator<Item = &'a VaultEntry> {
+        self.vaults.iter().filter(move |entry| {
+            caller
+                .vault_binding
+                .as_deref()
+                .is_none_or(|bound| bound == entry.id)
+        })
+    }
+
+    /// The vault with id `id`.
+    pub fn vault(&self, id: &str) -> Option<&VaultEntry> {
+        self.vaults.iter().find(|entry| entry.id == id)
+    }
+
+    /// Whether `id` is the default vault (the first configured).
+    pub fn is_default_vault(&self, id: &str) -> bool {
+        self.vaults.first().is_some_and(|first| first.id == id)
+    }
+}
+
+/// Opens every vault of `server` with its compiled ACL (its own, else the root one; the
+/// hard-link guard is on when there is one).
+fn open_vaults(server: &ServerConfig) -> Result<Vec<VaultEntry>, StartError> {
+    server
+        .vaults
+        .iter()
+        .map(|vault| open_vault(server, vault))
+        .collect()
+}
+
+fn open_vault(server: &ServerConfig, vault: &VaultConfig) -> Result<VaultEntry, StartError> {
+    let acl = server.acl_for(vault);
+    let options = VaultOptions {
+        hard_link_guard: acl.is_some(),
+    };
+    let handle = Vault::open(std::path::Path::new(&vault.path), options).map_err(|error| {
+        StartError::Vault {
+            id: vault.id.clone(),
+            error,
+        }
+    })?;
+    let acl_config = acl.cloned().unwrap_or_else(AclConfig::default);
+    let policy =
+        AclPolicy::compile_for(&acl_config, ACL_CASE_MODE).map_err(|error| StartError::Acl {
+            id: vault.id.clone(),
+            error,
+        })?;
+    Ok(VaultEntry {
+        id: vault.id.clone(),
+        vault: handle,
+        policy,
+        acl_configured: acl.is_some(),
+        read_only: acl_config.read_only,
+    })
+}

@@ -1,0 +1,140 @@
+//! [`Server`]: what every tool call of one running server shares — the cache database, the
+//! live search indexes, the TC Bridge companions, the byte governor, the clock, the call
+//! counters, and the [`Served`] snapshot a reload swaps.
+
+use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+
+use tokio::sync::watch;
+
+use crate::companion::Companions;
+use crate::config::LoadedConfig;
+use crate::governor::Governor;
+use crate::index::Indexes;
+use crate::server::clock::Clock;
+use crate::server::metrics::Metrics;
+use crate::server::registry::Registry;
+use crate::server::served::{Served, StartError};
+use crate::store::{CACHE_DB_FILE, IdempotencyPolicy, Store};
+
+/// The state of one running server. `Send + Sync`: share it across transports and threads.
+pub struct Server {
+    pub(crate) served: RwLock<Arc<Served>>,
+    pub(crate) reload_lock: Mutex<()>,
+    pub(crate) tool_list: watch::Sender<u64>,
+    pub(crate) store: Store,
+    pub(crate) governor: Governor,
+    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) metrics: Metrics,
+    pub(crate) started_ms: u64,
+    pub(crate) indexes: Indexes,
+    pub(crate) companions: Companions,
+}
+
+impl fmt::Debug for Server {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Server")
+            .field("vaults", &self.served().vaults())
+            .field("store", &self.store)
+            .field("started_ms", &self.started_ms)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Server {
+    /// Opens everything `config` describes, serving the tools of `registry`: the store at
+    /// `<cacheDir>/cache.db`, each vault (hard-link guard on when it has an ACL), each
+    /// vault's ACL (its own, else the root one) and the governor; starts the probe of each
+    /// vault's companion.
+    pub fn open(
+        config: LoadedConfig,
+        clock: Arc<dyn Clock>,
+        registry: Registry,
+    ) -> Result<Server, StartError> {
+        let server = &config.config;
+        let policy = IdempotencyPolicy {
+            ttl_seconds: i64::try_from(server.idempotency_ttl_seconds).unwrap_or(i64::MAX),
+            reclaim_seconds: i64::try_from(server.idempotency_reclaim_seconds).unwrap_or(i64::MAX),
+        };
+        let store = Store::open(&config.cache_dir().join(CACHE_DB_FILE), policy)
+            .map_err(StartError::Store)?;
+        let governor = Governor::new(server.governor);
+        let served = Served::open(config, registry)?;
+        let companions = Companions::default();
+        companions.start(&served.config().config.vaults);
+        let started_ms = clock.now_ms();
+        Ok(Server {
+            governor,
+            store,
+            clock,
+            metrics: Metrics::default(),
+            started_ms,
+            indexes: Indexes::default(),
+            companions,
+            reload_lock: Mutex::new(()),
+            tool_list: watch::Sender::new(0),
+            served: RwLock::new(Arc::new(served)),
+        })
+    }
+
+    /// What calls starting now see: the configuration, tools and vaults in force.
+    pub fn served(&self) -> Arc<Served> {
+        Arc::clone(&self.served.read().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Replaces what calls starting from now see (a reload); calls in flight keep theirs.
+    pub(crate) fn swap_served(&self, served: Served) {
+        *self.served.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(served);
+    }
+
+    /// The effective configuration.
+    pub fn config(&self) -> Arc<LoadedConfig> {
+        Arc::clone(&self.served().config)
+    }
+
+    /// The registered tools and the visibility rules.
+    pub fn registry(&self) -> Arc<Registry> {
+        Arc::clone(&self.served().registry)
+    }
+
+    /// The generation of the tool list: it moves on each time a reload changes which tools
+    /// are visible. Transports watch it to send `notifications/tools/list_changed`.
+    pub fn watch_tool_list(&self) -> watch::Receiver<u64> {
+        self.tool_list.subscribe()
+    }
+
+    /// The TC Bridge companion of each vault that has one.
+    pub fn companions(&self) -> &Companions {
+        &self.companions
+    }
+
+    /// The live search index of every vault.
+    pub fn indexes(&self) -> &Indexes {
+        &self.indexes
+    }
+
+    /// The cache database.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The byte governor every result passes.
+    pub fn governor(&self) -> &Governor {
+        &self.governor
+    }
+
+    /// The time source.
+    pub fn clock(&self) -> &dyn Clock {
+        self.clock.as_ref()
+    }
+
+    /// The call counters.
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    /// Milliseconds since the server started.
+    pub fn uptime_ms(&self) -> u64 {
+        self.clock.now_ms().saturating_sub(self.started_ms)
+    }
+}

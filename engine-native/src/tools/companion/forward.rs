@@ -1,0 +1,86 @@
+//! The one body of every bridge tool: the call's companion, ready for the plugin the tool
+//! needs, then the tool's route with the validated arguments, within the route's timeout.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use engine_core::acl::AclOp;
+use serde_json::Value;
+
+use crate::companion::errors::tc_bridge_missing;
+use crate::companion::{Needs, VaultCompanion};
+use crate::errors::ToolError;
+use crate::server::ToolContext;
+use crate::tools::args::parse;
+
+use super::args::BridgeCall;
+
+/// The handler of the bridge tool whose arguments are `T`.
+pub(crate) fn forward<T: BridgeCall>(
+    ctx: &ToolContext<'_>,
+    args: Value,
+) -> Result<Value, ToolError> {
+    let typed: T = parse(args)?;
+    send(ctx, &typed)
+}
+
+/// Sends the typed call to its route (with its `mode` when the route is shared).
+pub(crate) fn send<T: BridgeCall>(ctx: &ToolContext<'_>, typed: &T) -> Result<Value, ToolError> {
+    let mut body = serde_json::to_value(typed)
+        .map_err(|error| ToolError::internal(format!("cannot encode the arguments: {error}")))?;
+    if let (Some(mode), Some(map)) = (T::MODE, body.as_object_mut()) {
+        map.insert("mode".to_owned(), Value::String(mode.to_owned()));
+    }
+    call_route(ctx, T::ROUTE, T::NEEDS.as_ref(), T::SLOW, &body)
+}
+
+/// Calls `route` of the call's companion with `body`: `plugin_missing` without a companion
+/// or without the plugin it `needs`, `plugin_unreachable` / `plugin_incompatible` as the
+/// snapshot says, else TC Bridge's result or its own error. For a mutating tool, the files
+/// its path arguments name for writing are remembered first, so what Obsidian changes there
+/// is snapshotted and can be undone.
+pub(crate) fn call_route(
+    ctx: &ToolContext<'_>,
+    route: &str,
+    needs: Option<&Needs>,
+    slow: bool,
+    body: &Value,
+) -> Result<Value, ToolError> {
+    let companion = configured_companion(ctx)
+        .ok_or_else(|| tc_bridge_missing(ctx.vault_id(), ctx.vault().root(), None))?;
+    let missing = |why: &str| tc_bridge_missing(ctx.vault_id(), ctx.vault().root(), Some(why));
+    companion.ready(needs, missing)?;
+    let config = companion.config();
+    let timeout_ms = if slow {
+        config.slow_call_timeout_ms
+    } else {
+        config.call_timeout_ms
+    };
+    if ctx.tool().is_mutating() {
+        // the files Obsidian is asked to write are snapshotted like the server's own writes
+        for arg in ctx
+            .tool()
+            .def
+            .path_args
+            .iter()
+            .filter(|a| a.op != AclOp::Read)
+        {
+            if let Some(path) = body.get(arg.name).and_then(Value::as_str) {
+                ctx.vault().remember_path(path);
+            }
+        }
+        // once the request is out, Obsidian may act on it even if its answer is lost
+        ctx.mark_effect_started();
+    }
+    companion
+        .post(route, body, Duration::from_millis(timeout_ms))
+        .map_err(|failure| companion.failure_error(failure, missing))
+}
+
+/// The companion of the vault the call in `ctx` is bound to, when one is configured.
+pub(crate) fn configured_companion(ctx: &ToolContext<'_>) -> Option<Arc<VaultCompanion>> {
+    let served = ctx.served();
+    ctx.server()
+        .companions()
+        .configured(&served.config().config.vaults, ctx.vault_id())
+}

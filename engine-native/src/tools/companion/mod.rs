@@ -1,0 +1,308 @@
+//! The bridge tools (domain `obsidian`): what only a running Obsidian can do, carried out by
+//! TC Bridge, the vault's companion plugin, through its Companion API routes
+//! ([`crate::companion`]). Each passes the whole dispatch pipeline like every other tool
+//! (scopes, folder ACL on its path arguments, HITL, rate limits, journal) before the server
+//! calls the route.
+//!
+//! Commands (`list_commands`, `execute_command`), Dataview (`search_dql`, `validate_dql`,
+//! `eval_dataview_field`), Tasks (`tasks_filter`), Templater (`list_templates`,
+//! `execute_template`), QuickAdd (`list_quickadd_actions`, `trigger_quickadd`), Text Extractor
+//! (`ocr_attachment`, `ocr_bulk`), Excalidraw (`read_excalidraw`, which reads the file itself
+//! when Obsidian cannot; `create_excalidraw`, `update_excalidraw`), make.md
+//! (`makemd_list_spaces`, `makemd_query`), Omnisearch (`search_omnisearch`), daily notes
+//! (`resolve_daily_note`), the editor (`get_active_note`, `open_note`), and
+//! `refresh_plugin_capabilities` (admin: probe the companion again).
+//!
+//! Without a companion a bridge tool answers `plugin_missing` (`details.plugin: tc-bridge`,
+//! the install command in `details.install`); with one it answers `plugin_unreachable`
+//! (retryable), `plugin_incompatible`, or `plugin_missing` naming the plugin inside Obsidian.
+
+mod args;
+mod capabilities;
+mod excalidraw_file;
+mod forward;
+mod lz_string;
+
+use engine_core::acl::AclOp;
+
+use serde_json::Value;
+
+use crate::errors::ToolError;
+use crate::server::{Handler, PathArg, ToolContext, ToolDef};
+use crate::tools::args::{PATH_READ, PATH_READ_WRITE, input_schema};
+
+use args::{
+    BridgeCall, CreateExcalidraw, EvalDataviewField, ExecuteCommand, ExecuteTemplate,
+    GetActiveNote, ListCommands, ListQuickaddActions, ListTemplates, MakemdListSpaces, MakemdQuery,
+    OcrAttachment, OcrBulk, OpenNote, ReadExcalidraw, ResolveDailyNote, SearchDql,
+    SearchOmnisearch, TasksFilter, TriggerQuickadd, UpdateExcalidraw, ValidateDql,
+};
+pub(crate) use forward::call_route;
+use forward::forward;
+
+/// `path` written.
+const PATH_WRITE: &[PathArg] = &[PathArg {
+    name: "path",
+    op: AclOp::Write,
+}];
+
+/// `origin` read.
+const ORIGIN_READ: &[PathArg] = &[PathArg {
+    name: "origin",
+    op: AclOp::Read,
+}];
+
+/// `template` read, `target` written.
+const TEMPLATE_TO_TARGET: &[PathArg] = &[
+    PathArg {
+        name: "template",
+        op: AclOp::Read,
+    },
+    PathArg {
+        name: "target",
+        op: AclOp::Write,
+    },
+];
+
+/// What a bridge tool declares beside its argument type.
+struct Spec {
+    name: &'static str,
+    title: &'static str,
+    description: &'static str,
+    keywords: &'static [&'static str],
+    scopes: &'static [&'static str],
+    path_args: &'static [PathArg],
+}
+
+/// The facade domain of the tools that run inside Obsidian through TC Bridge.
+pub const BRIDGE_DOMAIN: &str = "obsidian";
+
+/// The bridge tool `spec` whose arguments are `T`, run by `handler`.
+fn bridge<T: BridgeCall>(spec: Spec, handler: Handler) -> ToolDef {
+    ToolDef::new(
+        (spec.name, spec.title, spec.description),
+        BRIDGE_DOMAIN,
+        (input_schema::<T>(), None),
+        handler,
+    )
+    .keywords(spec.keywords)
+    .scopes(spec.scopes)
+    .paths(spec.path_args)
+}
+
+/// The bridge tool `spec` forwarded as is to its route.
+fn routed<T: BridgeCall>(spec: Spec) -> ToolDef {
+    bridge::<T>(spec, forward::<T>)
+}
+
+/// Runs the Dataview query `query` in Obsidian through `search_dql`'s route: TC Bridge's
+/// `{type, headers?, values}`, rows naming notes the caller may not read already left out
+/// there (the caller filters again by its own ACL).
+pub(crate) fn run_dql(ctx: &ToolContext<'_>, query: &str) -> Result<Value, ToolError> {
+    let call = SearchDql {
+        query: query.to_owned(),
+        origin: None,
+    };
+    forward::send(ctx, &call)
+}
+
+/// The bridge tools and `refresh_plugin_capabilities`.
+pub fn tools() -> Vec<ToolDef> {
+    let mut tools = commands();
+    tools.extend(plugins());
+    tools.extend(excalidraw());
+    tools.extend(editor());
+    tools.push(capabilities::tool());
+    tools
+}
+
+fn commands() -> Vec<ToolDef> {
+    vec![
+        routed::<ListCommands>(Spec {
+            name: "list_commands",
+            title: "List Obsidian commands",
+            description: "The commands of the running Obsidian's command palette (id, name, whether the allowlist lets execute_command run it), filtered by a substring. Needs TC Bridge.",
+            keywords: &["command palette", "commands", "hotkeys"],
+            scopes: &["read:command"],
+            path_args: &[],
+        }),
+        routed::<ExecuteCommand>(Spec {
+            name: "execute_command",
+            title: "Execute an Obsidian command",
+            description: "Run an Obsidian command by id (see list_commands) in the running app. Always asks the human first. Needs TC Bridge.",
+            keywords: &["run command", "command palette", "trigger"],
+            scopes: &["execute:command"],
+            path_args: &[],
+        }),
+    ]
+}
+
+fn plugins() -> Vec<ToolDef> {
+    vec![
+        routed::<SearchDql>(Spec {
+            name: "search_dql",
+            title: "Dataview query",
+            description: "Run a Dataview DQL query (TABLE, LIST, TASK, CALENDAR; read-only) in the running Obsidian and get its rows; notes the caller may not read are left out. Needs TC Bridge and Dataview.",
+            keywords: &["dataview", "dql", "query", "table"],
+            scopes: &["read:notes", "read:dataview"],
+            path_args: ORIGIN_READ,
+        }),
+        routed::<ValidateDql>(Spec {
+            name: "validate_dql",
+            title: "Validate a Dataview query",
+            description: "Parse a Dataview DQL query without running it: ok, or the parse error and where it is. Needs TC Bridge and Dataview.",
+            keywords: &["dataview", "dql", "syntax", "parse"],
+            scopes: &["read:dataview"],
+            path_args: &[],
+        }),
+        routed::<EvalDataviewField>(Spec {
+            name: "eval_dataview_field",
+            title: "Evaluate a Dataview expression",
+            description: "Evaluate a Dataview expression (e.g. length(file.outlinks)) with one note as its context. Needs TC Bridge and Dataview.",
+            keywords: &["dataview", "field", "expression", "inline field"],
+            scopes: &["read:dataview"],
+            path_args: PATH_READ,
+        }),
+        routed::<TasksFilter>(Spec {
+            name: "tasks_filter",
+            title: "Filter tasks (Tasks plugin)",
+            description: "The tasks the Tasks plugin has parsed, filtered by status, due dates, path, description, tag and priority. Needs TC Bridge and Tasks; list_tasks works without Obsidian.",
+            keywords: &["tasks plugin", "todo", "due", "checklist"],
+            scopes: &["read:tasks"],
+            path_args: &[],
+        }),
+        routed::<ListTemplates>(Spec {
+            name: "list_templates",
+            title: "List Templater templates",
+            description: "The Templater templates of the running Obsidian, with their paths. Needs TC Bridge and Templater.",
+            keywords: &["templater", "templates"],
+            scopes: &["read:templater"],
+            path_args: &[],
+        }),
+        routed::<ExecuteTemplate>(Spec {
+            name: "execute_template",
+            title: "Run a Templater template",
+            description: "Create a new note at target from a Templater template (the template's code runs in Obsidian). Always asks the human first; never overwrites. Needs TC Bridge and Templater.",
+            keywords: &["templater", "new note from template", "template"],
+            scopes: &["write:templater"],
+            path_args: TEMPLATE_TO_TARGET,
+        }),
+        routed::<ListQuickaddActions>(Spec {
+            name: "list_quickadd_actions",
+            title: "List QuickAdd actions",
+            description: "The QuickAdd choices (templates, captures, macros) with their type and group. Needs TC Bridge and QuickAdd.",
+            keywords: &["quickadd", "macro", "capture"],
+            scopes: &["read:quickadd"],
+            path_args: &[],
+        }),
+        routed::<TriggerQuickadd>(Spec {
+            name: "trigger_quickadd",
+            title: "Run a QuickAdd action",
+            description: "Run a QuickAdd choice by name with values for its placeholders. Always asks the human first. Needs TC Bridge and QuickAdd.",
+            keywords: &["quickadd", "macro", "capture", "run"],
+            scopes: &["execute:quickadd"],
+            path_args: &[],
+        }),
+        routed::<OcrAttachment>(Spec {
+            name: "ocr_attachment",
+            title: "OCR an attachment",
+            description: "The text of one image or PDF attachment, extracted by the Text Extractor plugin. Needs TC Bridge and Text Extractor.",
+            keywords: &["ocr", "image text", "pdf text", "text extractor"],
+            scopes: &["read:ocr"],
+            path_args: PATH_READ,
+        }),
+        routed::<OcrBulk>(Spec {
+            name: "ocr_bulk",
+            title: "OCR many attachments",
+            description: "The text of several attachments (given paths, or the supported files of a folder), each with its own result; more than 20 files asks the human in Obsidian. Needs TC Bridge and Text Extractor.",
+            keywords: &["ocr", "image text", "pdf text", "text extractor", "batch"],
+            scopes: &["read:ocr"],
+            path_args: &[],
+        }),
+        routed::<MakemdListSpaces>(Spec {
+            name: "makemd_list_spaces",
+            title: "List make.md spaces",
+            description: "make.md's spaces (folder, tag and other spaces) with their contexts. Needs TC Bridge and make.md.",
+            keywords: &["make.md", "spaces"],
+            scopes: &["read:makemd"],
+            path_args: &[],
+        }),
+        routed::<MakemdQuery>(Spec {
+            name: "makemd_query",
+            title: "Query a make.md space",
+            description: "The rows of a make.md space's context table. Needs TC Bridge and make.md.",
+            keywords: &["make.md", "space", "context", "table"],
+            scopes: &["read:makemd"],
+            path_args: &[],
+        }),
+        routed::<SearchOmnisearch>(Spec {
+            name: "search_omnisearch",
+            title: "Omnisearch",
+            description: "Ranked full-text search with the Omnisearch plugin's index (with excerpts and matched words). Needs TC Bridge and Omnisearch; search_vault works without Obsidian.",
+            keywords: &["omnisearch", "full text", "search"],
+            scopes: &["read:omnisearch"],
+            path_args: &[],
+        }),
+        routed::<ResolveDailyNote>(Spec {
+            name: "resolve_daily_note",
+            title: "Resolve a daily note",
+            description: "The path of the daily note for a date (default today) with the core Daily notes plugin's folder and format, whether it exists, and its template. Needs TC Bridge; get_periodic_note works without Obsidian.",
+            keywords: &["daily note", "today", "journal"],
+            scopes: &["read:daily-notes"],
+            path_args: &[],
+        }),
+    ]
+}
+
+fn excalidraw() -> Vec<ToolDef> {
+    vec![
+        bridge::<ReadExcalidraw>(
+            Spec {
+                name: "read_excalidraw",
+                title: "Read an Excalidraw drawing",
+                description: "An Excalidraw drawing's elements and the text of its text elements: through Obsidian's Excalidraw when it runs, otherwise from the drawing file (source: filesystem forces that).",
+                keywords: &["excalidraw", "drawing", "diagram", "sketch"],
+                scopes: &["read:excalidraw"],
+                path_args: PATH_READ,
+            },
+            excalidraw_file::read_excalidraw,
+        ),
+        routed::<CreateExcalidraw>(Spec {
+            name: "create_excalidraw",
+            title: "Create an Excalidraw drawing",
+            description: "Create a new Excalidraw drawing (.excalidraw.md) with rectangles, texts, arrows and lines; never overwrites. Needs TC Bridge and Excalidraw.",
+            keywords: &["excalidraw", "drawing", "diagram", "new drawing"],
+            scopes: &["write:excalidraw"],
+            path_args: PATH_WRITE,
+        }),
+        routed::<UpdateExcalidraw>(Spec {
+            name: "update_excalidraw",
+            title: "Update an Excalidraw drawing",
+            description: "Add elements to and remove elements (by id, see read_excalidraw) from an Excalidraw drawing. Needs TC Bridge and Excalidraw.",
+            keywords: &["excalidraw", "drawing", "diagram", "edit drawing"],
+            scopes: &["write:excalidraw"],
+            path_args: PATH_READ_WRITE,
+        }),
+    ]
+}
+
+fn editor() -> Vec<ToolDef> {
+    vec![
+        routed::<GetActiveNote>(Spec {
+            name: "get_active_note",
+            title: "Get the active note",
+            description: "The note open in Obsidian's active editor: path, frontmatter and text ({note: null} when none). Needs TC Bridge.",
+            keywords: &["current note", "open note", "editor", "focused"],
+            scopes: &["read:notes"],
+            path_args: &[],
+        }),
+        routed::<OpenNote>(Spec {
+            name: "open_note",
+            title: "Open a note in Obsidian",
+            description: "Open a note in the running Obsidian (optionally in a new tab) to show it to the user. Needs TC Bridge.",
+            keywords: &["show note", "navigate", "focus", "open in obsidian"],
+            scopes: &["read:notes"],
+            path_args: PATH_READ,
+        }),
+    ]
+}

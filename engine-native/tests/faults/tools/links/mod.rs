@@ -1,0 +1,2 @@
+mod moves;
+mod rewrite;

@@ -1,0 +1,2 @@
+mod attachments;
+mod links;

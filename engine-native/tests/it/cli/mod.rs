@@ -1,0 +1,4 @@
+mod call;
+mod doctor;
+mod elicit;
+mod plugin_install;

@@ -1,0 +1,2 @@
+mod confirm;
+mod states;

@@ -1,0 +1,3 @@
+mod cli;
+mod load;
+mod schema;

@@ -1,0 +1,6 @@
+mod acl;
+mod audit;
+mod gates;
+mod hitl;
+mod idempotency;
+mod throttle;

@@ -1,0 +1,144 @@
+//! What `tools/list` advertises in each facade mode, its size, and that every tool stays
+//! callable by name whatever is advertised.
+//!
+//! Sizes: `cargo test -p engine-native --test it facade::listing -- --nocapture`.
+
+use obsidian_tc::auth::Caller;
+use obsidian_tc::config::FacadeMode;
+use obsidian_tc::errors::ErrorCode;
+use obsidian_tc::mcp::listing::advertised_tools;
+use rmcp::model::{ListToolsResult, Tool as McpTool};
+use serde_json::json;
+
+use crate::support::dispatch::Fixture;
+
+/// The goal for the default listing: a model's context pays for it on every turn.
+const TRIAD_BUDGET_BYTES: usize = 4096;
+
+fn listing(fx: &Fixture, mode: FacadeMode) -> Vec<McpTool> {
+    advertised_tools(&fx.server.server().registry(), &Caller::stdio(), mode)
+}
+
+/// The bytes of the `tools/list` result as it goes on the wire.
+fn wire_bytes(tools: Vec<McpTool>) -> usize {
+    serde_json::to_vec(&ListToolsResult::with_all_items(tools))
+        .expect("listing JSON")
+        .len()
+}
+
+fn names(tools: &[McpTool]) -> Vec<String> {
+    tools.iter().map(|tool| tool.name.to_string()).collect()
+}
+
+#[test]
+fn each_mode_advertises_its_surface_and_the_triad_fits_the_budget() {
+    let fx = Fixture::new(json!({}));
+    let triad = listing(&fx, FacadeMode::Triad);
+    let domain = listing(&fx, FacadeMode::Domain);
+    let flat = listing(&fx, FacadeMode::Flat);
+    assert_eq!(
+        names(&triad),
+        ["find_capability", "describe_capability", "call_capability"]
+    );
+    // One tool per domain of the built-in tools (sorted), then describe_capability.
+    let mut domains: Vec<String> = obsidian_tc::tools::all_tools()
+        .iter()
+        .filter(|tool| !tool.name.ends_with("_capability"))
+        .map(|tool| tool.domain.to_owned())
+        .collect();
+    domains.sort();
+    domains.dedup();
+    domains.push("describe_capability".to_owned());
+    assert_eq!(names(&domain), domains);
+    assert!(domains.len() >= 8, "{domains:?}");
+    assert!(names(&flat).contains(&"read_note".to_owned()));
+    assert!(
+        !names(&flat)
+            .iter()
+            .any(|name| name.ends_with("_capability"))
+    );
+    let notes = domain
+        .iter()
+        .find(|tool| tool.name == "notes")
+        .expect("the notes domain");
+    let description = notes.description.as_deref().unwrap_or_default();
+    assert!(description.contains("read_note") && description.contains("move_note"));
+    let sizes = [
+        ("triad", wire_bytes(triad)),
+        ("domain", wire_bytes(domain)),
+        ("flat", wire_bytes(flat)),
+    ];
+    for (mode, bytes) in sizes {
+        println!("tools/list {mode}: {bytes} bytes");
+    }
+    assert!(sizes[0].1 <= TRIAD_BUDGET_BYTES, "{sizes:?}");
+    assert!(
+        sizes[0].1 < sizes[1].1 && sizes[1].1 < sizes[2].1,
+        "{sizes:?}"
+    );
+}
+
+/// What each single tool would add to the listing: the price of making it an always-listed
+/// essential next to the triad.
+#[test]
+fn the_cost_of_each_tool_listed_by_itself() {
+    let fx = Fixture::new(json!({}));
+    let mut costs: Vec<(usize, String)> = listing(&fx, FacadeMode::Flat)
+        .into_iter()
+        .map(|tool| {
+            let bytes = serde_json::to_vec(&tool).expect("tool JSON").len();
+            (bytes, tool.name.to_string())
+        })
+        .collect();
+    costs.sort();
+    for (bytes, name) in &costs {
+        println!("{name}: {bytes} bytes");
+    }
+    assert!(costs.iter().all(|(bytes, _)| *bytes > 0));
+}
+
+#[test]
+fn visibility_rules_shape_every_mode() {
+    let fx = Fixture::new(json!({
+        "toolVisibility": {"hide": ["describe_capability", "generate_uri"], "profile": "readOnly"}
+    }));
+    assert_eq!(
+        names(&listing(&fx, FacadeMode::Triad)),
+        ["find_capability", "call_capability"]
+    );
+    let domain = listing(&fx, FacadeMode::Domain);
+    let workspace = domain
+        .iter()
+        .find(|tool| tool.name == "workspace")
+        .expect("workspace");
+    let description = workspace.description.as_deref().unwrap_or_default();
+    assert!(description.contains("list_bookmarks") && !description.contains("remove_bookmark"));
+    let notes = domain
+        .iter()
+        .find(|tool| tool.name == "notes")
+        .expect("notes");
+    let description = notes.description.as_deref().unwrap_or_default();
+    assert!(description.contains("read_note") && !description.contains("delete_note"));
+    let annotations = notes.annotations.as_ref().expect("annotations");
+    assert_eq!(annotations.read_only_hint, Some(true));
+    // Hidden and disabled stay what the registry says, whichever way they are called.
+    fx.err("generate_uri", json!({}), ErrorCode::NotFound);
+    fx.err(
+        "call_capability",
+        json!({"name": "delete_note", "arguments": {"path": "a.md"}}),
+        ErrorCode::NotFound,
+    );
+}
+
+/// Nothing advertised in the triad is needed to call a tool: every catalog tool is still
+/// callable by name (an error other than `not_found` proves it reached its tool).
+#[test]
+fn every_tool_stays_callable_by_name() {
+    let fx = Fixture::new(json!({}));
+    for tool in listing(&fx, FacadeMode::Flat) {
+        let outcome = fx.call(&Caller::stdio(), &tool.name, json!({}));
+        if let Err(error) = outcome.result {
+            assert_ne!(error.code, ErrorCode::NotFound, "{}: {error}", tool.name);
+        }
+    }
+}

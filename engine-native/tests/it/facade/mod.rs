@@ -1,0 +1,4 @@
+mod envelope;
+mod find;
+mod listing;
+mod parity;

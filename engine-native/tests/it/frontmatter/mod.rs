@@ -1,0 +1,4 @@
+mod edit;
+mod read;
+mod roundtrip;
+mod vaults;

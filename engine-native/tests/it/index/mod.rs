@@ -1,0 +1,3 @@
+mod batches;
+mod scan;
+mod semantic;

@@ -1,0 +1,12 @@
+mod e2e_rmcp;
+mod http;
+mod input_required;
+mod list_changed;
+mod logging;
+mod origin;
+mod progress;
+mod prompts;
+mod resources;
+mod session;
+mod sessions_limits;
+mod stdio;

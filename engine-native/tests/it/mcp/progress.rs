@@ -1,0 +1,79 @@
+//! MCP progress against the real binary with a real rmcp client: `index_vault` called with a
+//! `progressToken` sends `notifications/progress` for that token, never decreasing, the last
+//! one at the total, all before the result. (rmcp attaches a token to every request, so the
+//! no-token path is the one every other test's `Dispatcher::call` takes.)
+
+use std::sync::{Arc, Mutex};
+
+use rmcp::model::{CallToolRequestParams, ProgressNotificationParam};
+use rmcp::service::NotificationContext;
+use rmcp::{ClientHandler, RoleClient};
+use serde_json::json;
+
+use crate::support::mcp::{stdio_client_with, structured, write_config};
+
+/// A client that keeps every progress notification it receives.
+#[derive(Clone, Default)]
+struct Listener {
+    received: Arc<Mutex<Vec<ProgressNotificationParam>>>,
+}
+
+impl ClientHandler for Listener {
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.received.lock().expect("received").push(params);
+    }
+}
+
+#[tokio::test]
+async fn index_vault_reports_progress_for_the_callers_token() {
+    let vault = tempfile::tempdir().expect("vault");
+    for i in 0..40 {
+        std::fs::write(
+            vault.path().join(format!("Note {i}.md")),
+            format!("# Note {i}\n\nsome words about topic {i}\n"),
+        )
+        .expect("note");
+    }
+    // No start-up scan or watcher: index_vault does the indexing.
+    let config = tempfile::tempdir().expect("config dir");
+    let config_file = config.path().join("config.json");
+    write_config(
+        &config_file,
+        vault.path(),
+        json!({"cacheDir": config.path().join("cache"), "index": {"scanOnStart": false, "watch": false}}),
+    );
+    let config_arg = config_file.to_string_lossy().into_owned();
+    let listener = Listener::default();
+    let client = stdio_client_with(listener.clone(), &["serve", "--config", &config_arg]).await;
+
+    let result = client
+        .call_tool(CallToolRequestParams::new("index_vault"))
+        .await
+        .expect("index_vault answers");
+    assert_eq!(structured(&result)["added"], 40, "{result:?}");
+    // Sent before the result, so all are here once the call returned.
+    let received = listener.received.lock().expect("received").clone();
+    assert!(
+        received.len() >= 2,
+        "at least the first and the last report: {received:?}"
+    );
+    // rmcp puts its own token on every request; all reports carry that one.
+    let token = received[0].progress_token.clone();
+    for notification in &received {
+        assert_eq!(notification.progress_token, token);
+        assert_eq!(notification.message.as_deref(), Some("indexing notes"));
+        assert_eq!(notification.total, Some(40.0));
+    }
+    let progress: Vec<f64> = received.iter().map(|n| n.progress).collect();
+    assert!(
+        progress.windows(2).all(|w| w[0] <= w[1]),
+        "never decreases: {progress:?}"
+    );
+    assert_eq!(progress.last(), Some(&40.0));
+
+    client.cancel().await.expect("close");
+}

@@ -1,0 +1,6 @@
+mod elicit;
+mod events;
+mod idempotency;
+mod notes;
+mod open;
+mod sweep;

@@ -1,0 +1,145 @@
+//! Opening cache.db: creation, migrations, reopening, refusing a newer schema.
+
+use obsidian_tc::store::{IdempotencyPolicy, NoteMeta, SCHEMA_VERSION, Store, StoreError};
+use rusqlite::Connection;
+use serde_json::json;
+
+use crate::support;
+
+fn note(path: &str) -> NoteMeta {
+    NoteMeta {
+        path: path.to_owned(),
+        sha256: "ab".repeat(32),
+        mtime: 1_700_000_000_000,
+        size: 42,
+        frontmatter: json!({"tags": ["a"]}),
+    }
+}
+
+#[test]
+fn open_creates_parent_dirs_and_migrates_an_empty_file() {
+    let (_dir, path) = support::store::db_path();
+    let store = support::store::open(&path);
+    assert!(path.is_file());
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+
+    let conn = Connection::open(&path).unwrap();
+    let mut tables: Vec<String> = conn
+        .prepare(
+            "SELECT name FROM sqlite_master
+                 WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+        )
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    tables.sort();
+    assert_eq!(
+        tables,
+        [
+            "aliases",
+            "chunks",
+            "elicit_tokens",
+            "embedding_chunks",
+            "embedding_sets",
+            "event_log",
+            "idempotency_keys",
+            "index_failures",
+            "index_state",
+            "links",
+            "notes",
+            "snapshots",
+            "tags",
+            "tasks"
+        ]
+    );
+    let mode: String = conn
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+    // Every table of vault data is scoped by vault_id (embedding_sets only names the embedding
+    // models, shared by every vault).
+    for table in tables.iter().filter(|t| *t != "embedding_sets") {
+        let has_vault: bool = conn
+            .query_row(
+                &format!(
+                    "SELECT count(*) FROM pragma_table_info('{table}') WHERE name = 'vault_id'"
+                ),
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert!(has_vault, "{table} has no vault_id");
+    }
+}
+
+#[test]
+fn reopening_keeps_data_and_does_not_migrate_again() {
+    let (_dir, path) = support::store::db_path();
+    support::store::open(&path)
+        .notes()
+        .upsert("main", &note("a.md"))
+        .unwrap();
+    let store = support::store::open(&path);
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    assert_eq!(
+        store.notes().get("main", "a.md").unwrap(),
+        Some(note("a.md"))
+    );
+}
+
+#[test]
+fn a_newer_schema_is_refused_and_left_untouched() {
+    let (_dir, path) = support::store::db_path();
+    support::store::open(&path)
+        .notes()
+        .upsert("main", &note("a.md"))
+        .unwrap();
+    Connection::open(&path)
+        .unwrap()
+        .pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+        .unwrap();
+
+    let err = Store::open(&path, IdempotencyPolicy::default()).unwrap_err();
+    match &err {
+        StoreError::NewerSchema { found, supported } => {
+            assert_eq!(*found, SCHEMA_VERSION + 1);
+            assert_eq!(*supported, SCHEMA_VERSION);
+        }
+        other => panic!("expected NewerSchema, got {other:?}"),
+    }
+    assert!(err.to_string().contains("upgrade obsidian-tc"));
+
+    let conn = Connection::open(&path).unwrap();
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, SCHEMA_VERSION + 1);
+    let notes: i64 = conn
+        .query_row("SELECT count(*) FROM notes", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(notes, 1);
+}
+
+#[test]
+fn an_invalid_policy_is_refused_before_the_file_is_created() {
+    let (_dir, path) = support::store::db_path();
+    let policy = IdempotencyPolicy {
+        ttl_seconds: 86_400,
+        reclaim_seconds: 0,
+    };
+    let err = Store::open(&path, policy).unwrap_err();
+    assert!(matches!(err, StoreError::InvalidTtl { ttl_seconds: 0 }));
+    assert!(!path.exists());
+}
+
+#[test]
+fn an_uncreatable_cache_dir_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let blocker = dir.path().join("file");
+    std::fs::write(&blocker, b"not a dir").unwrap();
+    let err = Store::open(&blocker.join("cache.db"), IdempotencyPolicy::default()).unwrap_err();
+    assert!(matches!(err, StoreError::CreateDir { .. }), "{err:?}");
+    assert!(err.to_string().contains("writable cache directory"));
+}

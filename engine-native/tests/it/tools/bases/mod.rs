@@ -1,0 +1,2 @@
+mod kepano;
+mod write;

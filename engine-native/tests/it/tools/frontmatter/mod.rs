@@ -1,0 +1,4 @@
+mod lists;
+mod read;
+mod update;
+mod validate;

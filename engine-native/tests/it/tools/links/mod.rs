@@ -1,0 +1,5 @@
+mod acl;
+mod counts;
+mod moves;
+mod resolve;
+mod rewrite;

@@ -1,0 +1,3 @@
+mod edit_note;
+mod read;
+mod write;

@@ -1,0 +1,3 @@
+mod modes;
+mod regex;
+mod text;

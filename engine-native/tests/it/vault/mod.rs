@@ -1,0 +1,4 @@
+mod crash;
+mod listing;
+mod paths;
+mod writes;

@@ -1,0 +1,3 @@
+mod parallel;
+mod store;
+mod top_k;
