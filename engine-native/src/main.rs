@@ -11,6 +11,7 @@ use obsidian_tc::cli::elicit::run_elicit;
 use obsidian_tc::cli::index::run_index;
 use obsidian_tc::cli::plugin_install::run_plugin;
 use obsidian_tc::cli::serve::run_serve;
+use obsidian_tc::cli::setup::run_setup;
 use obsidian_tc::cli::source::load_config;
 use obsidian_tc::cli::stdio_bridge::run_bridge;
 use obsidian_tc::cli::token::run_token;
@@ -39,6 +40,7 @@ fn main() -> ExitCode {
         Some(Command::Token(command)) => run_token(command),
         Some(Command::Plugin(command)) => run_plugin(command),
         Some(Command::Bridge(args)) => run_bridge(args),
+        Some(Command::Setup(args)) => run_setup(&args),
         None if cli.serve.path.is_some() || cli.serve.config.is_some() => run_serve(ServeArgs {
             flags: cli.serve,
             host: None,

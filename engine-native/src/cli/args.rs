@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::cli::setup::client::Client;
 use crate::config::ConfigFlags;
 
 /// Turns an Obsidian vault into a safe, fast tool for AI agents over MCP.
@@ -55,6 +56,10 @@ pub enum Command {
     Plugin(PluginCommand),
     /// Relay TC Bridge (the Obsidian plugin) to an MCP client on stdio, e.g. Claude Desktop.
     Bridge(BridgeArgs),
+    /// Add this server for a vault to an MCP client's configuration file, keeping the file's
+    /// other entries, comments and formatting (a backup is written next to it); or print the
+    /// entry with --print.
+    Setup(SetupArgs),
 }
 
 /// `serve`: the config source and the HTTP overrides.
@@ -221,4 +226,25 @@ pub struct PluginInstallArgs {
     /// opens the vault).
     #[arg(long)]
     pub enable: bool,
+}
+
+/// `setup`: the client, the vault, and where the entry goes.
+#[derive(Debug, Args)]
+pub struct SetupArgs {
+    /// The MCP client to configure.
+    #[arg(value_enum)]
+    pub client: Client,
+    /// The vault folder the server will serve.
+    #[arg(long, value_name = "PATH")]
+    pub vault: PathBuf,
+    /// Name the entry obsidian-tc-<NAME> instead of obsidian-tc (one entry per vault).
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// Print the entry on stdout and change nothing.
+    #[arg(long)]
+    pub print: bool,
+    /// Edit this file instead of the client's default, e.g. a project's .mcp.json (Claude
+    /// Code), .cursor/mcp.json, .vscode/mcp.json, .gemini/settings.json or .codex/config.toml.
+    #[arg(long, value_name = "FILE")]
+    pub config_path: Option<PathBuf>,
 }

@@ -9,7 +9,8 @@
 //! - [`doctor`]: environment checks with hints;
 //! - [`token`]: bearer tokens for HTTP callers (`token mint`);
 //! - [`plugin_install`]: `plugin install`, TC Bridge into a vault, from [`plugin_files`].
-//! - [`stdio_bridge`]: the stdio relay of TC Bridge (`bridge`).
+//! - [`stdio_bridge`]: the stdio relay of TC Bridge (`bridge`);
+//! - [`setup`]: an MCP client's configuration file gets this server (`setup <client>`).
 //!
 //! Exit codes: [`EXIT_OK`], [`EXIT_FAILURE`] (a tool error or a runtime failure),
 //! [`EXIT_USAGE`] (bad arguments or configuration).
@@ -24,6 +25,7 @@ pub mod index;
 pub mod plugin_files;
 pub mod plugin_install;
 pub mod serve;
+pub mod setup;
 pub mod source;
 pub mod stdio_bridge;
 pub mod token;

@@ -2,3 +2,4 @@ mod call;
 mod doctor;
 mod elicit;
 mod plugin_install;
+mod setup;

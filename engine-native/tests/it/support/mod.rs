@@ -21,3 +21,19 @@ pub fn test_name(module_path: &str, function: &str) -> String {
         None => function.to_owned(),
     }
 }
+
+/// The names of the entries of `folder`, sorted.
+pub fn file_names(folder: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(folder)
+        .expect("read the folder")
+        .map(|entry| {
+            entry
+                .expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}
