@@ -97,6 +97,20 @@ async fn the_sidecar_answers_only_its_token_and_reaches_obsidian_through_its_com
         "/obsidian-tc/v1/commands/list"
     );
 
+    // the tokens never show in the configuration the client can read
+    let shown = call(&client, "get_server_config", json!({})).await;
+    let shown = structured(&shown);
+    assert_eq!(shown["auth"]["mode"], "token", "{shown}");
+    assert_eq!(shown["auth"]["token"], "[redacted]", "{shown}");
+    assert_eq!(
+        shown["vaults"][0]["companion"]["token"], "[redacted]",
+        "{shown}"
+    );
+    assert_eq!(
+        shown["vaults"][0]["companion"]["url"],
+        companion.url.as_str()
+    );
+
     let deleted = call(&client, "delete_note", json!({"path": "gone.md"})).await;
     assert_ne!(deleted.is_error, Some(true), "{deleted:?}");
     assert!(!vault.path().join("gone.md").exists());
