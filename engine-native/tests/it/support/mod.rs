@@ -7,6 +7,7 @@ pub mod companion;
 pub mod dispatch;
 pub mod embed;
 pub mod gates;
+pub mod hub_mirror;
 pub mod links;
 pub mod mcp;
 pub mod store;
