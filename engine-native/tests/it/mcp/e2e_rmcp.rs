@@ -11,7 +11,6 @@ use rmcp::ServiceExt;
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
 use rmcp::transport::{ConfigureCommandExt, StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::Value;
-use tempfile::TempDir;
 
 use crate::support::mcp::{HttpServer, arg, bin, call, discover_first, fresh_vault};
 

@@ -70,24 +70,11 @@ impl Mirror {
             files.content.insert(file.path, Bytes::from(bytes));
         }
         let files = Arc::new(Mutex::new(files));
-        let (tx, rx) = std::sync::mpsc::channel();
-        let state = Arc::clone(&files);
-        std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .expect("runtime");
-            runtime.block_on(async move {
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-                    .await
-                    .expect("bind");
-                tx.send(listener.local_addr().expect("addr")).expect("send");
-                let app = Router::new().fallback(answer).with_state(state);
-                axum::serve(listener, app).await.expect("serve");
-            });
-        });
+        let app = Router::new()
+            .fallback(answer)
+            .with_state(Arc::clone(&files));
         Mirror {
-            addr: rx.recv().expect("address"),
+            addr: super::serve_on_loopback(app),
             files,
         }
     }
@@ -260,10 +247,10 @@ pub fn first_run_env(home: &Path, endpoint: &str) -> Vec<(&'static str, Option<S
 }
 
 /// Runs `command` in the environment `env` ([`first_run_env`]).
-pub fn with_env(
-    command: &mut std::process::Command,
+pub fn with_env<'a>(
+    command: &'a mut std::process::Command,
     env: &[(&'static str, Option<String>)],
-) -> &mut std::process::Command {
+) -> &'a mut std::process::Command {
     for (name, value) in env {
         match value {
             Some(value) => command.env(name, value),
