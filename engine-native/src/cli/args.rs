@@ -43,8 +43,12 @@ pub enum Command {
     /// Scan the vaults (or one) into the search index now, with a progress bar, and print
     /// what each scan did as JSON.
     Index(IndexArgs),
-    /// Check the vault, the cache folder, SQLite and the HTTP port; one OK/FAIL line each.
+    /// Check the vault, the cache folder, SQLite, the HTTP port and the embedding model; one
+    /// OK/FAIL line each.
     Doctor(ConfigFlags),
+    /// The embedding model: fetch it ahead of time (`pull`), or say where it is (`list`).
+    #[command(subcommand)]
+    Model(ModelCommand),
     /// Inspect the configuration (flag > OBSIDIAN_TC_* environment > file > default).
     #[command(subcommand)]
     Config(ConfigCommand),
@@ -104,6 +108,31 @@ pub struct IndexArgs {
     /// The configuration.
     #[command(flatten)]
     pub flags: ConfigFlags,
+}
+
+/// The `model` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum ModelCommand {
+    /// Download the embedding model into the Hugging Face cache now (from `HF_ENDPOINT`, into
+    /// `HF_HOME`), each file checked against its pinned SHA-256; a model already there is
+    /// checked and kept.
+    Pull(ModelArgs),
+    /// Print the embedding model, its revision, and whether (and where) it is in the cache,
+    /// as JSON.
+    List(ModelArgs),
+}
+
+/// `model pull` / `model list`: which model.
+#[derive(Debug, Args)]
+pub struct ModelArgs {
+    /// The model (`ORG/NAME`): the configured one, or the default
+    /// `sentence-transformers/all-MiniLM-L6-v2` (omitted: the configured model, else the
+    /// default).
+    #[arg(value_name = "NAME")]
+    pub name: Option<String>,
+    /// The config file whose `embeddings` block names the model (else `OBSIDIAN_TC_CONFIG`).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }
 
 /// `call`: the tool, its arguments and the configuration.

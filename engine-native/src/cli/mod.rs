@@ -5,7 +5,9 @@
 //! - [`serve`]: the MCP server (stdio, HTTP or both);
 //! - [`call`]: one tool call through the dispatcher, printed as JSON;
 //! - [`elicit`]: out-of-band human approval of gated calls;
-//! - [`index`]: scan vaults into the search index with a progress bar;
+//! - [`index`]: scan vaults into the search index (and embed them) with a progress bar;
+//! - [`model`]: fetch the embedding model ahead of time (`model pull`), or list it;
+//! - [`progress`]: progress bars on a terminal, plain lines otherwise;
 //! - [`doctor`]: environment checks with hints;
 //! - [`token`]: bearer tokens for HTTP callers (`token mint`);
 //! - [`plugin_install`]: `plugin install`, TC Bridge into a vault, from [`plugin_files`].
@@ -22,8 +24,10 @@ pub mod call;
 pub mod doctor;
 pub mod elicit;
 pub mod index;
+pub mod model;
 pub mod plugin_files;
 pub mod plugin_install;
+pub mod progress;
 pub mod serve;
 pub mod setup;
 pub mod source;
