@@ -22,6 +22,7 @@ use crate::embed::hub::cache::{
 };
 use crate::embed::hub::error::HubError;
 use crate::embed::hub::spec::{HubFile, ModelSpec, is_commit};
+use crate::errors::chain::error_chain;
 
 /// The hub used when `HF_ENDPOINT` is not set.
 pub const DEFAULT_ENDPOINT: &str = "https://huggingface.co";
@@ -445,18 +446,6 @@ fn cache_error(path: &Path, error: &io::Error) -> HubError {
         path: path.display().to_string(),
         reason: error.to_string(),
     }
-}
-
-/// An error with its causes (reqwest's own text omits the connect error's reason).
-fn error_chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 #[cfg(test)]
