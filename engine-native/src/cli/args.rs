@@ -266,7 +266,7 @@ pub struct SetupArgs {
     /// The vault folder the server will serve.
     #[arg(long, value_name = "PATH")]
     pub vault: PathBuf,
-    /// Name the entry obsidian-tc-<NAME> instead of obsidian-tc (one entry per vault).
+    /// Name the entry `obsidian-tc-<NAME>` instead of obsidian-tc (one entry per vault).
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
     /// Print the entry on stdout and change nothing.

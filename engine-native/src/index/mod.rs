@@ -6,7 +6,7 @@
 //!   reopened vault is searchable at once.
 //! - [`semantic`]: chunk vectors from the embedding provider, persisted in sqlite-vec and
 //!   scanned exactly from memory, vault- and ACL-filtered before the top-k.
-//! - [`embedding_status`]: where semantic search stands (model download, embedding
+//! - [`mod@embedding_status`]: where semantic search stands (model download, embedding
 //!   progress, why search is lexical).
 //! - [`query_vectors`]: the vectors of recent queries, so each is embedded once.
 //! - [`retrieve`]: lexical, semantic and hybrid (RRF) note rankings.

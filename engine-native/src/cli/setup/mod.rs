@@ -9,7 +9,7 @@
 //! - [`client`]: the clients, where each keeps its file, its format and the entry's shape;
 //! - [`entry`]: the entry (name, command, arguments);
 //! - [`json_file`] and [`toml_file`]: format-preserving edits of the two formats;
-//! - [`apply`]: reads, backs up and atomically replaces the file;
+//! - [`mod@apply`]: reads, backs up and atomically replaces the file;
 //! - [`malformed`] and [`error`]: why a file or a request is refused.
 //!
 //! # The clients' files
