@@ -31,14 +31,7 @@ impl ClientHandler for Listener {
 
 #[tokio::test]
 async fn index_vault_reports_progress_for_the_callers_token() {
-    let vault = tempfile::tempdir().expect("vault");
-    for i in 0..40 {
-        std::fs::write(
-            vault.path().join(format!("Note {i}.md")),
-            format!("# Note {i}\n\nsome words about topic {i}\n"),
-        )
-        .expect("note");
-    }
+    let vault = vault_of_notes(40);
     // No start-up scan or watcher: index_vault does the indexing.
     let config = tempfile::tempdir().expect("config dir");
     let config_file = config.path().join("config.json");
@@ -84,14 +77,7 @@ async fn index_vault_reports_the_chunks_it_embeds_after_the_notes() {
     use rmcp::ServiceExt;
     use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 
-    let vault = tempfile::tempdir().expect("vault");
-    for i in 0..6 {
-        std::fs::write(
-            vault.path().join(format!("Note {i}.md")),
-            format!("# Note {i}\n\nsome words about topic {i}\n"),
-        )
-        .expect("note");
-    }
+    let vault = vault_of_notes(6);
     let config = tempfile::tempdir().expect("config dir");
     let config_file = config.path().join("config.json");
     let model = crate::support::hub_mirror::test_model();
@@ -140,4 +126,17 @@ async fn index_vault_reports_the_chunks_it_embeds_after_the_notes() {
     let progress: Vec<f64> = received.iter().map(|n| n.progress).collect();
     assert!(progress.windows(2).all(|w| w[0] <= w[1]), "{progress:?}");
     client.cancel().await.expect("close");
+}
+
+/// A vault of `count` short notes, `Note 0.md` to `Note {count-1}.md`.
+fn vault_of_notes(count: usize) -> tempfile::TempDir {
+    let vault = tempfile::tempdir().expect("vault");
+    for i in 0..count {
+        std::fs::write(
+            vault.path().join(format!("Note {i}.md")),
+            format!("# Note {i}\n\nsome words about topic {i}\n"),
+        )
+        .expect("note");
+    }
+    vault
 }
