@@ -149,7 +149,7 @@ export OBSIDIAN_TC_PLUGIN_DIR="$embed_dir"
 cargo build --release --quiet -p engine-native --bin obsidian-tc
 mkdir -p "$target_dir/product" && cp "$target_dir/release/obsidian-tc" "$target_dir/product/obsidian-tc"
 export OBSIDIAN_TC_BIN="$target_dir/product/obsidian-tc"
-node --test tests/e2e/
+node --test tests/e2e/ tests/plugin/sidecar_server.test.mjs
 .venv/bin/python tests/e2e/py_sdk.py
 .venv/bin/python tests/e2e/bridge_py.py
 cargo test --quiet -p engine-native "${test_features[@]}" --test it e2e_rmcp
