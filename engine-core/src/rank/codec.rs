@@ -357,6 +357,9 @@ fn read_postings(
             postings.push(Posting::new(next as u32, field, tf));
         }
     }
+    // A term in several fields of a document has more entries than `df`: give back what the
+    // list grew past them.
+    postings.shrink_to_fit();
     Ok(postings)
 }
 
