@@ -3,8 +3,8 @@
 
 use std::fmt;
 
-/// The reason a token was refused (the codes of the shipped server, plus `unknown_kid` and
-/// `token_not_yet_valid`).
+/// The reason a token was refused (the codes of the shipped server, plus `unknown_kid`,
+/// `token_not_yet_valid` and `wrong_token`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FailureReason {
     /// No `Authorization: Bearer` header.
@@ -29,6 +29,8 @@ pub enum FailureReason {
     AudienceMismatch,
     /// `iss` is not `auth.issuer`.
     IssuerMismatch,
+    /// Not the static token of `auth.mode: "token"`.
+    WrongToken,
 }
 
 impl FailureReason {
@@ -46,6 +48,7 @@ impl FailureReason {
             FailureReason::TokenMaxAge => "token_max_age",
             FailureReason::AudienceMismatch => "audience_mismatch",
             FailureReason::IssuerMismatch => "issuer_mismatch",
+            FailureReason::WrongToken => "wrong_token",
         }
     }
 }

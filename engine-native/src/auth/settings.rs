@@ -7,9 +7,14 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct AuthConfig {
-    /// `none` grants every scope and is refused on a non-loopback HTTP bind; `jwt` requires
-    /// a bearer token.
+    /// `none` grants every scope and is refused on a non-loopback HTTP bind; `token` requires
+    /// the one static bearer token `token` (loopback binds only); `jwt` requires a signed
+    /// bearer JWT. Unset, a configured `token` makes it `token`.
     pub mode: AuthMode,
+    /// The static bearer token of `mode: "token"` (at least 32 characters); better set
+    /// through `OBSIDIAN_TC_HTTP_TOKEN`. Never shown by `config show` or `get_server_config`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
     /// The HS256 secret (at least 32 characters); better set through `OBSIDIAN_TC_JWT_SECRET`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub jwt_secret: Option<String>,
@@ -44,6 +49,7 @@ impl Default for AuthConfig {
     fn default() -> AuthConfig {
         AuthConfig {
             mode: AuthMode::None,
+            token: None,
             jwt_secret: None,
             jwks: None,
             jwks_file: None,
@@ -62,6 +68,9 @@ impl Default for AuthConfig {
 pub enum AuthMode {
     /// No authentication: every caller gets every scope (loopback only).
     None,
+    /// One static bearer token (`token`) for a client on this machine, such as the one TC
+    /// Bridge hands the server it starts; the caller gets every scope (loopback only).
+    Token,
     /// Bearer JSON Web Tokens, checked against `jwtSecret` or the JWKS.
     Jwt,
 }

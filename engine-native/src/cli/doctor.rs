@@ -4,8 +4,11 @@ use std::path::Path;
 
 use crate::cli::source::{load_config, open_dispatcher};
 use crate::cli::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
-use crate::companion::{ProbeError, probe};
+use crate::companion::discovery::found_in;
+use crate::companion::plugin_data::PLUGIN_DATA;
+use crate::companion::{Absent, ProbeError, probe};
 use crate::config::model::VaultConfig;
+use crate::config::sections::CompanionSetting;
 use crate::config::{ConfigFlags, LoadedConfig};
 use crate::store::CACHE_DB_FILE;
 
@@ -64,7 +67,7 @@ pub fn run_doctor(flags: &ConfigFlags) -> u8 {
 
 /// Every check: each vault readable, the cache folder writable, SQLite opens (and the
 /// server starts on it), the HTTP port free when HTTP is enabled, and each vault's companion
-/// plugin (TC Bridge) reachable, when one is configured.
+/// plugin (TC Bridge) reachable, when one is configured or found in the vault.
 pub fn checks(config: &LoadedConfig) -> Vec<Check> {
     let mut out: Vec<Check> = config
         .config
@@ -82,37 +85,66 @@ pub fn checks(config: &LoadedConfig) -> Vec<Check> {
     out
 }
 
+/// The companion of `vault`: the configured one, else the one TC Bridge's settings file in
+/// the vault names (where it was found is said, the token never shown), probed now.
 fn companion_reachable(vault: &VaultConfig) -> Check {
     let id = &vault.id;
-    let Some(companion) = &vault.companion else {
-        return Check::ok(format!(
-            "vault {id}: no companion configured (the tools that need a running Obsidian are \
-             off; set vaults[].companion to TC Bridge's address to turn them on)"
-        ));
+    let (companion, found) = match &vault.companion {
+        Some(CompanionSetting::At(companion)) => (companion.clone(), String::new()),
+        Some(CompanionSetting::Discover(false)) => {
+            return Check::ok(format!(
+                "vault {id}: companion turned off (companion: false): the tools that need a \
+                 running Obsidian are off"
+            ));
+        }
+        None | Some(CompanionSetting::Discover(true)) => {
+            let root = Path::new(&vault.path);
+            match found_in(root) {
+                Ok(companion) => {
+                    let file = root.join(PLUGIN_DATA);
+                    let found = format!(" (found in {}, token present)", file.display());
+                    (companion, found)
+                }
+                Err(absent @ Absent::Unusable { .. }) => {
+                    return Check::fail(
+                        format!("vault {id}: no companion: {absent}"),
+                        "open the vault in Obsidian with TC Bridge enabled (it rewrites its \
+                         settings), or set vaults[].companion (false to turn this off)",
+                    );
+                }
+                Err(absent) => {
+                    return Check::ok(format!(
+                        "vault {id}: no companion ({absent}): the tools that need a running \
+                         Obsidian are off; install and enable TC Bridge in Obsidian, or set \
+                         vaults[].companion, to turn them on"
+                    ));
+                }
+            }
+        }
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build();
     let outcome = match runtime {
-        Ok(runtime) => runtime.block_on(probe(companion)),
+        Ok(runtime) => runtime.block_on(probe(&companion)),
         Err(e) => Err(ProbeError::Unreachable(format!("no async runtime: {e}"))),
     };
+    let url = &companion.url;
     match outcome {
-        Ok(found) if found.shape_ok => Check::ok(format!(
-            "vault {id}: TC Bridge {} on Obsidian {} answers at {}",
-            found.plugin_version, found.obsidian_version, companion.url
+        Ok(probed) if probed.shape_ok => Check::ok(format!(
+            "vault {id}: TC Bridge {} on Obsidian {} answers at {url}{found}",
+            probed.plugin_version, probed.obsidian_version
         )),
-        Ok(found) => Check::fail(
+        Ok(probed) => Check::fail(
             format!(
-                "vault {id}: TC Bridge {} answers at {} but its self-check failed: {}",
-                found.plugin_version,
-                companion.url,
-                found.shape_warnings.join("; ")
+                "vault {id}: TC Bridge {} answers at {url}{found} but its self-check failed: {}",
+                probed.plugin_version,
+                probed.shape_warnings.join("; ")
             ),
             "update TC Bridge: this Obsidian version changed internals the plugin relies on",
         ),
         Err(error) => Check::fail(
-            format!("vault {id}: TC Bridge at {} {error}", companion.url),
+            format!("vault {id}: TC Bridge at {url}{found} {error}"),
             error.hint(),
         ),
     }

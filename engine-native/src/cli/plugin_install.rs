@@ -20,7 +20,7 @@ use crate::cli::plugin_files::{
     MANIFEST_JSON, PLUGIN_ID, PluginFiles, STYLES_CSS, manifest_version,
 };
 use crate::cli::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
-use crate::stdio_bridge::settings::PluginData;
+use crate::companion::plugin_data::PluginData;
 
 /// Obsidian's configuration folder inside a vault.
 const OBSIDIAN_DIR: &str = ".obsidian";
@@ -344,8 +344,9 @@ fn print_report(obsidian: &Path, installed: &Installed, files: &PluginFiles) {
             let token = token.as_deref().unwrap_or("(not set)");
             println!("  - TC Bridge listens on 127.0.0.1:{port}; token: {token}");
             println!(
-                "    For the native server: vaults[].companion = {{\"url\": \
-                 \"http://127.0.0.1:{port}\", \"token\": \"{token}\"}}"
+                "    The native server finds TC Bridge through {} by itself (no companion \
+                 config needed).",
+                installed.dir.join(DATA_JSON).display()
             );
         }
         None => println!(

@@ -41,7 +41,9 @@ struct Envelope {
 /// Why a route call did not get an answer from TC Bridge.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CallFailure {
-    /// Nothing answered in time, or the connection was refused or dropped.
+    /// No connection could be made: nothing was sent.
+    NotConnected(String),
+    /// Nothing answered in time, or the connection dropped.
     Unreachable(String),
     /// TC Bridge refused the token.
     Unauthorized,
@@ -82,6 +84,15 @@ impl VaultCompanion {
             .read()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
+    }
+
+    /// Whether, at the last probe or call, TC Bridge refused this companion's token or did not
+    /// answer at its address: what a new token or port in TC Bridge's settings would cause.
+    pub fn refused_or_gone(&self) -> bool {
+        matches!(
+            *self.state.read().unwrap_or_else(PoisonError::into_inner),
+            CompanionState::Unauthorized | CompanionState::Unreachable(_)
+        )
     }
 
     fn set_state(&self, state: CompanionState) {
@@ -142,9 +153,10 @@ impl VaultCompanion {
     }
 
     /// Posts `body` to the route `path` (under `/obsidian-tc/v1`) and waits up to `timeout`
-    /// for its envelope. A failure to get an answer marks the companion unreachable.
+    /// for its envelope. A failure to get an answer marks the companion unreachable; a refused
+    /// token marks it unauthorized.
     pub fn post(&self, path: &str, body: &Value, timeout: Duration) -> Result<Value, CallFailure> {
-        let client = self.client().map_err(CallFailure::Unreachable)?;
+        let client = self.client().map_err(CallFailure::NotConnected)?;
         let url = format!(
             "{}{COMPANION_PREFIX}{path}",
             self.config.url.trim_end_matches('/')
@@ -162,10 +174,15 @@ impl VaultCompanion {
             Err(error) => {
                 let why = describe(&error);
                 self.set_state(CompanionState::Unreachable(why.clone()));
-                return Err(CallFailure::Unreachable(why));
+                return Err(if error.is_connect() {
+                    CallFailure::NotConnected(why)
+                } else {
+                    CallFailure::Unreachable(why)
+                });
             }
         };
         if matches!(status, 401 | 403) {
+            self.set_state(CompanionState::Unauthorized);
             return Err(CallFailure::Unauthorized);
         }
         let envelope: Envelope = serde_json::from_slice(&bytes).map_err(|error| {
@@ -201,7 +218,9 @@ impl VaultCompanion {
         missing: impl FnOnce(&str) -> ToolError,
     ) -> ToolError {
         match failure {
-            CallFailure::Unreachable(why) => unreachable(&self.vault, &self.config.url, &why),
+            CallFailure::NotConnected(why) | CallFailure::Unreachable(why) => {
+                unreachable(&self.vault, &self.config.url, &why)
+            }
             CallFailure::Unauthorized => unauthorized(&self.vault, &self.config.url),
             CallFailure::NotCompanion(why) => missing(&why),
             CallFailure::Refused(error) => error,

@@ -36,16 +36,14 @@ pub(crate) struct GatedCall<'a> {
 }
 
 /// Asks the human in Obsidian whether `call` may run, when `companion` (its vault's TC Bridge)
-/// is reachable, and waits for the dialog (`dialog_ms`, plus a grace for the answer). Only
-/// `approved` is `true`; a denial, a timeout, no answer or no reachable companion is `false`.
-pub(crate) fn approved_in_obsidian(
-    companion: &VaultCompanion,
-    dialog_ms: u64,
-    call: &GatedCall<'_>,
-) -> bool {
+/// is reachable, and waits for the dialog (its `confirmTimeoutMs`, plus a grace for the
+/// answer). Only `approved` is `true`; a denial, a timeout, no answer or no reachable
+/// companion is `false`.
+pub(crate) fn approved_in_obsidian(companion: &VaultCompanion, call: &GatedCall<'_>) -> bool {
     if !matches!(companion.current(), CompanionState::Reachable(_)) {
         return false;
     }
+    let dialog_ms = companion.config().confirm_timeout_ms;
     let body = confirm_body(call, dialog_ms);
     let wait = Duration::from_millis(dialog_ms) + ANSWER_GRACE;
     match companion.post(CONFIRM_ROUTE, &body, wait) {

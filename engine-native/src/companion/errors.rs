@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 
 use crate::errors::{ErrorCode, ToolError};
 
+use super::discovery::Absent;
 use super::probe::{COMPANION_API_VERSION, ProbeError};
 
 /// TC Bridge's plugin id (its folder under `.obsidian/plugins/`).
@@ -30,27 +31,53 @@ fn install_command(root: &Path) -> String {
     format!("obsidian-tc plugin install --vault {}", root.display())
 }
 
-/// `plugin_missing`: TC Bridge is not configured for the vault, or what answers at its
-/// address is not TC Bridge (`why`).
-pub fn tc_bridge_missing(vault: &str, root: &Path, why: Option<&str>) -> ToolError {
+/// `plugin_missing`: the vault has no companion, for the reason `absent` says.
+pub fn no_companion(vault: &str, root: &Path, absent: &Absent) -> ToolError {
     let install = install_command(root);
-    let message = match why {
-        None => format!(
-            "this tool runs inside Obsidian through TC Bridge, and vault '{vault}' has no \
-             companion configured"
+    let recovery = match absent {
+        Absent::Off => format!(
+            "the configuration turns TC Bridge off for vault '{vault}' (companion: false): ask \
+             the user to remove that to use Obsidian's plugins; meanwhile use a tool that works \
+             without Obsidian"
         ),
-        Some(why) => format!(
+        Absent::NoSettings { .. } => format!(
+            "ask the user to run `{install}` and enable TC Bridge in Obsidian (the server then \
+             finds it by itself); meanwhile use a tool that works without Obsidian"
+        ),
+        Absent::Unusable { .. } => {
+            "ask the user to open the vault in Obsidian with TC Bridge enabled (it rewrites its \
+             settings), or to set the vault's companion url and token to the ones TC Bridge's \
+             settings show; meanwhile use a tool that works without Obsidian"
+                .to_owned()
+        }
+    };
+    ToolError::new(
+        ErrorCode::PluginMissing,
+        format!(
+            "this tool runs inside Obsidian through TC Bridge, and vault '{vault}' has no \
+             companion: {absent}"
+        ),
+    )
+    .with_details(json!({ "plugin": TC_BRIDGE_ID, "vault": vault, "install": install }))
+    .with_recovery(recovery)
+}
+
+/// `plugin_missing`: what answers at the vault's companion url is not TC Bridge (`why`).
+pub fn tc_bridge_missing(vault: &str, root: &Path, why: &str) -> ToolError {
+    let install = install_command(root);
+    ToolError::new(
+        ErrorCode::PluginMissing,
+        format!(
             "this tool runs inside Obsidian through TC Bridge, and what answers at vault \
              '{vault}''s companion url is not TC Bridge ({why})"
         ),
-    };
-    ToolError::new(ErrorCode::PluginMissing, message)
-        .with_details(json!({ "plugin": TC_BRIDGE_ID, "vault": vault, "install": install }))
-        .with_recovery(format!(
-            "ask the user to run `{install}`, enable TC Bridge in Obsidian and set the vault's \
-             companion url and token to the ones TC Bridge's settings show; meanwhile use a \
-             tool that works without Obsidian"
-        ))
+    )
+    .with_details(json!({ "plugin": TC_BRIDGE_ID, "vault": vault, "install": install }))
+    .with_recovery(format!(
+        "ask the user to run `{install}`, enable TC Bridge in Obsidian and check the vault's \
+         companion url (TC Bridge's settings show its port); meanwhile use a tool that works \
+         without Obsidian"
+    ))
 }
 
 /// `plugin_missing`: TC Bridge runs but the plugin the tool needs is not installed or not

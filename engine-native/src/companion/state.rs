@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use super::discovery::Absent;
 use super::probe::{Probe, ProbeError};
 
 /// The capability snapshot of one vault's companion.
@@ -53,8 +54,10 @@ impl CompanionState {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CompanionStatus {
-    /// The vault has no `companion` configured.
+    /// The vault has no `companion` configured and none was found in TC Bridge's settings.
     NotConfigured,
+    /// The vault's config turns the companion off (`companion: false`).
+    Off,
     /// Not probed yet.
     Unprobed,
     /// TC Bridge answered and speaks our API.
@@ -109,8 +112,9 @@ pub struct CapabilityReport {
 }
 
 impl CapabilityReport {
-    /// The report of `vault` in `state` (`None`: no companion configured).
-    pub fn of(vault: &str, state: Option<&CompanionState>) -> CapabilityReport {
+    /// The report of `vault` whose companion is in `state`, or has none for the reason
+    /// `Err` gives.
+    pub fn of(vault: &str, state: Result<&CompanionState, &Absent>) -> CapabilityReport {
         let mut report = CapabilityReport {
             vault: vault.to_owned(),
             status: CompanionStatus::NotConfigured,
@@ -121,8 +125,15 @@ impl CapabilityReport {
             shape_warnings: Vec::new(),
             reason: None,
         };
-        let Some(state) = state else {
-            return report;
+        let state = match state {
+            Ok(state) => state,
+            Err(absent) => {
+                if *absent == Absent::Off {
+                    report.status = CompanionStatus::Off;
+                }
+                report.reason = Some(absent.to_string());
+                return report;
+            }
         };
         let (status, reason) = match state {
             CompanionState::Unprobed => (CompanionStatus::Unprobed, None),

@@ -6,12 +6,12 @@ use std::net::IpAddr;
 
 use engine_core::acl::{AclConfig, AclConfigProblem, AclPolicy};
 
-use crate::auth::VerifyKeys;
 use crate::auth::metadata::metadata_url;
+use crate::auth::{MIN_STATIC_TOKEN_CHARS, StaticToken, VerifyKeys};
 use crate::config::embeddings::embeddings_problems;
 use crate::config::model::ServerConfig;
 use crate::config::problem::ConfigProblem;
-use crate::config::sections::{AuthConfig, AuthMode, JwtAlgorithm};
+use crate::config::sections::{AuthConfig, AuthMode, CompanionSetting, JwtAlgorithm};
 use crate::schema::JsonPath;
 
 /// The shortest HS256 secret accepted.
@@ -43,7 +43,7 @@ pub fn semantic_problems(config: &ServerConfig) -> Vec<ConfigProblem> {
 /// A companion URL is `http://` on a loopback host with a port and nothing after it.
 fn check_companions(config: &ServerConfig, out: &mut Vec<ConfigProblem>) {
     for (index, vault) in config.vaults.iter().enumerate() {
-        let Some(companion) = &vault.companion else {
+        let Some(CompanionSetting::At(companion)) = &vault.companion else {
             continue;
         };
         if !is_loopback_http_url(&companion.url) {
@@ -146,6 +146,26 @@ fn check_auth(config: &ServerConfig, out: &mut Vec<ConfigProblem>) {
                 ),
             ));
         }
+        AuthMode::Token if http.enabled && !is_loopback(&http.host) => {
+            out.push(ConfigProblem::new(
+                "transports.http.host",
+                format!(
+                    "auth.mode \"token\" is for a client on this machine, and {:?} is reachable \
+                     from others: bind HTTP to 127.0.0.1 (or ::1, localhost), or use auth.mode \
+                     \"jwt\" for remote clients",
+                    http.host
+                ),
+            ));
+        }
+        AuthMode::Token if auth.token.is_none() => {
+            out.push(ConfigProblem::new(
+                "auth",
+                format!(
+                    "auth.mode \"token\" needs auth.token (or env OBSIDIAN_TC_HTTP_TOKEN, \
+                     {MIN_STATIC_TOKEN_CHARS}+ characters)"
+                ),
+            ));
+        }
         AuthMode::Jwt
             if auth.jwt_secret.is_none() && auth.jwks.is_none() && auth.jwks_file.is_none() =>
         {
@@ -167,6 +187,19 @@ fn check_auth(config: &ServerConfig, out: &mut Vec<ConfigProblem>) {
             ),
         ));
     }
+    if auth.token.is_some() && auth.mode != AuthMode::Token {
+        out.push(ConfigProblem::new(
+            "auth.token",
+            format!(
+                "a static bearer token is set but auth.mode is {:?}, which would ignore it: set \
+                 auth.mode to \"token\" or remove the token",
+                auth_mode_name(auth.mode)
+            ),
+        ));
+    }
+    if let Some(Err(problem)) = auth.token.as_deref().map(StaticToken::new) {
+        out.push(ConfigProblem::new("auth.token", problem));
+    }
     check_algorithms(auth, out);
     if let Some(metadata) = &auth.resource_metadata
         && metadata_url(&metadata.resource).is_none()
@@ -179,6 +212,15 @@ fn check_auth(config: &ServerConfig, out: &mut Vec<ConfigProblem>) {
                 metadata.resource
             ),
         ));
+    }
+}
+
+/// `mode` as it is written in the config.
+fn auth_mode_name(mode: AuthMode) -> &'static str {
+    match mode {
+        AuthMode::None => "none",
+        AuthMode::Token => "token",
+        AuthMode::Jwt => "jwt",
     }
 }
 

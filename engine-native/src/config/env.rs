@@ -7,6 +7,14 @@ use serde_json::Value;
 /// be an absolute path: a GUI launcher's working directory means nothing.
 pub const CONFIG_FILE_VAR: &str = "OBSIDIAN_TC_CONFIG";
 
+/// The variable giving TC Bridge's address to the server it starts (`http://127.0.0.1:PORT`):
+/// the `companion` of the one vault served, over the config file's and the plugin's settings
+/// file. Loopback only.
+pub const COMPANION_URL_VAR: &str = "OBSIDIAN_TC_COMPANION_URL";
+
+/// The variable giving TC Bridge's token along with [`COMPANION_URL_VAR`].
+pub const COMPANION_TOKEN_VAR: &str = "OBSIDIAN_TC_COMPANION_TOKEN";
+
 /// How a variable's text becomes a JSON value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EnvKind {
@@ -34,9 +42,10 @@ const fn var(name: &'static str, path: &'static str, kind: EnvKind) -> EnvVar {
 }
 
 /// Every variable that sets a config value.
-pub const ENV_VARS: [EnvVar; 11] = [
+pub const ENV_VARS: [EnvVar; 12] = [
     var("OBSIDIAN_TC_AUTH_MODE", "auth.mode", EnvKind::Text),
     var("OBSIDIAN_TC_JWT_SECRET", "auth.jwtSecret", EnvKind::Text),
+    var("OBSIDIAN_TC_HTTP_TOKEN", "auth.token", EnvKind::Text),
     var(
         "OBSIDIAN_TC_HTTP_ENABLED",
         "transports.http.enabled",
@@ -102,10 +111,11 @@ mod tests {
 
     #[test]
     fn reads_each_kind_and_keeps_unreadable_text() {
-        let port = ENV_VARS[4];
+        let named = |name: &str| *ENV_VARS.iter().find(|v| v.name == name).expect("known");
+        let port = named("OBSIDIAN_TC_HTTP_PORT");
         assert_eq!(port.value(" 9000 "), json!(9000));
         assert_eq!(port.value("ninety"), json!("ninety"));
-        let http = ENV_VARS[2];
+        let http = named("OBSIDIAN_TC_HTTP_ENABLED");
         assert_eq!(http.value("YES"), json!(true));
         assert_eq!(http.value("0"), json!(false));
         assert_eq!(http.value("maybe"), json!("maybe"));

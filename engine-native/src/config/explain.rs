@@ -8,8 +8,24 @@ use crate::config::load::LoadedConfig;
 use crate::config::provenance::leaves;
 use crate::schema::JsonPath;
 
-/// The config values never printed.
-pub const SECRET_PATHS: [&str; 2] = ["auth.jwtSecret", "embeddings.apiKey"];
+/// The config values never printed (besides each vault's companion token).
+pub const SECRET_PATHS: [&str; 3] = ["auth.jwtSecret", "auth.token", "embeddings.apiKey"];
+
+/// Replaces every secret in `config` (a serialized configuration) with `shown`: the values at
+/// [`SECRET_PATHS`] and each vault's `companion.token`.
+pub fn redact_secrets(config: &mut Value, shown: &str) {
+    for secret in SECRET_PATHS {
+        if let Some(slot) = config.pointer_mut(&JsonPath::keys(secret).to_pointer()) {
+            *slot = Value::String(shown.to_owned());
+        }
+    }
+    let vaults = config.get_mut("vaults").and_then(Value::as_array_mut);
+    for vault in vaults.into_iter().flatten() {
+        if let Some(token) = vault.pointer_mut("/companion/token") {
+            *token = Value::String(shown.to_owned());
+        }
+    }
+}
 
 /// What a secret is printed as.
 pub const REDACTED: &str = "<redacted>";
@@ -30,11 +46,7 @@ impl LoadedConfig {
     pub fn to_redacted_json(&self) -> Value {
         let mut value = serde_json::to_value(&self.config)
             .unwrap_or_else(|e| unreachable!("a loaded config serializes: {e}"));
-        for secret in SECRET_PATHS {
-            if let Some(slot) = value.pointer_mut(&JsonPath::keys(secret).to_pointer()) {
-                *slot = Value::String(REDACTED.to_owned());
-            }
-        }
+        redact_secrets(&mut value, REDACTED);
         value
     }
 

@@ -8,6 +8,7 @@ use std::path::{Component, Path, PathBuf};
 use serde_json::{Map, Value, json};
 
 use crate::config::checks::{auth_key_problems, semantic_problems};
+use crate::config::companion_env::apply_companion_env;
 use crate::config::env::ENV_VARS;
 use crate::config::flags::FlagOverride;
 use crate::config::model::ServerConfig;
@@ -123,6 +124,7 @@ pub fn load(input: &LoadInput) -> Result<LoadedConfig, ConfigErrors> {
             }
         }
     }
+    let env_problem = apply_companion_env(&mut document, &input.env, &mut provenance).err();
     for flag in &input.overrides {
         if set_at(&mut document, &flag.path, flag.value.clone()) {
             provenance.set(
@@ -134,13 +136,19 @@ pub fn load(input: &LoadInput) -> Result<LoadedConfig, ConfigErrors> {
         }
     }
 
-    let problems: Vec<ConfigProblem> = schema_problems(&document, &config_schema())
+    derive_token_mode(&mut document, &mut provenance);
+
+    let problems: Vec<ConfigProblem> = env_problem
         .into_iter()
-        .map(|(path, message)| ConfigProblem {
-            via: provenance.source_of(&path).cloned(),
-            path: path.to_string(),
-            message,
-        })
+        .chain(
+            schema_problems(&document, &config_schema())
+                .into_iter()
+                .map(|(path, message)| ConfigProblem {
+                    via: provenance.source_of(&path).cloned(),
+                    path: path.to_string(),
+                    message,
+                }),
+        )
         .collect();
     if !problems.is_empty() {
         return Err(ConfigErrors(problems));
@@ -156,6 +164,11 @@ pub fn load(input: &LoadInput) -> Result<LoadedConfig, ConfigErrors> {
         &mut problems,
     );
     problems.extend(auth_key_problems(&config));
+    for problem in &mut problems {
+        if problem.via.is_none() {
+            problem.via = provenance.source_shown_at(&problem.path).cloned();
+        }
+    }
     if problems.is_empty() {
         Ok(LoadedConfig {
             config,
@@ -164,6 +177,29 @@ pub fn load(input: &LoadInput) -> Result<LoadedConfig, ConfigErrors> {
         })
     } else {
         Err(ConfigErrors(problems))
+    }
+}
+
+/// An `auth.token` with `auth.mode` left at its default makes the mode `token`: the server TC
+/// Bridge starts is given only `OBSIDIAN_TC_HTTP_TOKEN`, and a token that is set is meant to
+/// be required. A mode set anywhere stays (a mismatch is then reported by the checks).
+fn derive_token_mode(document: &mut Value, provenance: &mut Provenance) {
+    let token_set = document
+        .pointer("/auth/token")
+        .is_some_and(|token| !token.is_null());
+    let mode = JsonPath::keys("auth.mode");
+    // only a value recorded at `auth.mode` itself was set (an empty `auth: {}` sets nothing)
+    let mode_is_default = matches!(
+        provenance.source_shown_at(&mode.to_string()),
+        None | Some(Source::Default)
+    );
+    if token_set && mode_is_default && set_at(document, &mode, json!("token")) {
+        provenance.set(
+            mode,
+            Source::Derived {
+                reason: "auth.token is set".to_owned(),
+            },
+        );
     }
 }
 

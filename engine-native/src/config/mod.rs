@@ -7,6 +7,7 @@
 
 pub mod acl_schema;
 pub mod checks;
+pub mod companion_env;
 pub mod disk;
 pub mod embeddings;
 pub mod env;

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::acl_schema::AclConfigSchema;
 use crate::config::sections::{
-    AuthConfig, CompanionConfig, EmbeddingsConfig, GovernorConfig, IndexConfig, MaintenanceConfig,
+    AuthConfig, CompanionSetting, EmbeddingsConfig, GovernorConfig, IndexConfig, MaintenanceConfig,
     ThrottleConfig, ToolFacadeConfig, ToolVisibilityConfig, TransportsConfig,
 };
 
@@ -89,9 +89,12 @@ pub struct VaultConfig {
     #[schemars(with = "Option<AclConfigSchema>")]
     pub acl: Option<AclConfig>,
     /// TC Bridge, the Obsidian plugin running in this vault, for the tools that need a live
-    /// Obsidian; without it those tools are off and everything else works.
+    /// Obsidian: its address and token, or `false` for none. Absent, it is found through the
+    /// plugin's settings file in the vault. Without one those tools are off and everything
+    /// else works.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub companion: Option<CompanionConfig>,
+    #[schemars(with = "CompanionSetting")]
+    pub companion: Option<CompanionSetting>,
     /// The folder `capture_note` writes quick captures into (default `Inbox`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inbox_folder: Option<String>,

@@ -86,6 +86,15 @@ impl Provenance {
             .max_by_key(|(recorded, _)| recorded.segments().len())
             .map(|(_, source)| source)
     }
+
+    /// The source recorded exactly at the path written `shown` (as problems name paths, e.g.
+    /// `vaults[0].companion.url`), when one is.
+    pub fn source_shown_at(&self, shown: &str) -> Option<&Source> {
+        self.sources
+            .iter()
+            .find(|(recorded, _)| recorded.to_string() == shown)
+            .map(|(_, source)| source)
+    }
 }
 
 /// The scalar values and empty containers inside `value` (at `path`), with their paths.

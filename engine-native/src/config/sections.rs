@@ -169,6 +169,19 @@ pub use crate::embed::settings::{EmbeddingProvider, EmbeddingsConfig};
 pub use crate::governor::GovernorConfig;
 pub use crate::throttle::{ThrottleConfig, ThrottleTier, ThrottleTiers};
 
+/// A vault's `companion`: where its TC Bridge listens, or whether to look for it. Absent (or
+/// `true`), the server finds TC Bridge through the plugin's own settings file in the vault
+/// (`.obsidian/plugins/tc-bridge/data.json`: its port and token); `false` turns that off.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum CompanionSetting {
+    /// `true`: find TC Bridge through its settings file (as when absent); `false`: no
+    /// companion, the tools that need a running Obsidian stay off.
+    Discover(bool),
+    /// TC Bridge at this address, with this token.
+    At(CompanionConfig),
+}
+
 /// Where TC Bridge (the Obsidian plugin) of one vault listens, and its token
 /// (`vaults[].companion`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -200,6 +213,20 @@ pub struct CompanionConfig {
     #[serde(default = "default_confirm_timeout_ms")]
     #[schemars(range(min = 100, max = 3600000))]
     pub confirm_timeout_ms: u64,
+}
+
+impl CompanionConfig {
+    /// TC Bridge at `url` with `token`, every timeout at its default.
+    pub fn at(url: String, token: Option<String>) -> CompanionConfig {
+        CompanionConfig {
+            url,
+            token,
+            probe_timeout_ms: default_probe_timeout_ms(),
+            call_timeout_ms: default_call_timeout_ms(),
+            slow_call_timeout_ms: default_slow_call_timeout_ms(),
+            confirm_timeout_ms: default_confirm_timeout_ms(),
+        }
+    }
 }
 
 /// The original's probe timeout: 500 ms.

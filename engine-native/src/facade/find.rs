@@ -64,16 +64,17 @@ matches (name, title, description, domain, score). Next: describe_capability, ca
 
 fn find_capability(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: FindArgs = parse(args)?;
-    // Tools that need TC Bridge are suggested only when some vault has a companion: without
-    // one they can only answer plugin_missing, and their words would crowd out the tools
-    // that work.
+    // Tools that need TC Bridge are suggested only when some vault has a companion (configured
+    // or found through TC Bridge's settings): without one they can only answer plugin_missing,
+    // and their words would crowd out the tools that work.
+    let companions = ctx.server().companions();
     let companion = ctx
         .served()
         .config()
         .config
         .vaults
         .iter()
-        .any(|vault| vault.companion.is_some());
+        .any(|vault| companions.of(vault).is_ok());
     let catalog: Vec<_> = catalog_tools(ctx.served().registry(), ctx.caller())
         .into_iter()
         .filter(|tool| companion || tool.def.domain != BRIDGE_DOMAIN)

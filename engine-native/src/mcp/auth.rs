@@ -5,10 +5,14 @@
 //!
 //! - `auth.mode: none` (loopback only, enforced at config load): every request is the
 //!   loopback caller with every scope;
-//! - `auth.mode: jwt`: `Authorization: Bearer <token>` verified by [`Verifier`]; a missing or
-//!   refused token answers 401 with a `WWW-Authenticate: Bearer` challenge (naming the
-//!   RFC 9728 metadata when `auth.resourceMetadata` is set) and a JSON-RPC error `-32001`
-//!   whose message says what to do and whose `data.reason` is the reason code.
+//! - `auth.mode: token` (loopback only): `Authorization: Bearer <auth.token>`, compared in
+//!   constant time ([`StaticToken`]); the caller is the local user, with every scope, as on
+//!   stdio;
+//! - `auth.mode: jwt`: `Authorization: Bearer <token>` verified by [`Verifier`].
+//!
+//! A missing or refused token answers 401 with a `WWW-Authenticate: Bearer` challenge (naming
+//! the RFC 9728 metadata when `auth.resourceMetadata` is set) and a JSON-RPC error `-32001`
+//! whose message says what to do and whose `data.reason` is the reason code.
 
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -25,20 +29,33 @@ use serde_json::json;
 
 use crate::auth::Caller;
 use crate::auth::metadata::{WELL_KNOWN_PATH, metadata_document, metadata_url};
-use crate::auth::{AuthFailure, FailureReason, Verifier};
+use crate::auth::{AuthFailure, FailureReason, StaticToken, Verifier};
 use crate::config::{AuthConfig, AuthMode};
 
 /// The caller id of an unauthenticated HTTP client (`auth.mode: none`, loopback only).
 pub const LOOPBACK_CALLER_ID: &str = "http-loopback";
+
+/// The caller id of an HTTP client that presented the static token (`auth.mode: token`).
+pub const TOKEN_CALLER_ID: &str = "http-token";
 
 /// The JSON-RPC error code of a 401 (as the shipped server answers).
 pub const UNAUTHORIZED_RPC_CODE: i64 = -32001;
 
 /// How the HTTP transport authenticates callers, built once at start.
 pub struct HttpAuth {
-    verifier: Option<Verifier>,
+    check: Check,
     metadata_url: Option<String>,
     config: AuthConfig,
+}
+
+/// What a request must present.
+enum Check {
+    /// Nothing (`auth.mode: none`).
+    Open,
+    /// The static token (`auth.mode: token`).
+    Token(StaticToken),
+    /// A JWT the verifier accepts (`auth.mode: jwt`).
+    Jwt(Verifier),
 }
 
 /// Why a request gets no caller.
@@ -51,11 +68,20 @@ pub struct AuthRejection {
 }
 
 impl HttpAuth {
-    /// The authenticator of `auth`: with `jwt`, its keys are loaded now (once).
+    /// The authenticator of `auth`: with `jwt`, its keys are loaded now (once); with `token`,
+    /// a missing or short token is refused.
     pub fn new(auth: &AuthConfig) -> Result<HttpAuth, String> {
-        let verifier = match auth.mode {
-            AuthMode::None => None,
-            AuthMode::Jwt => Some(Verifier::new(auth).map_err(|problems| {
+        let check = match auth.mode {
+            AuthMode::None => Check::Open,
+            AuthMode::Token => {
+                let token = auth.token.as_deref().ok_or(
+                    "auth.mode \"token\" needs auth.token (or env OBSIDIAN_TC_HTTP_TOKEN)",
+                )?;
+                Check::Token(
+                    StaticToken::new(token).map_err(|problem| format!("auth.token {problem}"))?,
+                )
+            }
+            AuthMode::Jwt => Check::Jwt(Verifier::new(auth).map_err(|problems| {
                 let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
                 format!("cannot load the JWT keys: {}", lines.join("; "))
             })?),
@@ -65,7 +91,7 @@ impl HttpAuth {
             .as_ref()
             .and_then(|m| metadata_url(&m.resource));
         Ok(HttpAuth {
-            verifier,
+            check,
             metadata_url,
             config: auth.clone(),
         })
@@ -101,31 +127,48 @@ impl HttpAuth {
     }
 }
 
-/// The caller of one HTTP request: the loopback caller under `auth.mode: none`, else the
-/// caller of its verified bearer token.
+/// The caller of one HTTP request: the loopback caller under `auth.mode: none`, the local
+/// user for the static token under `token`, else the caller of its verified bearer JWT.
 pub fn caller_for_request(parts: &Parts, auth: &HttpAuth) -> Result<Caller, AuthRejection> {
-    let Some(verifier) = &auth.verifier else {
-        return Ok(Caller {
-            id: LOOPBACK_CALLER_ID.to_owned(),
-            scopes: vec![Scope::everything()],
-            vault_binding: None,
-        });
-    };
     let reject = |failure| AuthRejection {
         status: StatusCode::UNAUTHORIZED,
         failure,
     };
-    let token = bearer_token(parts).ok_or_else(|| {
-        reject(AuthFailure::new(
-            FailureReason::MissingToken,
-            "missing bearer token: send Authorization: Bearer <token> (an operator mints one \
-             with `obsidian-tc token mint`)",
-        ))
-    })?;
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    verifier.verify(token, now).map_err(reject)
+    let presented = |which: &str| {
+        bearer_token(parts).ok_or_else(|| {
+            reject(AuthFailure::new(
+                FailureReason::MissingToken,
+                format!("missing bearer token: send Authorization: Bearer <token> ({which})"),
+            ))
+        })
+    };
+    match &auth.check {
+        Check::Open => Ok(local_caller(LOOPBACK_CALLER_ID)),
+        Check::Token(token) => {
+            let sent = presented(
+                "the token TC Bridge's settings show, or the OBSIDIAN_TC_HTTP_TOKEN the server \
+                 was started with",
+            )?;
+            token.check(sent).map_err(reject)?;
+            Ok(local_caller(TOKEN_CALLER_ID))
+        }
+        Check::Jwt(verifier) => {
+            let sent = presented("an operator mints one with `obsidian-tc token mint`")?;
+            let now = SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs());
+            verifier.verify(sent, now).map_err(reject)
+        }
+    }
+}
+
+/// A caller on this machine: every scope, as the stdio caller, under the id `id`.
+fn local_caller(id: &str) -> Caller {
+    Caller {
+        id: id.to_owned(),
+        scopes: vec![Scope::everything()],
+        vault_binding: None,
+    }
 }
 
 /// The token of an `Authorization: Bearer <token>` header (scheme in any case).

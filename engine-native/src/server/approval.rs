@@ -90,23 +90,22 @@ impl Server {
         proposed_change: &Value,
     ) -> Result<bool, ToolError> {
         let config = self.config();
-        let Some(companion_config) = config
+        let companion = config
             .config
             .vaults
             .iter()
             .find(|vault| vault.id == call.vault_id)
-            .and_then(|vault| vault.companion.as_ref())
-        else {
+            .and_then(|vault| self.companions.of(vault).ok());
+        let Some(companion) = companion else {
             return Ok(false);
         };
-        let companion = self.companions.get(call.vault_id, companion_config);
         let gated = GatedCall {
             vault_id: call.vault_id,
             tool: call.tool,
             args_hash: call.args_hash,
             proposed_change,
         };
-        if !approved_in_obsidian(&companion, companion_config.confirm_timeout_ms, &gated) {
+        if !approved_in_obsidian(&companion, &gated) {
             return Ok(false);
         }
         let ttl = i64::try_from(config.config.elicit_ttl_seconds).unwrap_or(i64::MAX);

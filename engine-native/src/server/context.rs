@@ -7,6 +7,7 @@ use engine_core::acl::AclOp;
 use serde_json::Value;
 
 use crate::auth::Caller;
+use crate::config::VaultConfig;
 use crate::errors::ToolError;
 use crate::server::approval::{Approval, ApprovalFor};
 use crate::server::clock::Clock;
@@ -80,6 +81,18 @@ impl<'d> ToolContext<'d> {
     /// The bound vault's id.
     pub fn vault_id(&self) -> &'d str {
         &self.vault.id
+    }
+
+    /// The bound vault's entry in the configuration this call started with (its companion,
+    /// inbox folder, ...).
+    pub fn vault_config(&self) -> Option<&'d VaultConfig> {
+        let id = self.vault_id();
+        self.served
+            .config()
+            .config
+            .vaults
+            .iter()
+            .find(|vault| vault.id == id)
     }
 
     /// The cache database.

@@ -2,12 +2,10 @@
 //! environment or the plugin's own settings in a vault, in that order of priority.
 
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use serde::Deserialize;
+use crate::companion::plugin_data::{DEFAULT_PORT, PluginData, PluginDataError};
 
-/// The port TC Bridge listens on when nothing says otherwise (the plugin's default).
-pub const DEFAULT_PORT: u16 = 27190;
 /// The host when nothing says otherwise.
 pub const DEFAULT_HOST: &str = "127.0.0.1";
 /// Environment variable: the host.
@@ -16,8 +14,6 @@ pub const ENV_HOST: &str = "OBSIDIAN_MCP_HOST";
 pub const ENV_PORT: &str = "OBSIDIAN_MCP_PORT";
 /// Environment variable: the bearer token.
 pub const ENV_TOKEN: &str = "OBSIDIAN_MCP_TOKEN";
-/// The plugin's settings file, relative to the vault folder.
-pub const PLUGIN_DATA: &str = ".obsidian/plugins/tc-bridge/data.json";
 
 /// The hosts the bridge may connect to: loopback only, as TC Bridge serves nothing else.
 const LOOPBACK_HOSTS: [&str; 3] = ["127.0.0.1", "localhost", "::1"];
@@ -86,7 +82,12 @@ impl ConnectionSettings {
                     .ok_or(SettingsError::BadEnvPort(text))
             })
             .transpose()?;
-        let plugin = flags.vault.as_deref().map(PluginData::read).transpose()?;
+        let plugin = flags
+            .vault
+            .as_deref()
+            .map(PluginData::read)
+            .transpose()
+            .map_err(SettingsError::PluginData)?;
         let port = flags
             .port
             .or(env_port)
@@ -114,62 +115,6 @@ fn loopback(host: String) -> Result<String, SettingsError> {
     }
 }
 
-/// The parts of TC Bridge's `data.json` the bridge needs.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct PluginData {
-    /// The configured port (`None` when absent or 0, "any free port", which cannot be dialled).
-    pub port: Option<u16>,
-    /// The bearer token (`None` when absent or empty).
-    pub token: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct RawPluginData {
-    #[serde(default)]
-    port: Option<serde_json::Value>,
-    #[serde(default)]
-    token: Option<serde_json::Value>,
-}
-
-impl PluginData {
-    /// Reads `<vault>/.obsidian/plugins/tc-bridge/data.json`.
-    pub fn read(vault: &Path) -> Result<PluginData, SettingsError> {
-        PluginData::read_file(&vault.join(PLUGIN_DATA))
-    }
-
-    /// Reads TC Bridge's settings file at `path`.
-    pub fn read_file(path: &Path) -> Result<PluginData, SettingsError> {
-        let path = path.to_path_buf();
-        let text = std::fs::read_to_string(&path).map_err(|error| SettingsError::PluginData {
-            path: path.clone(),
-            reason: error.to_string(),
-        })?;
-        let raw: RawPluginData =
-            serde_json::from_str(&text).map_err(|error| SettingsError::PluginData {
-                path: path.clone(),
-                reason: format!("not a JSON object of TC Bridge settings: {error}"),
-            })?;
-        let port = match raw.port {
-            None => None,
-            Some(value) => Some(
-                value
-                    .as_u64()
-                    .and_then(|port| u16::try_from(port).ok())
-                    .ok_or_else(|| SettingsError::PluginData {
-                        path: path.clone(),
-                        reason: format!("`port` is {value}, not a port number"),
-                    })?,
-            )
-            .filter(|port| *port != 0),
-        };
-        let token = raw
-            .token
-            .and_then(|value| value.as_str().map(str::to_owned))
-            .filter(|token| !token.is_empty());
-        Ok(PluginData { port, token })
-    }
-}
-
 /// Why the connection settings are unusable; each says what to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SettingsError {
@@ -178,12 +123,7 @@ pub enum SettingsError {
     /// `OBSIDIAN_MCP_PORT` is not a port number.
     BadEnvPort(String),
     /// The vault's TC Bridge settings could not be read.
-    PluginData {
-        /// The file.
-        path: PathBuf,
-        /// What was wrong.
-        reason: String,
-    },
+    PluginData(PluginDataError),
     /// No token from any source.
     NoToken,
 }
@@ -199,10 +139,9 @@ impl fmt::Display for SettingsError {
                 f,
                 "{ENV_PORT}={text:?} is not a port number (1-65535): fix or unset it"
             ),
-            SettingsError::PluginData { path, reason } => write!(
+            SettingsError::PluginData(error) => write!(
                 f,
-                "cannot read TC Bridge's settings at {}: {reason}; enable TC Bridge in that vault once, or pass --port and --token",
-                path.display()
+                "{error}; enable TC Bridge in that vault once, or pass --port and --token"
             ),
             SettingsError::NoToken => write!(
                 f,
@@ -334,28 +273,15 @@ mod tests {
     }
 
     #[test]
-    fn plugin_data_is_read_leniently_but_a_broken_file_is_an_error() {
-        let vault = vault_with(r#"{"port": 0, "token": "", "folderAccess": []}"#);
-        assert_eq!(PluginData::read(vault.path()), Ok(PluginData::default()));
-        let vault = vault_with(r#"{"token": "abc"}"#);
-        let data = PluginData::read(vault.path()).expect("read");
-        assert_eq!(data.token.as_deref(), Some("abc"));
-        assert_eq!(data.port, None);
-
-        let broken = vault_with("{not json");
-        let error = PluginData::read(broken.path()).expect_err("broken");
-        assert!(matches!(error, SettingsError::PluginData { .. }));
-        let bad_port = vault_with(r#"{"port": 70000, "token": "x"}"#);
-        assert!(PluginData::read(bad_port.path()).is_err());
-
+    fn an_unreadable_vault_settings_file_is_an_error() {
         let nowhere = tempfile::tempdir().expect("tempdir");
-        let error = PluginData::read(nowhere.path()).expect_err("missing file");
-        assert!(error.to_string().contains("data.json"), "{error}");
         let flags = ConnectionFlags {
             vault: Some(nowhere.path().to_owned()),
             token: Some("t".to_owned()),
             ..ConnectionFlags::default()
         };
-        assert!(ConnectionSettings::resolve(&flags, env_of(&[])).is_err());
+        let error = ConnectionSettings::resolve(&flags, env_of(&[])).expect_err("no file");
+        assert!(matches!(error, SettingsError::PluginData(_)), "{error}");
+        assert!(error.to_string().contains("data.json"), "{error}");
     }
 }

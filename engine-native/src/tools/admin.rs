@@ -6,9 +6,10 @@
 use engine_core::acl::{AclOp, Decision, Scope};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::config::ServerConfig;
+use crate::config::explain::redact_secrets;
 use crate::errors::ToolError;
 use crate::server::{Handler, MetricsSnapshot, ToolContext, ToolDef, Visibility};
 use crate::tools::args::{input_schema, parse};
@@ -16,12 +17,6 @@ use crate::tools::structured::{output_schema, structured};
 
 /// The text that replaces a secret in `get_server_config`.
 pub const REDACTED: &str = "[redacted]";
-
-/// The config values `get_server_config` never shows (JSON Pointers).
-const SECRET_POINTERS: [&str; 2] = ["/auth/jwtSecret", "/embeddings/apiKey"];
-
-/// Inside each vault: the companion token, never shown either.
-const COMPANION_TOKEN_POINTER: &str = "/companion/token";
 
 /// No arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -264,23 +259,7 @@ fn server_health(ctx: &ToolContext<'_>, _args: Value) -> Result<Value, ToolError
 fn get_server_config(ctx: &ToolContext<'_>, _args: Value) -> Result<Value, ToolError> {
     let mut config = serde_json::to_value(&ctx.served().config().config)
         .map_err(|error| ToolError::internal(format!("cannot show the config: {error}")))?;
-    for pointer in SECRET_POINTERS {
-        if let Some(secret) = config.pointer_mut(pointer)
-            && !secret.is_null()
-        {
-            *secret = json!(REDACTED);
-        }
-    }
-    for vault in config
-        .get_mut("vaults")
-        .and_then(Value::as_array_mut)
-        .into_iter()
-        .flatten()
-    {
-        if let Some(token) = vault.pointer_mut(COMPANION_TOKEN_POINTER) {
-            *token = json!(REDACTED);
-        }
-    }
+    redact_secrets(&mut config, REDACTED);
     if let Some(bound) = ctx.caller().vault_binding.as_deref()
         && let Some(Value::Array(vaults)) = config.get_mut("vaults")
     {

@@ -108,12 +108,7 @@ fn capture_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
 
 /// The vault's configured inbox folder (without surrounding slashes), else `Inbox`.
 fn inbox_folder(ctx: &ToolContext<'_>) -> String {
-    ctx.served()
-        .config()
-        .config
-        .vaults
-        .iter()
-        .find(|vault| vault.id == ctx.vault_id())
+    ctx.vault_config()
         .and_then(|vault| vault.inbox_folder.as_deref())
         .map(|folder| folder.trim_matches('/'))
         .filter(|folder| !folder.is_empty())

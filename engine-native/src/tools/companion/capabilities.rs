@@ -12,7 +12,7 @@ use crate::server::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 
-use super::forward::configured_companion;
+use super::forward::vault_config;
 
 /// `refresh_plugin_capabilities` takes only the optional `vault`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -33,6 +33,10 @@ refresh,
 
 fn refresh(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let RefreshArgs {} = parse(args)?;
-    let state = configured_companion(ctx).map(|companion| companion.refresh());
+    let state = ctx
+        .server()
+        .companions()
+        .of(vault_config(ctx)?)
+        .map(|companion| companion.refresh());
     structured(&CapabilityReport::of(ctx.vault_id(), state.as_ref()))
 }

@@ -7,8 +7,9 @@ use std::time::Duration;
 use engine_core::acl::AclOp;
 use serde_json::Value;
 
-use crate::companion::errors::tc_bridge_missing;
-use crate::companion::{Needs, VaultCompanion};
+use crate::companion::errors::{no_companion, tc_bridge_missing};
+use crate::companion::{CallFailure, Needs, VaultCompanion};
+use crate::config::VaultConfig;
 use crate::errors::ToolError;
 use crate::server::ToolContext;
 use crate::tools::args::parse;
@@ -38,7 +39,10 @@ pub(crate) fn send<T: BridgeCall>(ctx: &ToolContext<'_>, typed: &T) -> Result<Va
 /// or without the plugin it `needs`, `plugin_unreachable` / `plugin_incompatible` as the
 /// snapshot says, else TC Bridge's result or its own error. For a mutating tool, the files
 /// its path arguments name for writing are remembered first, so what Obsidian changes there
-/// is snapshotted and can be undone.
+/// is snapshotted and can be undone. When TC Bridge refuses the token of a companion found
+/// through its settings file, or nothing listens at its port any more, the file is read
+/// again and, if it names another companion (a regenerated token, a new port), the call goes
+/// once more to that one.
 pub(crate) fn call_route(
     ctx: &ToolContext<'_>,
     route: &str,
@@ -46,16 +50,9 @@ pub(crate) fn call_route(
     slow: bool,
     body: &Value,
 ) -> Result<Value, ToolError> {
-    let companion = configured_companion(ctx)
-        .ok_or_else(|| tc_bridge_missing(ctx.vault_id(), ctx.vault().root(), None))?;
-    let missing = |why: &str| tc_bridge_missing(ctx.vault_id(), ctx.vault().root(), Some(why));
+    let companion = companion_for(ctx)?;
+    let missing = |why: &str| tc_bridge_missing(ctx.vault_id(), ctx.vault().root(), why);
     companion.ready(needs, missing)?;
-    let config = companion.config();
-    let timeout_ms = if slow {
-        config.slow_call_timeout_ms
-    } else {
-        config.call_timeout_ms
-    };
     if ctx.tool().is_mutating() {
         // the files Obsidian is asked to write are snapshotted like the server's own writes
         for arg in ctx
@@ -72,15 +69,48 @@ pub(crate) fn call_route(
         // once the request is out, Obsidian may act on it even if its answer is lost
         ctx.mark_effect_started();
     }
-    companion
-        .post(route, body, Duration::from_millis(timeout_ms))
-        .map_err(|failure| companion.failure_error(failure, missing))
+    match post(&companion, route, slow, body) {
+        // nothing was acted on (the token was refused, or nothing was sent): when TC Bridge's
+        // settings now name another companion, the call goes there once
+        Err(failure @ (CallFailure::Unauthorized | CallFailure::NotConnected(_))) => {
+            let again = companion_for(ctx)?;
+            if Arc::ptr_eq(&again, &companion) {
+                return Err(companion.failure_error(failure, missing));
+            }
+            again.ready(needs, missing)?;
+            post(&again, route, slow, body).map_err(|failure| again.failure_error(failure, missing))
+        }
+        answer => answer.map_err(|failure| companion.failure_error(failure, missing)),
+    }
 }
 
-/// The companion of the vault the call in `ctx` is bound to, when one is configured.
-pub(crate) fn configured_companion(ctx: &ToolContext<'_>) -> Option<Arc<VaultCompanion>> {
-    let served = ctx.served();
+/// Posts `body` to `route` of `companion` within the route's timeout.
+fn post(
+    companion: &VaultCompanion,
+    route: &str,
+    slow: bool,
+    body: &Value,
+) -> Result<Value, CallFailure> {
+    let config = companion.config();
+    let timeout_ms = if slow {
+        config.slow_call_timeout_ms
+    } else {
+        config.call_timeout_ms
+    };
+    companion.post(route, body, Duration::from_millis(timeout_ms))
+}
+
+/// The configuration of the vault the call in `ctx` is bound to.
+pub(crate) fn vault_config<'d>(ctx: &ToolContext<'d>) -> Result<&'d VaultConfig, ToolError> {
+    ctx.vault_config()
+        .ok_or_else(|| ToolError::internal("the call's vault is not in the configuration"))
+}
+
+/// The companion of the vault the call in `ctx` is bound to, or the `plugin_missing` error
+/// saying why it has none.
+fn companion_for(ctx: &ToolContext<'_>) -> Result<Arc<VaultCompanion>, ToolError> {
     ctx.server()
         .companions()
-        .configured(&served.config().config.vaults, ctx.vault_id())
+        .of(vault_config(ctx)?)
+        .map_err(|absent| no_companion(ctx.vault_id(), ctx.vault().root(), &absent))
 }

@@ -1,21 +1,34 @@
-//! The `auth` block at config load: JWKS file and inline keys, the algorithm allowlist and
-//! the resource metadata URL, each problem at its JSON path with what to do.
+//! The `auth` block at config load: JWKS file and inline keys, the algorithm allowlist, the
+//! resource metadata URL and the static token of `mode: "token"`, each problem at its JSON
+//! path with what to do.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use obsidian_tc::config::{ConfigErrors, ConfigOrigin, LoadInput, LoadedConfig, load};
+use obsidian_tc::config::{AuthMode, ConfigErrors, ConfigOrigin, LoadInput, LoadedConfig, load};
 use serde_json::{Value, json};
 
 use crate::support::auth::{SECRET, fixture, jwks};
 
 fn load_file(path: &Path, config: &Value) -> Result<LoadedConfig, Vec<String>> {
+    load_with(path, config, &[])
+}
+
+/// Loads `config` as the file at `path` with the environment variables `env`.
+fn load_with(
+    path: &Path,
+    config: &Value,
+    env: &[(&str, &str)],
+) -> Result<LoadedConfig, Vec<String>> {
     let input = LoadInput {
         origin: ConfigOrigin::File {
             path: path.to_path_buf(),
             text: config.to_string(),
         },
-        env: BTreeMap::new(),
+        env: env
+            .iter()
+            .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+            .collect::<BTreeMap<_, _>>(),
         overrides: Vec::new(),
     };
     load(&input).map_err(|ConfigErrors(list)| list.iter().map(ToString::to_string).collect())
@@ -126,6 +139,97 @@ fn jwt_needs_a_key_and_metadata_needs_a_url() {
         found
             .iter()
             .any(|p| p.starts_with("auth.resourceMetadata.resource: ")),
+        "{found:?}"
+    );
+}
+
+/// A token as TC Bridge makes them (64 hex characters).
+const STATIC_TOKEN: &str = "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0";
+
+fn load_env(config: &Value, env: &[(&str, &str)]) -> Result<LoadedConfig, Vec<String>> {
+    load_with(Path::new("/cfg/c.json"), config, env)
+}
+
+#[test]
+fn a_static_token_turns_token_mode_on_and_is_never_shown() {
+    for (config, env) in [
+        (
+            with_auth(json!({})),
+            vec![("OBSIDIAN_TC_HTTP_TOKEN", STATIC_TOKEN)],
+        ),
+        (with_auth(json!({"token": STATIC_TOKEN})), vec![]),
+        (
+            with_auth(json!({"mode": "token", "token": STATIC_TOKEN})),
+            vec![],
+        ),
+    ] {
+        let loaded = load_env(&config, &env).unwrap_or_else(|p| panic!("{config}: {p:?}"));
+        assert_eq!(loaded.config.auth.mode, AuthMode::Token, "{config}");
+        assert_eq!(loaded.config.auth.token.as_deref(), Some(STATIC_TOKEN));
+        let shown = loaded.to_redacted_json();
+        assert_eq!(shown["auth"]["token"], "<redacted>", "{shown}");
+        assert!(!shown.to_string().contains(STATIC_TOKEN));
+        let explained = serde_json::to_string(&loaded.explain()).expect("JSON");
+        assert!(!explained.contains(STATIC_TOKEN), "{explained}");
+    }
+    let derived = load_env(
+        &with_auth(json!({})),
+        &[("OBSIDIAN_TC_HTTP_TOKEN", STATIC_TOKEN)],
+    )
+    .expect("valid");
+    let mode = derived
+        .explain()
+        .into_iter()
+        .find(|value| value.path == "auth.mode")
+        .expect("auth.mode explained");
+    assert_eq!(mode.source, "derived: auth.token is set");
+}
+
+#[test]
+fn token_mode_problems_say_what_to_do() {
+    let short = load_env(
+        &with_auth(json!({})),
+        &[("OBSIDIAN_TC_HTTP_TOKEN", "0123456789")],
+    )
+    .expect_err("short");
+    assert!(
+        short.iter().any(|p| p.starts_with(
+            "auth.token (from env OBSIDIAN_TC_HTTP_TOKEN): is shorter than 32 characters"
+        )),
+        "{short:?}"
+    );
+    assert!(!short.iter().any(|p| p.contains("0123456789")), "{short:?}");
+
+    let found = problems(json!({"mode": "jwt", "jwtSecret": SECRET, "token": STATIC_TOKEN}));
+    assert!(
+        found
+            .iter()
+            .any(|p| p
+                .starts_with("auth.token: a static bearer token is set but auth.mode is \"jwt\"")),
+        "{found:?}"
+    );
+    let found = problems(json!({"mode": "none", "token": STATIC_TOKEN}));
+    assert!(
+        found.iter().any(|p| p.contains("auth.mode is \"none\"")),
+        "{found:?}"
+    );
+    let found = problems(json!({"mode": "token"}));
+    assert!(
+        found
+            .iter()
+            .any(|p| p.starts_with("auth: auth.mode \"token\" needs auth.token")),
+        "{found:?}"
+    );
+    let remote = json!({
+        "vaults": [{"id": "main", "path": "/v"}],
+        "auth": {"token": STATIC_TOKEN},
+        "transports": {"http": {"enabled": true, "host": "0.0.0.0"}},
+    });
+    let found = load_env(&remote, &[]).expect_err("remote bind");
+    assert!(
+        found.iter().any(|p| p.starts_with(
+            "transports.http.host: auth.mode \"token\" is for a client on this machine"
+        )),
         "{found:?}"
     );
 }

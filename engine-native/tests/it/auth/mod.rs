@@ -1,3 +1,4 @@
 mod config;
 mod http;
+mod static_token;
 mod verify;

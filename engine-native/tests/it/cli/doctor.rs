@@ -129,7 +129,7 @@ fn doctor_reports_each_companion_with_what_to_do() {
             .join("\n")
     };
     assert!(
-        line("none").starts_with("OK   vault none: no companion configured"),
+        line("none").starts_with("OK   vault none: no companion (no TC Bridge settings at "),
         "{said}"
     );
     assert!(
@@ -194,4 +194,92 @@ fn get_server_config_never_shows_the_companion_token() {
     let shown: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(shown["vaults"][0]["companion"]["token"], "[redacted]");
     assert_eq!(shown["vaults"][0]["companion"]["probeTimeoutMs"], 500);
+}
+
+#[test]
+fn doctor_says_what_it_found_in_tc_bridge_settings_and_never_the_token() {
+    use crate::support::companion::{
+        FakeCompanion, Mode, TOKEN as PLUGIN_TOKEN, closed_url, write_plugin_data,
+        write_plugin_file,
+    };
+    let fake = FakeCompanion::start(Mode::Reachable);
+    let vault = support::mcp::vault();
+    let file = vault.path().join(".obsidian/plugins/tc-bridge/data.json");
+    let doctor = || {
+        let out = run(&["doctor", &arg(vault.path())]);
+        let said = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(!said.contains(PLUGIN_TOKEN), "the token is shown: {said}");
+        let line = said
+            .lines()
+            .skip_while(|l| !l.contains("vault main: ") || l.contains("readable"))
+            .take(2)
+            .collect::<Vec<_>>()
+            .join("\n");
+        (out.status.code(), line)
+    };
+
+    let (code, line) = doctor();
+    assert_eq!(code, Some(0), "{line}");
+    assert!(
+        line.starts_with(&format!(
+            "OK   vault main: no companion (no TC Bridge settings at {}",
+            file.display()
+        )),
+        "{line}"
+    );
+
+    write_plugin_data(vault.path(), fake.port(), PLUGIN_TOKEN, json!({}));
+    let (code, line) = doctor();
+    assert_eq!(code, Some(0), "{line}");
+    assert_eq!(
+        line,
+        format!(
+            "OK   vault main: TC Bridge 1.0.0 on Obsidian 1.8.9 answers at {} (found in {}, \
+             token present)",
+            fake.url,
+            file.display()
+        )
+    );
+
+    let closed: u16 = closed_url()
+        .rsplit(':')
+        .next()
+        .and_then(|port| port.parse().ok())
+        .expect("port");
+    write_plugin_data(vault.path(), closed, PLUGIN_TOKEN, json!({}));
+    let (code, line) = doctor();
+    assert_eq!(code, Some(1), "{line}");
+    assert!(
+        line.starts_with(&format!(
+            "FAIL vault main: TC Bridge at http://127.0.0.1:{closed} (found in {}, token \
+             present) not reachable",
+            file.display()
+        )),
+        "{line}"
+    );
+    assert!(line.contains("hint: open the vault in Obsidian"), "{line}");
+
+    write_plugin_file(vault.path(), "{\"port\": 27190, \"token\": ");
+    let (code, line) = doctor();
+    assert_eq!(code, Some(1), "{line}");
+    assert!(
+        line.starts_with("FAIL vault main: no companion: TC Bridge's settings at "),
+        "{line}"
+    );
+    assert!(line.contains("not a JSON object"), "{line}");
+    assert!(
+        line.contains("hint: open the vault in Obsidian with TC Bridge enabled"),
+        "{line}"
+    );
+}
+
+#[test]
+fn doctor_reports_a_companion_turned_off() {
+    let (file, _dirs) = config(&[("main", json!(false))]);
+    let out = run(&["doctor", "--config", &file]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("OK   vault main: companion turned off (companion: false)"),
+        "{said}"
+    );
 }

@@ -1,2 +1,4 @@
 mod confirm;
+mod discovery;
+mod plugin_data;
 mod states;

@@ -1,3 +1,4 @@
 mod cli;
+mod companion_env;
 mod load;
 mod schema;

@@ -45,6 +45,8 @@ pub enum Decision {
 #[derive(Default)]
 struct Shared {
     mode: Mutex<Option<Mode>>,
+    token: Mutex<String>,
+    refused: Mutex<usize>,
     vault: Mutex<Option<std::path::PathBuf>>,
     decisions: Mutex<VecDeque<Decision>>,
     requests: Mutex<Vec<(String, Value)>>,
@@ -54,6 +56,12 @@ struct Shared {
 pub struct FakeCompanion {
     pub url: String,
     shared: Arc<Shared>,
+    stop: Mutex<
+        Option<(
+            tokio::sync::oneshot::Sender<()>,
+            std::thread::JoinHandle<()>,
+        )>,
+    >,
 }
 
 pub const TOKEN: &str = "test-token";
@@ -65,8 +73,10 @@ impl FakeCompanion {
         let url = format!("http://{}", listener.local_addr().expect("addr"));
         let shared = Arc::new(Shared::default());
         *shared.mode.lock().unwrap() = Some(mode);
+        *shared.token.lock().unwrap() = TOKEN.to_owned();
         let state = Arc::clone(&shared);
-        std::thread::spawn(move || {
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::spawn(move || {
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .worker_threads(2)
                 .enable_all()
@@ -80,14 +90,51 @@ impl FakeCompanion {
                         async move { answer(&state, uri, headers, body).await }
                     },
                 );
-                axum::serve(listener, app).await.expect("serve");
+                axum::serve(listener, app)
+                    .with_graceful_shutdown(async move {
+                        let _ = stopped.await;
+                    })
+                    .await
+                    .expect("serve");
             });
         });
-        FakeCompanion { url, shared }
+        FakeCompanion {
+            url,
+            shared,
+            stop: Mutex::new(Some((stop, thread))),
+        }
+    }
+
+    /// Stops listening (as TC Bridge moving to another port, or Obsidian quitting): returns
+    /// once its port is closed.
+    pub fn stop(&self) {
+        if let Some((stop, thread)) = self.stop.lock().unwrap().take() {
+            let _ = stop.send(());
+            thread.join().expect("the fake companion's thread");
+        }
     }
 
     pub fn set_mode(&self, mode: Mode) {
         *self.shared.mode.lock().unwrap() = Some(mode);
+    }
+
+    /// From now on, accepts only `token` (as TC Bridge after the user regenerated it).
+    pub fn set_token(&self, token: &str) {
+        *self.shared.token.lock().unwrap() = token.to_owned();
+    }
+
+    /// The port it listens on.
+    pub fn port(&self) -> u16 {
+        self.url
+            .rsplit(':')
+            .next()
+            .and_then(|port| port.parse().ok())
+            .expect("the url ends in the port")
+    }
+
+    /// How many requests it refused for a wrong or missing token.
+    pub fn refused(&self) -> usize {
+        *self.shared.refused.lock().unwrap()
     }
 
     /// Plays Obsidian writing into the vault folder `dir`: `/excalidraw/write` then writes
@@ -135,6 +182,23 @@ pub fn companion_config(url: &str) -> Value {
         "slowCallTimeoutMs": 500,
         "confirmTimeoutMs": 300,
     })
+}
+
+/// Writes TC Bridge's settings file into the vault folder `vault` as the plugin does:
+/// `port`, `token`, and `extra` merged in (other settings, or fields a client must ignore).
+pub fn write_plugin_data(vault: &std::path::Path, port: u16, token: &str, extra: Value) {
+    let mut data = json!({"port": port, "token": token, "allowWrites": false});
+    if let (Some(data), Value::Object(extra)) = (data.as_object_mut(), extra) {
+        data.extend(extra);
+    }
+    write_plugin_file(vault, &data.to_string());
+}
+
+/// Writes `text` as TC Bridge's settings file in the vault folder `vault`.
+pub fn write_plugin_file(vault: &std::path::Path, text: &str) {
+    let file = vault.join(".obsidian/plugins/tc-bridge/data.json");
+    std::fs::create_dir_all(file.parent().expect("folder")).expect("plugin folder");
+    std::fs::write(file, text).expect("data.json");
 }
 
 /// What the fake's Excalidraw writes into a drawing (then the write's mode).
@@ -209,9 +273,10 @@ async fn answer(
     if let Mode::Sleeping(pause) = &mode {
         tokio::time::sleep(*pause).await;
     }
-    let authorized = headers.get("authorization").and_then(|v| v.to_str().ok())
-        == Some(&format!("Bearer {TOKEN}"));
+    let expected = format!("Bearer {}", shared.token.lock().unwrap());
+    let authorized = headers.get("authorization").and_then(|v| v.to_str().ok()) == Some(&expected);
     if !authorized {
+        *shared.refused.lock().unwrap() += 1;
         return reply(
             401,
             json!({"ok": false, "code": "unauthorized", "message": "bad token"}),

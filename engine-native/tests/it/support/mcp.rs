@@ -76,6 +76,20 @@ pub async fn stdio_client_with<H: rmcp::ClientHandler>(
         .expect("initialize over stdio")
 }
 
+/// An rmcp client over stdio to the binary under test ([`bin`]) with `args`, as a user's
+/// client starts it (no config file named by the environment, no embedding download).
+pub async fn product_stdio_client(args: &[&str]) -> RunningService<RoleClient, ()> {
+    let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
+    let command = tokio::process::Command::new(bin()).configure(|c| {
+        c.args(&args)
+            .env_remove("OBSIDIAN_TC_CONFIG")
+            .env("OBSIDIAN_TC_EMBEDDINGS_PROVIDER", "none");
+    });
+    ().serve(TokioChildProcess::new(command).expect("spawn obsidian-tc"))
+        .await
+        .expect("initialize over stdio")
+}
+
 /// Calls `name` with the object `args`.
 pub async fn call(
     client: &RunningService<RoleClient, ()>,
@@ -168,9 +182,16 @@ impl HttpServer {
     /// a port the kernel picks and logs it, so no other process can take it in between (a
     /// port picked by the test and released first can be).
     pub fn serve_vault(vault: &Path) -> HttpServer {
+        HttpServer::serve_vault_with(vault, &[])
+    }
+
+    /// [`HttpServer::serve_vault`] with the environment variables `env` set, as TC Bridge
+    /// starts its sidecar.
+    pub fn serve_vault_with(vault: &Path, env: &[(&str, &str)]) -> HttpServer {
         let mut child = Command::new(bin())
             .args(["serve", "--http", "--port", "0", &arg(vault)])
             .env_remove("OBSIDIAN_TC_CONFIG")
+            .envs(env.iter().copied())
             .env("RUST_LOG", "warn,obsidian_tc::mcp::http=info")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
