@@ -39,7 +39,7 @@ test('the tab has every setting', () => {
     'Reindex now', 'Search index in this app',
     'Agent permissions', 'Allow writes', 'Allow commands', 'Command allowlist', 'Folder access', 'Other folders',
     'Approval timeout',
-    'Clients', 'Claude Desktop', 'Claude Code', 'Codex', 'Cursor', 'VS Code',
+    'Clients', 'Claude Desktop', 'Claude Code', 'Codex', 'Cursor', 'VS Code', 'Gemini CLI',
   ]);
 });
 
@@ -121,23 +121,25 @@ test('client config blocks: stdio and HTTP for each client, in its own format, w
   const url = 'http://127.0.0.1:27191/mcp';
   const headers = { Authorization: `Bearer ${mcpToken}` };
   assert.deepEqual(rows.setting('Claude Desktop').components.map((c) => c.text), ['Copy stdio'], 'stdio only');
-  assert.deepEqual(JSON.parse(await copy('Claude Desktop', 'Copy stdio')), { mcpServers: { 'test-vault': { command: binary, args: [vault] } } });
-  assert.deepEqual(JSON.parse(await copy('Claude Code', 'Copy stdio')), { mcpServers: { 'test-vault': { type: 'stdio', command: binary, args: [vault] } } });
-  assert.deepEqual(JSON.parse(await copy('Claude Code', 'Copy HTTP')), { mcpServers: { 'test-vault': { type: 'http', url, headers } } });
-  assert.deepEqual(JSON.parse(await copy('Cursor', 'Copy stdio')), { mcpServers: { 'test-vault': { command: binary, args: [vault] } } });
-  assert.deepEqual(JSON.parse(await copy('Cursor', 'Copy HTTP')), { mcpServers: { 'test-vault': { url, headers } } });
-  assert.deepEqual(JSON.parse(await copy('VS Code', 'Copy stdio')), { servers: { 'test-vault': { type: 'stdio', command: binary, args: [vault] } } });
-  assert.deepEqual(JSON.parse(await copy('VS Code', 'Copy HTTP')), { servers: { 'test-vault': { type: 'http', url, headers } } });
-  assert.equal(await copy('Codex', 'Copy stdio'), `[mcp_servers.test-vault]\ncommand = "${binary}"\nargs = ["${vault}"]\n`);
-  assert.equal(await copy('Codex', 'Copy HTTP'), `[mcp_servers.test-vault]\nurl = "${url}"\nhttp_headers = { "Authorization" = "Bearer ${mcpToken}" }\n`);
+  assert.deepEqual(JSON.parse(await copy('Claude Desktop', 'Copy stdio')), { mcpServers: { 'obsidian-tc-test-vault': { command: binary, args: [vault] } } });
+  assert.deepEqual(JSON.parse(await copy('Claude Code', 'Copy stdio')), { mcpServers: { 'obsidian-tc-test-vault': { type: 'stdio', command: binary, args: [vault] } } });
+  assert.deepEqual(JSON.parse(await copy('Claude Code', 'Copy HTTP')), { mcpServers: { 'obsidian-tc-test-vault': { type: 'http', url, headers } } });
+  assert.deepEqual(JSON.parse(await copy('Cursor', 'Copy stdio')), { mcpServers: { 'obsidian-tc-test-vault': { command: binary, args: [vault] } } });
+  assert.deepEqual(JSON.parse(await copy('Cursor', 'Copy HTTP')), { mcpServers: { 'obsidian-tc-test-vault': { url, headers } } });
+  assert.deepEqual(JSON.parse(await copy('VS Code', 'Copy stdio')), { servers: { 'obsidian-tc-test-vault': { type: 'stdio', command: binary, args: [vault] } } });
+  assert.deepEqual(JSON.parse(await copy('VS Code', 'Copy HTTP')), { servers: { 'obsidian-tc-test-vault': { type: 'http', url, headers } } });
+  assert.deepEqual(JSON.parse(await copy('Gemini CLI', 'Copy stdio')), { mcpServers: { 'obsidian-tc-test-vault': { command: binary, args: [vault] } } });
+  assert.deepEqual(JSON.parse(await copy('Gemini CLI', 'Copy HTTP')), { mcpServers: { 'obsidian-tc-test-vault': { httpUrl: url, headers } } });
+  assert.equal(await copy('Codex', 'Copy stdio'), `[mcp_servers.obsidian-tc-test-vault]\ncommand = "${binary}"\nargs = ["${vault}"]\n`);
+  assert.equal(await copy('Codex', 'Copy HTTP'), `[mcp_servers.obsidian-tc-test-vault]\nurl = "${url}"\nhttp_headers = { "Authorization" = "Bearer ${mcpToken}" }\n`);
   assert.ok(isAbsolute(binary) && isAbsolute(vault));
 
   // A block is made when copied: a regenerated token is in the next one.
   await button(tab().setting('Server token'), 'Regenerate').click();
   const fresh = ctx.plugin.settings.mcpToken;
-  assert.deepEqual(JSON.parse(await copy('Cursor', 'Copy HTTP')).mcpServers['test-vault'].headers, { Authorization: `Bearer ${fresh}` });
+  assert.deepEqual(JSON.parse(await copy('Cursor', 'Copy HTTP')).mcpServers['obsidian-tc-test-vault'].headers, { Authorization: `Bearer ${fresh}` });
   await tab().setting('Native server binary').components[0].change('');
-  assert.equal(JSON.parse(await copy('Cursor', 'Copy stdio')).mcpServers['test-vault'].command, 'obsidian-tc', 'the bare name without a binary');
+  assert.equal(JSON.parse(await copy('Cursor', 'Copy stdio')).mcpServers['obsidian-tc-test-vault'].command, 'obsidian-tc', 'the bare name without a binary');
 });
 
 test('the native server\'s state and embedding progress show, and follow a regenerated token', async () => {

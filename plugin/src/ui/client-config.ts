@@ -1,16 +1,17 @@
-// The config blocks an MCP client needs for this vault, as `obsidian-tc setup <client> --print`
-// prints them: the native server over stdio (`obsidian-tc <vault>`, absolute paths) and, where
-// the client speaks it, over HTTP (the sidecar's endpoint with its bearer token). One entry per
-// block, named after the vault.
+// The config blocks an MCP client needs for this vault: the native server over stdio
+// (`<binary> <vault>`, absolute paths), as `obsidian-tc setup <client> --vault <vault> --name
+// <vault name> --print` prints it, and, where the client speaks it, over HTTP (the sidecar's
+// endpoint with its bearer token). One entry per block, named `obsidian-tc-<vault name>`.
 //
 //   claude-desktop  claude_desktop_config.json  {"mcpServers": {name: {command, args}}} (stdio only)
-//   claude-code     .mcp.json                   {"mcpServers": {name: {type, command, args}}} / {type: "http", url, headers}
+//   claude-code     .mcp.json                   {"mcpServers": {name: {type: "stdio", command, args}}} / {type: "http", url, headers}
 //   codex           ~/.codex/config.toml        [mcp_servers.name] command, args / url, http_headers
 //   cursor          ~/.cursor/mcp.json          {"mcpServers": {name: {command, args}}} / {url, headers}
 //   vscode          .vscode/mcp.json            {"servers": {name: {type: "stdio", command, args}}} / {type: "http", url, headers}
+//   gemini-cli      ~/.gemini/settings.json     {"mcpServers": {name: {command, args}}} / {httpUrl, headers}
 
 /** The clients a block is offered for. */
-export type ClientId = "claude-desktop" | "claude-code" | "codex" | "cursor" | "vscode";
+export type ClientId = "claude-desktop" | "claude-code" | "codex" | "cursor" | "vscode" | "gemini-cli";
 
 /** How the client reaches the server. */
 export type Transport = "stdio" | "http";
@@ -21,7 +22,8 @@ export const CLIENTS: ReadonlyArray<{ id: ClientId; name: string; file: string }
 	{ id: "claude-code", name: "Claude Code", file: ".mcp.json in the project (or ~/.claude.json)" },
 	{ id: "codex", name: "Codex", file: "~/.codex/config.toml" },
 	{ id: "cursor", name: "Cursor", file: "~/.cursor/mcp.json (or .cursor/mcp.json in the project)" },
-	{ id: "vscode", name: "VS Code", file: ".vscode/mcp.json in the workspace" },
+	{ id: "vscode", name: "VS Code", file: ".vscode/mcp.json in the workspace (or the user profile's mcp.json)" },
+	{ id: "gemini-cli", name: "Gemini CLI", file: "~/.gemini/settings.json (or .gemini/settings.json in the project)" },
 ];
 
 /** What a block names. */
@@ -37,13 +39,16 @@ export interface ClientConfigInput {
 	mcpToken: string;
 }
 
-/** The name a client shows for this vault's server: the vault name in lowercase kebab case. */
+/**
+ * The name a client shows for this vault's server: `obsidian-tc-` and the vault name in lowercase
+ * kebab case (the letters, digits and `-` every client accepts, as `setup --name` requires).
+ */
 export function serverKey(vaultName: string): string {
 	const slug = vaultName
 		.toLowerCase()
 		.replace(/[^a-z0-9]+/g, "-")
 		.replace(/^-+|-+$/g, "");
-	return slug.length > 0 ? slug : "vault";
+	return slug.length > 0 ? `obsidian-tc-${slug}` : "obsidian-tc";
 }
 
 /** JSON text pretty-printed with two spaces, as the clients' own files are. */
@@ -72,6 +77,9 @@ export function clientConfig(client: ClientId, transport: Transport, input: Clie
 			});
 		case "cursor":
 			return json({ mcpServers: { [name]: transport === "stdio" ? { command, args } : { url, headers } } });
+		case "gemini-cli":
+			// Gemini CLI's `url` is an SSE endpoint; Streamable HTTP is `httpUrl`.
+			return json({ mcpServers: { [name]: transport === "stdio" ? { command, args } : { httpUrl: url, headers } } });
 		case "vscode":
 			return json({
 				servers: { [name]: transport === "stdio" ? { type: "stdio", command, args } : { type: "http", url, headers } },
