@@ -60,6 +60,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let config = json!({
         "vaults": [{"id": "main", "path": "vault", "companion": companion.config()}],
         "throttle": {"enabled": false},
+        "embeddings": {"provider": "none"},
     });
     let path = dir.path().join("config.json");
     std::fs::write(&path, config.to_string())?;

@@ -94,6 +94,7 @@ fn open(work: &Path, vault: &Path) -> Result<Dispatcher, String> {
         "cacheDir": work.join("cache").to_string_lossy(),
         "throttle": {"enabled": false},
         "index": {"scanOnStart": false, "watch": false},
+        "embeddings": {"provider": "none"},
     });
     let path = work.join("config.json");
     std::fs::write(&path, config.to_string()).map_err(|e| e.to_string())?;

@@ -170,9 +170,13 @@ fn round_trip_row(name: &'static str, samples: RoundTrips) -> Row {
     }
 }
 
-/// `obsidian-tc <vault> --cache-dir <cache>` (stdio), or `serve --http --port <port>`.
+/// `obsidian-tc <vault> --cache-dir <cache>` (stdio), or `serve --http --port <port>`, with
+/// embeddings off (`OBSIDIAN_TC_EMBEDDINGS_PROVIDER=none`): a model loading or embedding in
+/// the background would take the cores the round trips are timed on (`bench_first_run`
+/// measures that).
 fn obsidian_tc(bin: &Path, vault: &Path, cache: &Path, http_port: Option<u16>) -> Command {
     let mut command = Command::new(bin);
+    command.env("OBSIDIAN_TC_EMBEDDINGS_PROVIDER", "none");
     if let Some(port) = http_port {
         command.args(["serve", "--http", "--port", &port.to_string()]);
     }

@@ -144,6 +144,7 @@ fn run(args: &Args) -> Result<(), String> {
         "cacheDir": work.path().join("cache").to_string_lossy(),
         "throttle": {"enabled": false},
         "index": {"scanOnStart": false, "watch": false},
+        "embeddings": {"provider": "none"},
     });
     let config_path = work.path().join("config.json");
     std::fs::write(&config_path, config.to_string()).map_err(|e| e.to_string())?;

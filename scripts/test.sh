@@ -85,6 +85,10 @@ packages_ready() {
   fi
 }
 export OBSIDIAN_TC_TEST_MODEL="$model_dir"
+# No test reaches the real Hugging Face hub: a server started with the default embeddings
+# (provider auto) and no model in the cache stays lexical instead of downloading. The
+# download tests serve the test model from a local mirror and clear this for their server.
+export HF_HUB_OFFLINE=1
 
 # The Rust steps build engine-native with its test-only feature `fault-injection`: its `faults`
 # test binary needs it, and the same features everywhere compile the library once for the

@@ -41,6 +41,11 @@ impl StdioSession {
             .map_err(|e| format!("cannot write to the server: {e}"))
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Closes stdin (the server's cue to stop) and waits for the process to end.
     pub fn close(mut self) -> Result<(), String> {
         drop(self.stdin.take());

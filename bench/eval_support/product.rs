@@ -59,10 +59,10 @@ impl Product {
             "throttle": {"enabled": false},
             "index": {"scanOnStart": false, "watch": false},
         });
-        if let Some(model) = &model {
-            config["embeddings"] =
-                json!({"provider": "local", "modelPath": model.to_string_lossy()});
-        }
+        config["embeddings"] = match &model {
+            Some(model) => json!({"provider": "local", "modelPath": model.to_string_lossy()}),
+            None => json!({"provider": "none"}),
+        };
         let config_path = work.join("config.json");
         std::fs::write(&config_path, config.to_string())
             .map_err(|e| format!("{}: {e}", config_path.display()))?;

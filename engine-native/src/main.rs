@@ -9,8 +9,10 @@ use obsidian_tc::cli::call::run_call;
 use obsidian_tc::cli::doctor::run_doctor;
 use obsidian_tc::cli::elicit::run_elicit;
 use obsidian_tc::cli::index::run_index;
+use obsidian_tc::cli::model::run_model;
 use obsidian_tc::cli::plugin_install::run_plugin;
 use obsidian_tc::cli::serve::run_serve;
+use obsidian_tc::cli::setup::run_setup;
 use obsidian_tc::cli::source::load_config;
 use obsidian_tc::cli::stdio_bridge::run_bridge;
 use obsidian_tc::cli::token::run_token;
@@ -35,10 +37,12 @@ fn main() -> ExitCode {
         Some(Command::Elicit(command)) => run_elicit(command),
         Some(Command::Index(args)) => run_index(args),
         Some(Command::Doctor(flags)) => run_doctor(&flags),
+        Some(Command::Model(command)) => run_model(command),
         Some(Command::Config(command)) => run_config(command),
         Some(Command::Token(command)) => run_token(command),
         Some(Command::Plugin(command)) => run_plugin(command),
         Some(Command::Bridge(args)) => run_bridge(args),
+        Some(Command::Setup(args)) => run_setup(&args),
         None if cli.serve.path.is_some() || cli.serve.config.is_some() => run_serve(ServeArgs {
             flags: cli.serve,
             host: None,

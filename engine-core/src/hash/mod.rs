@@ -4,7 +4,7 @@
 //! - [`args_hash`]: 32 hex characters of SHA-256 over the canonical `[tool_name, args]`;
 //! - [`tool_list_hash`]: Bridge Protocol v1's SHA-256 of the deep-key-sorted tool list,
 //!   identical to its JavaScript reference ([`compare_tool_names`] is its `localeCompare`);
-//! - [`sha256_hex`]: plain SHA-256 as lowercase hex.
+//! - [`sha256_hex`]: plain SHA-256 as lowercase hex ([`to_hex`]: any bytes as lowercase hex).
 //!
 //! Object members are always sorted explicitly, never taken in `serde_json::Map` order (which
 //! turns into insertion order if any crate enables `serde_json/preserve_order`). Numbers are
@@ -25,7 +25,7 @@ pub use canonical::{args_hash, canonical_json};
 pub use collation::compare_tool_names;
 /// ECMAScript `Number::toString` of a finite double (also used by `jsonlogic`'s `ToString`).
 pub(crate) use number::write_double;
-pub use sha256::sha256_hex;
+pub use sha256::{sha256_hex, to_hex};
 pub use tool_list::{BridgeTool, bridge_tool_list_json, tool_list_hash};
 
 use core::fmt;

@@ -10,7 +10,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 /// Lowercase hex of `bytes`, two characters per byte.
-pub(crate) fn to_hex(bytes: &[u8]) -> String {
+pub fn to_hex(bytes: &[u8]) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(bytes.len() * 2);
     for &byte in bytes {

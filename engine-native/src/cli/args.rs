@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::cli::setup::client::Client;
 use crate::config::ConfigFlags;
 
 /// Turns an Obsidian vault into a safe, fast tool for AI agents over MCP.
@@ -42,8 +43,12 @@ pub enum Command {
     /// Scan the vaults (or one) into the search index now, with a progress bar, and print
     /// what each scan did as JSON.
     Index(IndexArgs),
-    /// Check the vault, the cache folder, SQLite and the HTTP port; one OK/FAIL line each.
+    /// Check the vault, the cache folder, SQLite, the HTTP port and the embedding model; one
+    /// OK/FAIL line each.
     Doctor(ConfigFlags),
+    /// The embedding model: fetch it ahead of time (`pull`), or say where it is (`list`).
+    #[command(subcommand)]
+    Model(ModelCommand),
     /// Inspect the configuration (flag > OBSIDIAN_TC_* environment > file > default).
     #[command(subcommand)]
     Config(ConfigCommand),
@@ -55,6 +60,10 @@ pub enum Command {
     Plugin(PluginCommand),
     /// Relay TC Bridge (the Obsidian plugin) to an MCP client on stdio, e.g. Claude Desktop.
     Bridge(BridgeArgs),
+    /// Add this server for a vault to an MCP client's configuration file, keeping the file's
+    /// other entries, comments and formatting (a backup is written next to it); or print the
+    /// entry with --print.
+    Setup(SetupArgs),
 }
 
 /// `serve`: the config source and the HTTP overrides.
@@ -99,6 +108,31 @@ pub struct IndexArgs {
     /// The configuration.
     #[command(flatten)]
     pub flags: ConfigFlags,
+}
+
+/// The `model` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum ModelCommand {
+    /// Download the embedding model into the Hugging Face cache now (from `HF_ENDPOINT`, into
+    /// `HF_HOME`), each file checked against its pinned SHA-256; a model already there is
+    /// checked and kept.
+    Pull(ModelArgs),
+    /// Print the embedding model, its revision, and whether (and where) it is in the cache,
+    /// as JSON.
+    List(ModelArgs),
+}
+
+/// `model pull` / `model list`: which model.
+#[derive(Debug, Args)]
+pub struct ModelArgs {
+    /// The model (`ORG/NAME`): the configured one, or the default
+    /// `sentence-transformers/all-MiniLM-L6-v2` (omitted: the configured model, else the
+    /// default).
+    #[arg(value_name = "NAME")]
+    pub name: Option<String>,
+    /// The config file whose `embeddings` block names the model (else `OBSIDIAN_TC_CONFIG`).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }
 
 /// `call`: the tool, its arguments and the configuration.
@@ -221,4 +255,25 @@ pub struct PluginInstallArgs {
     /// opens the vault).
     #[arg(long)]
     pub enable: bool,
+}
+
+/// `setup`: the client, the vault, and where the entry goes.
+#[derive(Debug, Args)]
+pub struct SetupArgs {
+    /// The MCP client to configure.
+    #[arg(value_enum)]
+    pub client: Client,
+    /// The vault folder the server will serve.
+    #[arg(long, value_name = "PATH")]
+    pub vault: PathBuf,
+    /// Name the entry obsidian-tc-<NAME> instead of obsidian-tc (one entry per vault).
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// Print the entry on stdout and change nothing.
+    #[arg(long)]
+    pub print: bool,
+    /// Edit this file instead of the client's default, e.g. a project's .mcp.json (Claude
+    /// Code), .cursor/mcp.json, .vscode/mcp.json, .gemini/settings.json or .codex/config.toml.
+    #[arg(long, value_name = "FILE")]
+    pub config_path: Option<PathBuf>,
 }

@@ -1,6 +1,7 @@
 //! `obsidian-tc doctor`: one OK/FAIL line per check, each failure with a hint.
 
 use std::path::Path;
+use std::time::Duration;
 
 use crate::cli::source::{load_config, open_dispatcher};
 use crate::cli::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
@@ -10,6 +11,10 @@ use crate::companion::{Absent, ProbeError, probe};
 use crate::config::model::VaultConfig;
 use crate::config::sections::CompanionSetting;
 use crate::config::{ConfigFlags, LoadedConfig};
+use crate::embed::hub::{self, DEFAULT_MODEL, HubSettings, ModelSpec};
+use crate::embed::local::{HAS_ENGINE, locate};
+use crate::embed::settings::EmbeddingProvider;
+use crate::index::off_reason;
 use crate::store::CACHE_DB_FILE;
 
 /// The result of one check.
@@ -66,8 +71,9 @@ pub fn run_doctor(flags: &ConfigFlags) -> u8 {
 }
 
 /// Every check: each vault readable, the cache folder writable, SQLite opens (and the
-/// server starts on it), the HTTP port free when HTTP is enabled, and each vault's companion
-/// plugin (TC Bridge) reachable, when one is configured or found in the vault.
+/// server starts on it), the HTTP port free when HTTP is enabled, the embedding model there
+/// or downloadable (else why search is lexical), and each vault's companion plugin (TC
+/// Bridge) reachable, when one is configured or found in the vault.
 pub fn checks(config: &LoadedConfig) -> Vec<Check> {
     let mut out: Vec<Check> = config
         .config
@@ -81,8 +87,73 @@ pub fn checks(config: &LoadedConfig) -> Vec<Check> {
     if http.enabled {
         out.push(port_free(&http.host, http.port));
     }
+    out.push(embeddings_usable(config));
     out.extend(config.config.vaults.iter().map(companion_reachable));
     out
+}
+
+/// How long `doctor` waits for the hub.
+const HUB_PROBE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Whether semantic search will work: the model on disk, or a hub to download it from; else
+/// why search is lexical. Remote providers are not called.
+fn embeddings_usable(config: &LoadedConfig) -> Check {
+    let embeddings = &config.config.embeddings;
+    let env = |name: &str| std::env::var(name).ok();
+    let model = embeddings.model.as_deref().unwrap_or(DEFAULT_MODEL);
+    let off = "set embeddings.provider to \"none\" (or OBSIDIAN_TC_EMBEDDINGS_PROVIDER=none) to \
+               keep search lexical without this warning";
+    match embeddings.provider {
+        EmbeddingProvider::None => return Check::ok(off_reason(config)),
+        provider if !provider.is_in_process() => {
+            return Check::ok(format!(
+                "embeddings by {} (model {}); not called by doctor",
+                provider.name(),
+                embeddings.model.as_deref().unwrap_or("default")
+            ));
+        }
+        _ if !HAS_ENGINE => {
+            return Check::fail(
+                "search is lexical: this obsidian-tc was built without its local embedding \
+                 engine (cargo feature local-embeddings)"
+                    .to_owned(),
+                "use a build with it, or set embeddings.provider to a remote provider or none",
+            );
+        }
+        _ => {}
+    }
+    let missing = match locate(embeddings, &env) {
+        Ok(located) => {
+            return Check::ok(format!(
+                "embedding model {model} is in {}",
+                located.folder.display()
+            ));
+        }
+        Err(error) => error,
+    };
+    let spec = ModelSpec::of_config(embeddings);
+    let (Some(spec), EmbeddingProvider::Auto, None) =
+        (spec, embeddings.provider, &embeddings.model_path)
+    else {
+        return Check::fail(format!("search is lexical: {missing}"), off);
+    };
+    let settings = HubSettings::from_env(&env);
+    match hub::probe(&spec, &settings, HUB_PROBE_TIMEOUT) {
+        Ok(()) => Check::ok(format!(
+            "embedding model {model} is not downloaded yet: the first serve or index downloads \
+             it ({} MB) from {} into {} in the background, or `obsidian-tc model pull` now",
+            spec.total_size().unwrap_or(0) / 1_000_000,
+            settings.endpoint,
+            settings
+                .roots
+                .first()
+                .map_or_else(|| "?".to_owned(), |root| root.display().to_string())
+        )),
+        Err(error) => Check::fail(
+            format!("search is lexical: the embedding model {model} is not downloaded and {error}"),
+            off,
+        ),
+    }
 }
 
 /// The companion of `vault`: the configured one, else the one TC Bridge's settings file in

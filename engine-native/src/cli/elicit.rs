@@ -4,6 +4,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::calendar::rfc3339_utc;
 use crate::cli::args::ElicitCommand;
 use crate::cli::source::dispatcher_for;
 use crate::cli::{EXIT_FAILURE, EXIT_OK};
@@ -103,38 +104,12 @@ impl ListedElicit {
             tool: request.tool_name,
             vault: request.vault_id,
             caller: request.caller,
-            created_at: rfc3339(item.created_at),
-            expires_at: rfc3339(item.expires_at),
+            created_at: rfc3339_utc(item.created_at),
+            expires_at: rfc3339_utc(item.expires_at),
             expires_in_seconds: item.expires_at.saturating_sub(now),
             proposed_change: request.proposed_change,
         }
     }
-}
-
-/// `seconds` since the Unix epoch as an RFC 3339 UTC timestamp, `2026-01-01T00:00:00Z`
-/// (proleptic Gregorian calendar, days to civil date after Howard Hinnant's algorithm).
-fn rfc3339(seconds: i64) -> String {
-    let (days, secs) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z.rem_euclid(146_097);
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let shifted_month = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
-    let month = if shifted_month < 10 {
-        shifted_month + 3
-    } else {
-        shifted_month - 9
-    };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        secs / 3600,
-        secs % 3600 / 60,
-        secs % 60
-    )
 }
 
 /// Approves the one pending request with `args_hash` and says what and for how long.

@@ -1,23 +1,28 @@
 //! `obsidian-tc index [--vault ID] <vault|config>`: scans each vault (or one) into the search
-//! index with a progress bar on stderr, then prints what each scan did as JSON on stdout.
+//! index, then embeds its chunks, with progress on stderr ([`Progress`]: a bar on a terminal,
+//! plain lines otherwise), and prints what each vault got as JSON on stdout. With provider
+//! `auto` the model is found or downloaded (shown as its own progress) while the first vault
+//! is scanned; when it cannot be had, the index is lexical and the reason is printed.
 
-use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
 use crate::cli::args::IndexArgs;
+use crate::cli::progress::{Progress, Unit};
 use crate::cli::source::dispatcher_for;
 use crate::cli::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE, print_result};
 use crate::dispatch::Dispatcher;
-use crate::index::semantic::Coverage;
+use crate::embed::Phase;
+use crate::index::lexical_reason;
+use crate::index::semantic::{Coverage, SemanticError, SemanticIndex};
 
-/// How often a non-terminal stderr gets a progress line.
-const LOG_EVERY: Duration = Duration::from_secs(2);
+/// How often the wait for the `auto` model looks again.
+const POLL: Duration = Duration::from_millis(100);
 
 /// Runs the scans; exit 0 when every vault was indexed (notes that failed are listed by
-/// `get_index_status`), 1 when a scan could not run, 2 on bad usage.
+/// `get_index_status`; an `auto` model that cannot be had leaves the index lexical), 1 when
+/// a scan or an embedding pass could not run, 2 on bad usage.
 pub fn run_index(args: IndexArgs) -> u8 {
     let dispatcher = match dispatcher_for(&args.flags) {
         Ok(dispatcher) => dispatcher,
@@ -37,38 +42,46 @@ pub fn run_index(args: IndexArgs) -> u8 {
         );
         return EXIT_USAGE;
     }
+    let server = dispatcher.server();
+    server
+        .indexes()
+        .prepare_embeddings(server.store(), &served.config().config.embeddings);
     let mut reports = serde_json::Map::new();
     let mut code = EXIT_OK;
     for entry in vaults {
         let started = Instant::now();
-        let mut progress = Progress::new(&entry.id, "notes");
-        let scanned = dispatcher.server().indexes().scan(
-            dispatcher.server().store(),
+        let mut progress = Progress::new(format!("indexing {}", entry.id), Unit::Count("notes"));
+        let scanned = server.indexes().scan(
+            server.store(),
             &entry.id,
             &entry.vault,
-            dispatcher.server().clock().now_seconds(),
-            &mut |done, total| progress.update(done, total),
+            server.clock().now_seconds(),
+            &mut |done, total| progress.update(done as u64, Some(total as u64)),
         );
         progress.finish();
-        match scanned {
-            Ok(report) => {
-                let mut value = json!(report);
-                value["duration_ms"] = json!(started.elapsed().as_millis());
-                match embed(&dispatcher, &entry.id) {
-                    Ok(Some(coverage)) => value["embeddings"] = json!(coverage),
-                    Ok(None) => {}
-                    Err(error) => {
-                        eprintln!("embedding vault {:?} failed: {error}", entry.id);
-                        code = EXIT_FAILURE;
-                    }
-                }
-                reports.insert(entry.id.clone(), value);
-            }
+        let report = match scanned {
+            Ok(report) => report,
             Err(error) => {
                 eprintln!("indexing vault {:?} failed: {error}", entry.id);
                 code = EXIT_FAILURE;
+                continue;
+            }
+        };
+        let mut value = json!(report);
+        value["duration_ms"] = json!(started.elapsed().as_millis());
+        match embed(&dispatcher, &entry.id) {
+            Ok(Some(coverage)) => value["embeddings"] = json!(coverage),
+            Ok(None) => {
+                let reason = lexical_reason(server.indexes(), served.config());
+                eprintln!("vault {:?}: {reason}", entry.id);
+                value["lexical_only"] = json!(reason);
+            }
+            Err(error) => {
+                eprintln!("embedding vault {:?} failed: {error}", entry.id);
+                code = EXIT_FAILURE;
             }
         }
+        reports.insert(entry.id.clone(), value);
     }
     match print_result(&reports) {
         Ok(()) => code,
@@ -77,77 +90,53 @@ pub fn run_index(args: IndexArgs) -> u8 {
 }
 
 /// Embeds the chunks of `vault` without vectors (when a provider is configured), with a
-/// progress bar; the vault's coverage afterwards.
-fn embed(
-    dispatcher: &Dispatcher,
-    vault: &str,
-) -> Result<Option<Coverage>, crate::index::semantic::SemanticError> {
+/// progress bar; the vault's coverage afterwards, `None` when there are no vectors to make.
+fn embed(dispatcher: &Dispatcher, vault: &str) -> Result<Option<Coverage>, SemanticError> {
     let served = dispatcher.server().served();
     let embeddings = &served.config().config.embeddings;
     let indexes = dispatcher.server().indexes();
-    let Some(semantic) = indexes.semantic(dispatcher.server().store(), embeddings)? else {
+    let store = dispatcher.server().store();
+    let Some(semantic) = wait_for_vectors(dispatcher)? else {
         return Ok(None);
     };
-    let before = semantic.coverage(dispatcher.server().store(), vault)?;
-    let total = before.chunks.saturating_sub(before.embedded);
-    let mut progress = Progress::new(vault, "chunks embedded");
+    let before = semantic.coverage(store, vault)?;
+    let total = before.chunks.saturating_sub(before.embedded) as u64;
+    let mut progress = Progress::new(format!("embedding {vault}"), Unit::Count("chunks embedded"));
+    progress.update(0, Some(total));
     let now = dispatcher.server().clock().now_seconds();
-    let coverage = indexes.embed_pending(
-        dispatcher.server().store(),
-        vault,
-        embeddings,
-        now,
-        &mut |done| progress.update(done, total),
-    );
+    let coverage = indexes.embed_pending(store, vault, embeddings, now, &mut |done| {
+        progress.update(done as u64, Some(total));
+    });
     progress.finish();
     coverage
 }
 
-/// A progress bar on a terminal, a line every few seconds otherwise.
-struct Progress<'a> {
-    vault: &'a str,
-    unit: &'static str,
-    bar: Option<ProgressBar>,
-    last_line: Instant,
-}
-
-impl<'a> Progress<'a> {
-    fn new(vault: &'a str, unit: &'static str) -> Progress<'a> {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = ProgressBar::new(0);
-            if let Ok(style) = ProgressStyle::with_template(&format!(
-                "{{prefix}} [{{bar:32}}] {{pos}}/{{len}} {unit} {{per_sec}} eta {{eta}}"
-            )) {
-                bar.set_style(style.progress_chars("=> "));
-            }
-            bar.set_prefix(format!("indexing {vault}"));
-            bar
-        });
-        Progress {
-            vault,
-            unit,
-            bar,
-            last_line: Instant::now(),
+/// The vectors, once the provider is loaded: an `auto` model being downloaded or loaded is
+/// waited for (its download shown); `None` when embeddings are off or the model cannot be had.
+fn wait_for_vectors(
+    dispatcher: &Dispatcher,
+) -> Result<Option<std::sync::Arc<SemanticIndex>>, SemanticError> {
+    let served = dispatcher.server().served();
+    let embeddings = &served.config().config.embeddings;
+    let indexes = dispatcher.server().indexes();
+    let mut download: Option<Progress> = None;
+    let found = loop {
+        if let Some(semantic) = indexes.semantic(dispatcher.server().store(), embeddings)? {
+            break Some(semantic);
         }
-    }
-
-    fn update(&mut self, done: usize, total: usize) {
-        match &self.bar {
-            Some(bar) => {
-                bar.set_length(total as u64);
-                bar.set_position(done as u64);
-            }
-            None if self.last_line.elapsed() >= LOG_EVERY || done == total => {
-                eprintln!("indexing {}: {done}/{total} {}", self.vault, self.unit);
-                self.last_line = Instant::now();
-            }
-            None => {}
+        match indexes.auto_model().phase() {
+            Phase::Downloading { transfer, .. } => download
+                .get_or_insert_with(|| {
+                    Progress::new("downloading the embedding model", Unit::Bytes)
+                })
+                .update(transfer.bytes, transfer.total),
+            Phase::Loading | Phase::Loaded => {}
+            Phase::Idle | Phase::Failed { .. } => break None,
         }
+        std::thread::sleep(POLL);
+    };
+    if let Some(progress) = download {
+        progress.finish();
     }
-
-    fn finish(self) {
-        if let Some(bar) = self.bar {
-            bar.finish_and_clear();
-        }
-    }
+    Ok(found)
 }

@@ -5,11 +5,14 @@
 //! - [`serve`]: the MCP server (stdio, HTTP or both);
 //! - [`call`]: one tool call through the dispatcher, printed as JSON;
 //! - [`elicit`]: out-of-band human approval of gated calls;
-//! - [`index`]: scan vaults into the search index with a progress bar;
+//! - [`index`]: scan vaults into the search index (and embed them) with a progress bar;
+//! - [`model`]: fetch the embedding model ahead of time (`model pull`), or list it;
+//! - [`progress`]: progress bars on a terminal, plain lines otherwise;
 //! - [`doctor`]: environment checks with hints;
 //! - [`token`]: bearer tokens for HTTP callers (`token mint`);
 //! - [`plugin_install`]: `plugin install`, TC Bridge into a vault, from [`plugin_files`].
-//! - [`stdio_bridge`]: the stdio relay of TC Bridge (`bridge`).
+//! - [`stdio_bridge`]: the stdio relay of TC Bridge (`bridge`);
+//! - [`setup`]: an MCP client's configuration file gets this server (`setup <client>`).
 //!
 //! Exit codes: [`EXIT_OK`], [`EXIT_FAILURE`] (a tool error or a runtime failure),
 //! [`EXIT_USAGE`] (bad arguments or configuration).
@@ -21,9 +24,12 @@ pub mod call;
 pub mod doctor;
 pub mod elicit;
 pub mod index;
+pub mod model;
 pub mod plugin_files;
 pub mod plugin_install;
+pub mod progress;
 pub mod serve;
+pub mod setup;
 pub mod source;
 pub mod stdio_bridge;
 pub mod token;

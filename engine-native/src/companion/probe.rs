@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use crate::config::sections::CompanionConfig;
+use crate::errors::chain::error_chain;
 
 /// The Companion API major version this server speaks.
 pub const COMPANION_API_VERSION: &str = "1";
@@ -226,18 +227,11 @@ fn major(version: &str) -> &str {
 
 /// A reqwest error with its cause chain, which says what actually went wrong.
 pub(crate) fn describe(error: &reqwest::Error) -> String {
-    let mut text = if error.is_timeout() {
+    if error.is_timeout() {
         "timed out".to_owned()
     } else {
-        error.to_string()
-    };
-    let mut source = std::error::Error::source(error);
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
+        error_chain(error)
     }
-    text
 }
 
 #[cfg(test)]

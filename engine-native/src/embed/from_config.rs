@@ -14,13 +14,15 @@ pub const RETRY_BACKOFF: Duration = Duration::from_millis(500);
 /// The provider of `config`, ready to embed, or `None` when `provider` is `none`. `env`
 /// reads environment variables (the API key's, `HF_HOME`, `HOME`). Loading a local model
 /// reads ~100 MB; a remote provider without `dimensions` makes one probe request. Blocking.
+/// Nothing is downloaded: `auto` loads the model only when it is on disk already (see
+/// [`crate::embed::auto`] for the background download).
 pub fn provider_from_config(
     config: &EmbeddingsConfig,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Option<Box<dyn EmbeddingProvider>>, EmbedError> {
     let api = match config.provider {
         ProviderName::None => return Ok(None),
-        ProviderName::Local => return local_provider(config, env).map(Some),
+        ProviderName::Auto | ProviderName::Local => return local_provider(config, env).map(Some),
         ProviderName::Ollama => RemoteApi::Ollama,
         ProviderName::Openai => RemoteApi::OpenAi,
         ProviderName::Voyage => RemoteApi::Voyage,
@@ -56,21 +58,35 @@ fn boxed(provider: impl EmbeddingProvider + 'static) -> Box<dyn EmbeddingProvide
     Box::new(provider)
 }
 
-/// The in-process model of `config` (the build's local embedding engine).
+/// The in-process model of `config` (the build's local embedding engine), found on disk.
 #[cfg(feature = "local-embeddings")]
 fn local_provider(
     config: &EmbeddingsConfig,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Box<dyn EmbeddingProvider>, EmbedError> {
+    let located = crate::embed::local::locate(config, env)?;
+    load_local(config, &located)
+}
+
+/// Loads the located model of `config`, checking its weights' digest and `dimensions`.
+#[cfg(feature = "local-embeddings")]
+pub fn load_local(
+    config: &EmbeddingsConfig,
+    located: &crate::embed::local::Located,
+) -> Result<Box<dyn EmbeddingProvider>, EmbedError> {
     use crate::embed::local;
-    use std::path::Path;
 
     let model = config.model.as_deref().unwrap_or(local::DEFAULT_MODEL);
-    let folder = local::locate_model(model, config.model_path.as_deref().map(Path::new), env)?;
+    let folder = &located.folder;
     let batch = config
         .batch_size
         .map_or(local::DEFAULT_BATCH, |b| b as usize);
-    let provider = local::LocalProvider::load(&folder, model, batch)?;
+    let provider = local::LocalProvider::load_checked(
+        folder,
+        model,
+        batch,
+        located.weights_sha256.as_deref(),
+    )?;
     let dimensions = provider.fingerprint().dimensions;
     match config.dimensions {
         Some(wanted) if wanted as usize != dimensions => Err(EmbedError::setup(
@@ -87,8 +103,23 @@ fn local_provider(
 /// This build has no local embedding engine: `local` is refused with what to do.
 #[cfg(not(feature = "local-embeddings"))]
 fn local_provider(
-    _config: &EmbeddingsConfig,
+    config: &EmbeddingsConfig,
     _env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Box<dyn EmbeddingProvider>, EmbedError> {
+    load_local(
+        config,
+        &crate::embed::local::Located {
+            folder: std::path::PathBuf::new(),
+            weights_sha256: None,
+        },
+    )
+}
+
+/// This build has no local embedding engine: every model is refused with what to do.
+#[cfg(not(feature = "local-embeddings"))]
+pub fn load_local(
+    _config: &EmbeddingsConfig,
+    _located: &crate::embed::local::Located,
 ) -> Result<Box<dyn EmbeddingProvider>, EmbedError> {
     Err(EmbedError::setup(
         "local",

@@ -5,25 +5,40 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::embed::RemoteApi;
+use crate::embed::hub::HubFile;
 
 /// The embedding provider for semantic search (`embeddings`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct EmbeddingsConfig {
-    /// Which provider computes embeddings; `none` turns semantic search off.
+    /// Which provider computes embeddings: `auto` (default) the local model, downloaded on
+    /// first use when missing; `none` turns semantic search off.
     pub provider: EmbeddingProvider,
-    /// The model (omitted: `sentence-transformers/all-MiniLM-L6-v2` for `local`,
+    /// The model (omitted: `sentence-transformers/all-MiniLM-L6-v2` for `auto` and `local`,
     /// `nomic-embed-text` for `ollama`, `text-embedding-3-small` for `openai`, `voyage-3.5`
     /// for `voyage`, `embed-v4.0` for `cohere`).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1, max = 256))]
     pub model: Option<String>,
-    /// `local` only: the sentence-transformers folder (`config.json`, `tokenizer.json`,
+    /// `auto` and `local`: the sentence-transformers folder (`config.json`, `tokenizer.json`,
     /// `model.safetensors`, `1_Pooling/`), relative to the config file. Omitted: the model's
-    /// snapshot in the Hugging Face cache (`$HF_HOME/hub` or `~/.cache/huggingface/hub`).
+    /// snapshot in the Hugging Face cache (`$HF_HUB_CACHE`, `$HF_HOME/hub` or
+    /// `~/.cache/huggingface/hub`).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1))]
     pub model_path: Option<String>,
+    /// `auto` and `local`: the commit (or branch) of `model` on the Hugging Face hub to use
+    /// and download, with `files`. Omitted for the default model: the commit pinned in
+    /// obsidian-tc.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 128))]
+    pub revision: Option<String>,
+    /// `auto` and `local`: the files of `model` at `revision`, each with its SHA-256; a file
+    /// whose content has another digest is refused. Omitted for the default model: the
+    /// files and digests pinned in obsidian-tc.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1, max = 64))]
+    pub files: Option<Vec<HubFile>>,
     /// The API's base URL (omitted: `http://127.0.0.1:11434` for `ollama`,
     /// `https://api.openai.com/v1` for `openai`, `https://api.voyageai.com/v1` for `voyage`,
     /// `https://api.cohere.com` for `cohere`). Any OpenAI-compatible server works as `openai`.
@@ -62,9 +77,11 @@ pub struct EmbeddingsConfig {
 impl Default for EmbeddingsConfig {
     fn default() -> EmbeddingsConfig {
         EmbeddingsConfig {
-            provider: EmbeddingProvider::None,
+            provider: EmbeddingProvider::Auto,
             model: None,
             model_path: None,
+            revision: None,
+            files: None,
             endpoint: None,
             api_key: None,
             api_key_env: None,
@@ -80,10 +97,14 @@ impl Default for EmbeddingsConfig {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum EmbeddingProvider {
-    /// No embeddings: semantic search is off.
+    /// The in-process sentence-transformer, found on disk or downloaded from the Hugging Face
+    /// hub in the background on first use; search is lexical until it is loaded, and stays
+    /// lexical (saying why) when it cannot be had.
     #[default]
+    Auto,
+    /// No embeddings: semantic search is off.
     None,
-    /// An in-process sentence-transformer loaded from a local folder.
+    /// An in-process sentence-transformer loaded from a local folder (never downloaded).
     Local,
     /// A local Ollama server.
     Ollama,
@@ -96,14 +117,32 @@ pub enum EmbeddingProvider {
 }
 
 impl EmbeddingProvider {
-    /// The HTTP API of a remote provider (`None` for `none` and `local`).
+    /// The HTTP API of a remote provider (`None` for `auto`, `none` and `local`).
     pub fn remote_api(self) -> Option<RemoteApi> {
         match self {
-            EmbeddingProvider::None | EmbeddingProvider::Local => None,
+            EmbeddingProvider::Auto | EmbeddingProvider::None | EmbeddingProvider::Local => None,
             EmbeddingProvider::Ollama => Some(RemoteApi::Ollama),
             EmbeddingProvider::Openai => Some(RemoteApi::OpenAi),
             EmbeddingProvider::Voyage => Some(RemoteApi::Voyage),
             EmbeddingProvider::Cohere => Some(RemoteApi::Cohere),
         }
+    }
+
+    /// The config name, e.g. `auto`.
+    pub fn name(self) -> &'static str {
+        match self {
+            EmbeddingProvider::Auto => "auto",
+            EmbeddingProvider::None => "none",
+            EmbeddingProvider::Local => "local",
+            EmbeddingProvider::Ollama => "ollama",
+            EmbeddingProvider::Openai => "openai",
+            EmbeddingProvider::Voyage => "voyage",
+            EmbeddingProvider::Cohere => "cohere",
+        }
+    }
+
+    /// Whether the provider runs the model in process (`auto`, `local`).
+    pub fn is_in_process(self) -> bool {
+        matches!(self, EmbeddingProvider::Auto | EmbeddingProvider::Local)
     }
 }

@@ -18,7 +18,8 @@ use super::scan::{ScanError, ScanReport, Scanner};
 use super::semantic::{Coverage, SemanticError, SemanticIndex};
 use super::task_table::TaskTables;
 use crate::config::EmbeddingsConfig;
-use crate::embed::provider_from_config;
+use crate::embed::settings::EmbeddingProvider as ProviderName;
+use crate::embed::{AutoModel, provider_from_config};
 use crate::store::{Store, StoreError};
 use crate::vault::Vault;
 
@@ -104,6 +105,8 @@ pub struct Indexes {
     vaults: Mutex<HashMap<String, Arc<VaultIndex>>>,
     chunking: ChunkOptions,
     semantic: Mutex<Option<Arc<SemanticIndex>>>,
+    /// The model of provider `auto`, found or downloaded in the background.
+    auto: AutoModel,
     links: LinkTables,
     tasks: TaskTables,
 }
@@ -224,7 +227,9 @@ impl Indexes {
     }
 
     /// The vectors of the configured provider, opened (and the provider loaded) on first use;
-    /// `None` when no provider is configured (`embeddings.provider: none`).
+    /// `None` when no provider is configured (`embeddings.provider: none`), and for `auto`
+    /// until its model is loaded: the first call starts finding or downloading it in the
+    /// background and returns at once ([`Indexes::auto_model`] says how far it is).
     pub fn semantic(
         &self,
         store: &Store,
@@ -234,12 +239,47 @@ impl Indexes {
         if let Some(semantic) = slot.as_ref() {
             return Ok(Some(Arc::clone(semantic)));
         }
-        let Some(provider) = provider_from_config(config, &|name| std::env::var(name).ok())? else {
-            return Ok(None);
+        let env = |name: &str| std::env::var(name).ok();
+        let provider = match config.provider {
+            ProviderName::Auto => match self.auto.poll(config, &env) {
+                Some(provider) => provider,
+                None => return Ok(None),
+            },
+            _ => match provider_from_config(config, &env)? {
+                Some(provider) => provider,
+                None => return Ok(None),
+            },
         };
-        let semantic = Arc::new(SemanticIndex::open(store, provider)?);
+        let semantic = match SemanticIndex::open(store, provider) {
+            Ok(semantic) => Arc::new(semantic),
+            Err(error) => {
+                // The provider went with the failed open: load it again next time.
+                self.auto.reset();
+                return Err(error);
+            }
+        };
         *slot = Some(Arc::clone(&semantic));
         Ok(Some(semantic))
+    }
+
+    /// Starts getting the `auto` model in the background (a serving process calls this at
+    /// start so the download overlaps the first scan); does nothing for other providers.
+    pub fn prepare_embeddings(&self, store: &Store, config: &EmbeddingsConfig) {
+        if config.provider == ProviderName::Auto
+            && let Err(error) = self.semantic(store, config)
+        {
+            tracing::warn!("the embedding vectors could not be opened: {error}");
+        }
+    }
+
+    /// The model of provider `auto`: where finding, downloading or loading it stands.
+    pub fn auto_model(&self) -> &AutoModel {
+        &self.auto
+    }
+
+    /// The vectors, if they are open (never loads a provider).
+    pub fn semantic_if_open(&self) -> Option<Arc<SemanticIndex>> {
+        lock(&self.semantic).clone()
     }
 
     /// Embeds every chunk of vault `id` that has no vector yet, when a provider is configured;
@@ -260,11 +300,6 @@ impl Indexes {
         let batch = semantic.batch_size();
         semantic.embed_pending(store, id, batch, now, progress)?;
         semantic.coverage(store, id).map(Some)
-    }
-
-    /// The vectors if they were opened already (never loads a provider).
-    fn semantic_if_open(&self) -> Option<Arc<SemanticIndex>> {
-        lock(&self.semantic).clone()
     }
 
     /// The resolved link tables of the vaults.

@@ -6,6 +6,8 @@
 //!   reopened vault is searchable at once.
 //! - [`semantic`]: chunk vectors from the embedding provider, persisted in sqlite-vec and
 //!   scanned exactly from memory, vault- and ACL-filtered before the top-k.
+//! - [`embedding_status`]: where semantic search stands (model download, embedding
+//!   progress, why search is lexical).
 //! - [`query_vectors`]: the vectors of recent queries, so each is embedded once.
 //! - [`retrieve`]: lexical, semantic and hybrid (RRF) note rankings.
 //! - [`graph`]: GraphRAG: seed notes expanded over resolved links both ways, fused by RRF.
@@ -16,6 +18,7 @@
 //! - [`lock`]: the cross-process writer lock.
 //! - [`snippet`]: the passage and highlights shown with a hit.
 
+pub mod embedding_status;
 pub mod generations;
 pub mod graph;
 pub mod indexes;
@@ -29,5 +32,8 @@ pub mod semantic;
 pub mod snippet;
 pub mod task_table;
 
+pub use embedding_status::{
+    EmbeddingState, EmbeddingStatus, embedding_status, lexical_reason, off_reason,
+};
 pub use indexes::{IndexError, IndexStatus, Indexes, VaultIndex};
 pub use scan::ScanReport;

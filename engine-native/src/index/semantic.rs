@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use super::query_vectors::QueryVectors;
-use crate::embed::{EmbedError, EmbedKind, EmbeddingProvider};
+use crate::embed::{EmbedError, EmbedKind, EmbeddingProvider, Throughput};
 use crate::store::{Store, StoreError};
 use crate::vectors::{
     MatrixError, NoteFilter, VectorMatrix, VectorRow, VectorStore, VectorStoreError,
@@ -145,6 +145,8 @@ pub struct SemanticIndex {
     matrix: RwLock<VectorMatrix>,
     keys: RwLock<NoteKeys>,
     embedding: Mutex<()>,
+    /// The pace of the running (or last) embedding pass, for an ETA.
+    pace: Mutex<Throughput>,
     queries: QueryVectors,
 }
 
@@ -183,6 +185,7 @@ impl SemanticIndex {
             matrix: RwLock::new(matrix),
             keys: RwLock::new(keys),
             embedding: Mutex::new(()),
+            pace: Mutex::new(Throughput::default()),
             queries: QueryVectors::default(),
         })
     }
@@ -242,6 +245,11 @@ impl SemanticIndex {
             if pending.is_empty() {
                 return Ok(done);
             }
+            if done == 0 {
+                let mut pace = Throughput::default();
+                pace.observe(0);
+                *self.pace.lock().unwrap_or_else(PoisonError::into_inner) = pace;
+            }
             let texts: Vec<String> = pending.iter().map(embedding_text).collect();
             let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
             let mut paths: Vec<&str> = pending.iter().map(|chunk| chunk.path.as_str()).collect();
@@ -291,6 +299,10 @@ impl SemanticIndex {
                 store.note_index().clear_failure(vault, path, EMBED_STAGE)?;
             }
             done += rows.len();
+            self.pace
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .observe(done as u64);
             progress(done);
         }
     }
@@ -340,6 +352,15 @@ impl SemanticIndex {
                 .is_some_and(|(_, path)| allowed(path))
         };
         Ok(matrix.top_k_deciding(query, k, &in_vault, &allowed_key)?)
+    }
+
+    /// Seconds until `remaining` more chunks are embedded at the pace of the running (or
+    /// last) pass; `None` before any pass of this process.
+    pub fn eta_seconds(&self, remaining: usize) -> Option<u64> {
+        self.pace
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .eta_seconds(remaining as u64)
     }
 
     /// How much of `vault` has vectors.

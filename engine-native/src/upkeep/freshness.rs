@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::watch::{VaultWatcher, watch_vault};
 use crate::dispatch::Dispatcher;
+use crate::embed::settings::EmbeddingProvider;
 
 /// How often the embedder looks for chunks without vectors.
 const EMBED_EVERY: Duration = Duration::from_secs(1);
@@ -47,6 +48,11 @@ pub fn keep_fresh(dispatcher: &Arc<Dispatcher>) -> Freshness {
     } else {
         Vec::new()
     };
+    // The `auto` model's download (or load) starts now, overlapping the first scan.
+    dispatcher.server().indexes().prepare_embeddings(
+        dispatcher.server().store(),
+        &served.config().config.embeddings,
+    );
     let weak = Arc::downgrade(dispatcher);
     let scan_first = config.scan_on_start.then(|| Arc::clone(dispatcher));
     std::thread::spawn(move || {
@@ -62,7 +68,9 @@ pub fn keep_fresh(dispatcher: &Arc<Dispatcher>) -> Freshness {
 
 /// Fills in the vectors of new chunks while the server runs (when a provider is configured):
 /// one pass over the vaults every [`EMBED_EVERY`], waiting [`EMBED_BACKOFF`] after a failure.
-/// Ends when the server is gone.
+/// While an `auto` model is being downloaded or loaded, each pass finds no vectors yet and
+/// the next one looks again; the first after it arrived embeds. Ends when the server is gone
+/// or embeddings are off.
 fn embed_forever(dispatcher: &Weak<Dispatcher>) {
     let mut last_error = String::new();
     loop {
@@ -82,7 +90,8 @@ fn embed_forever(dispatcher: &Weak<Dispatcher>) {
                 now,
                 &mut |_| {},
             ) {
-                Ok(None) => return,
+                Ok(None) if embeddings.provider == EmbeddingProvider::None => return,
+                Ok(None) => {}
                 Ok(Some(_)) => last_error.clear(),
                 Err(error) => {
                     let message = error.to_string();

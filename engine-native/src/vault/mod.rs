@@ -31,6 +31,8 @@ mod walk;
 mod write;
 
 pub use atomic::is_temp_name;
+// Crash-safe replacement of a file: `obsidian-tc setup` writes client configurations with it.
+pub(crate) use atomic::{Replace, write_file};
 pub use error::VaultError;
 pub use handle::{Vault, VaultOptions};
 pub use listing::{Entry, EntryKind};

@@ -32,10 +32,21 @@ pub struct LocalProvider {
 }
 
 impl LocalProvider {
-    /// Loads the model in `folder` (see [`super::locate_model`]) under the name `model`, encoding at
-    /// most `batch` texts at once. The fingerprint's model is `model@` the start of the
+    /// Loads the model in `folder` (see [`super::locate()`]) under the name `model`, encoding
+    /// at most `batch` texts at once. The fingerprint's model is `model@` the start of the
     /// weights' SHA-256, so that other weights under the same name are another space.
     pub fn load(folder: &Path, model: &str, batch: usize) -> Result<LocalProvider, EmbedError> {
+        LocalProvider::load_checked(folder, model, batch, None)
+    }
+
+    /// [`LocalProvider::load`], refusing weights whose SHA-256 is not `weights_sha256` (a
+    /// pinned model: a damaged or other file is never loaded).
+    pub fn load_checked(
+        folder: &Path,
+        model: &str,
+        batch: usize,
+        weights_sha256: Option<&str>,
+    ) -> Result<LocalProvider, EmbedError> {
         let files = ModelFiles::read(folder)?;
         let weights_path = folder.join("model.safetensors");
         let weights = std::fs::read(&weights_path).map_err(|e| {
@@ -45,6 +56,19 @@ impl LocalProvider {
             )
         })?;
         let digest = sha256_hex(&weights);
+        if let Some(expected) = weights_sha256
+            && !digest.eq_ignore_ascii_case(expected)
+        {
+            return Err(EmbedError::setup(
+                "local",
+                format!(
+                    "{} has SHA-256 {digest}, not the pinned {expected}: it is damaged or \
+                     another model, and was not loaded; delete it and run `obsidian-tc model \
+                     pull`",
+                    weights_path.display()
+                ),
+            ));
+        }
         let vars = VarBuilder::from_buffered_safetensors(weights, DType::F32, &Device::Cpu)
             .map_err(|e| model_error(&weights_path, e))?;
         let bert = BertModel::load(vars, &files.bert).map_err(|e| model_error(&weights_path, e))?;

@@ -1,26 +1,78 @@
-//! Where a local sentence-transformer model is: `embeddings.modelPath`, or the snapshot of
-//! the model in the Hugging Face cache (`$HF_HUB_CACHE`, `$HF_HOME/hub`, or
-//! `~/.cache/huggingface/hub`, each holding `models--ORG--NAME/snapshots/REVISION/`).
+//! Where the local sentence-transformer model of the config is on disk:
+//! `embeddings.modelPath`; else, for a pinned model (the default one, or one the config names
+//! with `revision` and `files`), a snapshot in the Hugging Face cache whose files have their
+//! pinned digests; else, for an unpinned model, the snapshot `refs/main` names (or the
+//! newest). The cache roots are those of [`crate::embed::hub::hub_roots`].
 
 use std::path::{Path, PathBuf};
 
 use crate::embed::error::EmbedError;
+use crate::embed::hub::cache::{Check, Env, RepoCache, WEIGHTS_FILE, hub_roots, verified_snapshot};
+use crate::embed::hub::{DEFAULT_MODEL, ModelSpec};
+use crate::embed::settings::EmbeddingsConfig;
 
 /// The files a model folder must hold.
-pub const REQUIRED_FILES: [&str; 3] = ["config.json", "tokenizer.json", "model.safetensors"];
+pub const REQUIRED_FILES: [&str; 3] = ["config.json", "tokenizer.json", WEIGHTS_FILE];
 
-/// The model folder: `model_path` when given, else `model`'s snapshot in the Hugging Face
-/// cache found through `env`. The error lists every place looked at and what to put there.
+/// A model folder found on disk.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Located {
+    /// The folder.
+    pub folder: PathBuf,
+    /// The SHA-256 its weights must have (a pinned model), which the loader checks.
+    pub weights_sha256: Option<String>,
+}
+
+/// The model folder of `config`, found through `env` (`HF_HUB_CACHE`, `HF_HOME`,
+/// `XDG_CACHE_HOME`, `HOME`). The error says where it looked and what to do.
+pub fn locate(config: &EmbeddingsConfig, env: Env<'_>) -> Result<Located, EmbedError> {
+    let model = config.model.as_deref().unwrap_or(DEFAULT_MODEL);
+    if let Some(folder) = &config.model_path {
+        return locate_model(model, Some(Path::new(folder)), env).map(|folder| Located {
+            folder,
+            weights_sha256: None,
+        });
+    }
+    let Some(spec) = ModelSpec::of_config(config) else {
+        return locate_model(model, None, env).map(|folder| Located {
+            folder,
+            weights_sha256: None,
+        });
+    };
+    let roots = hub_roots(env);
+    match verified_snapshot(&spec, &roots, Check::AllButWeights) {
+        Some(folder) => Ok(Located {
+            folder,
+            weights_sha256: spec.sha256_of(WEIGHTS_FILE).map(str::to_owned),
+        }),
+        None => Err(EmbedError::setup(
+            "local",
+            format!(
+                "{model} at revision {} is not in the Hugging Face cache (looked in {}): \
+                 download it with `obsidian-tc model pull`, or set embeddings.provider to \
+                 \"auto\" to have it downloaded on first use, or set embeddings.modelPath to \
+                 a sentence-transformers folder",
+                spec.revision,
+                looked_in(&roots, model)
+            ),
+        )),
+    }
+}
+
+/// The model folder of an unpinned `model`: `model_path` when given, else `model`'s snapshot
+/// in the Hugging Face cache found through `env`. The error lists every place looked at and
+/// what to put there.
 pub fn locate_model(
     model: &str,
     model_path: Option<&Path>,
-    env: &dyn Fn(&str) -> Option<String>,
+    env: Env<'_>,
 ) -> Result<PathBuf, EmbedError> {
+    let roots = hub_roots(env);
     let candidates = match model_path {
         Some(folder) => vec![folder.to_path_buf()],
-        None => hub_caches(env)
-            .into_iter()
-            .filter_map(|hub| snapshot(&hub, model))
+        None => roots
+            .iter()
+            .filter_map(|root| snapshot(&RepoCache::new(root, model)))
             .collect(),
     };
     for folder in &candidates {
@@ -28,56 +80,43 @@ pub fn locate_model(
             return Ok(folder.clone());
         }
     }
-    let looked: Vec<String> = match model_path {
-        Some(folder) => vec![folder.display().to_string()],
-        None => hub_caches(env)
-            .iter()
-            .map(|hub| hub.join(cache_folder_name(model)).display().to_string())
-            .collect(),
+    let looked = match model_path {
+        Some(folder) => folder.display().to_string(),
+        None => looked_in(&roots, model),
     };
     Err(EmbedError::setup(
         "local",
         format!(
-            "no model {model:?} with {} found (looked in {}): set embeddings.modelPath to a \
-             sentence-transformers folder holding those files, or download it into the Hugging \
-             Face cache with `huggingface-cli download {model}` (obsidian-tc does not download \
-             models itself yet)",
+            "no model {model:?} with {} found (looked in {looked}): set embeddings.modelPath \
+             to a sentence-transformers folder holding those files, or download it into the \
+             Hugging Face cache with `huggingface-cli download {model}` (obsidian-tc downloads \
+             only models whose embeddings.revision and embeddings.files it knows)",
             REQUIRED_FILES.join(", "),
-            if looked.is_empty() {
-                "nowhere: neither HF_HUB_CACHE, HF_HOME nor HOME is set".to_owned()
-            } else {
-                looked.join(", ")
-            }
         ),
     ))
 }
 
-/// The hub cache folders, most specific first.
-fn hub_caches(env: &dyn Fn(&str) -> Option<String>) -> Vec<PathBuf> {
-    let set = |name: &str| env(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-    let mut out = Vec::new();
-    out.extend(set("HF_HUB_CACHE"));
-    out.extend(set("HF_HOME").map(|home| home.join("hub")));
-    out.extend(set("HOME").map(|home| home.join(".cache").join("huggingface").join("hub")));
-    out
-}
-
-/// `models--ORG--NAME` for `ORG/NAME`.
-fn cache_folder_name(model: &str) -> String {
-    format!("models--{}", model.replace('/', "--"))
+/// The repository folders looked in, for a message.
+fn looked_in(roots: &[PathBuf], model: &str) -> String {
+    if roots.is_empty() {
+        return "nowhere: neither HF_HUB_CACHE, HF_HOME, XDG_CACHE_HOME nor HOME is set".to_owned();
+    }
+    roots
+        .iter()
+        .map(|root| RepoCache::new(root, model).dir.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The snapshot `refs/main` names, else the newest snapshot folder.
-fn snapshot(hub: &Path, model: &str) -> Option<PathBuf> {
-    let repo = hub.join(cache_folder_name(model));
-    let snapshots = repo.join("snapshots");
-    if let Ok(revision) = std::fs::read_to_string(repo.join("refs").join("main")) {
-        let folder = snapshots.join(revision.trim());
+fn snapshot(repo: &RepoCache) -> Option<PathBuf> {
+    if let Some(commit) = repo.commit_of("main") {
+        let folder = repo.snapshot(&commit);
         if folder.is_dir() {
             return Some(folder);
         }
     }
-    std::fs::read_dir(&snapshots)
+    std::fs::read_dir(repo.dir.join("snapshots"))
         .ok()?
         .filter_map(Result::ok)
         .filter(|entry| entry.path().is_dir())
@@ -88,6 +127,8 @@ fn snapshot(hub: &Path, model: &str) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const COMMIT: &str = "abcdefabcdefabcdefabcdefabcdefabcdefabcd";
 
     fn model_in(folder: &Path) {
         std::fs::create_dir_all(folder).expect("mkdir");
@@ -100,15 +141,15 @@ mod tests {
     fn finds_the_snapshot_refs_main_names_in_hf_home() {
         let home = tempfile::tempdir().expect("tempdir");
         let repo = home.path().join("hub/models--org--m");
-        model_in(&repo.join("snapshots/abc"));
+        model_in(&repo.join("snapshots").join(COMMIT));
         std::fs::create_dir_all(repo.join("snapshots/old")).expect("mkdir");
         std::fs::create_dir_all(repo.join("refs")).expect("mkdir");
-        std::fs::write(repo.join("refs/main"), "abc\n").expect("write");
+        std::fs::write(repo.join("refs/main"), format!("{COMMIT}\n")).expect("write");
         let hf_home = home.path().to_string_lossy().into_owned();
         let env = move |name: &str| (name == "HF_HOME").then(|| hf_home.clone());
         assert_eq!(
             locate_model("org/m", None, &env),
-            Ok(repo.join("snapshots/abc"))
+            Ok(repo.join("snapshots").join(COMMIT))
         );
     }
 
@@ -129,5 +170,27 @@ mod tests {
             .expect_err("empty folder")
             .to_string();
         assert!(error.contains("model.safetensors"), "{error}");
+    }
+
+    #[test]
+    fn the_default_model_is_missing_until_a_snapshot_has_its_pinned_files() {
+        let home = tempfile::tempdir().expect("tempdir");
+        let hf_home = home.path().to_string_lossy().into_owned();
+        let env = move |name: &str| (name == "HF_HOME").then(|| hf_home.clone());
+        // A snapshot of the default model with placeholder files is not the pinned model.
+        model_in(
+            &home
+                .path()
+                .join("hub/models--sentence-transformers--all-MiniLM-L6-v2/snapshots")
+                .join(COMMIT),
+        );
+        let error = locate(&EmbeddingsConfig::default(), &env)
+            .expect_err("placeholders are not the model")
+            .to_string();
+        assert!(error.contains("obsidian-tc model pull"), "{error}");
+        assert!(
+            error.contains(crate::embed::hub::DEFAULT_REVISION),
+            "{error}"
+        );
     }
 }

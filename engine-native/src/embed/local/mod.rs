@@ -1,5 +1,5 @@
 //! The local embedding engine: a sentence-transformer model folder found on disk
-//! ([`locate`]) and run in process ([`LocalProvider`], with the default-on cargo feature
+//! ([`mod@locate`]) and run in process ([`LocalProvider`], with the default-on cargo feature
 //! `local-embeddings`; without it, `embeddings.provider: "local"` is refused with what to do).
 
 #[cfg(feature = "local-embeddings")]
@@ -12,12 +12,15 @@ pub mod pool;
 
 #[cfg(feature = "local-embeddings")]
 pub use bert::LocalProvider;
-pub use locate::locate_model;
+pub use locate::{Located, locate, locate_model};
 #[cfg(feature = "local-embeddings")]
 pub use model_files::ModelFiles;
 
 /// The model used when `embeddings.model` is omitted.
-pub const DEFAULT_MODEL: &str = "sentence-transformers/all-MiniLM-L6-v2";
+pub use crate::embed::hub::DEFAULT_MODEL;
+
+/// Whether this build has the local embedding engine (cargo feature `local-embeddings`).
+pub const HAS_ENGINE: bool = cfg!(feature = "local-embeddings");
 
 /// The batch size used when `embeddings.batchSize` is omitted.
 pub const DEFAULT_BATCH: usize = 32;

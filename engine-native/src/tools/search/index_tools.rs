@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::errors::{ErrorCode, ToolError};
 use crate::index::semantic::{Coverage, SemanticError};
-use crate::index::{IndexError, ScanReport};
+use crate::index::{EmbeddingStatus, IndexError, ScanReport, embedding_status, lexical_reason};
 use crate::server::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::search::index_fault;
@@ -27,9 +27,15 @@ struct Indexed {
     /// What the scan did.
     #[serde(flatten)]
     report: ScanReport,
-    /// How many chunks have embeddings now (absent without an embedding provider).
+    /// How many chunks have embeddings now (absent without an embedding provider, or while
+    /// its model is not loaded yet).
     #[serde(skip_serializing_if = "Option::is_none")]
     embeddings: Option<Coverage>,
+    /// Why no chunk was embedded by this call (embeddings off, the model still downloading
+    /// or unavailable); absent when they were. A model that arrives later embeds them in the
+    /// background.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lexical_only: Option<String>,
     /// How long the scan took, milliseconds.
     duration_ms: u64,
 }
@@ -65,6 +71,9 @@ struct Status {
     scanned: bool,
     /// The notes that could not be indexed (retried on every scan).
     failures: Vec<Failure>,
+    /// Where semantic search stands: the model's download, the chunks embedded, and why
+    /// search is lexical when it is.
+    embeddings: EmbeddingStatus,
 }
 
 /// The `index_vault` tool.
@@ -92,7 +101,9 @@ pub(super) fn status_tool() -> ToolDef {
             "get_index_status",
             "Index status",
             "How far the search index of a vault is: chunks searchable, a running \
-                      scan's progress, and the notes that could not be indexed and why.",
+                      scan's progress, the notes that could not be indexed and why, and \
+                      where semantic search stands (model download, chunks embedded, ETA, \
+                      or why search is lexical).",
         ),
         "find",
         (input_schema::<NoArgs>(), output_schema::<Status>()),
@@ -138,10 +149,14 @@ fn index_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
             },
         )
         .map_err(SemanticError::into_tool_error)?;
+    let lexical_only = coverage
+        .is_none()
+        .then(|| lexical_reason(indexes, ctx.served().config()));
     structured(&Indexed {
         vault: ctx.vault_id().to_owned(),
         report,
         embeddings: coverage,
+        lexical_only,
         duration_ms: ctx.clock().now_ms().saturating_sub(started),
     })
 }
@@ -189,6 +204,14 @@ fn get_index_status(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErr
             attempts: failure.attempts,
         })
         .collect();
+    let embeddings = embedding_status(
+        ctx.server().indexes(),
+        ctx.store(),
+        ctx.vault_id(),
+        ctx.served().config(),
+        status.chunks,
+    )
+    .map_err(SemanticError::into_tool_error)?;
     structured(&Status {
         vault: ctx.vault_id().to_owned(),
         scanning: status.scanning,
@@ -197,6 +220,7 @@ fn get_index_status(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErr
         chunks: status.chunks,
         scanned: status.last_scan.is_some(),
         failures,
+        embeddings,
     })
 }
 

@@ -16,11 +16,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::errors::{ErrorCode, ToolError};
-use crate::index::VaultIndex;
 use crate::index::graph::{GraphQuery, LinkGraph, graph_notes};
 use crate::index::retrieve::{Retrieval, Retriever};
 use crate::index::semantic::{SemanticError, SemanticIndex};
 use crate::index::snippet::{Snippet, snippet};
+use crate::index::{VaultIndex, lexical_reason};
 use crate::note::title_of;
 use crate::server::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
@@ -40,7 +40,8 @@ const GRAPH_SEEDS: usize = 5;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 enum Mode {
-    /// `hybrid` when an embedding provider is configured, else `lexical`.
+    /// `hybrid` when the embedding model is loaded, else `lexical` (`coverage.lexical_only`
+    /// says why).
     Auto,
     /// BM25F over note titles, aliases, headings, tags and text.
     Lexical,
@@ -145,6 +146,10 @@ struct Coverage {
     embedded: Option<usize>,
     /// Whether a scan is still running (results may miss notes not indexed yet).
     scanning: bool,
+    /// Why the answer is lexical only: embeddings turned off, or the embedding model still
+    /// downloading or loading, or unavailable (absent when vectors were there to use).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lexical_only: Option<String>,
 }
 
 /// What `search_vault` returns.
@@ -210,7 +215,13 @@ fn search_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
             .map_err(SemanticError::into_tool_error)?,
         _ => None,
     };
-    let mode = route(args.mode, semantic.is_some())?;
+    let lexical_only = match (&semantic, args.mode) {
+        (None, Mode::Auto | Mode::Semantic | Mode::Hybrid | Mode::Graph) => {
+            Some(lexical_reason(indexes, ctx.served().config()))
+        }
+        _ => None,
+    };
+    let mode = route(args.mode, lexical_only.as_deref())?;
     let status = index.status();
     let page = match mode {
         Mode::Text => {
@@ -266,8 +277,11 @@ fn search_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
             chunks: status.chunks,
             embedded,
             scanning: status.scanning,
+            lexical_only: lexical_only.clone(),
         },
-        routing: args.explain.then(|| routing(args.mode, mode)),
+        routing: args
+            .explain
+            .then(|| routing(args.mode, mode, lexical_only.as_deref())),
     })
 }
 
@@ -408,25 +422,26 @@ fn linked(
     Ok(Page { results, more })
 }
 
-/// The mode that runs for the one asked: `auto` is `hybrid` when an embedding provider is
-/// configured, else `lexical`; `semantic` and `hybrid` need a provider.
-fn route(asked: Mode, has_vectors: bool) -> Result<Mode, ToolError> {
-    match (asked, has_vectors) {
-        (Mode::Auto, true) => Ok(Mode::Hybrid),
-        (Mode::Auto, false) => Ok(Mode::Lexical),
-        (Mode::Semantic | Mode::Hybrid, false) => Err(ToolError::new(
+/// The mode that runs for the one asked: `auto` is `hybrid` when vectors are there, else
+/// `lexical`; `semantic` and `hybrid` need vectors (`lexical_only` says why there are none).
+fn route(asked: Mode, lexical_only: Option<&str>) -> Result<Mode, ToolError> {
+    match (asked, lexical_only) {
+        (Mode::Auto, None) => Ok(Mode::Hybrid),
+        (Mode::Auto, Some(_)) => Ok(Mode::Lexical),
+        (Mode::Semantic | Mode::Hybrid, Some(why)) => Err(ToolError::new(
             ErrorCode::InvalidInput,
-            "semantic and hybrid search need an embedding provider, and none is configured",
+            format!("semantic and hybrid search need embeddings, and there are none yet: {why}"),
         )
         .with_recovery(
-            "search with mode lexical (or auto), or ask the user to set embeddings.provider",
+            "search with mode lexical (or auto); get_index_status shows when embeddings are \
+             ready, or ask the user to set embeddings.provider",
         )),
         (mode, _) => Ok(mode),
     }
 }
 
 /// Why the query ran the way it did.
-fn routing(asked: Mode, ran: Mode) -> String {
+fn routing(asked: Mode, ran: Mode, lexical_only: Option<&str>) -> String {
     let how = match ran {
         Mode::Lexical => "lexical: BM25F over titles, aliases, headings, tags and text",
         Mode::Semantic => "semantic: cosine similarity of the query's embedding to each chunk's",
@@ -456,11 +471,12 @@ fn routing(asked: Mode, ran: Mode) -> String {
         }
         Mode::Auto => "auto",
     };
-    match (asked, ran) {
-        (Mode::Auto, Mode::Hybrid) => {
-            format!("auto chose {how} (an embedding provider is configured)")
+    match (asked, ran, lexical_only) {
+        (Mode::Auto, Mode::Hybrid, _) => {
+            format!("auto chose {how} (the embedding model is loaded)")
         }
-        (Mode::Auto, _) => format!("auto chose {how} (no embedding provider is configured)"),
+        (Mode::Auto, _, Some(why)) => format!("auto chose {how} ({why})"),
+        (Mode::Auto, _, None) => format!("auto chose {how}"),
         _ => format!("{how}, as asked"),
     }
 }

@@ -9,6 +9,8 @@ use std::process::{Command, Output};
 
 use tempfile::TempDir;
 
+use crate::support::file_names;
+
 const PLUGIN_DIR: &str = ".obsidian/plugins/tc-bridge";
 const COMMUNITY_PLUGINS: &str = ".obsidian/community-plugins.json";
 
@@ -95,15 +97,6 @@ fn snapshot(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     out
 }
 
-fn names(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .expect("read dir")
-        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
 fn enabled_ids(vault: &Path) -> Vec<String> {
     serde_json::from_slice(&fs::read(vault.join(COMMUNITY_PLUGINS)).expect("list")).expect("ids")
 }
@@ -118,7 +111,10 @@ fn a_new_install_copies_the_files_byte_for_byte_and_enables_nothing() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 
     let plugin = vault.path().join(PLUGIN_DIR);
-    assert_eq!(names(&plugin), ["main.js", "manifest.json", "styles.css"]);
+    assert_eq!(
+        file_names(&plugin),
+        ["main.js", "manifest.json", "styles.css"]
+    );
     for name in ["main.js", "manifest.json", "styles.css"] {
         assert_eq!(
             fs::read(plugin.join(name)).expect("installed"),
@@ -133,7 +129,7 @@ fn a_new_install_copies_the_files_byte_for_byte_and_enables_nothing() {
     );
     // No staging folder is left behind.
     assert_eq!(
-        names(&vault.path().join(".obsidian")),
+        file_names(&vault.path().join(".obsidian")),
         ["app.json", "community-plugins.json", "plugins"]
     );
     let report = text(&out.stdout);
@@ -165,7 +161,7 @@ fn an_upgrade_keeps_data_json_untouched_and_drops_the_old_styles() {
     assert_eq!(fs::metadata(&data).expect("data.json").ino(), data_inode);
     assert_eq!(fs::read(plugin.join("notes.txt")).expect("kept"), b"mine");
     assert_eq!(
-        names(&plugin),
+        file_names(&plugin),
         ["data.json", "main.js", "manifest.json", "notes.txt"]
     );
     for name in ["main.js", "manifest.json"] {
@@ -175,7 +171,7 @@ fn an_upgrade_keeps_data_json_untouched_and_drops_the_old_styles() {
         );
     }
     assert_eq!(
-        names(&vault.path().join(".obsidian")),
+        file_names(&vault.path().join(".obsidian")),
         ["app.json", "plugins"]
     );
     let report = text(&out.stdout);
@@ -210,7 +206,7 @@ fn a_folder_that_is_not_a_vault_is_refused_and_nothing_is_written() {
         "{error}"
     );
     assert_eq!(snapshot(folder.path()), before);
-    assert_eq!(names(folder.path()), ["Note.md"]);
+    assert_eq!(file_names(folder.path()), ["Note.md"]);
 
     let missing = folder.path().join("nowhere");
     let out = install(&missing, build.path(), &[]);
@@ -269,7 +265,7 @@ fn a_malformed_plugin_list_with_enable_changes_nothing() {
     assert!(text(&out.stderr).contains("not a JSON list of plugin ids"));
     assert_eq!(snapshot(vault.path()), before);
     assert_eq!(
-        names(&vault.path().join(".obsidian")),
+        file_names(&vault.path().join(".obsidian")),
         ["app.json", "community-plugins.json"]
     );
 }
@@ -311,7 +307,7 @@ fn a_symlinked_plugin_folder_is_left_alone() {
     assert!(text(&out.stderr).contains("symbolic link"));
     assert_eq!(snapshot(checkout.path()), before);
     assert_eq!(
-        names(&vault.path().join(".obsidian")),
+        file_names(&vault.path().join(".obsidian")),
         ["app.json", "plugins"]
     );
 }

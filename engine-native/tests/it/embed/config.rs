@@ -34,15 +34,89 @@ fn problems(embeddings: Value) -> Vec<String> {
 }
 
 #[test]
-fn the_default_is_no_provider_and_builds_nothing() {
+fn the_default_is_auto_and_provider_none_builds_nothing() {
     let config = ok(json!({})).config.embeddings;
-    assert_eq!(config.provider, EmbeddingProvider::None);
+    assert_eq!(config.provider, EmbeddingProvider::Auto);
     assert_eq!((config.timeout_ms, config.retries), (30_000, 3));
+    // Building never downloads: without the model on disk, auto says how to get it.
+    let error = provider_from_config(&config, &|_| None)
+        .err()
+        .expect("no model on disk")
+        .to_string();
+    assert!(error.contains("obsidian-tc model pull"), "{error}");
+    let none = ok(json!({"provider": "none"})).config.embeddings;
     assert!(
-        provider_from_config(&config, &|_| None)
+        provider_from_config(&none, &|_| None)
             .expect("none is fine")
             .is_none()
     );
+}
+
+#[test]
+fn a_pinned_model_of_ones_own_loads_and_half_pins_are_refused() {
+    let sha = "ab".repeat(32);
+    let files = |names: &[&str]| -> Value {
+        names
+            .iter()
+            .map(|path| json!({"path": path, "sha256": sha, "size": 1}))
+            .collect()
+    };
+    let full = files(&["config.json", "tokenizer.json", "model.safetensors"]);
+    let config = ok(json!({
+        "model": "org/model", "revision": "main", "files": full.clone()
+    }))
+    .config
+    .embeddings;
+    assert_eq!(config.files.as_ref().map(Vec::len), Some(3));
+    let cases: [(Value, &str, &str); 8] = [
+        (
+            json!({"revision": "main"}),
+            "embeddings.revision",
+            "embeddings.files",
+        ),
+        (
+            json!({"files": full.clone()}),
+            "embeddings.files",
+            "embeddings.revision",
+        ),
+        (
+            json!({"revision": "main", "files": files(&["config.json", "tokenizer.json"])}),
+            "embeddings.files",
+            "model.safetensors",
+        ),
+        (
+            json!({"revision": "main", "files": [{"path": "../x", "sha256": sha}]}),
+            "embeddings.files[0].path",
+            "inside the repository",
+        ),
+        (
+            json!({"revision": "main", "files": [{"path": "config.json", "sha256": "z".repeat(64)}]}),
+            "embeddings.files[0].sha256",
+            "64 hexadecimal",
+        ),
+        (
+            json!({"revision": "a/../b", "files": full.clone()}),
+            "embeddings.revision",
+            "branch",
+        ),
+        (
+            json!({"model": "just-a-name"}),
+            "embeddings.model",
+            "ORG/NAME",
+        ),
+        (
+            json!({"provider": "ollama", "revision": "main", "files": full}),
+            "embeddings.revision",
+            "\"auto\"",
+        ),
+    ];
+    for (block, path, hint) in cases {
+        let found = problems(block.clone());
+        assert!(
+            found.iter().any(|p| p.contains(path) && p.contains(hint)),
+            "{block}: expected a problem at {path} mentioning {hint:?}, got {found:?}"
+        );
+    }
 }
 
 #[test]
@@ -103,7 +177,7 @@ fn invalid_blocks_are_reported_at_their_paths_with_what_to_do() {
         (
             json!({"provider": "openai", "modelPath": "/m"}),
             "embeddings.modelPath",
-            "local",
+            "\"local\"",
         ),
     ];
     for (block, path, hint) in cases {

@@ -141,7 +141,8 @@ fn the_config_loads_the_model_from_its_folder_or_the_hugging_face_cache() {
         .expect("local");
     assert_eq!(provider.fingerprint(), model().fingerprint());
 
-    // The Hugging Face cache layout, its files linked to the test model.
+    // The Hugging Face cache layout, its files linked to the test model: every file pinned
+    // for the default model, so it is found (and its weights checked when it loads).
     let hf_home = tempfile::tempdir().expect("tempdir");
     let repo = hf_home
         .path()
@@ -152,6 +153,7 @@ fn the_config_loads_the_model_from_its_folder_or_the_hugging_face_cache() {
         "config.json",
         "tokenizer.json",
         "model.safetensors",
+        "modules.json",
         "sentence_bert_config.json",
         "1_Pooling/config.json",
     ] {

@@ -1,3 +1,5 @@
+mod auto;
 mod config;
+mod hub;
 mod local;
 mod remote;

@@ -1,3 +1,4 @@
 mod batches;
+mod embedding_status;
 mod scan;
 mod semantic;

@@ -11,9 +11,8 @@ use rmcp::ServiceExt;
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
 use rmcp::transport::{ConfigureCommandExt, StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::Value;
-use tempfile::TempDir;
 
-use crate::support::mcp::{HttpServer, arg, bin, call, discover_first};
+use crate::support::mcp::{HttpServer, arg, bin, call, discover_first, fresh_vault};
 
 /// The repository root.
 fn repo() -> PathBuf {
@@ -27,29 +26,6 @@ fn repo() -> PathBuf {
 fn scenario() -> Value {
     let text = std::fs::read_to_string(repo().join("tests/e2e/scenario.json")).expect("scenario");
     serde_json::from_str(&text).expect("scenario JSON")
-}
-
-/// A fresh copy of the sample vault (without any cache a local run left in it).
-fn fresh_vault() -> TempDir {
-    fn copy(from: &Path, to: &Path) {
-        std::fs::create_dir_all(to).expect("create folder");
-        for entry in std::fs::read_dir(from).expect("read fixture") {
-            let entry = entry.expect("fixture entry");
-            let name = entry.file_name();
-            if name == ".obsidian-tc" {
-                continue;
-            }
-            let target = to.join(&name);
-            if entry.file_type().expect("file type").is_dir() {
-                copy(&entry.path(), &target);
-            } else {
-                std::fs::copy(entry.path(), target).expect("copy note");
-            }
-        }
-    }
-    let dir = tempfile::tempdir().expect("temp dir");
-    copy(&repo().join("tests/fixtures/sample-vault"), dir.path());
-    dir
 }
 
 /// How the client establishes the session.

@@ -2,6 +2,7 @@
 //! `progressToken` sends `notifications/progress` for that token, never decreasing, the last
 //! one at the total, all before the result. (rmcp attaches a token to every request, so the
 //! no-token path is the one every other test's `Dispatcher::call` takes.)
+//! With a provider, the chunks it embeds follow the notes in the same count.
 
 use std::sync::{Arc, Mutex};
 
@@ -75,5 +76,68 @@ async fn index_vault_reports_progress_for_the_callers_token() {
     );
     assert_eq!(progress.last(), Some(&40.0));
 
+    client.cancel().await.expect("close");
+}
+
+#[tokio::test]
+async fn index_vault_reports_the_chunks_it_embeds_after_the_notes() {
+    use rmcp::ServiceExt;
+    use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
+
+    let vault = tempfile::tempdir().expect("vault");
+    for i in 0..6 {
+        std::fs::write(
+            vault.path().join(format!("Note {i}.md")),
+            format!("# Note {i}\n\nsome words about topic {i}\n"),
+        )
+        .expect("note");
+    }
+    let config = tempfile::tempdir().expect("config dir");
+    let config_file = config.path().join("config.json");
+    let model = crate::support::hub_mirror::test_model();
+    write_config(
+        &config_file,
+        vault.path(),
+        json!({
+            "cacheDir": config.path().join("cache"),
+            "index": {"scanOnStart": false, "watch": false},
+            "embeddings": {"provider": "local", "modelPath": model}
+        }),
+    );
+    let command = tokio::process::Command::new(crate::support::mcp::BIN).configure(|c| {
+        c.args(["serve", "--config"])
+            .arg(&config_file)
+            .env_remove("OBSIDIAN_TC_CONFIG")
+            .env_remove("OBSIDIAN_TC_EMBEDDINGS_PROVIDER");
+    });
+    let listener = Listener::default();
+    let client = listener
+        .clone()
+        .serve(TokioChildProcess::new(command).expect("spawn obsidian-tc"))
+        .await
+        .expect("initialize over stdio");
+
+    let result = client
+        .call_tool(CallToolRequestParams::new("index_vault"))
+        .await
+        .expect("index_vault answers");
+    let chunks = structured(&result)["embeddings"]["chunks"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("embedded: {result:?}"));
+    let received = listener.received.lock().expect("received").clone();
+    let embedding: Vec<&ProgressNotificationParam> = received
+        .iter()
+        .filter(|n| n.message.as_deref() == Some("embedding chunks"))
+        .collect();
+    assert!(!embedding.is_empty(), "{received:?}");
+    let last = embedding.last().expect("a report");
+    assert_eq!(
+        last.progress,
+        6.0 + chunks,
+        "notes, then chunks: {received:?}"
+    );
+    assert_eq!(last.total, Some(6.0 + chunks));
+    let progress: Vec<f64> = received.iter().map(|n| n.progress).collect();
+    assert!(progress.windows(2).all(|w| w[0] <= w[1]), "{progress:?}");
     client.cancel().await.expect("close");
 }

@@ -46,7 +46,7 @@ pub struct Fixture {
 }
 
 impl Fixture {
-    /// Vaults `main` and `other`, with `extra` merged into the config root.
+    /// Vaults `main` and `other`, embeddings off, with `extra` merged into the config root.
     pub fn new(extra: Value) -> Fixture {
         Fixture::with_tools(extra, Vec::new())
     }
@@ -57,8 +57,10 @@ impl Fixture {
         for vault in ["main", "other"] {
             std::fs::create_dir_all(dir.path().join(vault)).expect("vault folder");
         }
+        // Embeddings off unless `extra` has its own block: lexical, no model download.
         let mut config = json!({
-            "vaults": [{"id": "main", "path": "main"}, {"id": "other", "path": "other"}]
+            "vaults": [{"id": "main", "path": "main"}, {"id": "other", "path": "other"}],
+            "embeddings": {"provider": "none"}
         });
         if let (Some(root), Value::Object(extra)) = (config.as_object_mut(), extra) {
             root.extend(extra);

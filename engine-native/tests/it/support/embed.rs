@@ -53,24 +53,9 @@ impl MockApi {
             dimensions,
             ..Script::default()
         }));
-        let (tx, rx) = std::sync::mpsc::channel();
-        let state = script.clone();
-        std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .expect("runtime");
-            runtime.block_on(async move {
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-                    .await
-                    .expect("bind");
-                tx.send(listener.local_addr().expect("addr")).expect("send");
-                let app = Router::new().fallback(answer).with_state(state);
-                axum::serve(listener, app).await.expect("serve");
-            });
-        });
+        let app = Router::new().fallback(answer).with_state(script.clone());
         MockApi {
-            addr: rx.recv().expect("address"),
+            addr: super::serve_on_loopback(app),
             script,
         }
     }

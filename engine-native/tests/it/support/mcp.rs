@@ -31,11 +31,41 @@ pub fn vault() -> TempDir {
     dir
 }
 
+/// The environment variable that turns embeddings off for the binaries these helpers start:
+/// the tests that are not about embeddings stay lexical, never download a model and never
+/// depend on a model in the machine's Hugging Face cache (the embedding tests set their own).
+pub const EMBEDDINGS_OFF: (&str, &str) = ("OBSIDIAN_TC_EMBEDDINGS_PROVIDER", "none");
+
+/// A fresh copy of `tests/fixtures/sample-vault` (without any cache a local run left in it).
+pub fn fresh_vault() -> TempDir {
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).expect("create folder");
+        for entry in std::fs::read_dir(from).expect("read fixture") {
+            let entry = entry.expect("fixture entry");
+            let name = entry.file_name();
+            if name == ".obsidian-tc" {
+                continue;
+            }
+            let target = to.join(&name);
+            if entry.file_type().expect("file type").is_dir() {
+                copy(&entry.path(), &target);
+            } else {
+                std::fs::copy(entry.path(), target).expect("copy note");
+            }
+        }
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/sample-vault");
+    copy(&fixture, dir.path());
+    dir
+}
+
 /// Runs the binary with `args` to completion.
 pub fn run(args: &[&str]) -> Output {
     std::process::Command::new(BIN)
         .args(args)
         .env_remove("OBSIDIAN_TC_CONFIG")
+        .env(EMBEDDINGS_OFF.0, EMBEDDINGS_OFF.1)
         .output()
         .expect("run obsidian-tc")
 }
@@ -68,7 +98,9 @@ pub async fn stdio_client_with<H: rmcp::ClientHandler>(
 ) -> RunningService<RoleClient, H> {
     let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
     let command = tokio::process::Command::new(BIN).configure(|c| {
-        c.args(&args).env_remove("OBSIDIAN_TC_CONFIG");
+        c.args(&args)
+            .env_remove("OBSIDIAN_TC_CONFIG")
+            .env(EMBEDDINGS_OFF.0, EMBEDDINGS_OFF.1);
     });
     handler
         .serve(TokioChildProcess::new(command).expect("spawn obsidian-tc"))
@@ -162,6 +194,7 @@ impl HttpServer {
         let child = Command::new(bin)
             .args(args)
             .env_remove("OBSIDIAN_TC_CONFIG")
+            .env(EMBEDDINGS_OFF.0, EMBEDDINGS_OFF.1)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .spawn()
@@ -191,6 +224,7 @@ impl HttpServer {
         let mut child = Command::new(bin())
             .args(["serve", "--http", "--port", "0", &arg(vault)])
             .env_remove("OBSIDIAN_TC_CONFIG")
+            .env(EMBEDDINGS_OFF.0, EMBEDDINGS_OFF.1)
             .envs(env.iter().copied())
             .env("RUST_LOG", "warn,obsidian_tc::mcp::http=info")
             .stdin(Stdio::null())

@@ -22,9 +22,11 @@ fn fixture() -> Fixture {
     Fixture::new(json!({"throttle": {"enabled": false}}))
 }
 
-/// Rewrites the fixture's config file with `config`.
+/// Rewrites the fixture's config file with `config` (throttle and embeddings off, as the
+/// fixture's own).
 fn write_config(fx: &Fixture, mut config: Value) {
     config["throttle"] = json!({"enabled": false});
+    config["embeddings"] = json!({"provider": "none"});
     std::fs::write(fx.dir.path().join("config.json"), config.to_string()).expect("config file");
 }
 

@@ -1,0 +1,192 @@
+//! [`EmbeddingStatus`]: where semantic search of a vault stands: the provider and model, the
+//! state (off, downloading, loading, embedding, ready, unavailable) and why, the download's
+//! progress, how many chunks have vectors, and an ETA. `get_index_status` reports it; the
+//! tools that answer lexically for want of vectors quote [`lexical_reason`].
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::indexes::Indexes;
+use super::semantic::SemanticError;
+use crate::config::LoadedConfig;
+use crate::embed::hub::{DEFAULT_MODEL, Transfer};
+use crate::embed::settings::{EmbeddingProvider as ProviderName, EmbeddingsConfig};
+use crate::embed::{Phase, RemoteApi};
+use crate::schema::JsonPath;
+use crate::store::Store;
+
+/// The state of semantic search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum EmbeddingState {
+    /// Turned off (`embeddings.provider: none`): search is lexical.
+    Off,
+    /// The model is being downloaded: search is lexical until it is loaded.
+    Downloading,
+    /// The model is being found or loaded: search is lexical until it is loaded.
+    Loading,
+    /// The model is loaded and chunks are still being embedded: hybrid search covers the
+    /// embedded ones.
+    Embedding,
+    /// Every chunk has its vector.
+    Ready,
+    /// The model or provider could not be had (offline, a refused download, a missing
+    /// model, a failing provider): search is lexical; `reason` says why and what to do.
+    Unavailable,
+}
+
+/// Where semantic search of a vault stands.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EmbeddingStatus {
+    /// `embeddings.provider`: `auto`, `none`, `local`, `ollama`, `openai`, `voyage`, `cohere`.
+    pub provider: String,
+    /// The model (absent when off).
+    pub model: Option<String>,
+    /// The state.
+    pub state: EmbeddingState,
+    /// Why search is lexical, or what is running (absent when embedding or ready).
+    pub reason: Option<String>,
+    /// The download's bytes so far and in all (while downloading).
+    pub download: Option<Transfer>,
+    /// Chunks of the vault with a vector.
+    pub embedded: usize,
+    /// Chunks of the vault.
+    pub total: usize,
+    /// Seconds until the download or the embedding ends at the pace so far (absent while
+    /// unknown).
+    pub eta_seconds: Option<u64>,
+}
+
+/// Where semantic search of vault `vault` (with `chunks` chunks indexed) stands, under the
+/// configuration `loaded`. Opens the vectors when the provider can be had (an `auto` model
+/// starts loading or downloading in the background; another provider loads now).
+pub fn embedding_status(
+    indexes: &Indexes,
+    store: &Store,
+    vault: &str,
+    loaded: &LoadedConfig,
+    chunks: usize,
+) -> Result<EmbeddingStatus, SemanticError> {
+    let config = &loaded.config.embeddings;
+    let mut status = EmbeddingStatus {
+        provider: config.provider.name().to_owned(),
+        model: model_name(config),
+        state: EmbeddingState::Off,
+        reason: None,
+        download: None,
+        embedded: 0,
+        total: chunks,
+        eta_seconds: None,
+    };
+    let semantic = match indexes.semantic(store, config) {
+        Ok(semantic) => semantic,
+        Err(SemanticError::Embed(error)) => {
+            status.state = EmbeddingState::Unavailable;
+            status.reason = Some(lexical_because(&error.to_string()));
+            return Ok(status);
+        }
+        Err(other) => return Err(other),
+    };
+    let Some(semantic) = semantic else {
+        let waiting = waiting(indexes, loaded);
+        status.state = waiting.state;
+        status.reason = Some(waiting.reason);
+        status.download = waiting.download;
+        status.eta_seconds = waiting.eta_seconds;
+        return Ok(status);
+    };
+    let coverage = semantic.coverage(store, vault)?;
+    status.embedded = coverage.embedded;
+    status.total = coverage.chunks;
+    let remaining = coverage.chunks.saturating_sub(coverage.embedded);
+    status.state = if remaining > 0 {
+        EmbeddingState::Embedding
+    } else {
+        EmbeddingState::Ready
+    };
+    status.eta_seconds = semantic.eta_seconds(remaining);
+    Ok(status)
+}
+
+/// Why search is lexical when [`Indexes::semantic`] gave no vectors.
+pub fn lexical_reason(indexes: &Indexes, loaded: &LoadedConfig) -> String {
+    waiting(indexes, loaded).reason
+}
+
+/// What a vault without vectors waits for.
+struct Waiting {
+    state: EmbeddingState,
+    reason: String,
+    download: Option<Transfer>,
+    eta_seconds: Option<u64>,
+}
+
+/// The state of a configuration whose vectors are not open.
+fn waiting(indexes: &Indexes, loaded: &LoadedConfig) -> Waiting {
+    let config = &loaded.config.embeddings;
+    let model = model_name(config).unwrap_or_default();
+    let wait = |state, reason: String| Waiting {
+        state,
+        reason,
+        download: None,
+        eta_seconds: None,
+    };
+    if config.provider == ProviderName::None {
+        return wait(EmbeddingState::Off, off_reason(loaded));
+    }
+    match indexes.auto_model().phase() {
+        Phase::Downloading {
+            transfer,
+            eta_seconds,
+            endpoint,
+        } => Waiting {
+            state: EmbeddingState::Downloading,
+            reason: format!(
+                "the embedding model {model} is downloading from {endpoint} ({} of {} MB); \
+                 search is lexical until it is loaded",
+                transfer.bytes / 1_000_000,
+                transfer
+                    .total
+                    .map_or_else(|| "?".to_owned(), |t| (t / 1_000_000).to_string())
+            ),
+            download: Some(transfer),
+            eta_seconds,
+        },
+        Phase::Failed { reason, .. } => wait(EmbeddingState::Unavailable, lexical_because(&reason)),
+        Phase::Idle | Phase::Loading | Phase::Loaded => wait(
+            EmbeddingState::Loading,
+            format!("the embedding model {model} is loading; search is lexical until it is loaded"),
+        ),
+    }
+}
+
+/// Why search is lexical under `embeddings.provider: none`, naming where that came from.
+pub fn off_reason(loaded: &LoadedConfig) -> String {
+    let at = JsonPath::keys("embeddings").key("provider");
+    let source = loaded
+        .provenance
+        .source_of(&at)
+        .map_or_else(|| "default".to_owned(), ToString::to_string);
+    format!(
+        "semantic search is off: embeddings.provider is \"none\" ({source}); search is \
+         lexical. Set it to \"auto\" (the default) to turn semantic search on"
+    )
+}
+
+/// `reason`, saying that search is lexical because of it.
+fn lexical_because(reason: &str) -> String {
+    format!("search is lexical: {reason}")
+}
+
+/// The model `config` uses (`None` when off).
+fn model_name(config: &EmbeddingsConfig) -> Option<String> {
+    let default = match config.provider {
+        ProviderName::None => return None,
+        ProviderName::Auto | ProviderName::Local => DEFAULT_MODEL,
+        remote => remote
+            .remote_api()
+            .map_or(DEFAULT_MODEL, RemoteApi::default_model),
+    };
+    Some(config.model.clone().unwrap_or_else(|| default.to_owned()))
+}
