@@ -7,7 +7,8 @@
 // reads the server's index status, reindexes through it, and its search modal falls back to the
 // plugin's lexical ranking when the server answers lexically (semantic search is off here).
 // A second test finds the test model in a Hugging Face cache (no configuration, no download)
-// and shows the server's hybrid ranking in the modal and its embedding state in the tab.
+// and shows the server's hybrid ranking in the modal and its embedding state in the tab; a third
+// checks that the settings tab's stdio config blocks are what `obsidian-tc setup --print` prints.
 //
 // Needs the binary: `cargo build -p engine-native --bin obsidian-tc`, then
 //   OBSIDIAN_TC_BIN=target/debug/obsidian-tc [OBSIDIAN_TC_TEST_MODEL=<test model folder>] \
@@ -18,6 +19,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { notices, openedModals, SuggestModal } from './stubs/obsidian.mjs';
@@ -190,5 +192,38 @@ test('with the model in the Hugging Face cache, the modal shows the native serve
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
+  }
+});
+
+test('the settings tab\'s stdio config blocks are what obsidian-tc setup --print prints', { skip }, async () => {
+  const clipboard = [];
+  Object.defineProperty(globalThis, 'navigator', {
+    value: { clipboard: { writeText: async (text) => { clipboard.push(text); } } },
+    configurable: true,
+    writable: true,
+  });
+  const { plugin, vault } = await startPlugin();
+  try {
+    const tab = plugin.settingTabs[0];
+    tab.display();
+    const rows = tab.containerEl.children;
+    // The binary, as the user enters it (saved; no server starts before a restart).
+    await rows.find((r) => r.name === 'Native server binary').components[0].change(BIN);
+    assert.equal(plugin.native, null);
+    for (const [client, title] of [
+      ['claude-desktop', 'Claude Desktop'], ['claude-code', 'Claude Code'], ['codex', 'Codex'],
+      ['cursor', 'Cursor'], ['vscode', 'VS Code'], ['gemini-cli', 'Gemini CLI'],
+    ]) {
+      const printed = spawnSync(BIN, ['setup', client, '--vault', vault.dir, '--name', 'test-vault', '--print'], { encoding: 'utf8' });
+      assert.equal(printed.status, 0, printed.stderr);
+      const row = rows.find((r) => r.name === title);
+      await row.components.find((c) => c.text === 'Copy stdio').click();
+      const block = clipboard.at(-1);
+      if (client === 'codex') assert.equal(block, printed.stdout, client);
+      else assert.deepEqual(JSON.parse(block), JSON.parse(printed.stdout), client);
+    }
+    tab.hide();
+  } finally {
+    unloadPlugin(plugin);
   }
 });
