@@ -1,8 +1,8 @@
 // What the "Search vault" modal shows: the native server's hybrid ranking (its lexical ranking,
 // the same engine and scores as this plugin's, fused with semantic similarity) when the sidecar
-// runs and answers in hybrid mode, and otherwise this plugin's own lexical index, unchanged.
-// Each suggestion says which of the two it came from; the lexical answer says why the hybrid
-// one was not used.
+// runs and answers in hybrid mode, and otherwise (no server, not running, too slow, failing, or
+// semantic search not ready) this plugin's own lexical index, unchanged. Each suggestion says
+// which of the two it came from.
 import type { NativeServer } from "../sidecar/native-server";
 import type { VaultIndex } from "./vault-index";
 
@@ -17,46 +17,37 @@ export interface Suggestion {
 	source: "hybrid" | "lexical";
 }
 
-/** The suggestions for a query and, for lexical ones, why no hybrid ranking was used. */
-export interface SearchAnswer {
-	source: "hybrid" | "lexical";
-	suggestions: Suggestion[];
-	why: string | null;
-}
-
 /** One result of the server's `search_vault`, as far as the modal reads it. */
 interface FoundNote {
 	path?: unknown;
 	heading?: unknown;
 }
 
-/** The hybrid ranking from `server`, or why there is none. */
-async function hybrid(server: NativeServer | null, query: string, limit: number): Promise<Suggestion[] | string> {
-	if (server === null) return "no native server is set up";
-	if (!server.running()) return "the native server is not running";
+/** The hybrid ranking from `server`; null when there is none to show. */
+async function hybrid(server: NativeServer | null, query: string, limit: number): Promise<Suggestion[] | null> {
+	if (server === null || !server.running()) return null;
 	try {
 		const answer = await server.callTool("search_vault", { query, limit }, HYBRID_TIMEOUT_MS);
 		const value = (answer.value ?? {}) as { mode?: unknown; results?: FoundNote[] };
-		if (answer.isError) return `the native server's search failed: ${JSON.stringify(answer.value)}`;
-		if (value.mode !== "hybrid") return "the native server's semantic search is not ready";
+		if (answer.isError || value.mode !== "hybrid") return null;
 		return (value.results ?? []).flatMap((found) =>
 			typeof found.path === "string"
 				? [{ path: found.path, heading: typeof found.heading === "string" ? found.heading : "", source: "hybrid" as const }]
 				: [],
 		);
-	} catch (err) {
-		return err instanceof Error ? err.message : String(err);
+	} catch {
+		// Unreachable, refused, too slow: the plugin's own ranking answers.
+		return null;
 	}
 }
 
 /** The best `limit` notes for `query`: hybrid from `server` when it can, else lexical from `index`. */
-export async function searchVault(index: VaultIndex, server: NativeServer | null, query: string, limit: number): Promise<SearchAnswer> {
+export async function searchVault(index: VaultIndex, server: NativeServer | null, query: string, limit: number): Promise<Suggestion[]> {
 	const fused = await hybrid(server, query, limit);
-	if (typeof fused !== "string") return { source: "hybrid", suggestions: fused, why: null };
-	const suggestions = index.search(query, limit, () => true).map((hit) => ({
+	if (fused !== null) return fused;
+	return index.search(query, limit, () => true).map((hit) => ({
 		path: hit.path,
 		heading: hit.headings.join(" > "),
 		source: "lexical" as const,
 	}));
-	return { source: "lexical", suggestions, why: fused };
 }

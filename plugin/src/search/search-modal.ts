@@ -19,9 +19,9 @@ export class SearchModal extends SuggestModal<Suggestion> {
 		this.setPlaceholder("Search notes by words");
 	}
 
-	async getSuggestions(query: string): Promise<Suggestion[]> {
+	getSuggestions(query: string): Suggestion[] | Promise<Suggestion[]> {
 		if (query.trim() === "") return [];
-		return (await searchVault(this.index, this.server(), query, SHOWN)).suggestions;
+		return searchVault(this.index, this.server(), query, SHOWN);
 	}
 
 	renderSuggestion(suggestion: Suggestion, el: HTMLElement): void {
