@@ -153,7 +153,7 @@ export OBSIDIAN_TC_PLUGIN_DIR="$embed_dir"
 cargo build --release --quiet -p engine-native --bin obsidian-tc
 mkdir -p "$target_dir/product" && cp "$target_dir/release/obsidian-tc" "$target_dir/product/obsidian-tc"
 export OBSIDIAN_TC_BIN="$target_dir/product/obsidian-tc"
-node --test tests/e2e/
+node --test tests/e2e/ tests/plugin/sidecar_server.test.mjs
 .venv/bin/python tests/e2e/py_sdk.py
 .venv/bin/python tests/e2e/bridge_py.py
 cargo test --quiet -p engine-native "${test_features[@]}" --test it e2e_rmcp
@@ -172,7 +172,7 @@ if [ -d ../shared/vaults/obsidian-help-en ]; then
   "$target_dir/release/bench_companion" --calls 1000
 fi
 if [ -d ../shared/vaults/obsidian-help-all ]; then
-  step "benchmark of the TC Bridge plugin: onload to serving and to search ready on obsidian-help-en, WASM search p50/p95 on obsidian-help-all"
+  step "benchmark of the TC Bridge plugin: onload to serving and to search ready on obsidian-help-en; onload to search ready on obsidian-help-all, first start and second (warm) start; WASM search p50/p95 on obsidian-help-all"
   node tests/bench/plugin_search.mjs --runs 3
 fi
 unset OBSIDIAN_TC_BIN OBSIDIAN_TC_PLUGIN_DIR

@@ -23,6 +23,13 @@ export class LexicalIndex {
      */
     static from_bytes(bytes: Uint8Array | number[]): LexicalIndex;
     /**
+     * Reads a snapshot for the host build `build`: `{index, notes}`, a new `LexicalIndex` and
+     * its notes as `to_note_snapshot` took them (by path). Typed `code: message` errors when
+     * the bytes are foreign, truncated, corrupt, of another format version, of another build
+     * (`build_changed`) or of another analyzer.
+     */
+    static from_note_snapshot(bytes: Uint8Array | number[], build: string): { index: LexicalIndex; notes: unknown[] };
+    /**
      * Whether the index holds no document.
      */
     is_empty(): boolean;
@@ -55,6 +62,12 @@ export class LexicalIndex {
      * The canonical bytes of the index, for the host to persist.
      */
     to_bytes(): Uint8Array;
+    /**
+     * The snapshot of this index, whose documents are the chunks of `notes`
+     * (`[{path, mtime, size, chunks: [{key, headings}]}]`), written by the host build `build`.
+     * `invalid_notes` when they are not exactly the index's documents.
+     */
+    to_note_snapshot(build: string, notes: any): Uint8Array;
     /**
      * Inserts or replaces a document `{title?, aliases?, headings?, tags?, body?}`.
      */
@@ -110,6 +123,10 @@ export function lexical_search(input: any): any;
 
 export function link_text_after_move(input: any): any;
 
+export function note_snapshot_decode(input: any): any;
+
+export function note_snapshot_roundtrip(input: any): any;
+
 export function parse_scope(input: any): any;
 
 export function resolve_link(input: any): any;
@@ -159,6 +176,7 @@ export interface InitOutput {
     readonly lexicalindex_contains: (a: number, b: number, c: number) => number;
     readonly lexicalindex_fingerprint: (a: number) => [number, number];
     readonly lexicalindex_from_bytes: (a: number, b: number) => [number, number, number];
+    readonly lexicalindex_from_note_snapshot: (a: number, b: number, c: number, d: number) => [number, number, number];
     readonly lexicalindex_is_empty: (a: number) => number;
     readonly lexicalindex_len: (a: number) => number;
     readonly lexicalindex_new: (a: any) => [number, number, number];
@@ -167,9 +185,12 @@ export interface InitOutput {
     readonly lexicalindex_search_notes: (a: number, b: number, c: number, d: number, e: any) => [number, number, number];
     readonly lexicalindex_set_params: (a: number, b: any) => [number, number];
     readonly lexicalindex_to_bytes: (a: number) => [number, number];
+    readonly lexicalindex_to_note_snapshot: (a: number, b: number, c: number, d: any) => [number, number, number, number];
     readonly lexicalindex_upsert: (a: number, b: number, c: number, d: any) => [number, number];
     readonly lexicalindex_upsert_note: (a: number, b: number, c: number, d: number, e: number, f: any) => [number, number, number];
     readonly link_text_after_move: (a: any) => [number, number, number];
+    readonly note_snapshot_decode: (a: any) => [number, number, number];
+    readonly note_snapshot_roundtrip: (a: any) => [number, number, number];
     readonly parse_scope: (a: any) => [number, number, number];
     readonly resolve_link: (a: any) => [number, number, number];
     readonly resolve_links: (a: any) => [number, number, number];

@@ -65,6 +65,33 @@ export class LexicalIndex {
         return LexicalIndex.__wrap(ret[0]);
     }
     /**
+     * Reads a snapshot for the host build `build`: `{index, notes}`, a new `LexicalIndex` and
+     * its notes as `to_note_snapshot` took them (by path). Typed `code: message` errors when
+     * the bytes are foreign, truncated, corrupt, of another format version, of another build
+     * (`build_changed`) or of another analyzer.
+     * @param {Uint8Array | number[]} bytes
+     * @param {string} build
+     * @returns {{ index: LexicalIndex; notes: unknown[] }}
+     */
+    static from_note_snapshot(bytes, build) {
+        let ptr0, len0, ptr1, len1;
+        try {
+            ptr0 = passArray8ToWasm0(bytes, wasm.__wbindgen_malloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = passStringToWasm0(build, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.lexicalindex_from_note_snapshot(ptr0, len0, ptr1, len1);
+        if (ret[2]) {
+            throw takeFromExternrefTable0(ret[1]);
+        }
+        return takeFromExternrefTable0(ret[0]);
+    }
+    /**
      * Whether the index holds no document.
      * @returns {boolean}
      */
@@ -157,6 +184,25 @@ export class LexicalIndex {
         var v1 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
         wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
         return v1;
+    }
+    /**
+     * The snapshot of this index, whose documents are the chunks of `notes`
+     * (`[{path, mtime, size, chunks: [{key, headings}]}]`), written by the host build `build`.
+     * `invalid_notes` when they are not exactly the index's documents.
+     * @param {string} build
+     * @param {any} notes
+     * @returns {Uint8Array}
+     */
+    to_note_snapshot(build, notes) {
+        const ptr0 = passStringToWasm0(build, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.lexicalindex_to_note_snapshot(this.__wbg_ptr, ptr0, len0, notes);
+        if (ret[3]) {
+            throw takeFromExternrefTable0(ret[2]);
+        }
+        var v2 = getArrayU8FromWasm0(ret[0], ret[1]).slice();
+        wasm.__wbindgen_free(ret[0], ret[1] * 1, 1);
+        return v2;
     }
     /**
      * Inserts or replaces a document `{title?, aliases?, headings?, tags?, body?}`.
@@ -438,6 +484,30 @@ export function lexical_search(input) {
  */
 export function link_text_after_move(input) {
     const ret = wasm.link_text_after_move(input);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * @param {any} input
+ * @returns {any}
+ */
+export function note_snapshot_decode(input) {
+    const ret = wasm.note_snapshot_decode(input);
+    if (ret[2]) {
+        throw takeFromExternrefTable0(ret[1]);
+    }
+    return takeFromExternrefTable0(ret[0]);
+}
+
+/**
+ * @param {any} input
+ * @returns {any}
+ */
+export function note_snapshot_roundtrip(input) {
+    const ret = wasm.note_snapshot_roundtrip(input);
     if (ret[2]) {
         throw takeFromExternrefTable0(ret[1]);
     }
@@ -739,8 +809,16 @@ function __wbg_get_imports() {
             const ret = arg0.length;
             return ret;
         },
+        __wbg_lexicalindex_new: function(arg0) {
+            const ret = LexicalIndex.__wrap(arg0);
+            return ret;
+        },
         __wbg_new_13de428334042d26: function(arg0) {
             const ret = new Uint8Array(arg0);
+            return ret;
+        },
+        __wbg_new_cd4348290afae586: function() {
+            const ret = new Object();
             return ret;
         },
         __wbg_next_178c1651c11432b3: function(arg0) {
@@ -758,6 +836,10 @@ function __wbg_get_imports() {
         __wbg_prototypesetcall_13162965d1fe7aa3: function(arg0, arg1, arg2) {
             Uint8Array.prototype.set.call(getArrayU8FromWasm0(arg0, arg1), arg2);
         },
+        __wbg_set_2793479888329cb6: function() { return handleError(function (arg0, arg1, arg2) {
+            const ret = Reflect.set(arg0, arg1, arg2);
+            return ret;
+        }, arguments); },
         __wbg_value_e0f328965e184931: function(arg0) {
             const ret = arg0.value;
             return ret;

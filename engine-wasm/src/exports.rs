@@ -69,6 +69,8 @@ exports! {
     lexical_search => api::rank::lexical_search,
     lexical_roundtrip => api::rank::lexical_roundtrip,
     lexical_decode => api::rank::lexical_decode,
+    note_snapshot_roundtrip => api::snapshot::note_snapshot_roundtrip,
+    note_snapshot_decode => api::snapshot::note_snapshot_decode,
 
     // -- markdown --
     extract_markdown => api::markdown::extract_markdown,

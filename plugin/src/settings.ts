@@ -19,10 +19,17 @@ export interface TcBridgeSettings {
 	approvalTimeoutSeconds: number;
 	/** Absolute path of a native `obsidian-tc` binary to run as a supervised sidecar ("" = none). */
 	sidecarPath: string;
+	/** Port of the sidecar's MCP endpoint, `http://127.0.0.1:<mcpPort>/mcp`. */
+	mcpPort: number;
+	/** Bearer token the sidecar's MCP endpoint requires; generated on first load. */
+	mcpToken: string;
 }
 
 /** Default port: clear of Local REST API (27123/27124) and the usual 3000/3001. */
 export const DEFAULT_PORT = 27190;
+
+/** Default port of the sidecar's MCP endpoint: next to the bridge's. */
+export const DEFAULT_MCP_PORT = 27191;
 
 export const DEFAULT_SETTINGS: TcBridgeSettings = {
 	port: DEFAULT_PORT,
@@ -34,6 +41,8 @@ export const DEFAULT_SETTINGS: TcBridgeSettings = {
 	unlistedAccess: "rw",
 	approvalTimeoutSeconds: 60,
 	sidecarPath: "",
+	mcpPort: DEFAULT_MCP_PORT,
+	mcpToken: "",
 };
 
 const PRESETS: readonly FolderPreset[] = ["none", "r", "rw", "rwd"];
@@ -57,6 +66,11 @@ export function newToken(): string {
 	return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** A token as saved: any non-empty text (the generated ones are 64 hex characters). */
+function isToken(value: unknown): value is string {
+	return typeof value === "string" && value.length > 0;
+}
+
 /** A TCP port number, 1-65535. */
 export function isPort(value: unknown): value is number {
 	return typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 65535;
@@ -68,7 +82,7 @@ export function parseSettings(data: unknown): TcBridgeSettings {
 	return {
 		// 0 (any free port) is accepted from data.json for tests; the settings tab asks for 1-65535.
 		port: isPort(raw.port) || raw.port === 0 ? raw.port : DEFAULT_SETTINGS.port,
-		token: typeof raw.token === "string" && raw.token.length > 0 ? raw.token : newToken(),
+		token: isToken(raw.token) ? raw.token : newToken(),
 		allowWrites: typeof raw.allowWrites === "boolean" ? raw.allowWrites : DEFAULT_SETTINGS.allowWrites,
 		allowCommands: typeof raw.allowCommands === "boolean" ? raw.allowCommands : DEFAULT_SETTINGS.allowCommands,
 		commandAllowlist: Array.isArray(raw.commandAllowlist)
@@ -81,5 +95,7 @@ export function parseSettings(data: unknown): TcBridgeSettings {
 				? raw.approvalTimeoutSeconds
 				: DEFAULT_SETTINGS.approvalTimeoutSeconds,
 		sidecarPath: typeof raw.sidecarPath === "string" ? raw.sidecarPath : "",
+		mcpPort: isPort(raw.mcpPort) ? raw.mcpPort : DEFAULT_SETTINGS.mcpPort,
+		mcpToken: isToken(raw.mcpToken) ? raw.mcpToken : newToken(),
 	};
 }

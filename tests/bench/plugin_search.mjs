@@ -1,11 +1,15 @@
-// TC Bridge search figures (issue 7, must-show 4), and the plugin harness the search parity test
-// shares: the production main.js loaded as Obsidian loads it, with the obsidian stub, over the
-// fake App on a real vault folder.
+// TC Bridge search figures (issue 7, must-show 4; issue 18, the warm start), and the plugin
+// harness the search parity test shares: the production main.js loaded as Obsidian loads it, with
+// the obsidian stub, over the fake App on a real vault folder.
 //   node tests/bench/plugin_search.mjs [--runs N]
 // (a) time from onload to serving (bridge health answering) and until the search index is ready,
-//     on obsidian-help-en; (b) WASM search latency p50/p95 over the 58 golden queries on
+//     on obsidian-help-en; (b) onload to search ready on a temporary copy of obsidian-help-all,
+//     first start (no saved index: every note read) and second start (from the index the first
+//     saved on unload); (c) WASM search latency p50/p95 over the 58 golden queries on
 //     obsidian-help-all. Medians over N runs (default 5). Run `npm run build` first.
-import { readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fakeApp } from "../plugin/fakes/app.mjs";
 import { loadBundle, manifest, request } from "../plugin/harness/plugin.mjs";
@@ -53,10 +57,22 @@ export async function startPlugin(vaultDir) {
 	})();
 	started.unload = async () => {
 		plugin.onunload();
+		plugin.unload();
+		await plugin.searchIndex.flushed();
 		await new Promise((done) => setTimeout(done, 10));
 	};
 	return started;
 }
+
+/** A temporary copy of the shared vault `name`. */
+function tempCopy(name) {
+	const copy = mkdtempSync(join(tmpdir(), `tc-bench-${name}-`));
+	cpSync(`${SHARED}vaults/${name}`, copy, { recursive: true });
+	return copy;
+}
+
+/** Where the plugin saves its index in `vault`. */
+const savedIndex = (vault) => join(vault, ".obsidian/plugins/tc-bridge/search-index.bin");
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const quantile = (xs, q) => {
@@ -71,19 +87,44 @@ async function main() {
 
 	const serving = [];
 	const ready = [];
+	// The plugin saves its index into the vault's plugin folder: temporary copies, not the shared
+	// vaults.
+	const en = tempCopy("obsidian-help-en");
 	for (let i = 0; i < runs; i++) {
-		const p = await startPlugin(`${SHARED}vaults/obsidian-help-en`);
+		rmSync(savedIndex(en), { force: true });
+		const p = await startPlugin(en);
 		await p.ready;
 		serving.push(p.servingMs);
 		ready.push(p.readyMs);
 		await p.unload();
 	}
-	const en = `obsidian-help-en (${runs} runs, medians)`;
-	console.log(`${en}: onload to serving ${median(serving).toFixed(1)} ms; onload to search index ready ${median(ready).toFixed(1)} ms`);
+	rmSync(en, { recursive: true, force: true });
+	console.log(`obsidian-help-en (${runs} runs, medians, first start): onload to serving ${median(serving).toFixed(1)} ms; onload to search index ready ${median(ready).toFixed(1)} ms`);
 
-	const p = await startPlugin(`${SHARED}vaults/obsidian-help-all`);
-	const coverage = await p.ready;
-	console.log(`obsidian-help-all: index ready ${p.readyMs.toFixed(0)} ms after onload (${coverage.notes} notes, ${coverage.chunks} chunks)`);
+	const copy = tempCopy("obsidian-help-all");
+	const snapshot = savedIndex(copy);
+	const first = [];
+	const second = [];
+	let notes = 0;
+	let bytes = 0;
+	for (let i = 0; i < runs; i++) {
+		rmSync(snapshot, { force: true });
+		const cold = await startPlugin(copy);
+		notes = (await cold.ready).notes;
+		await cold.unload();
+		first.push(cold.readyMs);
+		bytes = statSync(snapshot).size;
+		const warm = await startPlugin(copy);
+		await warm.ready;
+		const started = warm.plugin.searchIndex.started;
+		if (started.source !== "snapshot" || started.read !== 0) throw new Error(`the second start did not start warm: ${JSON.stringify(started)}`);
+		await warm.unload();
+		second.push(warm.readyMs);
+	}
+	console.log(`obsidian-help-all (${notes} notes, ${runs} runs, medians): onload to search ready, first start ${median(first).toFixed(0)} ms (every note read), second start ${median(second).toFixed(0)} ms (from the saved index, ${(bytes / 1e6).toFixed(1)} MB)`);
+
+	const p = await startPlugin(copy);
+	await p.ready;
 	// The tool's own work in process (WASM search, ACL check of each candidate, JSON), no HTTP.
 	const tool = p.plugin.bridge.registry.get("search");
 	const p50s = [];
@@ -107,6 +148,7 @@ async function main() {
 	console.log(`obsidian-help-all WASM search, search tool in process (top 10, ${queries.length} golden queries, ${runs} runs, medians): p50 ${median(p50s).toFixed(3)} ms, p95 ${median(p95s).toFixed(3)} ms`);
 	console.log(`obsidian-help-all search tool over the bridge HTTP API: p50 ${median(httpP50s).toFixed(3)} ms`);
 	await p.unload();
+	rmSync(copy, { recursive: true, force: true });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

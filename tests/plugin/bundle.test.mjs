@@ -79,7 +79,9 @@ test('onload initialises the WebAssembly engine; onunload releases it', async ()
   tab.display();
   assert.deepEqual(tab.containerEl.children.map((s) => s.name).slice(0, 2), ['Port', 'Token']);
 
+  // What Obsidian does on disable: onunload, then the registered cleanups (the tab's refresh timer).
   plugin.onunload();
+  plugin.unload();
   assert.equal(plugin.engine, null);
   console.log(`# onload with WebAssembly init: ${ms.toFixed(1)} ms; main.js ${readFileSync(mainPath).length} bytes`);
 });

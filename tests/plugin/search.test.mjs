@@ -59,6 +59,7 @@ test('the index follows create, modify, rename and delete', async () => {
     assert.deepEqual(await s.paths('fox'), ['Private/Diary.md']);
   } finally {
     unloadPlugin(s.plugin);
+    await s.plugin.searchIndex.flushed();
     rmSync(dir, { recursive: true, force: true });
   }
 });
@@ -77,6 +78,7 @@ test('search leaves out folders agents may not read; bad arguments are invalid_i
     }
   } finally {
     unloadPlugin(s.plugin);
+    await s.plugin.searchIndex.flushed();
     rmSync(dir, { recursive: true, force: true });
   }
 });
@@ -88,15 +90,16 @@ test('the Search vault modal finds notes and opens the chosen one', async () => 
     s.plugin.commands['search-vault'].callback();
     const modal = SuggestModal.opened.at(-1);
     assert.ok(modal.isOpen);
-    assert.deepEqual(modal.getSuggestions('   '), []);
-    const hits = modal.getSuggestions('lazy dogs');
-    assert.equal(hits[0].path, 'Beta.md');
+    assert.deepEqual(await modal.getSuggestions('   '), []);
+    const hits = await modal.getSuggestions('lazy dogs');
+    assert.deepEqual(hits[0], { path: 'Beta.md', heading: 'Beta', source: 'lexical' });
     modal.onChooseSuggestion(hits[0]);
     await until(async () => s.app.workspace.opened.length === 1);
     assert.deepEqual(s.app.workspace.opened, ['Beta.md']);
     assert.equal(s.app.workspace.getActiveFile().path, 'Beta.md');
   } finally {
     unloadPlugin(s.plugin);
+    await s.plugin.searchIndex.flushed();
     rmSync(dir, { recursive: true, force: true });
   }
 });
@@ -128,6 +131,7 @@ test('unloading while the index is still being built stops the build cleanly', a
     const readAtUnload = reads.length;
     assert.ok(readAtUnload < 400, `the build had already ended (${readAtUnload} reads): make the vault bigger`);
     await new Promise((r) => setTimeout(r, 200));
+    await plugin.searchIndex.flushed();
     assert.ok(reads.length <= readAtUnload + 1, `the build went on after unload: ${reads.length - readAtUnload} more reads`);
     assert.deepEqual(errors, [], 'nothing touched the freed index');
   } finally {

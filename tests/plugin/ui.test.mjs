@@ -1,10 +1,14 @@
-// The settings tab and the status bar, against the production bundle.
+// The settings tab (ports and tokens, the native server's state and progress, client config
+// blocks, agent permissions) and the status bar, against the production bundle.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { isAbsolute } from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { notices } from './stubs/obsidian.mjs';
 import { fakeApp } from './fakes/app.mjs';
-import { startPlugin, unloadPlugin, loadBundle, tempVault, manifest, request, post, waitFor, TOKEN } from './harness/plugin.mjs';
+import { fakeNativeBinary, fakeNativeLog } from './fakes/native-server.mjs';
+import { freePort, startPlugin, unloadPlugin, loadBundle, tempVault, manifest, request, post, waitFor, TOKEN } from './harness/plugin.mjs';
 
 let ctx;
 let clipboard = [];
@@ -30,9 +34,58 @@ const button = (setting, text) => setting.components.find((c) => c.text === text
 
 test('the tab has every setting', () => {
   assert.deepEqual(tab().rows.map((s) => s.name), [
-    'Port', 'Token', 'Agent permissions', 'Allow writes', 'Allow commands', 'Command allowlist', 'Folder access',
-    'Other folders', 'Approval timeout', 'Clients', 'Copy Claude desktop config', 'Native server binary',
+    'Port', 'Token',
+    'Native server', 'Native server binary', 'Server port', 'Server URL', 'Server token', 'Server state', 'Index and embeddings',
+    'Reindex now', 'Search index in this app',
+    'Agent permissions', 'Allow writes', 'Allow commands', 'Command allowlist', 'Folder access', 'Other folders',
+    'Approval timeout',
+    'Clients', 'Claude Desktop', 'Claude Code', 'Codex', 'Cursor', 'VS Code', 'Gemini CLI',
   ]);
+});
+
+test('server URL and token: the token is masked, shown on request, copied and regenerated', async () => {
+  const { setting } = tab();
+  const mcpToken = ctx.plugin.settings.mcpToken;
+  assert.match(mcpToken, /^[0-9a-f]{64}$/);
+  assert.notEqual(mcpToken, ctx.plugin.settings.token);
+  assert.equal(ctx.app.__data.mcpToken, mcpToken, 'saved with the settings');
+  assert.equal(ctx.app.__data.mcpPort, 27191);
+  const url = setting('Server URL');
+  assert.equal(url.desc, 'http://127.0.0.1:27191/mcp');
+  await button(url, 'Copy').click();
+  assert.equal(clipboard.at(-1), 'http://127.0.0.1:27191/mcp');
+
+  const row = setting('Server token');
+  const field = row.components[0];
+  assert.equal(field.value, '•'.repeat(24), 'masked');
+  assert.ok(!JSON.stringify(row).includes(mcpToken), 'the token shows nowhere until asked');
+  await button(row, 'Show').click();
+  assert.equal(field.value, mcpToken);
+  await button(row, 'Hide').click();
+  assert.equal(field.value, '•'.repeat(24));
+  await button(row, 'Copy').click();
+  assert.equal(clipboard.at(-1), mcpToken);
+  await button(row, 'Regenerate').click();
+  const fresh = ctx.plugin.settings.mcpToken;
+  assert.match(fresh, /^[0-9a-f]{64}$/);
+  assert.notEqual(fresh, mcpToken);
+  assert.equal(ctx.app.__data.mcpToken, fresh);
+  assert.equal(field.value, '•'.repeat(24), 'still masked');
+
+  await setting('Server port').components[0].change('28000');
+  assert.equal(ctx.app.__data.mcpPort, 28000);
+  assert.equal(tab().setting('Server URL').desc, 'http://127.0.0.1:28000/mcp');
+  await tab().setting('Server port').components[0].change('0');
+  assert.equal(ctx.app.__data.mcpPort, 28000, 'not a port: not saved');
+  await tab().setting('Server port').components[0].change('27191');
+});
+
+test('without a native server the tab says so; the search index row says how the index started', async () => {
+  await ctx.plugin.searchIndex.whenReady();
+  const { setting } = tab();
+  assert.equal(setting('Server state').desc, 'Not set up: enter the path of the native server binary above.');
+  await waitFor(() => setting('Index and embeddings').desc === 'The native server is not running.', 1000, 'the status row');
+  assert.match(setting('Search index in this app').desc, /^Ready: 1 notes, 1 chunks; built from the notes in \d+\.\d s \(no saved index\)\.$/);
 });
 
 test('Regenerate: a new token is saved, shown, and the server now needs it', async () => {
@@ -52,22 +105,71 @@ test('Regenerate: a new token is saved, shown, and the server now needs it', asy
   ctx.plugin.bridge.server.setToken(TOKEN);
 });
 
-test('Copy Claude desktop config: both servers, absolute paths', async () => {
+test('client config blocks: stdio and HTTP for each client, in its own format, with absolute paths and the token', async () => {
   const { setting } = tab();
   const binary = '/opt/obsidian-tc/bin/obsidian-tc';
   await setting('Native server binary').components[0].change(`  ${binary} `);
   assert.equal(ctx.plugin.settings.sidecarPath, binary);
-  await button(setting('Copy Claude desktop config'), 'Copy').click();
-  await waitFor(() => clipboard.length > 0 && clipboard.at(-1).includes('mcpServers'), 1000, 'the clipboard');
-  const config = JSON.parse(clipboard.at(-1));
-  const entries = Object.entries(config.mcpServers);
-  assert.deepEqual(entries.map(([k]) => k), ['test-vault', 'test-vault-bridge']);
-  const [[, server], [, bridge]] = entries;
-  assert.deepEqual(server, { command: binary, args: [ctx.vault.dir] });
-  assert.deepEqual(bridge, { command: binary, args: ['bridge', '--vault', ctx.vault.dir] });
-  assert.ok(isAbsolute(server.command) && isAbsolute(server.args[0]) && isAbsolute(bridge.args[2]));
-  assert.match(notices.at(-1), /copied/);
-  await setting('Native server binary').components[0].change('');
+  const rows = tab();
+  const copy = async (client, label) => {
+    await button(rows.setting(client), label).click();
+    assert.match(notices.at(-1), /copied/);
+    return clipboard.at(-1);
+  };
+  const vault = ctx.vault.dir;
+  const { mcpToken } = ctx.plugin.settings;
+  const url = 'http://127.0.0.1:27191/mcp';
+  const headers = { Authorization: `Bearer ${mcpToken}` };
+  assert.deepEqual(rows.setting('Claude Desktop').components.map((c) => c.text), ['Copy stdio'], 'stdio only');
+  assert.deepEqual(JSON.parse(await copy('Claude Desktop', 'Copy stdio')), { mcpServers: { 'obsidian-tc-test-vault': { command: binary, args: [vault] } } });
+  assert.deepEqual(JSON.parse(await copy('Claude Code', 'Copy stdio')), { mcpServers: { 'obsidian-tc-test-vault': { type: 'stdio', command: binary, args: [vault] } } });
+  assert.deepEqual(JSON.parse(await copy('Claude Code', 'Copy HTTP')), { mcpServers: { 'obsidian-tc-test-vault': { type: 'http', url, headers } } });
+  assert.deepEqual(JSON.parse(await copy('Cursor', 'Copy stdio')), { mcpServers: { 'obsidian-tc-test-vault': { command: binary, args: [vault] } } });
+  assert.deepEqual(JSON.parse(await copy('Cursor', 'Copy HTTP')), { mcpServers: { 'obsidian-tc-test-vault': { url, headers } } });
+  assert.deepEqual(JSON.parse(await copy('VS Code', 'Copy stdio')), { servers: { 'obsidian-tc-test-vault': { type: 'stdio', command: binary, args: [vault] } } });
+  assert.deepEqual(JSON.parse(await copy('VS Code', 'Copy HTTP')), { servers: { 'obsidian-tc-test-vault': { type: 'http', url, headers } } });
+  assert.deepEqual(JSON.parse(await copy('Gemini CLI', 'Copy stdio')), { mcpServers: { 'obsidian-tc-test-vault': { command: binary, args: [vault] } } });
+  assert.deepEqual(JSON.parse(await copy('Gemini CLI', 'Copy HTTP')), { mcpServers: { 'obsidian-tc-test-vault': { httpUrl: url, headers } } });
+  assert.equal(await copy('Codex', 'Copy stdio'), `[mcp_servers.obsidian-tc-test-vault]\ncommand = "${binary}"\nargs = ["${vault}"]\n`);
+  assert.equal(await copy('Codex', 'Copy HTTP'), `[mcp_servers.obsidian-tc-test-vault]\nurl = "${url}"\nhttp_headers = { "Authorization" = "Bearer ${mcpToken}" }\n`);
+  assert.ok(isAbsolute(binary) && isAbsolute(vault));
+
+  // A block is made when copied: a regenerated token is in the next one.
+  await button(tab().setting('Server token'), 'Regenerate').click();
+  const fresh = ctx.plugin.settings.mcpToken;
+  assert.deepEqual(JSON.parse(await copy('Cursor', 'Copy HTTP')).mcpServers['obsidian-tc-test-vault'].headers, { Authorization: `Bearer ${fresh}` });
+  await tab().setting('Native server binary').components[0].change('');
+  assert.equal(JSON.parse(await copy('Cursor', 'Copy stdio')).mcpServers['obsidian-tc-test-vault'].command, 'obsidian-tc', 'the bare name without a binary');
+});
+
+test('the native server\'s state and embedding progress show, and follow a regenerated token', async () => {
+  const { warn } = console;
+  console.warn = () => {};
+  const log = join(mkdtempSync(join(tmpdir(), 'tc-ui-native-')), 'log');
+  const other = await startPlugin({ data: { sidecarPath: fakeNativeBinary(log), mcpPort: await freePort() } });
+  try {
+    const t = other.plugin.settingTabs[0];
+    const row = (name) => t.containerEl.children.find((s) => s.name === name);
+    await waitFor(() => other.plugin.native.running(), 5000, 'the native server');
+    const embedding = 'Index ready: 40 chunks searchable. Embedding chunks with all-MiniLM-L6-v2: 10 of 40 (25%), about 12 s left.';
+    t.display();
+    await waitFor(() => row('Index and embeddings').desc === embedding, 10_000, 'the embedding progress');
+    const [first] = fakeNativeLog(log);
+    assert.equal(row('Server state').desc, `Running (process ${first.pid}), restarted 0 times.`);
+
+    const before = other.plugin.settings.mcpToken;
+    await button(row('Server token'), 'Regenerate').click();
+    const starts = () => fakeNativeLog(log).filter((line) => line.pid !== undefined);
+    await waitFor(() => starts().length === 2, 5000, 'the restart with the new token');
+    assert.equal(starts()[1].env.OBSIDIAN_TC_HTTP_TOKEN, other.plugin.settings.mcpToken);
+    assert.notEqual(other.plugin.settings.mcpToken, before);
+    row('Index and embeddings').setDesc('');
+    await waitFor(() => row('Index and embeddings').desc === embedding, 10_000, 'the new server answering the new token');
+    t.hide();
+  } finally {
+    console.warn = warn;
+    unloadPlugin(other.plugin);
+  }
 });
 
 test('toggles, allowlist, folder access and timeout are saved; bad input is not', async () => {

@@ -18,6 +18,19 @@ const notes = {
   'Recipes/Tomato soup.md': { title: 'Tomato soup', aliases: ['Gazpacho'], body: 'Tomatoes, garlic, olive oil.' },
 };
 
+/** The snapshot of `notes` (texts as in the snapshot test) built by the build other than `label`. */
+function otherBuild(label) {
+  const engine = label === 'pkg-node' ? webBuild : nodeBuild;
+  return {
+    snapshot(notes) {
+      const texts = { 'Recipes/Bread.md': '# Bread\n\nFlour.\n\n## Oven\n\nBake the bread.\n', 'Daily.md': 'Bread oven.\n', 'Empty.md': '' };
+      const index = new engine.LexicalIndex({});
+      const rebuilt = notes.map((n) => ({ ...n, chunks: index.upsert_note(n.path, texts[n.path], () => null) }));
+      return index.to_note_snapshot('build-1', rebuilt);
+    },
+  };
+}
+
 for (const [label, engine] of [['pkg-node', nodeBuild], ['pkg (web)', webBuild]]) {
   const build = () => {
     const index = new engine.LexicalIndex({});
@@ -53,6 +66,37 @@ for (const [label, engine] of [['pkg-node', nodeBuild], ['pkg (web)', webBuild]]
     assert.equal(copy.fingerprint(), index.fingerprint());
     for (const q of ['irrigation', 'tomato garden', 'ana']) assert.deepEqual(copy.search(q, 10), index.search(q, 10));
     assert.deepEqual(Array.from(copy.to_bytes()), Array.from(index.to_bytes()));
+  });
+
+  test(`${label}: a note snapshot reads back the index and its notes, and refuses what it cannot trust`, () => {
+    const index = new engine.LexicalIndex({});
+    const none = () => null;
+    const notes = [
+      { path: 'Recipes/Bread.md', mtime: 1732630000123.4567, size: 40, chunks: index.upsert_note('Recipes/Bread.md', '# Bread\n\nFlour.\n\n## Oven\n\nBake the bread.\n', none) },
+      { path: 'Daily.md', mtime: 2, size: 12, chunks: index.upsert_note('Daily.md', 'Bread oven.\n', none) },
+      { path: 'Empty.md', mtime: 3, size: 0, chunks: index.upsert_note('Empty.md', '', none) },
+    ];
+    assert.deepEqual(notes[0].chunks.map((c) => c.headings), [['Bread'], ['Bread', 'Oven']]);
+    const bytes = index.to_note_snapshot('build-1', notes);
+    const { index: back, notes: saved } = engine.LexicalIndex.from_note_snapshot(bytes, 'build-1');
+    assert.deepEqual(saved, [...notes].sort((a, b) => (a.path < b.path ? -1 : 1)));
+    const all = () => true;
+    assert.deepEqual(back.search_notes('bread oven', 10, all), index.search_notes('bread oven', 10, all));
+    assert.deepEqual(Array.from(back.to_note_snapshot('build-1', saved)), Array.from(bytes), 'stable bytes');
+    assert.deepEqual(Array.from(otherBuild(label).snapshot(notes)), Array.from(bytes), 'the same bytes from the other build');
+
+    assert.throws(() => engine.LexicalIndex.from_note_snapshot(bytes, 'build-2'), /^Error: build_changed: /);
+    for (const at of [20, bytes.length - 5]) {
+      const bad = bytes.slice();
+      bad[at] ^= 1;
+      assert.throws(() => engine.LexicalIndex.from_note_snapshot(bad, 'build-1'), /^Error: checksum_mismatch: /);
+    }
+    assert.throws(() => engine.LexicalIndex.from_note_snapshot(bytes.slice(0, 30), 'build-1'), /^Error: truncated: /);
+    assert.throws(() => engine.LexicalIndex.from_note_snapshot(index.to_bytes(), 'build-1'), /^Error: not_a_snapshot: /);
+    assert.throws(() => index.to_note_snapshot('b', notes.slice(1)), /^Error: invalid_notes: /, 'a note missing');
+    const misnamed = [{ ...notes[1], chunks: [{ key: 'Daily.md', headings: [] }] }, notes[0], notes[2]];
+    assert.throws(() => index.to_note_snapshot('b', misnamed), /^Error: invalid_notes: /, 'a chunk under another key');
+    assert.throws(() => index.to_note_snapshot('b', [{ ...notes[0], extra: 1 }, notes[1], notes[2]]), /^Error: invalid_input: /);
   });
 
   test(`${label}: bad input is a typed error`, () => {

@@ -49,8 +49,9 @@ pub const MAGIC: [u8; 8] = *b"OTCBM25F";
 pub const FORMAT_VERSION: u16 = 1;
 
 /// Magic, version and total length.
-const PREAMBLE_LEN: usize = 8 + 2 + 8;
-const CHECKSUM_LEN: usize = 32;
+pub(crate) const PREAMBLE_LEN: usize = 8 + 2 + 8;
+/// A SHA-256 checksum.
+pub(crate) const CHECKSUM_LEN: usize = 32;
 
 /// Which analyzer produced the terms of an index, stored with it so that a host never
 /// queries an index with a different analyzer than the one that built it.
@@ -126,10 +127,7 @@ impl From<WireError> for DecodeError {
 impl InvertedIndex {
     /// The canonical bytes of the index, stamped with the analyzer that produced its terms.
     pub fn to_bytes(&self, analyzer: &AnalyzerStamp) -> Vec<u8> {
-        let mut out = Vec::new();
-        out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        out.extend_from_slice(&0u64.to_le_bytes()); // total length, patched below
+        let mut out = open_envelope(&MAGIC, FORMAT_VERSION);
         let params = self.params();
         out.extend_from_slice(&params.k1.to_le_bytes());
         out.extend_from_slice(&params.b.to_le_bytes());
@@ -183,17 +181,14 @@ impl InvertedIndex {
             }
         }
 
-        let total = (out.len() + CHECKSUM_LEN) as u64;
-        out[10..18].copy_from_slice(&total.to_le_bytes());
-        let checksum = Sha256::digest(&out);
-        out.extend_from_slice(&checksum);
+        seal_envelope(&mut out);
         out
     }
 
     /// Reads bytes written by [`InvertedIndex::to_bytes`], validating everything, and
     /// returns the index with its analyzer stamp.
     pub fn from_bytes(bytes: &[u8]) -> Result<(InvertedIndex, AnalyzerStamp), DecodeError> {
-        let content = check_envelope(bytes)?;
+        let content = check_envelope(bytes, &MAGIC, FORMAT_VERSION)?;
         let mut r = Reader::new(content);
         r.take(PREAMBLE_LEN)?;
         let k1 = r.f32()?;
@@ -245,11 +240,41 @@ impl InvertedIndex {
     }
 }
 
-/// Checks magic, version, length and checksum; returns the bytes before the checksum.
-fn check_envelope(bytes: &[u8]) -> Result<&[u8], DecodeError> {
+/// The start of a sealed blob: `magic`, `version` and a total length for
+/// [`seal_envelope`] to fill in.
+pub(crate) fn open_envelope(magic: &[u8; 8], version: u16) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(magic);
+    out.extend_from_slice(&version.to_le_bytes());
+    out.extend_from_slice(&0u64.to_le_bytes()); // total length, patched by seal_envelope
+    out
+}
+
+/// Ends a blob begun by [`open_envelope`]: patches in its total length and appends the
+/// SHA-256 of every byte before the checksum.
+pub(crate) fn seal_envelope(out: &mut Vec<u8>) {
+    let total = (out.len() + CHECKSUM_LEN) as u64;
+    out[10..18].copy_from_slice(&total.to_le_bytes());
+    let checksum = Sha256::digest(&out);
+    out.extend_from_slice(&checksum);
+}
+
+/// The total length a sealed blob's preamble announces, when `bytes` hold a preamble.
+pub(crate) fn announced_len(bytes: &[u8]) -> Option<u64> {
+    let mut r = Reader::new(bytes.get(10..PREAMBLE_LEN)?);
+    r.u64().ok()
+}
+
+/// Checks `magic`, `version`, length and checksum of a sealed blob; returns the bytes before
+/// the checksum, preamble included.
+pub(crate) fn check_envelope<'b>(
+    bytes: &'b [u8],
+    magic: &[u8; 8],
+    version: u16,
+) -> Result<&'b [u8], DecodeError> {
     let actual = bytes.len() as u64;
-    let magic_len = bytes.len().min(MAGIC.len());
-    if bytes[..magic_len] != MAGIC[..magic_len] || bytes.is_empty() {
+    let magic_len = bytes.len().min(magic.len());
+    if bytes[..magic_len] != magic[..magic_len] || bytes.is_empty() {
         return Err(DecodeError::NotAnIndex);
     }
     if bytes.len() < PREAMBLE_LEN {
@@ -258,10 +283,10 @@ fn check_envelope(bytes: &[u8]) -> Result<&[u8], DecodeError> {
             actual,
         });
     }
-    let mut r = Reader::new(&bytes[MAGIC.len()..PREAMBLE_LEN]);
-    let version = r.u16()?;
-    if version != FORMAT_VERSION {
-        return Err(DecodeError::UnsupportedVersion(version));
+    let mut r = Reader::new(&bytes[magic.len()..PREAMBLE_LEN]);
+    let stored = r.u16()?;
+    if stored != version {
+        return Err(DecodeError::UnsupportedVersion(stored));
     }
     let expected = r.u64()?;
     if actual < expected {
@@ -332,6 +357,9 @@ fn read_postings(
             postings.push(Posting::new(next as u32, field, tf));
         }
     }
+    // A term in several fields of a document has more entries than `df`: give back what the
+    // list grew past them.
+    postings.shrink_to_fit();
     Ok(postings)
 }
 

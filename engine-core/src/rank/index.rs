@@ -125,7 +125,20 @@ impl InvertedIndex {
     ) -> Result<Self, ParamsError> {
         let mut index = InvertedIndex::new(params)?;
         index.lens = vec![[0; Field::COUNT]; ids.len()];
-        let mut doc_terms: Vec<Vec<u32>> = vec![Vec::new(); ids.len()];
+        // Every container at its final size from the start: a large index (a whole vault) is
+        // read in one go, and growing millions of small lists step by step costs more than
+        // counting them first, in time and in peak memory (most of all in WebAssembly).
+        let mut counts = vec![0usize; ids.len()];
+        for (_, postings) in &terms {
+            for run in doc_runs(postings) {
+                counts[run[0].doc() as usize] += 1;
+            }
+        }
+        let mut doc_terms: Vec<Vec<u32>> = counts.into_iter().map(Vec::with_capacity).collect();
+        index.term_ids.reserve(terms.len());
+        index.terms.reserve_exact(terms.len());
+        index.doc_ords.reserve(ids.len());
+        index.docs.reserve_exact(ids.len());
         for (term, (text, postings)) in terms.into_iter().enumerate() {
             let term = term as u32;
             let mut df = 0;

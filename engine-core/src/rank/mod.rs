@@ -51,6 +51,7 @@ mod notes;
 pub(crate) mod params;
 mod postings;
 mod scoring;
+mod snapshot;
 mod topk;
 mod vector;
 mod wire;
@@ -65,6 +66,9 @@ pub use notes::best_per_note;
 pub use params::{Bm25Params, MAX_K1, ParamsError};
 pub use postings::MAX_TF;
 pub use scoring::idf;
+pub use snapshot::{
+    SNAPSHOT_MAGIC, SNAPSHOT_VERSION, SavedNote, SnapshotError, decode_snapshot, encode_snapshot,
+};
 pub use topk::ScoredDoc;
 pub use vector::{VectorError, cosine, dot};
 

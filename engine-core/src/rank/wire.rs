@@ -81,6 +81,11 @@ impl<'a> Reader<'a> {
         Ok(f32::from_le_bytes(self.array()?))
     }
 
+    /// A little-endian IEEE-754 `f64`.
+    pub(crate) fn f64(&mut self) -> Result<f64, WireError> {
+        Ok(f64::from_le_bytes(self.array()?))
+    }
+
     /// A minimal LEB128 varint of at most 64 bits.
     pub(crate) fn varint(&mut self) -> Result<u64, WireError> {
         let mut value: u64 = 0;

@@ -42,4 +42,5 @@ pub mod links;
 pub mod markdown;
 pub mod notes;
 pub mod rank;
+pub mod snapshot;
 pub mod text;

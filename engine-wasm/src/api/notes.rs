@@ -8,15 +8,16 @@ use engine_core::markdown::{
     ChunkOptions, NoteMetadata, chunk_extracted, extract, note_fields, note_text,
 };
 use engine_core::rank::{Document, best_per_note, chunk_key, chunk_key_path};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
 use super::rank::{LexicalIndexHandle, index_error};
 use crate::js;
 
-/// One chunk of a note as indexed.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One chunk of a note as indexed (read back from the host without its document).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NoteChunk {
     /// Its id in the index ([`chunk_key`]).
     pub key: String,

@@ -488,7 +488,7 @@ pub(crate) fn to_hex(bytes: &[u8]) -> String {
 }
 
 /// Bytes of a hex string (either case); `invalid_input` otherwise.
-fn from_hex(hex: &str) -> Result<Vec<u8>, ApiError> {
+pub(crate) fn from_hex(hex: &str) -> Result<Vec<u8>, ApiError> {
     fn digit(c: u8) -> Option<u8> {
         (c as char).to_digit(16).map(|d| d as u8)
     }
@@ -583,7 +583,7 @@ pub struct LexicalDecodeInput {
 }
 
 /// Maps a text-level decoding error to its code.
-fn lexical_decode_error(e: LexicalDecodeError) -> ApiError {
+pub(crate) fn lexical_decode_error(e: LexicalDecodeError) -> ApiError {
     match e {
         LexicalDecodeError::Index(e) => decode_error(e),
         LexicalDecodeError::Settings(_) => ApiError::new("invalid_settings", e.to_string()),

@@ -100,6 +100,17 @@ export interface NoteMatch {
 	score: number;
 }
 
+/** A note as a snapshot of the index holds it: the file stamp it was read at, and its chunks. */
+export interface SavedNote {
+	path: string;
+	/** The file's modification time when the note was read. */
+	mtime: number;
+	/** The file's size in bytes when the note was read. */
+	size: number;
+	/** Its chunks, as `upsertNote` returned them. */
+	chunks: NoteChunk[];
+}
+
 /** The engine's lexical index of notes, in WebAssembly memory until `free`. */
 export interface NoteIndex {
 	/**
@@ -112,8 +123,30 @@ export interface NoteIndex {
 	remove(key: string): boolean;
 	/** The first `wanted` notes for `query` that `allowed` admits (a throw counts as no), best first. */
 	searchNotes(query: string, wanted: number, allowed: (path: string) => boolean): NoteMatch[];
+	/**
+	 * The snapshot of this index (engine-core's checksummed format), whose documents are exactly
+	 * the chunks of `notes`, stamped with `build`; `invalid_notes` otherwise.
+	 */
+	toSnapshot(build: string, notes: readonly SavedNote[]): Uint8Array;
 	/** Releases the WebAssembly memory; the index must not be used afterwards. */
 	free(): void;
+}
+
+/** Wraps one engine index. */
+function wrapIndex(index: wasm.LexicalIndex): NoteIndex {
+	return {
+		upsertNote: (path, text, parseYaml) => call(() => index.upsert_note(path, text, parseYaml) as NoteChunk[]),
+		remove: (key) => index.remove(key),
+		searchNotes: (query, wanted, allowed) => call(() => index.search_notes(query, wanted, allowed) as NoteMatch[]),
+		toSnapshot: (build, notes) => call(() => index.to_note_snapshot(build, notes)),
+		free: () => index.free(),
+	};
+}
+
+/** The SHA-256 of the engine's WebAssembly, lowercase hex: what identifies its build. */
+async function wasmDigest(): Promise<string> {
+	const digest = await window.crypto.subtle.digest("SHA-256", wasmBytes);
+	return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /**
@@ -141,12 +174,16 @@ function call<T>(run: () => T): T {
 
 /** The loaded engine. */
 export class Engine {
-	private constructor() {}
+	/**
+	 * @param buildId Identifies this engine build (`engine sha256 <digest of its WebAssembly>`): a
+	 *   snapshot written by another build may chunk or analyze differently, so it is not read.
+	 */
+	private constructor(readonly buildId: string) {}
 
 	/** Instantiates the WebAssembly module (once; later calls reuse it). */
 	static async load(): Promise<Engine> {
 		await init({ module_or_path: wasmBytes });
-		return new Engine();
+		return new Engine(`engine sha256 ${await wasmDigest()}`);
 	}
 
 	/** The Bridge Protocol v1 tool-list hash of `tools`, in registry order (64 lowercase hex). */
@@ -166,12 +203,17 @@ export class Engine {
 
 	/** A new, empty note index with the default analyzer and scoring. */
 	noteIndex(): NoteIndex {
-		const index = call(() => new wasm.LexicalIndex({}));
-		return {
-			upsertNote: (path, text, parseYaml) => call(() => index.upsert_note(path, text, parseYaml) as NoteChunk[]),
-			remove: (key) => index.remove(key),
-			searchNotes: (query, wanted, allowed) => call(() => index.search_notes(query, wanted, allowed) as NoteMatch[]),
-			free: () => index.free(),
-		};
+		return wrapIndex(call(() => new wasm.LexicalIndex({})));
+	}
+
+	/**
+	 * The index and notes of a snapshot written by `toSnapshot` with the same `build`. Nothing is
+	 * trusted unchecked: an `EngineError` says why the bytes were refused (`not_a_snapshot`,
+	 * `truncated`, `checksum_mismatch`, `unsupported_version`, `build_changed`,
+	 * `analyzer_mismatch`, `malformed`, ...).
+	 */
+	loadSnapshot(bytes: Uint8Array, build: string): { index: NoteIndex; notes: SavedNote[] } {
+		const { index, notes } = call(() => wasm.LexicalIndex.from_note_snapshot(bytes, build));
+		return { index: wrapIndex(index), notes: notes as SavedNote[] };
 	}
 }

@@ -1,10 +1,13 @@
-// The settings tab: server port and token, what agents may do (writes, commands, folders),
-// approvals, the Claude Desktop config, and the optional native sidecar.
-import { type App, Notice, PluginSettingTab, Setting, type TextComponent } from "obsidian";
+// The settings tab: server port and token, the native server (see native-section.ts), what
+// agents may do (writes, commands, folders), approvals, and ready config blocks for MCP clients.
+import { type App, PluginSettingTab, Setting, type TextComponent } from "obsidian";
 import type { FolderAccess, FolderPreset } from "../engine/engine";
 import type TcBridgePlugin from "../main";
 import { isPort, newToken } from "../settings";
-import { claudeDesktopConfig } from "./client-config";
+import { mcpUrl } from "../sidecar/native-server";
+import { CLIENTS, type ClientConfigInput, type Transport, clientConfig } from "./client-config";
+import { copyText } from "./copy";
+import { NativeSection, STATUS_POLL_MS } from "./native-section";
 import { vaultBasePath } from "./vault-path";
 
 const PRESET_LABELS: Record<FolderPreset, string> = {
@@ -29,22 +32,27 @@ export function parseFolderAccess(text: string): { entries: FolderAccess[] } | {
 	return { entries };
 }
 
-async function copyText(text: string, what: string): Promise<void> {
-	try {
-		await navigator.clipboard.writeText(text);
-		new Notice(`${what} copied to the clipboard.`);
-	} catch {
-		new Notice(`Could not copy the ${what.toLowerCase()}: focus the window and try again.`);
-	}
-}
-
 /** The TC Bridge settings tab. */
 export class TcBridgeSettingTab extends PluginSettingTab {
+	private readonly native: NativeSection;
+	/** The timer that keeps the native server rows current while the tab is open. */
+	private poll: number | null = null;
+
 	constructor(
 		app: App,
 		private readonly plugin: TcBridgePlugin,
 	) {
 		super(app, plugin);
+		this.native = new NativeSection(plugin);
+	}
+
+	hide(): void {
+		this.stopPolling();
+	}
+
+	private stopPolling(): void {
+		if (this.poll !== null) window.clearInterval(this.poll);
+		this.poll = null;
 	}
 
 	display(): void {
@@ -52,6 +60,8 @@ export class TcBridgeSettingTab extends PluginSettingTab {
 		const settings = this.plugin.settings;
 		const save = () => this.plugin.saveSettings();
 		containerEl.empty();
+		this.stopPolling();
+		this.poll = this.plugin.registerInterval(window.setInterval(() => this.native.refresh(), STATUS_POLL_MS));
 
 		new Setting(containerEl)
 			.setName("Port")
@@ -82,8 +92,12 @@ export class TcBridgeSettingTab extends PluginSettingTab {
 						this.plugin.bridge?.server.setToken(settings.token);
 						tokenField?.setValue(settings.token);
 						await save();
+						// The native server was given the old token for this bridge.
+						if (this.plugin.native !== null) await this.plugin.restartNativeServer();
 					}),
 			);
+
+		this.native.display(containerEl);
 
 		new Setting(containerEl).setName("Agent permissions").setHeading();
 
@@ -166,34 +180,37 @@ export class TcBridgeSettingTab extends PluginSettingTab {
 			);
 
 		new Setting(containerEl).setName("Clients").setHeading();
-
-		new Setting(containerEl)
-			.setName("Copy Claude desktop config")
-			.setDesc("Server entries for the Claude desktop app: the native server on this vault and the bridge to this plugin, with absolute paths.")
-			.addButton((button) =>
-				button.setButtonText("Copy").onClick(() => {
-					const config = this.claudeConfig();
-					if (config === null) new Notice("This vault has no folder on disk, so there is no config to copy.");
-					else void copyText(config, "Claude Desktop config");
-				}),
-			);
-
-		new Setting(containerEl)
-			.setName("Native server binary")
-			.setDesc("Absolute path of the native server binary to run next to this app, restarted if it crashes. Takes effect when the plugin reloads; leave empty for none.")
-			.addText((text) =>
-				text.setValue(settings.sidecarPath).onChange(async (value) => {
-					settings.sidecarPath = value.trim();
-					await save();
-				}),
-			);
+		const target = this.clientTarget();
+		for (const client of CLIENTS) {
+			const row = new Setting(containerEl).setName(client.name);
+			if (target === null) {
+				row.setDesc("This vault has no folder on disk, so there is no config to copy.");
+				continue;
+			}
+			row.setDesc(`Server entry for ${client.file}: over stdio (runs the native server) or over HTTP to the native server run here, with its token.`);
+			for (const transport of ["stdio", "http"] as Transport[]) {
+				if (clientConfig(client.id, transport, target) === null) continue;
+				// Made at the click, so it has the token and port of that moment.
+				const copy = async () => {
+					const block = clientConfig(client.id, transport, this.clientTarget() ?? target);
+					if (block !== null) await copyText(block, `${client.name} config`);
+				};
+				row.addButton((button) => button.setButtonText(transport === "stdio" ? "Copy stdio" : "Copy HTTP").onClick(copy));
+			}
+		}
 	}
 
-	/** The Claude Desktop config for this vault, or null without a vault folder on disk. */
-	claudeConfig(): string | null {
+	/** What the client config blocks name, or null without a vault folder on disk. */
+	clientTarget(): ClientConfigInput | null {
 		const vaultPath = vaultBasePath(this.app);
 		if (vaultPath === null) return null;
-		const binary = this.plugin.settings.sidecarPath.length > 0 ? this.plugin.settings.sidecarPath : "obsidian-tc";
-		return claudeDesktopConfig({ vaultName: this.app.vault.getName(), vaultPath, binary });
+		const settings = this.plugin.settings;
+		return {
+			vaultName: this.app.vault.getName(),
+			vaultPath,
+			binary: settings.sidecarPath.length > 0 ? settings.sidecarPath : "obsidian-tc",
+			mcpUrl: mcpUrl(settings.mcpPort),
+			mcpToken: settings.mcpToken,
+		};
 	}
 }

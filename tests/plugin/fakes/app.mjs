@@ -3,9 +3,55 @@
 // once, as Obsidian does on start (dot files and dot folders hidden), then kept in step with the
 // writes made through it; vault events fire as in Obsidian. Companion plugins are added with
 // `addPlugin`; tests extend the fake in their own files rather than here.
-import { readdirSync, readFileSync, statSync, writeFileSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join, basename } from 'node:path';
 import { Events, TFile, TFolder, normalizePath } from '../stubs/obsidian.mjs';
+
+/**
+ * The vault's `DataAdapter` over the same folder (paths vault-relative, dot folders included, no
+ * vault events), as Obsidian's FileSystemAdapter: `rename` refuses an existing destination.
+ * `writes` lists the paths written, in order.
+ */
+class FakeAdapter {
+  constructor(dir) {
+    this.basePath = dir;
+    this.writes = [];
+  }
+  getBasePath() {
+    return this.basePath;
+  }
+  _abs(path) {
+    return join(this.basePath, normalizePath(path));
+  }
+  async exists(path) {
+    return existsSync(this._abs(path));
+  }
+  async read(path) {
+    return readFileSync(this._abs(path), 'utf8');
+  }
+  async readBinary(path) {
+    const b = readFileSync(this._abs(path));
+    return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength);
+  }
+  async write(path, data) {
+    writeFileSync(this._abs(path), data);
+    this.writes.push(normalizePath(path));
+  }
+  async writeBinary(path, data) {
+    writeFileSync(this._abs(path), Buffer.from(data));
+    this.writes.push(normalizePath(path));
+  }
+  async mkdir(path) {
+    mkdirSync(this._abs(path), { recursive: true });
+  }
+  async remove(path) {
+    rmSync(this._abs(path));
+  }
+  async rename(from, to) {
+    if (existsSync(this._abs(to))) throw new Error('Destination file already exists!');
+    renameSync(this._abs(from), this._abs(to));
+  }
+}
 
 class FakeVault extends Events {
   constructor(dir, name) {
@@ -13,7 +59,7 @@ class FakeVault extends Events {
     this.dir = dir;
     this.configDir = '.obsidian';
     this._name = name;
-    this.adapter = { basePath: dir, getBasePath: () => dir };
+    this.adapter = new FakeAdapter(dir);
     this._byPath = new Map();
     this.root = new TFolder(this, '/', null);
     this._byPath.set('/', this.root);

@@ -2,9 +2,10 @@
 // `npm run build` first) with the obsidian stub, as bundle.test.mjs does, over a fake App on a
 // temporary vault folder, and talks to its real 127.0.0.1 server with node:http.
 import assert from 'node:assert/strict';
-import { readFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { readFileSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import net from 'node:net';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import http from 'node:http';
@@ -29,19 +30,36 @@ export function loadBundle() {
   return module.exports.default ?? module.exports;
 }
 
-/** A temporary vault folder with one note. */
-export function tempVault(name = 'Test vault') {
+/** A temporary vault folder with one note, plus `files` ({path: text}). */
+export function tempVault(name = 'Test vault', files = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'tc-companion-'));
   writeFileSync(join(dir, 'Note.md'), '# Note\n');
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
   return { dir, name };
 }
 
+/** A TCP port that was free on loopback a moment ago. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 /**
- * Loads the plugin on a fake app (port 0, TOKEN, plus `data`); `prepare(app)` runs before onload
- * (install fake plugins, break internals). Returns {plugin, app, port, vault}.
+ * Loads the plugin on a fake app (port 0, TOKEN, plus `data`) over a temporary vault with
+ * `files`; `prepare(app)` runs before onload (install fake plugins, break internals). Returns
+ * {plugin, app, port, vault}.
  */
-export async function startPlugin({ data = {}, prepare } = {}) {
-  const vault = tempVault();
+export async function startPlugin({ data = {}, prepare, files = {} } = {}) {
+  const vault = tempVault('Test vault', files);
   const app = fakeApp({ vaultDir: vault.dir, name: vault.name, data: { port: 0, token: TOKEN, ...data } });
   app.internalPlugins = coreRegistry();
   prepare?.(app);
@@ -95,5 +113,15 @@ export async function waitFor(predicate, ms = 2000, what = 'condition') {
   while (!predicate()) {
     if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** Whether a process with this id is alive. */
+export function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -1,5 +1,6 @@
 // A minimal runtime stand-in for the `obsidian` module (the npm package holds only types):
 // just what the TC Bridge bundle touches, recording what the plugin did so tests can assert it.
+import http from 'node:http';
 
 export const notices = [];
 
@@ -405,3 +406,69 @@ Plugin.prototype.addCommand = function addCommand(command) {
 	this.commands[command.id] = command;
 	return command;
 };
+
+// --- warm index and native server (plugin/src/search, plugin/src/sidecar): debounce, requestUrl ---
+
+/** Obsidian's `debounce`: `cb` runs `timeout` ms after the last call (`resetTimer`) or the first. */
+export function debounce(cb, timeout = 0, resetTimer = false) {
+	let timer = null;
+	let args = [];
+	const fire = () => {
+		timer = null;
+		return cb(...args);
+	};
+	const debounced = (...next) => {
+		args = next;
+		if (timer !== null && !resetTimer) return debounced;
+		if (timer !== null) clearTimeout(timer);
+		timer = setTimeout(fire, timeout);
+		return debounced;
+	};
+	debounced.cancel = () => {
+		if (timer !== null) clearTimeout(timer);
+		timer = null;
+		return debounced;
+	};
+	debounced.run = () => {
+		if (timer === null) return undefined;
+		clearTimeout(timer);
+		return fire();
+	};
+	return debounced;
+}
+
+/**
+ * Obsidian's `requestUrl` over node:http: the whole body at once, headers with lowercase names;
+ * a status of 400 or more rejects unless `throw: false`. `requestUrl.calls` counts the requests.
+ */
+export function requestUrl(request) {
+	const r = typeof request === 'string' ? { url: request } : request;
+	const headers = { ...(r.headers ?? {}) };
+	if (r.contentType !== undefined) headers['content-type'] = r.contentType;
+	requestUrl.calls++;
+	return new Promise((resolve, reject) => {
+		const req = http.request(new URL(r.url), { method: r.method ?? 'GET', headers, agent: false }, (res) => {
+			const chunks = [];
+			res.on('data', (c) => chunks.push(c));
+			res.on('end', () => {
+				const body = Buffer.concat(chunks);
+				const text = body.toString('utf8');
+				const response = {
+					status: res.statusCode,
+					headers: Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)])),
+					text,
+					arrayBuffer: body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength),
+					get json() {
+						return JSON.parse(text);
+					},
+				};
+				if (res.statusCode >= 400 && r.throw !== false) reject(Object.assign(new Error(`Request failed, status ${res.statusCode}`), { status: res.statusCode }));
+				else resolve(response);
+			});
+		});
+		req.on('error', reject);
+		if (r.body !== undefined) req.write(r.body);
+		req.end();
+	});
+}
+requestUrl.calls = 0;
