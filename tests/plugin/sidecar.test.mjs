@@ -11,6 +11,12 @@ import { alive, startPlugin, unloadPlugin, waitFor, TOKEN } from './harness/plug
 
 const MCP_TOKEN = 'f'.repeat(64);
 
+// The variables of the test run itself (CI sets some) are not the plugin's: set them aside, so
+// the sidecar's OBSIDIAN_TC_* environment is exactly what the plugin gives it.
+for (const name of Object.keys(process.env)) {
+  if (name.startsWith('OBSIDIAN_TC_')) delete process.env[name];
+}
+
 test('the sidecar starts wired to the bridge, is restarted after a crash, and stops on unload', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tc-sidecar-'));
   const log = join(dir, 'runs.log');

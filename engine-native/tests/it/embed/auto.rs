@@ -4,6 +4,9 @@
 //! at once; the model is downloaded, loaded and the vault embedded in the background, after
 //! which `search_vault` with no mode answers `hybrid`. With the mirror down, or serving a
 //! corrupted file, search stays lexical and `get_index_status` says why.
+//!
+//! The tests serve the sample vault; `OBSIDIAN_TC_FIRST_RUN_VAULT` names another vault
+//! to copy instead (issue 18's run on obsidian-help-en, with the release build).
 
 use std::path::Path;
 use std::process::Stdio;
@@ -17,7 +20,15 @@ use serde_json::{Value, json};
 use crate::support::hub_mirror::{
     Mirror, closed_endpoint, first_run_env, hub_cache, pinned_snapshot, test_model,
 };
-use crate::support::mcp::{bin, call, fresh_vault, structured};
+use crate::support::mcp::{bin, call, copy_of_vault, fresh_vault, structured};
+
+/// The vault a test serves: the sample vault, or a copy of `OBSIDIAN_TC_FIRST_RUN_VAULT`.
+fn first_run_vault() -> tempfile::TempDir {
+    match std::env::var_os("OBSIDIAN_TC_FIRST_RUN_VAULT") {
+        Some(folder) => copy_of_vault(Path::new(&folder)),
+        None => fresh_vault(),
+    }
+}
 
 /// `obsidian-tc <vault>` over stdio in the first-run environment of `home`.
 async fn first_run(vault: &Path, home: &Path, endpoint: &str) -> RunningService<RoleClient, ()> {
@@ -84,7 +95,7 @@ fn partial_files(folder: &Path) -> Vec<String> {
 async fn a_first_run_downloads_the_model_embeds_and_turns_search_hybrid() {
     let mirror = Mirror::serve(&test_model());
     let home = tempfile::tempdir().expect("home");
-    let vault = fresh_vault();
+    let vault = first_run_vault();
     let client = first_run(vault.path(), home.path(), &mirror.endpoint()).await;
 
     let first = tool(&client, "search_vault", json!({"query": "tomato soup"})).await;
@@ -140,7 +151,7 @@ async fn a_first_run_downloads_the_model_embeds_and_turns_search_hybrid() {
 async fn with_the_hub_down_search_is_lexical_at_once_and_the_status_says_why() {
     let endpoint = closed_endpoint();
     let home = tempfile::tempdir().expect("home");
-    let vault = fresh_vault();
+    let vault = first_run_vault();
     let client = first_run(vault.path(), home.path(), &endpoint).await;
 
     let asked = Instant::now();
@@ -174,7 +185,7 @@ async fn a_corrupt_file_on_the_hub_is_refused_and_no_half_model_is_loaded() {
     let mirror = Mirror::serve(&test_model());
     mirror.corrupt("model.safetensors");
     let home = tempfile::tempdir().expect("home");
-    let vault = fresh_vault();
+    let vault = first_run_vault();
     let client = first_run(vault.path(), home.path(), &mirror.endpoint()).await;
 
     let embeddings = wait_for(&client, Duration::from_secs(120), |e| {

@@ -38,10 +38,15 @@ pub const EMBEDDINGS_OFF: (&str, &str) = ("OBSIDIAN_TC_EMBEDDINGS_PROVIDER", "no
 
 /// A fresh copy of `tests/fixtures/sample-vault` (without any cache a local run left in it).
 pub fn fresh_vault() -> TempDir {
+    copy_of_vault(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/sample-vault"))
+}
+
+/// A temporary copy of the vault at `from`, without the `.obsidian-tc` cache a run left in it.
+pub fn copy_of_vault(from: &Path) -> TempDir {
     fn copy(from: &Path, to: &Path) {
         std::fs::create_dir_all(to).expect("create folder");
-        for entry in std::fs::read_dir(from).expect("read fixture") {
-            let entry = entry.expect("fixture entry");
+        for entry in std::fs::read_dir(from).expect("read vault") {
+            let entry = entry.expect("vault entry");
             let name = entry.file_name();
             if name == ".obsidian-tc" {
                 continue;
@@ -55,8 +60,7 @@ pub fn fresh_vault() -> TempDir {
         }
     }
     let dir = tempfile::tempdir().expect("temp dir");
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/sample-vault");
-    copy(&fixture, dir.path());
+    copy(from, dir.path());
     dir
 }
 
