@@ -30,6 +30,16 @@ fn first_run_vault() -> tempfile::TempDir {
     }
 }
 
+/// The longest wait for the whole vault to be embedded: 5 minutes for the sample vault, 30
+/// for a real one.
+fn embedding_limit() -> Duration {
+    let minutes = match std::env::var_os("OBSIDIAN_TC_FIRST_RUN_VAULT") {
+        Some(_) => 30,
+        None => 5,
+    };
+    Duration::from_secs(minutes * 60)
+}
+
 /// `obsidian-tc <vault>` over stdio in the first-run environment of `home`.
 async fn first_run(vault: &Path, home: &Path, endpoint: &str) -> RunningService<RoleClient, ()> {
     let env = first_run_env(home, endpoint);
@@ -110,7 +120,7 @@ async fn a_first_run_downloads_the_model_embeds_and_turns_search_hybrid() {
         other => panic!("unexpected mode {other:?}: {first}"),
     }
 
-    let embeddings = wait_for(&client, Duration::from_secs(300), |e| e["state"] == "ready").await;
+    let embeddings = wait_for(&client, embedding_limit(), |e| e["state"] == "ready").await;
     assert_eq!(embeddings["provider"], "auto");
     assert_eq!(
         embeddings["model"],
