@@ -260,3 +260,19 @@ fn xlm_roberta_inputs_stop_at_its_usable_positions() {
         .expect("a long text embeds");
     assert_eq!(vectors.len(), 2);
 }
+
+#[test]
+fn xlm_roberta_with_relative_positions_is_refused() {
+    let dir = edited_copy("e5-like", |folder| {
+        edit_json(&folder.join("config.json"), |config| {
+            config["position_embedding_type"] = "relative_key".into();
+        });
+    });
+    match LocalProvider::load(dir.path(), "tiny/e5-like", 4) {
+        Err(error @ EmbedError::Setup { .. }) => {
+            assert!(error.to_string().contains("only absolute"), "{error}");
+        }
+        Err(other) => panic!("another error: {other}"),
+        Ok(_) => panic!("relative positions were loaded as absolute ones"),
+    }
+}
