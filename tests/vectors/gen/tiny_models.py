@@ -12,7 +12,7 @@ both ONNX files are measured against PyTorch's here and recorded (`onnx_min_cosi
 engines' checks know what the files themselves reach.
 
 The models mirror the shapes of the supported real ones at hidden size 32, 2 layers, 4 heads and
-vocabularies of at most 1000 pieces trained here on a few hundred mixed-language lines:
+vocabularies of at most 800 pieces counted here on a few hundred mixed-language lines:
 
 - minilm-like: bert, WordPiece, mean pooling, Normalize (all-MiniLM-L6-v2);
 - bge-like: bert, WordPiece, CLS pooling, Normalize, no prompts in the folder: the query
@@ -33,6 +33,7 @@ CI does not install torch: this script is run by hand and its output committed.
 """
 
 import json
+import math
 import random
 import shutil
 import sys
@@ -47,7 +48,9 @@ import transformers
 from onnxruntime.quantization import QuantType, quantize_dynamic
 from sentence_transformers import SentenceTransformer
 from sentence_transformers.sentence_transformer.modules import Normalize, Pooling, Transformer
-from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
+from collections import Counter
+
+from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
 
 SEED = 19
 HIDDEN = 32
@@ -116,12 +119,36 @@ def corpus():
     return lines
 
 
+def word_counts(normalizer, pre_tokenizer):
+    """How often each pre-tokenized word of the corpus occurs."""
+    counts = Counter()
+    for line in corpus():
+        for word, _ in pre_tokenizer.pre_tokenize_str(normalizer.normalize_str(line)):
+            counts[word] += 1
+    return counts
+
+
+def frequent(counts, room):
+    """The words seen at least twice, most frequent first (ties by the word): at most `room`."""
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    return [word for word, count in ranked if count >= 2][: max(room, 0)]
+
+
+# The vocabularies are counted here rather than with the `tokenizers` trainers, whose results
+# change from run to run (hash-map order): every character of the corpus (and, for WordPiece,
+# its `##` continuation), then the frequent words whole. Rerunning gives the same files.
+
+
 def wordpiece():
-    tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
-    tok.normalizer = normalizers.BertNormalizer(lowercase=True, strip_accents=None)
-    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-    specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
-    tok.train_from_iterator(corpus(), trainers.WordPieceTrainer(vocab_size=VOCAB, special_tokens=specials))
+    normalizer = normalizers.BertNormalizer(lowercase=True, strip_accents=None)
+    pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    counts = word_counts(normalizer, pre_tokenizer)
+    chars = sorted({ch for word in counts for ch in word})
+    pieces = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + chars + ["##" + ch for ch in chars]
+    pieces += [w for w in frequent(counts, VOCAB) if w not in pieces][: VOCAB - len(pieces)]
+    tok = Tokenizer(models.WordPiece({p: i for i, p in enumerate(pieces)}, unk_token="[UNK]"))
+    tok.normalizer = normalizer
+    tok.pre_tokenizer = pre_tokenizer
     cls, sep = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")
     tok.post_processor = processors.TemplateProcessing(
         single="[CLS] $A [SEP]",
@@ -142,16 +169,24 @@ def wordpiece():
 
 def unigram():
     """An XLM-R style tokenizer: <s> <pad> </s> <unk> first, Metaspace, Unigram, <mask> last."""
-    tok = Tokenizer(models.Unigram())
-    tok.normalizer = normalizers.Sequence(
+    normalizer = normalizers.Sequence(
         [normalizers.NFKC(), normalizers.Replace(tokenizers.Regex(" {2,}"), " ")]
     )
-    tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="always")
-    specials = ["<s>", "<pad>", "</s>", "<unk>"]
-    tok.train_from_iterator(
-        corpus(),
-        trainers.UnigramTrainer(vocab_size=VOCAB - 1, special_tokens=specials, unk_token="<unk>"),
-    )
+    pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="always")
+    counts = word_counts(normalizer, pre_tokenizer)
+    chars = Counter()
+    for word, count in counts.items():
+        for ch in word:
+            chars[ch] += count
+    # Scores are log frequencies: a whole frequent word beats spelling it out.
+    total_chars, total_words = sum(chars.values()), sum(counts.values())
+    pieces = [(s, 0.0) for s in ["<s>", "<pad>", "</s>", "<unk>"]]
+    pieces += [(ch, math.log(chars[ch] / total_chars)) for ch in sorted(chars)]
+    room = VOCAB - 1 - len(pieces)
+    pieces += [(w, math.log(counts[w] / total_words)) for w in frequent(counts, room) if w not in chars]
+    tok = Tokenizer(models.Unigram(pieces, unk_id=3, byte_fallback=False))
+    tok.normalizer = normalizer
+    tok.pre_tokenizer = pre_tokenizer
     tok.add_special_tokens(["<mask>"])
     bos, eos = tok.token_to_id("<s>"), tok.token_to_id("</s>")
     tok.post_processor = processors.TemplateProcessing(
