@@ -20,7 +20,7 @@ pub struct KnownModel {
 }
 
 /// The models this server knows by name.
-pub const KNOWN_MODELS: [KnownModel; 4] = [
+pub const KNOWN_MODELS: [KnownModel; 6] = [
     KnownModel {
         name: "sentence-transformers/all-MiniLM-L6-v2",
         pooling: Pooling::Mean,
@@ -30,6 +30,20 @@ pub const KNOWN_MODELS: [KnownModel; 4] = [
     },
     KnownModel {
         name: "intfloat/multilingual-e5-small",
+        pooling: Pooling::Mean,
+        normalize: true,
+        query: "query: ",
+        document: "passage: ",
+    },
+    KnownModel {
+        name: "intfloat/multilingual-e5-base",
+        pooling: Pooling::Mean,
+        normalize: true,
+        query: "query: ",
+        document: "passage: ",
+    },
+    KnownModel {
+        name: "intfloat/multilingual-e5-large",
         pooling: Pooling::Mean,
         normalize: true,
         query: "query: ",
@@ -75,6 +89,6 @@ mod tests {
             Some(Pooling::Cls)
         );
         assert_eq!(known_model("someone/multilingual-e5-small"), None);
-        assert_eq!(known_model("intfloat/multilingual-e5-large"), None);
+        assert_eq!(known_model("intfloat/multilingual-e5-large-instruct"), None);
     }
 }

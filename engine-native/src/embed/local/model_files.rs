@@ -18,9 +18,10 @@ use super::prompts::Prompts;
 /// The transformer architectures the local engines run (`config.json` `model_type`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Architecture {
-    /// `bert` (all-MiniLM-L6-v2, bge-small-en-v1.5, paraphrase-multilingual-MiniLM-L12-v2).
+    /// `bert` (all-MiniLM-L6-v2, bge-small-en-v1.5, and with an XLM-R tokenizer
+    /// multilingual-e5-small and paraphrase-multilingual-MiniLM-L12-v2).
     Bert,
-    /// `xlm-roberta` (multilingual-e5-small).
+    /// `xlm-roberta` (multilingual-e5-base and -large).
     XlmRoberta,
 }
 

@@ -98,7 +98,7 @@ fn every_architecture_has_a_tiny_model() {
         .iter()
         .map(|(_, r)| r["architecture"].as_str().expect("architecture").to_owned())
         .collect();
-    assert_eq!(architectures.len(), 4, "{architectures:?}");
+    assert_eq!(architectures.len(), 5, "{architectures:?}");
     for supported in ["bert", "xlm-roberta"] {
         assert!(architectures.iter().any(|a| a == supported), "{supported}");
     }
