@@ -45,6 +45,16 @@ pub enum EmbedError {
         /// What failed.
         message: String,
     },
+    /// The local model folder holds an architecture no local engine runs (its vectors would
+    /// be wrong), e.g. `model_type: "t5"`.
+    UnsupportedArchitecture {
+        /// The `config.json` read.
+        config: String,
+        /// Its `model_type`, empty when it has none.
+        model_type: String,
+        /// The architectures that are supported, e.g. `["bert", "xlm-roberta"]`.
+        supported: &'static [&'static str],
+    },
 }
 
 impl EmbedError {
@@ -119,6 +129,22 @@ impl fmt::Display for EmbedError {
                 f,
                 "embedding provider local: the model failed: {message}; check that embeddings.modelPath holds an intact sentence-transformers model"
             ),
+            EmbedError::UnsupportedArchitecture {
+                config,
+                model_type,
+                supported,
+            } => {
+                let found = if model_type.is_empty() {
+                    "names no model_type".to_owned()
+                } else {
+                    format!("is model_type {model_type:?}")
+                };
+                write!(
+                    f,
+                    "embedding provider local: {config} {found}, which no local engine runs; supported architectures: {}; pick a model of one of those (see the README, \"Local models\")",
+                    supported.join(", ")
+                )
+            }
         }
     }
 }

@@ -146,10 +146,12 @@ impl RemoteProvider {
             poster,
             fingerprint: EmbeddingFingerprint {
                 provider: api.name().to_owned(),
+                engine: String::new(),
                 model: model.clone(),
                 dimensions: dimensions.unwrap_or_default(),
                 pooling: Pooling::Provider,
                 normalized: true,
+                prompts: String::new(),
             },
             model,
             max_batch: batch.clamp(1, api.max_batch()),

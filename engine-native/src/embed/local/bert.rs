@@ -1,13 +1,12 @@
-//! [`LocalProvider`]: a BERT sentence-transformer run in process on the CPU with candle:
-//! `tokenizer.json` word pieces cut at the model's longest input, a BERT forward pass over
-//! `model.safetensors`, the pooling of `1_Pooling`, L2 normalisation. Queries and documents
-//! are encoded alike.
+//! [`LocalProvider`]: a sentence-transformer run in process on the CPU with candle: the
+//! model's prefix of queries or documents ([`Prompts`]), `tokenizer.json` word pieces cut at
+//! the model's longest input, a BERT or XLM-RoBERTa forward pass over `model.safetensors`
+//! ([`Encoder`]), the model's pooling, L2 normalisation.
 
 use std::path::Path;
 
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
-use candle_transformers::models::bert::BertModel;
 use engine_core::hash::sha256_hex;
 use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
 
@@ -15,15 +14,21 @@ use crate::embed::error::EmbedError;
 use crate::embed::fingerprint::{EmbeddingFingerprint, Pooling};
 use crate::embed::provider::{EmbedKind, EmbeddingProvider, embed_in_batches};
 
+use super::encoder::Encoder;
 use super::model_files::ModelFiles;
 use super::pool;
+use super::prompts::Prompts;
+
+/// The engine named in the fingerprint.
+const ENGINE: &str = "candle";
 
 /// How many hex digits of the weights' SHA-256 go into the fingerprint.
 const DIGEST_CHARS: usize = 12;
 
 /// A sentence-transformer loaded in memory.
 pub struct LocalProvider {
-    model: BertModel,
+    model: Encoder,
+    prompts: Prompts,
     tokenizer: Tokenizer,
     pooling: Pooling,
     max_tokens: usize,
@@ -32,9 +37,11 @@ pub struct LocalProvider {
 }
 
 impl LocalProvider {
-    /// Loads the model in `folder` (see [`super::locate()`]) under the name `model`, encoding
-    /// at most `batch` texts at once. The fingerprint's model is `model@` the start of the
-    /// weights' SHA-256, so that other weights under the same name are another space.
+    /// Loads the model in `folder` (see [`super::locate()`]) under the name `model` (which
+    /// picks the known model's pooling and prefixes where the folder does not say them),
+    /// encoding at most `batch` texts at once. The fingerprint's model is `model@` the start
+    /// of the weights' SHA-256, so that other weights under the same name are another space;
+    /// it also names the engine and the prefixes.
     pub fn load(folder: &Path, model: &str, batch: usize) -> Result<LocalProvider, EmbedError> {
         LocalProvider::load_checked(folder, model, batch, None)
     }
@@ -47,7 +54,7 @@ impl LocalProvider {
         batch: usize,
         weights_sha256: Option<&str>,
     ) -> Result<LocalProvider, EmbedError> {
-        let files = ModelFiles::read(folder)?;
+        let files = ModelFiles::read(folder, model)?;
         let weights_path = folder.join("model.safetensors");
         let weights = std::fs::read(&weights_path).map_err(|e| {
             EmbedError::setup(
@@ -71,21 +78,24 @@ impl LocalProvider {
         }
         let vars = VarBuilder::from_buffered_safetensors(weights, DType::F32, &Device::Cpu)
             .map_err(|e| model_error(&weights_path, e))?;
-        let bert = BertModel::load(vars, &files.bert).map_err(|e| model_error(&weights_path, e))?;
+        let encoder = Encoder::load(files.architecture, folder, vars)?;
         let tokenizer = load_tokenizer(&folder.join("tokenizer.json"), files.max_tokens)?;
         Ok(LocalProvider {
-            model: bert,
+            model: encoder,
             tokenizer,
             pooling: files.pooling,
             max_tokens: files.max_tokens,
             max_batch: batch.max(1),
             fingerprint: EmbeddingFingerprint {
                 provider: "local".to_owned(),
+                engine: ENGINE.to_owned(),
                 model: format!("{model}@{}", &digest[..DIGEST_CHARS]),
                 dimensions: files.dimensions,
                 pooling: files.pooling,
                 normalized: true,
+                prompts: files.prompts.digest(),
             },
+            prompts: files.prompts,
         })
     }
 
@@ -121,7 +131,7 @@ impl LocalProvider {
                 (rows, width),
                 &Device::Cpu,
             )?;
-            let hidden = self.model.forward(&ids, &ids.zeros_like()?, Some(&mask))?;
+            let hidden = self.model.forward(&ids, &mask)?;
             pool::pool(&hidden, &mask, self.pooling)?.to_vec2::<f32>()
         };
         run().map_err(|e| EmbedError::Model {
@@ -139,9 +149,11 @@ impl EmbeddingProvider for LocalProvider {
         self.max_batch
     }
 
-    /// Texts are encoded shortest first, so that each batch pads to similar lengths, and
-    /// returned in the caller's order.
-    fn embed(&self, texts: &[&str], _kind: EmbedKind) -> Result<Vec<Vec<f32>>, EmbedError> {
+    /// Texts get the model's prefix of `kind`, are encoded shortest first, so that each batch
+    /// pads to similar lengths, and are returned in the caller's order.
+    fn embed(&self, texts: &[&str], kind: EmbedKind) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let inputs = self.prompts.apply(texts, kind);
+        let texts: Vec<&str> = inputs.iter().map(AsRef::as_ref).collect();
         let mut order: Vec<usize> = (0..texts.len()).collect();
         order.sort_by_key(|&i| texts[i].len());
         let sorted: Vec<&str> = order.iter().map(|&i| texts[i]).collect();
@@ -183,7 +195,7 @@ fn model_error(path: &Path, error: candle_core::Error) -> EmbedError {
     EmbedError::setup(
         "local",
         format!(
-            "{} is not a BERT model this server can load: {error}",
+            "{} is not a safetensors file this server can load: {error}",
             path.display()
         ),
     )

@@ -44,13 +44,14 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 }
 
 #[test]
-fn vectors_have_384_dimensions_unit_length_and_the_mean_pooling_fingerprint() {
+fn vectors_have_384_dimensions_unit_length_and_the_mean_pooling_candle_fingerprint() {
     let print = model().fingerprint();
     assert_eq!(print.dimensions, 384);
     assert_eq!(print.pooling, Pooling::Mean);
     assert!(print.normalized);
     assert!(
-        print.id().starts_with(&format!("local|{MODEL}@")) && print.id().ends_with("|384|mean|l2"),
+        print.id().starts_with(&format!("local|{MODEL}@"))
+            && print.id().ends_with("|384|mean|l2|candle"),
         "{}",
         print.id()
     );

@@ -3,3 +3,4 @@ mod config;
 mod hub;
 mod local;
 mod remote;
+mod tiny_models;

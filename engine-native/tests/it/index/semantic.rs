@@ -2,8 +2,10 @@
 //! package's all-MiniLM-L6-v2, found through `OBSIDIAN_TC_TEST_MODEL` as in `embed::local`):
 //! `index_vault` embeds every chunk, `search_vault` finds notes by meaning where no word is
 //! shared, fuses both rankings in hybrid mode, filters hidden notes before the top-k, and
-//! drops a deleted note's vectors.
+//! drops a deleted note's vectors. A change of model prompts (on a tiny model of
+//! tests/fixtures/tiny-models) embeds the vault again in another set.
 
+use obsidian_tc::auth::Caller;
 use obsidian_tc::errors::ErrorCode;
 use serde_json::{Value, json};
 
@@ -154,4 +156,50 @@ fn without_a_provider_semantic_modes_are_refused_and_auto_is_lexical() {
     let auto = search(&fx, json!({"query": "felines"}));
     assert_eq!(auto["mode"], "lexical");
     assert_eq!(paths(&auto), ["Cats.md"]);
+}
+
+#[test]
+fn another_fingerprint_embeds_the_vault_again_and_never_mixes_the_two() {
+    let tiny = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/tiny-models/bge-like")
+        .display()
+        .to_string();
+    let fx = Fixture::new(json!({
+        "throttle": {"enabled": false},
+        "embeddings": {"provider": "local", "modelPath": tiny, "model": "tiny/bge-like"}
+    }));
+    notes(&fx, "");
+    let embedded = |outcome: Value| outcome["embeddings"]["embedded"].clone();
+    assert_eq!(embedded(fx.ok("index_vault", json!({}))), 3);
+
+    let status = |outcome: obsidian_tc::dispatch::CallOutcome| {
+        let status = outcome.result.expect("get_index_status");
+        let embeddings = &status["embeddings"];
+        (embeddings["embedded"].clone(), embeddings["total"].clone())
+    };
+
+    // The same weights under bge's name get its query instruction: another fingerprint,
+    // whose set starts empty, so every chunk is embedded again; the first set is kept.
+    let reopen_as = |model: &str| {
+        let path = fx.dir.path().join("config.json");
+        let mut config: Value =
+            serde_json::from_slice(&std::fs::read(&path).expect("config")).expect("json");
+        config["embeddings"]["model"] = model.into();
+        std::fs::write(&path, config.to_string()).expect("config");
+        fx.reopen()
+    };
+    let renamed = reopen_as("BAAI/bge-small-en-v1.5");
+    let call = |server: &obsidian_tc::dispatch::Dispatcher, tool: &str| {
+        server.call(&Caller::stdio(), tool, json!({}))
+    };
+    assert_eq!(
+        status(call(&renamed, "get_index_status")),
+        (json!(0), json!(3))
+    );
+    assert_eq!(status(call(&renamed, "index_vault")).0, json!(3));
+    let back = reopen_as("tiny/bge-like");
+    assert_eq!(
+        status(call(&back, "get_index_status")),
+        (json!(3), json!(3))
+    );
 }
