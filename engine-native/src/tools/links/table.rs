@@ -2,6 +2,7 @@
 //! argument names (canonical, and an indexed note), and pages of a sorted list.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use engine_core::acl::AclOp;
 use schemars::JsonSchema;
@@ -33,15 +34,30 @@ pub(crate) fn link_table(ctx: &ToolContext<'_>) -> Result<Arc<LinkTable>, ToolEr
         .map_err(|error| ToolError::internal(format!("the link index failed: {error}")))
 }
 
-/// The link table a link-rewriting change plans from, which must hold every note: while a
-/// scan of the vault runs the change is refused (retryable), and a vault never indexed
-/// (`index.scanOnStart` off) is scanned first, so no incoming link is missed.
+/// How long a link-rewriting change waits for a running scan to end before it is refused
+/// (the scan of a small vault, or the last notes of a large one, ends within it).
+const SCAN_WAIT: Duration = Duration::from_secs(3);
+
+/// How often the scan is looked at while waiting.
+const SCAN_POLL: Duration = Duration::from_millis(20);
+
+/// The link table a link-rewriting change plans from, which must hold every note: a running
+/// scan of the vault is waited for up to [`SCAN_WAIT`], then the change is refused
+/// (retryable); a vault never indexed (`index.scanOnStart` off) is scanned first, so no
+/// incoming link is missed.
 pub(crate) fn complete_link_table(ctx: &ToolContext<'_>) -> Result<Arc<LinkTable>, ToolError> {
     let indexes = ctx.server().indexes();
-    let status = indexes
-        .vault(ctx.store(), ctx.vault_id())
-        .map_err(index_fault)?
-        .status();
+    let deadline = Instant::now() + SCAN_WAIT;
+    let status = loop {
+        let status = indexes
+            .vault(ctx.store(), ctx.vault_id())
+            .map_err(index_fault)?
+            .status();
+        if !status.scanning || Instant::now() >= deadline {
+            break status;
+        }
+        std::thread::sleep(SCAN_POLL);
+    };
     if status.scanning {
         return Err(ToolError::new(
             ErrorCode::IdempotencyInFlight,
