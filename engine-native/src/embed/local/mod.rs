@@ -1,20 +1,36 @@
 //! The local embedding engine: a sentence-transformer model folder found on disk
-//! ([`mod@locate`]) and run in process ([`LocalProvider`], with the default-on cargo feature
-//! `local-embeddings`; without it, `embeddings.provider: "local"` is refused with what to do).
+//! ([`mod@locate`]) and run in process (with the default-on cargo feature `local-embeddings`;
+//! without it, `embeddings.provider: "local"` is refused with what to do) by one of two
+//! engines, picked by [`engine`]: ONNX Runtime ([`OnnxProvider`], default-on cargo feature
+//! `onnx-runtime`, the library loaded at run time by [`onnx_library`]) or candle
+//! ([`LocalProvider`]). Both share [`encoder`] (tokenizer, shortest-first batches,
+//! [`pool`]ing, fingerprint) and [`weights`].
 
 #[cfg(feature = "local-embeddings")]
 mod bert;
+#[cfg(feature = "local-embeddings")]
+pub mod encoder;
+#[cfg(feature = "local-embeddings")]
+pub mod engine;
 pub mod locate;
 #[cfg(feature = "local-embeddings")]
 pub mod model_files;
+#[cfg(feature = "onnx-runtime")]
+pub mod onnx;
+#[cfg(feature = "onnx-runtime")]
+pub mod onnx_library;
 #[cfg(feature = "local-embeddings")]
 pub mod pool;
+#[cfg(feature = "local-embeddings")]
+pub mod weights;
 
 #[cfg(feature = "local-embeddings")]
 pub use bert::LocalProvider;
 pub use locate::{Located, locate, locate_model};
 #[cfg(feature = "local-embeddings")]
 pub use model_files::ModelFiles;
+#[cfg(feature = "onnx-runtime")]
+pub use onnx::OnnxProvider;
 
 /// The model used when `embeddings.model` is omitted.
 pub use crate::embed::hub::DEFAULT_MODEL;

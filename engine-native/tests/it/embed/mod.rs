@@ -2,4 +2,6 @@ mod auto;
 mod config;
 mod hub;
 mod local;
+#[cfg(feature = "onnx-runtime")]
+mod onnx;
 mod remote;

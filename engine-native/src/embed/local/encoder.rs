@@ -1,0 +1,166 @@
+//! [`TextEncoder`]: what both local engines (candle and ONNX Runtime) do around the model's
+//! forward pass: the tokenizer of the model folder, a batch of texts as padded rows of
+//! word-piece ids ([`TokenBatch`]), the shortest-first order in which texts are encoded, the
+//! pooling of the token vectors and the fingerprint of the vectors.
+
+use std::path::Path;
+
+use tokenizers::{Encoding, PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
+
+use crate::embed::error::EmbedError;
+use crate::embed::fingerprint::{EmbeddingFingerprint, Pooling};
+use crate::embed::provider::embed_in_batches;
+
+use super::model_files::ModelFiles;
+use super::pool;
+
+/// A model's text side: its tokenizer, pooling and batch size, and the fingerprint of its
+/// vectors; [`TextEncoder::embed`] runs an engine's forward pass between them.
+pub struct TextEncoder {
+    tokenizer: Tokenizer,
+    pooling: Pooling,
+    max_tokens: usize,
+    max_batch: usize,
+    fingerprint: EmbeddingFingerprint,
+}
+
+impl TextEncoder {
+    /// The text side of the model in `folder` (whose settings are `files`), encoding at most
+    /// `batch` texts at once; `model_id` is the fingerprint's model (see
+    /// [`super::weights::Weights`]).
+    pub fn new(
+        folder: &Path,
+        files: &ModelFiles,
+        model_id: String,
+        batch: usize,
+    ) -> Result<TextEncoder, EmbedError> {
+        Ok(TextEncoder {
+            tokenizer: load_tokenizer(&folder.join("tokenizer.json"), files.max_tokens)?,
+            pooling: files.pooling,
+            max_tokens: files.max_tokens,
+            max_batch: batch.max(1),
+            fingerprint: EmbeddingFingerprint {
+                provider: "local".to_owned(),
+                model: model_id,
+                dimensions: files.dimensions,
+                pooling: files.pooling,
+                normalized: true,
+            },
+        })
+    }
+
+    /// The embedding space of the vectors.
+    pub fn fingerprint(&self) -> &EmbeddingFingerprint {
+        &self.fingerprint
+    }
+
+    /// The most texts encoded at once.
+    pub fn max_batch(&self) -> usize {
+        self.max_batch
+    }
+
+    /// The most word pieces (special tokens included) of one input; the rest is cut.
+    pub fn max_tokens(&self) -> usize {
+        self.max_tokens
+    }
+
+    /// The unit vectors of `texts`, in order: tokenized shortest first in batches (so that
+    /// each pads to similar lengths), each batch's token vectors computed by `forward` (`rows
+    /// × width × dims` values, flat), pooled and L2-normalised.
+    pub fn embed(
+        &self,
+        texts: &[&str],
+        forward: impl Fn(&TokenBatch) -> Result<Vec<f32>, EmbedError>,
+    ) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let order = shortest_first(texts);
+        let sorted: Vec<&str> = order.iter().map(|&i| texts[i]).collect();
+        let vectors = embed_in_batches(
+            &self.fingerprint,
+            "local",
+            self.max_batch,
+            &sorted,
+            |chunk| {
+                let batch = TokenBatch::encode(&self.tokenizer, chunk)?;
+                let hidden = forward(&batch)?;
+                pool::pool(&hidden, &batch.mask, batch.width, self.pooling)
+            },
+        )?;
+        let mut out = vec![Vec::new(); texts.len()];
+        for (vector, index) in vectors.into_iter().zip(order) {
+            out[index] = vector;
+        }
+        Ok(out)
+    }
+}
+
+/// The tokenizer of `path`, cutting inputs at `max_tokens` and padding each batch to its
+/// longest input (the file's own fixed padding and truncation, if any, are replaced).
+pub fn load_tokenizer(path: &Path, max_tokens: usize) -> Result<Tokenizer, EmbedError> {
+    let mut tokenizer = Tokenizer::from_file(path)
+        .map_err(|e| EmbedError::setup("local", format!("cannot load {}: {e}", path.display())))?;
+    let padding = PaddingParams {
+        strategy: PaddingStrategy::BatchLongest,
+        ..tokenizer.get_padding().cloned().unwrap_or_default()
+    };
+    tokenizer.with_padding(Some(padding));
+    tokenizer
+        .with_truncation(Some(TruncationParams {
+            max_length: max_tokens,
+            ..TruncationParams::default()
+        }))
+        .map_err(|e| EmbedError::setup("local", format!("cannot truncate at {max_tokens}: {e}")))?;
+    Ok(tokenizer)
+}
+
+/// A batch of texts as `rows` rows of `width` word pieces (padded to the longest), each part
+/// flat, row after row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenBatch {
+    /// How many texts.
+    pub rows: usize,
+    /// The word pieces of every row (the longest text's, after truncation).
+    pub width: usize,
+    /// The word-piece ids.
+    pub ids: Vec<u32>,
+    /// 1 for a real word piece, 0 for padding.
+    pub mask: Vec<u32>,
+    /// The segment ids (all 0 for one text).
+    pub type_ids: Vec<u32>,
+}
+
+impl TokenBatch {
+    /// `texts` tokenized by `tokenizer` (from [`load_tokenizer`]).
+    pub fn encode(tokenizer: &Tokenizer, texts: &[&str]) -> Result<TokenBatch, EmbedError> {
+        let encodings =
+            tokenizer
+                .encode_batch(texts.to_vec(), true)
+                .map_err(|e| EmbedError::Model {
+                    message: format!("tokenizing failed: {e}"),
+                })?;
+        let flat = |part: fn(&Encoding) -> &[u32]| -> Vec<u32> {
+            encodings
+                .iter()
+                .flat_map(|e| part(e).iter().copied())
+                .collect()
+        };
+        Ok(TokenBatch {
+            rows: encodings.len(),
+            width: encodings.first().map_or(0, |e| e.get_ids().len()),
+            ids: flat(Encoding::get_ids),
+            mask: flat(Encoding::get_attention_mask),
+            type_ids: flat(Encoding::get_type_ids),
+        })
+    }
+
+    /// The word pieces that are not padding.
+    pub fn real_tokens(&self) -> usize {
+        self.mask.iter().filter(|&&m| m != 0).count()
+    }
+}
+
+/// The indices of `texts`, shortest text (in bytes, a cheap stand-in for word pieces) first.
+pub fn shortest_first(texts: &[&str]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..texts.len()).collect();
+    order.sort_by_key(|&i| texts[i].len());
+    order
+}
