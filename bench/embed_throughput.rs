@@ -18,7 +18,8 @@
 //! figure leaves tokenizing out). `--threads` sets the intra-op threads of ONNX Runtime (both
 //! sides) and candle's (`RAYON_NUM_THREADS`). Each engine is timed `--runs` times after an
 //! untimed warm-up batch; the medians are printed, with chunks/s and tokens/s as a ratio to
-//! the Python figure, and the p50/p95 of embedding one short query.
+//! the Python figure, and the p50/p95 of embedding one short query. The engines take turns
+//! within each run, so that a busy machine slows them alike.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -312,34 +313,43 @@ fn run() -> Result<(), String> {
         args.threads,
         args.runs
     );
-    let mut results: Vec<(Spec, Vec<Figures>)> = Vec::new();
+    // Every engine loaded and warmed up first, then timed in turn in each run, so that the
+    // load of a shared machine falls on all of them alike.
+    let onnx_model_file = onnx_file(&args.onnx_model)
+        .ok_or(format!("no ONNX file in {}", args.onnx_model.display()))?;
+    let mut providers = Vec::new();
     for &spec in &args.engines {
-        let mut runs = Vec::new();
         if spec.engine == Engine::Python {
-            let file = onnx_file(&args.onnx_model)
-                .ok_or(format!("no ONNX file in {}", args.onnx_model.display()))?;
-            for _ in 0..args.runs {
-                runs.push(measure_python(&args, &encode, &refs, spec.batch, &file)?);
-            }
-        } else {
-            let provider = provider(&args, spec)?;
-            let warm = &refs[..spec.batch.min(refs.len())];
-            provider
-                .embed(warm, EmbedKind::Document)
-                .map_err(|e| e.to_string())?;
-            for _ in 0..args.runs {
-                runs.push(measure_rust(provider.as_ref(), &refs)?);
-            }
+            providers.push(None);
+            continue;
         }
-        println!(
-            "  {:?}:{} runs: {:?} s",
-            spec.engine,
-            spec.batch,
-            runs.iter()
-                .map(|f| (f.seconds * 100.0).round() / 100.0)
-                .collect::<Vec<_>>()
-        );
-        results.push((spec, runs));
+        let provider = provider(&args, spec)?;
+        let warm = &refs[..spec.batch.min(refs.len())];
+        provider
+            .embed(warm, EmbedKind::Document)
+            .map_err(|e| e.to_string())?;
+        providers.push(Some(provider));
+    }
+    let mut results: Vec<(Spec, Vec<Figures>)> = args
+        .engines
+        .iter()
+        .map(|&spec| (spec, Vec::new()))
+        .collect();
+    for run in 0..args.runs {
+        for ((spec, runs), provider) in results.iter_mut().zip(&providers) {
+            let figures = match provider {
+                Some(provider) => measure_rust(provider.as_ref(), &refs)?,
+                None => measure_python(&args, &encode, &refs, spec.batch, &onnx_model_file)?,
+            };
+            println!(
+                "  run {}: {:?}:{} {:.2} s",
+                run + 1,
+                spec.engine,
+                spec.batch,
+                figures.seconds
+            );
+            runs.push(figures);
+        }
     }
     let reference = results
         .iter()

@@ -131,7 +131,7 @@ fn embeddings_usable(config: &LoadedConfig) -> Check {
                 Ok(plan) => Check::ok(format!(
                     "embedding model {model} is in {}, run by {}",
                     folder.display(),
-                    plan.describe(folder)
+                    plan.describe()
                 )),
                 Err(error) => Check::fail(
                     format!("search is lexical: {error}"),

@@ -72,8 +72,8 @@ pub struct EmbeddingsConfig {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = 65536))]
     pub dimensions: Option<u32>,
-    /// The most texts per request (omitted: 32 for `local` and `ollama`, 128 for `openai` and
-    /// `voyage`, 96 for `cohere`).
+    /// The most texts per request (omitted: 8 for `auto` and `local`, 32 for `ollama`, 128 for
+    /// `openai` and `voyage`, 96 for `cohere`).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = 2048))]
     pub batch_size: Option<u32>,

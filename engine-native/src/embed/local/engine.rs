@@ -69,14 +69,14 @@ impl Plan {
 
     /// What runs the model, for status and `doctor`: `onnx (ONNX Runtime 1.32 from …, file
     /// …)` or `candle (model.safetensors; ONNX Runtime not used: why)`.
-    pub fn describe(&self, folder: &Path) -> String {
+    pub fn describe(&self) -> String {
         match self {
             #[cfg(feature = "onnx-runtime")]
             Plan::Onnx { file, runtime } => format!(
                 "onnx (ONNX Runtime 1.{} from {}, {})",
                 runtime.minor,
                 runtime.library.display(),
-                file.strip_prefix(folder).unwrap_or(file).display()
+                file.display()
             ),
             Plan::Candle { why_not_onnx } => match why_not_onnx {
                 Some(why) => format!("candle ({WEIGHTS_FILE}; ONNX Runtime not used: {why})"),
@@ -128,7 +128,7 @@ pub fn load(
     let folder = &located.folder;
     let batch = config.batch_size.map_or(DEFAULT_BATCH, |b| b as usize);
     let plan = Plan::choose(config.engine, folder, env)?;
-    let engine = plan.describe(folder);
+    let engine = plan.describe();
     let inner: Box<dyn EmbeddingProvider> = match plan {
         #[cfg(feature = "onnx-runtime")]
         Plan::Onnx { file, runtime } => {

@@ -199,6 +199,28 @@ mod tests {
     }
 
     #[test]
+    fn an_onnx_file_stands_in_for_the_safetensors_weights() {
+        let folder = tempfile::tempdir().expect("tempdir");
+        for file in ["config.json", "tokenizer.json"] {
+            std::fs::write(folder.path().join(file), "{}").expect("write");
+        }
+        let env = |_: &str| None;
+        assert!(locate_model("org/m", Some(folder.path()), &env).is_err());
+        std::fs::create_dir_all(folder.path().join("onnx")).expect("mkdir");
+        std::fs::write(folder.path().join("onnx/model.onnx"), "x").expect("write");
+        std::fs::write(folder.path().join("model.onnx"), "x").expect("write");
+        assert_eq!(
+            locate_model("org/m", Some(folder.path()), &env),
+            Ok(folder.path().to_path_buf())
+        );
+        assert_eq!(
+            onnx_file(folder.path()),
+            Some(folder.path().join("onnx/model.onnx")),
+            "the first of ONNX_FILES"
+        );
+    }
+
+    #[test]
     fn the_default_model_is_missing_until_a_snapshot_has_its_pinned_files() {
         let home = tempfile::tempdir().expect("tempdir");
         let hf_home = home.path().to_string_lossy().into_owned();
