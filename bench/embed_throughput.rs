@@ -1,39 +1,104 @@
-//! Throughput of the local embedding provider (all-MiniLM-L6-v2 on the CPU) on SciFact
-//! abstracts, the size of typical note chunks.
+//! Throughput of the local embedding engines on SciFact abstracts (the size of typical note
+//! chunks), in one run on the same texts: candle f32, ONNX Runtime through our provider (int8
+//! weights), and PyPI onnxruntime through `bench/embed_throughput_ort.py` as the reference,
+//! each with its batch size; plus the latency of embedding one short query.
 //!
 //! ```text
 //! OBSIDIAN_TC_TEST_MODEL=target/test-model/all-MiniLM-L6-v2 \
+//! OBSIDIAN_TC_TEST_ONNX_MODEL=target/test-model/all-MiniLM-L6-v2-int8 \
+//! OBSIDIAN_TC_ONNXRUNTIME=.venv/lib/python3.*/site-packages/onnxruntime/capi/libonnxruntime.so.1.32.0 \
 //!     cargo run --release -p bench --bin embed_throughput -- \
-//!     [--model <folder>] [--corpus ../shared/data/scifact/corpus.jsonl] [--count 512] [--batch 32]
+//!     [--model <folder>] [--onnx-model <folder>] [--python .venv/bin/python] \
+//!     [--corpus ../shared/data/scifact/corpus.jsonl] [--count 640] [--threads 2] [--runs 3] \
+//!     [--engines candle:32,onnx:32,python:32]
 //! ```
 //!
-//! Prints the load time, then chunks per second for one untimed warm-up batch and the timed
-//! run, and the mean word pieces per chunk (inputs are cut at 256).
+//! Inputs are cut at the model's 256 word pieces; every engine gets the same texts in the same
+//! shortest-first batches (the Python side gets them tokenized by the Rust side, so its
+//! figure leaves tokenizing out). `--threads` sets the intra-op threads of ONNX Runtime (both
+//! sides) and candle's (`RAYON_NUM_THREADS`). Each engine is timed `--runs` times after an
+//! untimed warm-up batch; the medians are printed, with chunks/s and tokens/s as a ratio to
+//! the Python figure, and the p50/p95 of embedding one short query. The engines take turns
+//! within each run, so that a busy machine slows them alike.
 
-use std::path::PathBuf;
-use std::process::ExitCode;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
 use std::time::Instant;
 
-use obsidian_tc::embed::{EmbedKind, EmbeddingProvider, LocalProvider};
-use serde_json::Value;
+use obsidian_tc::embed::local::encoder::{TokenBatch, load_tokenizer, shortest_first};
+use obsidian_tc::embed::local::locate::onnx_file;
+use obsidian_tc::embed::local::onnx::OnnxSettings;
+use obsidian_tc::embed::local::{ModelFiles, OnnxProvider, onnx_library};
+use obsidian_tc::embed::{EmbedError, EmbedKind, EmbeddingProvider, LocalProvider};
+use serde_json::{Value, json};
+
+const MODEL: &str = "sentence-transformers/all-MiniLM-L6-v2";
+
+/// The short query whose latency is measured.
+const QUERY: &str = "do vaccines cause autism";
+
+/// How many times the query is embedded for its latency.
+const QUERY_REPEATS: usize = 50;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Engine {
+    Candle,
+    Onnx,
+    Python,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Spec {
+    engine: Engine,
+    batch: usize,
+}
 
 struct Args {
     model: PathBuf,
+    onnx_model: PathBuf,
+    python: PathBuf,
     corpus: PathBuf,
     count: usize,
-    batch: usize,
+    threads: usize,
+    runs: usize,
+    engines: Vec<Spec>,
+}
+
+fn parse_spec(text: &str) -> Result<Spec, String> {
+    let (name, batch) = text.split_once(':').unwrap_or((text, "32"));
+    let engine = match name {
+        "candle" => Engine::Candle,
+        "onnx" => Engine::Onnx,
+        "python" => Engine::Python,
+        _ => return Err(format!("unknown engine {name:?}: candle, onnx or python")),
+    };
+    let batch = batch.parse::<usize>().map_err(|e| format!("{text}: {e}"))?;
+    Ok(Spec { engine, batch })
 }
 
 fn parse_args() -> Result<Args, String> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let from_env = |var: &str, default: &str| {
+        std::env::var_os(var).map_or_else(|| root.join(default), PathBuf::from)
+    };
     let mut args = Args {
-        model: std::env::var_os("OBSIDIAN_TC_TEST_MODEL").map_or_else(
-            || root.join("target/test-model/all-MiniLM-L6-v2"),
-            PathBuf::from,
+        model: from_env(
+            "OBSIDIAN_TC_TEST_MODEL",
+            "target/test-model/all-MiniLM-L6-v2",
         ),
+        onnx_model: from_env(
+            "OBSIDIAN_TC_TEST_ONNX_MODEL",
+            "target/test-model/all-MiniLM-L6-v2-int8",
+        ),
+        python: root.join(".venv/bin/python"),
         corpus: root.join("../shared/data/scifact/corpus.jsonl"),
-        count: 512,
-        batch: 32,
+        count: 640,
+        threads: 2,
+        runs: 3,
+        engines: ["candle:32", "onnx:32", "python:32"]
+            .into_iter()
+            .map(parse_spec)
+            .collect::<Result<_, _>>()?,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -41,9 +106,15 @@ fn parse_args() -> Result<Args, String> {
         let number = || value.parse::<usize>().map_err(|e| format!("{flag}: {e}"));
         match flag.as_str() {
             "--model" => args.model = PathBuf::from(&value),
+            "--onnx-model" => args.onnx_model = PathBuf::from(&value),
+            "--python" => args.python = PathBuf::from(&value),
             "--corpus" => args.corpus = PathBuf::from(&value),
             "--count" => args.count = number()?,
-            "--batch" => args.batch = number()?,
+            "--threads" => args.threads = number()?,
+            "--runs" => args.runs = number()?.max(1),
+            "--engines" => {
+                args.engines = value.split(',').map(parse_spec).collect::<Result<_, _>>()?;
+            }
             _ => return Err(format!("unknown flag {flag}")),
         }
     }
@@ -67,41 +138,244 @@ fn abstracts(args: &Args) -> Result<Vec<String>, String> {
         .collect()
 }
 
-fn run() -> Result<(), String> {
-    let args = parse_args()?;
-    let texts = abstracts(&args)?;
-    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+/// Tokenizes a batch as the providers do.
+type Encode<'a> = &'a dyn Fn(&[&str]) -> Result<TokenBatch, EmbedError>;
+
+/// One timed pass and the query latencies (p50, p95, in ms).
+struct Figures {
+    seconds: f64,
+    query_p50_ms: f64,
+    query_p95_ms: f64,
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+fn percentile(mut values: Vec<f64>, share: f64) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[((values.len() - 1) as f64 * share) as usize]
+}
+
+/// A pass of `provider` over `texts` and its query latencies.
+fn measure_rust(provider: &dyn EmbeddingProvider, texts: &[&str]) -> Result<Figures, String> {
     let started = Instant::now();
-    let model = LocalProvider::load(
-        &args.model,
-        "sentence-transformers/all-MiniLM-L6-v2",
-        args.batch,
-    )
-    .map_err(|e| e.to_string())?;
-    println!(
-        "loaded {} in {:.2} s",
-        model.fingerprint().id(),
-        started.elapsed().as_secs_f64()
-    );
-    let warm = &refs[..args.batch.min(refs.len())];
-    model
-        .embed(warm, EmbedKind::Document)
-        .map_err(|e| e.to_string())?;
-    let started = Instant::now();
-    let vectors = model
-        .embed(&refs, EmbedKind::Document)
+    let vectors = provider
+        .embed(texts, EmbedKind::Document)
         .map_err(|e| e.to_string())?;
     let seconds = started.elapsed().as_secs_f64();
-    let words: usize = refs.iter().map(|t| t.split_whitespace().count()).sum();
-    println!(
-        "{} chunks (mean {:.0} words, cut at {} word pieces), batch {}: {:.2} s, {:.1} chunks/s",
-        vectors.len(),
-        words as f64 / refs.len().max(1) as f64,
-        model.max_tokens(),
-        args.batch,
+    if vectors.len() != texts.len() {
+        return Err(format!(
+            "{} vectors for {} texts",
+            vectors.len(),
+            texts.len()
+        ));
+    }
+    let latencies: Vec<f64> = (0..QUERY_REPEATS)
+        .map(|_| {
+            let started = Instant::now();
+            provider
+                .embed(&[QUERY], EmbedKind::Query)
+                .map(|_| started.elapsed().as_secs_f64() * 1000.0)
+                .map_err(|e| e.to_string())
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Figures {
         seconds,
-        vectors.len() as f64 / seconds
+        query_p50_ms: percentile(latencies.clone(), 0.5),
+        query_p95_ms: percentile(latencies, 0.95),
+    })
+}
+
+/// The batches of `texts` as the providers form them: shortest first, `batch` at a time.
+fn batches(encode: Encode<'_>, texts: &[&str], batch: usize) -> Result<Vec<TokenBatch>, String> {
+    let sorted: Vec<&str> = shortest_first(texts)
+        .into_iter()
+        .map(|i| texts[i])
+        .collect();
+    sorted
+        .chunks(batch.max(1))
+        .map(|chunk| encode(chunk).map_err(|e| e.to_string()))
+        .collect()
+}
+
+fn batch_json(batch: &TokenBatch) -> Value {
+    json!({
+        "rows": batch.rows,
+        "width": batch.width,
+        "ids": batch.ids,
+        "mask": batch.mask,
+        "type_ids": batch.type_ids,
+    })
+}
+
+/// A pass of PyPI onnxruntime (bench/embed_throughput_ort.py) over the same batches.
+fn measure_python(
+    args: &Args,
+    encode: Encode<'_>,
+    texts: &[&str],
+    batch: usize,
+    model_file: &Path,
+) -> Result<Figures, String> {
+    let job = json!({
+        "model": model_file,
+        "threads": args.threads,
+        "pooling": ModelFiles::read(&args.onnx_model, MODEL).map_err(|e| e.to_string())?.pooling.as_str(),
+        "batches": batches(encode, texts, batch)?.iter().map(batch_json).collect::<Vec<_>>(),
+        "query": batch_json(&encode(&[QUERY]).map_err(|e| e.to_string())?),
+        "query_repeats": QUERY_REPEATS,
+    });
+    let file = tempfile::NamedTempFile::new().map_err(|e| e.to_string())?;
+    std::fs::write(file.path(), job.to_string()).map_err(|e| e.to_string())?;
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("embed_throughput_ort.py");
+    let output = Command::new(&args.python)
+        .arg(&script)
+        .arg(file.path())
+        .output()
+        .map_err(|e| format!("{}: {e}", args.python.display()))?;
+    if !output.status.success() {
+        return Err(format!(
+            "{} failed: {}",
+            script.display(),
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    let figures: Value = serde_json::from_slice(&output.stdout).map_err(|e| e.to_string())?;
+    let number = |key: &str| {
+        figures[key]
+            .as_f64()
+            .ok_or(format!("no {key} in {figures}"))
+    };
+    Ok(Figures {
+        seconds: number("seconds")?,
+        query_p50_ms: number("query_p50_ms")?,
+        query_p95_ms: number("query_p95_ms")?,
+    })
+}
+
+/// The provider of a Rust engine at `batch`.
+fn provider(args: &Args, spec: Spec) -> Result<Box<dyn EmbeddingProvider>, String> {
+    let started = Instant::now();
+    let provider: Box<dyn EmbeddingProvider> = match spec.engine {
+        Engine::Candle => Box::new(
+            LocalProvider::load(&args.model, MODEL, spec.batch).map_err(|e| e.to_string())?,
+        ),
+        Engine::Onnx => {
+            let runtime = onnx_library::load(&|name: &str| std::env::var(name).ok())
+                .map_err(|e| e.to_string())?;
+            let file = onnx_file(&args.onnx_model)
+                .ok_or(format!("no ONNX file in {}", args.onnx_model.display()))?;
+            let settings = OnnxSettings {
+                batch: spec.batch,
+                threads: Some(args.threads),
+            };
+            Box::new(
+                OnnxProvider::load(runtime, &args.onnx_model, &file, MODEL, settings, None)
+                    .map_err(|e| e.to_string())?,
+            )
+        }
+        Engine::Python => return Err("the Python engine runs in its own process".to_owned()),
+    };
+    println!(
+        "loaded {:?}:{} ({}) in {:.2} s",
+        spec.engine,
+        spec.batch,
+        provider.fingerprint().id(),
+        started.elapsed().as_secs_f64()
     );
+    Ok(provider)
+}
+
+fn run() -> Result<(), String> {
+    let args = parse_args()?;
+    if std::env::var_os("RAYON_NUM_THREADS").is_none() {
+        // SAFETY: set before any thread is started (candle reads it on its first use).
+        unsafe { std::env::set_var("RAYON_NUM_THREADS", args.threads.to_string()) };
+    }
+    let texts = abstracts(&args)?;
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let max_tokens = ModelFiles::read(&args.model, MODEL)
+        .map_err(|e| e.to_string())?
+        .max_tokens;
+    let tokenizer = load_tokenizer(&args.model.join("tokenizer.json"), max_tokens)
+        .map_err(|e| e.to_string())?;
+    let encode = |texts: &[&str]| TokenBatch::encode(&tokenizer, texts);
+    let tokens: usize = batches(&encode, &refs, 32)?
+        .iter()
+        .map(TokenBatch::real_tokens)
+        .sum();
+    println!(
+        "{} abstracts, {tokens} word pieces (mean {:.0}, cut at {max_tokens}), {} threads, \
+         medians of {} runs",
+        refs.len(),
+        tokens as f64 / refs.len().max(1) as f64,
+        args.threads,
+        args.runs
+    );
+    // Every engine loaded and warmed up first, then timed in turn in each run, so that the
+    // load of a shared machine falls on all of them alike.
+    let onnx_model_file = onnx_file(&args.onnx_model)
+        .ok_or(format!("no ONNX file in {}", args.onnx_model.display()))?;
+    let mut providers = Vec::new();
+    for &spec in &args.engines {
+        if spec.engine == Engine::Python {
+            providers.push(None);
+            continue;
+        }
+        let provider = provider(&args, spec)?;
+        let warm = &refs[..spec.batch.min(refs.len())];
+        provider
+            .embed(warm, EmbedKind::Document)
+            .map_err(|e| e.to_string())?;
+        providers.push(Some(provider));
+    }
+    let mut results: Vec<(Spec, Vec<Figures>)> = args
+        .engines
+        .iter()
+        .map(|&spec| (spec, Vec::new()))
+        .collect();
+    for run in 0..args.runs {
+        for ((spec, runs), provider) in results.iter_mut().zip(&providers) {
+            let figures = match provider {
+                Some(provider) => measure_rust(provider.as_ref(), &refs)?,
+                None => measure_python(&args, &encode, &refs, spec.batch, &onnx_model_file)?,
+            };
+            println!(
+                "  run {}: {:?}:{} {:.2} s",
+                run + 1,
+                spec.engine,
+                spec.batch,
+                figures.seconds
+            );
+            runs.push(figures);
+        }
+    }
+    let reference = results
+        .iter()
+        .find(|(spec, _)| spec.engine == Engine::Python)
+        .map(|(_, runs)| median(runs.iter().map(|f| f.seconds).collect()));
+    println!(
+        "\n| engine | batch | chunks/s | tokens/s | vs PyPI ORT int8 | query p50 ms | query p95 ms |\n\
+         |---|---|---|---|---|---|---|"
+    );
+    for (spec, runs) in &results {
+        let seconds = median(runs.iter().map(|f| f.seconds).collect());
+        let name = match spec.engine {
+            Engine::Candle => "candle f32 (ours)",
+            Engine::Onnx => "ONNX Runtime int8 (ours)",
+            Engine::Python => "PyPI onnxruntime int8 (Python)",
+        };
+        println!(
+            "| {name} | {} | {:.1} | {:.0} | {} | {:.1} | {:.1} |",
+            spec.batch,
+            refs.len() as f64 / seconds,
+            tokens as f64 / seconds,
+            reference.map_or("-".to_owned(), |r| format!("{:.2}×", r / seconds)),
+            median(runs.iter().map(|f| f.query_p50_ms).collect()),
+            median(runs.iter().map(|f| f.query_p95_ms).collect()),
+        );
+    }
     Ok(())
 }
 

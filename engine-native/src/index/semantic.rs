@@ -219,6 +219,11 @@ impl SemanticIndex {
         }
     }
 
+    /// What runs the provider's model (see [`EmbeddingProvider::engine`]).
+    pub fn engine(&self) -> Option<&str> {
+        self.provider.engine()
+    }
+
     /// The fingerprint id of the vectors.
     pub fn fingerprint(&self) -> &str {
         &self.fingerprint

@@ -1,106 +1,178 @@
-//! [`Encoder`]: the candle transformer of a model folder, BERT or XLM-RoBERTa as
-//! [`ModelFiles::architecture`](super::ModelFiles::architecture) says, each through its `candle_transformers` model with the
-//! config that model reads from `config.json`.
+//! [`TextEncoder`]: what both local engines (candle and ONNX Runtime) do around the model's
+//! forward pass: the tokenizer of the model folder, a batch of texts as padded rows of
+//! word-piece ids ([`TokenBatch`]), the model's prefix of queries or documents ([`Prompts`]),
+//! the shortest-first order in which texts are encoded, the pooling of the token vectors and
+//! the fingerprint of the vectors.
 
 use std::path::Path;
 
-use candle_core::Tensor;
-use candle_nn::VarBuilder;
-use candle_transformers::models::bert::{BertModel, Config as BertConfig};
-use candle_transformers::models::xlm_roberta::{Config as XlmRobertaConfig, XLMRobertaModel};
-use serde_json::Value;
+use tokenizers::{Encoding, PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
 
 use crate::embed::error::EmbedError;
+use crate::embed::fingerprint::{EmbeddingFingerprint, Pooling};
+use crate::embed::provider::{EmbedKind, embed_in_batches};
 
-use super::model_files::{Architecture, read_json};
+use super::model_files::ModelFiles;
+use super::pool;
+use super::prompts::Prompts;
 
-/// A loaded transformer that turns token ids into token vectors.
-pub enum Encoder {
-    /// A BERT model.
-    Bert(BertModel),
-    /// An XLM-RoBERTa model.
-    XlmRoberta(XLMRobertaModel),
+/// A model's text side: its tokenizer, prefixes, pooling and batch size, and the fingerprint
+/// of its vectors; [`TextEncoder::embed`] runs an engine's forward pass between them.
+pub struct TextEncoder {
+    tokenizer: Tokenizer,
+    prompts: Prompts,
+    pooling: Pooling,
+    max_tokens: usize,
+    max_batch: usize,
+    fingerprint: EmbeddingFingerprint,
 }
 
-impl Encoder {
-    /// The `architecture` model of `folder`'s `config.json` over the weights `vars`.
-    pub fn load(
-        architecture: Architecture,
+impl TextEncoder {
+    /// The text side of the model in `folder` (whose settings are `files`) run by `engine`
+    /// (named in the fingerprint), encoding at most `batch` texts at once; `model_id` is the
+    /// fingerprint's model (see [`super::weights::Weights`]).
+    pub fn new(
         folder: &Path,
-        vars: VarBuilder,
-    ) -> Result<Encoder, EmbedError> {
-        let config_path = folder.join("config.json");
-        let failed = |e: candle_core::Error| {
-            EmbedError::setup(
-                "local",
-                format!(
-                    "{} is not a {} model this server can load: {e}",
-                    folder.display(),
-                    architecture.as_str()
-                ),
-            )
-        };
-        match architecture {
-            Architecture::Bert => {
-                let config: BertConfig = read_json(&config_path)?;
-                BertModel::load(vars, &config)
-                    .map(Encoder::Bert)
-                    .map_err(failed)
-            }
-            Architecture::XlmRoberta => {
-                let config = xlm_roberta_config(&config_path)?;
-                // Saved from XLMRobertaModel the names start at `embeddings.`; from a model
-                // with a head, under `roberta.`.
-                let vars = if vars.contains_tensor("roberta.embeddings.word_embeddings.weight") {
-                    vars.pp("roberta")
-                } else {
-                    vars
-                };
-                XLMRobertaModel::new(&config, vars)
-                    .map(Encoder::XlmRoberta)
-                    .map_err(failed)
-            }
-        }
+        files: &ModelFiles,
+        engine: &str,
+        model_id: String,
+        batch: usize,
+    ) -> Result<TextEncoder, EmbedError> {
+        Ok(TextEncoder {
+            tokenizer: load_tokenizer(&folder.join("tokenizer.json"), files.max_tokens)?,
+            prompts: files.prompts.clone(),
+            pooling: files.pooling,
+            max_tokens: files.max_tokens,
+            max_batch: batch.max(1),
+            fingerprint: EmbeddingFingerprint {
+                provider: "local".to_owned(),
+                engine: engine.to_owned(),
+                model: model_id,
+                dimensions: files.dimensions,
+                pooling: files.pooling,
+                normalized: true,
+                prompts: files.prompts.digest(),
+            },
+        })
     }
 
-    /// The token vectors `(batch, tokens, dims)` of `ids` `(batch, tokens)`, where `mask` is
-    /// 1 for real tokens and 0 for padding.
-    pub fn forward(&self, ids: &Tensor, mask: &Tensor) -> candle_core::Result<Tensor> {
-        let types = ids.zeros_like()?;
-        match self {
-            Encoder::Bert(model) => model.forward(ids, &types, Some(mask)),
-            Encoder::XlmRoberta(model) => model.forward(ids, mask, &types, None, None, None),
+    /// The embedding space of the vectors.
+    pub fn fingerprint(&self) -> &EmbeddingFingerprint {
+        &self.fingerprint
+    }
+
+    /// The most texts encoded at once.
+    pub fn max_batch(&self) -> usize {
+        self.max_batch
+    }
+
+    /// The most word pieces (special tokens included) of one input; the rest is cut.
+    pub fn max_tokens(&self) -> usize {
+        self.max_tokens
+    }
+
+    /// The unit vectors of `texts` embedded as `kind`, in order: each given the model's
+    /// prefix of `kind`, tokenized shortest first in batches (so that each pads to similar
+    /// lengths), each batch's token vectors computed by `forward` (`rows × width × dims`
+    /// values, flat), pooled and L2-normalised.
+    pub fn embed(
+        &self,
+        texts: &[&str],
+        kind: EmbedKind,
+        forward: impl Fn(&TokenBatch) -> Result<Vec<f32>, EmbedError>,
+    ) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let inputs = self.prompts.apply(texts, kind);
+        let texts: Vec<&str> = inputs.iter().map(AsRef::as_ref).collect();
+        let texts = texts.as_slice();
+        let order = shortest_first(texts);
+        let sorted: Vec<&str> = order.iter().map(|&i| texts[i]).collect();
+        let vectors = embed_in_batches(
+            &self.fingerprint,
+            "local",
+            self.max_batch,
+            &sorted,
+            |chunk| {
+                let batch = TokenBatch::encode(&self.tokenizer, chunk)?;
+                let hidden = forward(&batch)?;
+                pool::pool(&hidden, &batch.mask, batch.width, self.pooling)
+            },
+        )?;
+        let mut out = vec![Vec::new(); texts.len()];
+        for (vector, index) in vectors.into_iter().zip(order) {
+            out[index] = vector;
         }
+        Ok(out)
     }
 }
 
-/// The XLM-R config of `path`. transformers 5 no longer writes `position_embedding_type`,
-/// which candle requires: absent, it is `absolute`; any other (relative positions, which
-/// candle's model does not compute) is refused.
-fn xlm_roberta_config(path: &Path) -> Result<XlmRobertaConfig, EmbedError> {
-    let mut config: Value = read_json(path)?;
-    let positions = config
-        .get("position_embedding_type")
-        .and_then(Value::as_str)
-        .unwrap_or("absolute")
-        .to_owned();
-    if positions != "absolute" {
-        return Err(EmbedError::setup(
-            "local",
-            format!(
-                "{} asks for {positions:?} position embeddings; the local engine computes only \
-                 absolute ones: use another model",
-                path.display()
-            ),
-        ));
+/// The tokenizer of `path`, cutting inputs at `max_tokens` and padding each batch to its
+/// longest input (the file's own fixed padding and truncation, if any, are replaced).
+pub fn load_tokenizer(path: &Path, max_tokens: usize) -> Result<Tokenizer, EmbedError> {
+    let mut tokenizer = Tokenizer::from_file(path)
+        .map_err(|e| EmbedError::setup("local", format!("cannot load {}: {e}", path.display())))?;
+    let padding = PaddingParams {
+        strategy: PaddingStrategy::BatchLongest,
+        ..tokenizer.get_padding().cloned().unwrap_or_default()
+    };
+    tokenizer.with_padding(Some(padding));
+    tokenizer
+        .with_truncation(Some(TruncationParams {
+            max_length: max_tokens,
+            ..TruncationParams::default()
+        }))
+        .map_err(|e| EmbedError::setup("local", format!("cannot truncate at {max_tokens}: {e}")))?;
+    Ok(tokenizer)
+}
+
+/// A batch of texts as `rows` rows of `width` word pieces (padded to the longest), each part
+/// flat, row after row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenBatch {
+    /// How many texts.
+    pub rows: usize,
+    /// The word pieces of every row (the longest text's, after truncation).
+    pub width: usize,
+    /// The word-piece ids.
+    pub ids: Vec<u32>,
+    /// 1 for a real word piece, 0 for padding.
+    pub mask: Vec<u32>,
+    /// The segment ids (all 0 for one text).
+    pub type_ids: Vec<u32>,
+}
+
+impl TokenBatch {
+    /// `texts` tokenized by `tokenizer` (from [`load_tokenizer`]).
+    pub fn encode(tokenizer: &Tokenizer, texts: &[&str]) -> Result<TokenBatch, EmbedError> {
+        let encodings =
+            tokenizer
+                .encode_batch(texts.to_vec(), true)
+                .map_err(|e| EmbedError::Model {
+                    message: format!("tokenizing failed: {e}"),
+                })?;
+        let flat = |part: fn(&Encoding) -> &[u32]| -> Vec<u32> {
+            encodings
+                .iter()
+                .flat_map(|e| part(e).iter().copied())
+                .collect()
+        };
+        Ok(TokenBatch {
+            rows: encodings.len(),
+            width: encodings.first().map_or(0, |e| e.get_ids().len()),
+            ids: flat(Encoding::get_ids),
+            mask: flat(Encoding::get_attention_mask),
+            type_ids: flat(Encoding::get_type_ids),
+        })
     }
-    if let Some(object) = config.as_object_mut() {
-        object.insert("position_embedding_type".to_owned(), positions.into());
+
+    /// The word pieces that are not padding.
+    pub fn real_tokens(&self) -> usize {
+        self.mask.iter().filter(|&&m| m != 0).count()
     }
-    serde_json::from_value(config).map_err(|e| {
-        EmbedError::setup(
-            "local",
-            format!("{} is not an XLM-RoBERTa config: {e}", path.display()),
-        )
-    })
+}
+
+/// The indices of `texts`, shortest text (in bytes, a cheap stand-in for word pieces) first.
+pub fn shortest_first(texts: &[&str]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..texts.len()).collect();
+    order.sort_by_key(|&i| texts[i].len());
+    order
 }

@@ -14,6 +14,31 @@ use crate::embed::settings::EmbeddingsConfig;
 /// The files a model folder must hold.
 pub const REQUIRED_FILES: [&str; 3] = ["config.json", "tokenizer.json", WEIGHTS_FILE];
 
+/// The ONNX files of a model folder that the ONNX Runtime engine runs, the first present
+/// taken: the int8 ones (AVX-512 VNNI, then portable) before f32.
+pub const ONNX_FILES: [&str; 4] = [
+    "onnx/model_qint8_avx512_vnni.onnx",
+    "onnx/model_quantized.onnx",
+    "onnx/model.onnx",
+    "model.onnx",
+];
+
+/// The first of [`ONNX_FILES`] in `folder`, if any.
+pub fn onnx_file(folder: &Path) -> Option<PathBuf> {
+    ONNX_FILES
+        .iter()
+        .map(|file| folder.join(file))
+        .find(|path| path.is_file())
+}
+
+/// Whether `folder` holds a model: [`REQUIRED_FILES`], or those with an ONNX file of
+/// [`ONNX_FILES`] in place of the safetensors weights.
+fn holds_model(folder: &Path) -> bool {
+    REQUIRED_FILES
+        .iter()
+        .all(|f| folder.join(f).is_file() || (*f == WEIGHTS_FILE && onnx_file(folder).is_some()))
+}
+
 /// A model folder found on disk.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Located {
@@ -76,7 +101,7 @@ pub fn locate_model(
             .collect(),
     };
     for folder in &candidates {
-        if REQUIRED_FILES.iter().all(|f| folder.join(f).is_file()) {
+        if holds_model(folder) {
             return Ok(folder.clone());
         }
     }
@@ -87,7 +112,8 @@ pub fn locate_model(
     Err(EmbedError::setup(
         "local",
         format!(
-            "no model {model:?} with {} found (looked in {looked}): set embeddings.modelPath \
+            "no model {model:?} with {} (or an ONNX file in place of {WEIGHTS_FILE}) found \
+             (looked in {looked}): set embeddings.modelPath \
              to a sentence-transformers folder holding those files, or download it into the \
              Hugging Face cache with `huggingface-cli download {model}` (obsidian-tc downloads \
              only models whose embeddings.revision and embeddings.files it knows)",
@@ -170,6 +196,28 @@ mod tests {
             .expect_err("empty folder")
             .to_string();
         assert!(error.contains("model.safetensors"), "{error}");
+    }
+
+    #[test]
+    fn an_onnx_file_stands_in_for_the_safetensors_weights() {
+        let folder = tempfile::tempdir().expect("tempdir");
+        for file in ["config.json", "tokenizer.json"] {
+            std::fs::write(folder.path().join(file), "{}").expect("write");
+        }
+        let env = |_: &str| None;
+        assert!(locate_model("org/m", Some(folder.path()), &env).is_err());
+        std::fs::create_dir_all(folder.path().join("onnx")).expect("mkdir");
+        std::fs::write(folder.path().join("onnx/model.onnx"), "x").expect("write");
+        std::fs::write(folder.path().join("model.onnx"), "x").expect("write");
+        assert_eq!(
+            locate_model("org/m", Some(folder.path()), &env),
+            Ok(folder.path().to_path_buf())
+        );
+        assert_eq!(
+            onnx_file(folder.path()),
+            Some(folder.path().join("onnx/model.onnx")),
+            "the first of ONNX_FILES"
+        );
     }
 
     #[test]

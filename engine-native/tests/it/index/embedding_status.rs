@@ -44,7 +44,7 @@ fn off_says_why_in_the_status_the_search_and_the_index() {
     assert_eq!(
         embeddings,
         json!({
-            "provider": "none", "model": null, "state": "off", "reason": why,
+            "provider": "none", "model": null, "engine": null, "state": "off", "reason": why,
             "download": null, "embedded": 0, "total": chunks, "etaSeconds": null
         })
     );
@@ -78,6 +78,12 @@ fn a_loaded_model_reports_chunks_to_embed_with_an_eta_then_ready() {
     assert_eq!(ready["model"], "sentence-transformers/all-MiniLM-L6-v2");
     assert_eq!(ready["reason"], Value::Null);
     assert_eq!(ready["etaSeconds"], 0);
+    let engine = ready["engine"].as_str().unwrap_or_default();
+    assert!(
+        engine.starts_with("candle (model.safetensors; ONNX Runtime not used: ")
+            && engine.contains("has no ONNX model"),
+        "the test model has no ONNX file: {ready}"
+    );
     assert_eq!(ready["embedded"], ready["total"]);
     assert_eq!(
         ready["total"],

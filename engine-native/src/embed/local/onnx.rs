@@ -1,0 +1,199 @@
+//! [`OnnxProvider`]: a sentence-transformer exported to ONNX (f32 or int8), run in process by
+//! ONNX Runtime ([`super::onnx_library`]): the same tokenizer, shortest-first batches,
+//! pooling (in Rust, of the graph's token output) and L2 normalisation as the candle engine
+//! ([`super::encoder`]). One session serves every call; its intra-op
+//! threads default to the machine's cores, with one inter-op thread and no spinning (idle
+//! threads sleep instead of burning the cores the server shares).
+
+use std::path::Path;
+use std::sync::{Mutex, PoisonError};
+
+use ort::session::Session;
+use ort::session::builder::GraphOptimizationLevel;
+use ort::value::TensorRef;
+
+use crate::embed::error::EmbedError;
+use crate::embed::fingerprint::EmbeddingFingerprint;
+use crate::embed::provider::{EmbedKind, EmbeddingProvider};
+
+use super::encoder::{TextEncoder, TokenBatch};
+use super::model_files::ModelFiles;
+use super::onnx_library::OnnxRuntime;
+use super::weights::Weights;
+
+/// The engine named in the fingerprint.
+const ENGINE: &str = "onnxruntime";
+
+/// The graph input of the word-piece ids (required).
+const IDS_INPUT: &str = "input_ids";
+/// The graph input of the attention mask (passed when the graph declares it).
+const MASK_INPUT: &str = "attention_mask";
+/// The graph input of the segment ids (passed when declared: XLM-RoBERTa graphs have none).
+const TYPE_IDS_INPUT: &str = "token_type_ids";
+/// The graph output of the token vectors; without it, the first output.
+const TOKENS_OUTPUT: &str = "last_hidden_state";
+
+/// How an ONNX model is run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OnnxSettings {
+    /// The most texts encoded at once.
+    pub batch: usize,
+    /// Intra-op threads (`None`: one per available core).
+    pub threads: Option<usize>,
+}
+
+/// A sentence-transformer's ONNX graph loaded in ONNX Runtime.
+pub struct OnnxProvider {
+    session: Mutex<Session>,
+    /// The graph's inputs, in its order.
+    inputs: Vec<GraphInput>,
+    /// The name of the token-vector output.
+    output: String,
+    text: TextEncoder,
+}
+
+/// A graph input this provider feeds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GraphInput {
+    Ids,
+    Mask,
+    TypeIds,
+}
+
+impl OnnxProvider {
+    /// Loads `model_file` (an ONNX file of the model folder `folder`, whose tokenizer and
+    /// settings it uses) under the name `model` in `runtime`. The fingerprint's model is
+    /// `model@` the start of the ONNX file's SHA-256 (refused when it is not `pinned`).
+    pub fn load(
+        runtime: &OnnxRuntime,
+        folder: &Path,
+        model_file: &Path,
+        model: &str,
+        settings: OnnxSettings,
+        pinned: Option<&str>,
+    ) -> Result<OnnxProvider, EmbedError> {
+        let files = ModelFiles::read(folder, model)?;
+        let weights = Weights::read(model_file, model, pinned)?;
+        let threads = settings.threads.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        });
+        let build = || -> ort::Result<Session> {
+            Session::builder(&runtime.environment)?
+                .with_optimization_level(GraphOptimizationLevel::All)?
+                .with_intra_threads(threads.max(1))?
+                .with_inter_threads(1)?
+                .with_intra_op_spinning(false)?
+                .with_inter_op_spinning(false)?
+                .commit_from_memory(&weights.bytes)
+        };
+        let session = build().map_err(|e| onnx_error(model_file, &e.to_string()))?;
+        let inputs = session
+            .inputs()
+            .iter()
+            .map(|input| match input.name() {
+                IDS_INPUT => Ok(GraphInput::Ids),
+                MASK_INPUT => Ok(GraphInput::Mask),
+                TYPE_IDS_INPUT => Ok(GraphInput::TypeIds),
+                other => Err(onnx_error(
+                    model_file,
+                    &format!("the graph wants an input {other:?}; this server feeds only {IDS_INPUT}, {MASK_INPUT} and {TYPE_IDS_INPUT}"),
+                )),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if !inputs.contains(&GraphInput::Ids) {
+            return Err(onnx_error(
+                model_file,
+                &format!("the graph has no input {IDS_INPUT}"),
+            ));
+        }
+        let outputs = session.outputs();
+        let output = outputs
+            .iter()
+            .find(|o| o.name() == TOKENS_OUTPUT)
+            .or_else(|| outputs.first())
+            .map(|o| o.name().to_owned())
+            .ok_or_else(|| onnx_error(model_file, "the graph has no output"))?;
+        Ok(OnnxProvider {
+            session: Mutex::new(session),
+            inputs,
+            output,
+            text: TextEncoder::new(folder, &files, ENGINE, weights.model_id, settings.batch)?,
+        })
+    }
+
+    /// The most word pieces (special tokens included) of one input; the rest is cut.
+    pub fn max_tokens(&self) -> usize {
+        self.text.max_tokens()
+    }
+
+    /// The token vectors of one batch, flat.
+    fn forward(&self, batch: &TokenBatch) -> Result<Vec<f32>, EmbedError> {
+        let wide = |part: &[u32]| part.iter().map(|&v| i64::from(v)).collect::<Vec<i64>>();
+        let (ids, mask, type_ids) = (wide(&batch.ids), wide(&batch.mask), wide(&batch.type_ids));
+        let shape = [batch.rows, batch.width];
+        let feeds = self
+            .inputs
+            .iter()
+            .map(|input| {
+                let (name, data) = match input {
+                    GraphInput::Ids => (IDS_INPUT, &ids),
+                    GraphInput::Mask => (MASK_INPUT, &mask),
+                    GraphInput::TypeIds => (TYPE_IDS_INPUT, &type_ids),
+                };
+                TensorRef::from_array_view((shape, data.as_slice())).map(|t| (name, t.into()))
+            })
+            .collect::<Result<Vec<(&str, ort::session::SessionInputValue<'_>)>, _>>()
+            .map_err(run_error)?;
+        let mut session = self.session.lock().unwrap_or_else(PoisonError::into_inner);
+        let outputs = session.run(feeds).map_err(run_error)?;
+        let (out_shape, hidden) = outputs[self.output.as_str()]
+            .try_extract_tensor::<f32>()
+            .map_err(run_error)?;
+        let expected = [batch.rows, batch.width, self.text.fingerprint().dimensions];
+        if out_shape.len() != 3
+            || out_shape
+                .iter()
+                .zip(expected)
+                .any(|(&d, e)| d as usize != e)
+        {
+            return Err(EmbedError::Model {
+                message: format!(
+                    "the ONNX output {} has shape {:?}, not the token vectors {expected:?}",
+                    self.output,
+                    &out_shape[..]
+                ),
+            });
+        }
+        Ok(hidden.to_vec())
+    }
+}
+
+impl EmbeddingProvider for OnnxProvider {
+    fn fingerprint(&self) -> &EmbeddingFingerprint {
+        self.text.fingerprint()
+    }
+
+    fn max_batch(&self) -> usize {
+        self.text.max_batch()
+    }
+
+    fn embed(&self, texts: &[&str], kind: EmbedKind) -> Result<Vec<Vec<f32>>, EmbedError> {
+        self.text.embed(texts, kind, |batch| self.forward(batch))
+    }
+}
+
+fn onnx_error(path: &Path, message: &str) -> EmbedError {
+    EmbedError::setup(
+        "local",
+        format!(
+            "{} is not an ONNX sentence-transformer this server can run: {message}",
+            path.display()
+        ),
+    )
+}
+
+fn run_error(error: ort::Error) -> EmbedError {
+    EmbedError::Model {
+        message: format!("ONNX Runtime: {error}"),
+    }
+}
