@@ -8,10 +8,8 @@ use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 
 use crate::embed::error::EmbedError;
-use crate::embed::fingerprint::EmbeddingFingerprint;
-use crate::embed::provider::{EmbedKind, EmbeddingProvider};
 
-use super::encoder::{TextEncoder, TokenBatch};
+use super::encoder::{Network, TextEncoder, TokenBatch};
 use super::model_files::ModelFiles;
 use super::transformer::Transformer;
 use super::weights::Weights;
@@ -59,8 +57,13 @@ impl LocalProvider {
     pub fn max_tokens(&self) -> usize {
         self.text.max_tokens()
     }
+}
 
-    /// The token vectors of one batch, flat.
+impl Network for LocalProvider {
+    fn text(&self) -> &TextEncoder {
+        &self.text
+    }
+
     fn forward(&self, batch: &TokenBatch) -> Result<Vec<f32>, EmbedError> {
         let shape = (batch.rows, batch.width);
         let run = || -> candle_core::Result<Vec<f32>> {
@@ -72,20 +75,6 @@ impl LocalProvider {
         run().map_err(|e| EmbedError::Model {
             message: e.to_string(),
         })
-    }
-}
-
-impl EmbeddingProvider for LocalProvider {
-    fn fingerprint(&self) -> &EmbeddingFingerprint {
-        self.text.fingerprint()
-    }
-
-    fn max_batch(&self) -> usize {
-        self.text.max_batch()
-    }
-
-    fn embed(&self, texts: &[&str], kind: EmbedKind) -> Result<Vec<Vec<f32>>, EmbedError> {
-        self.text.embed(texts, kind, |batch| self.forward(batch))
     }
 }
 

@@ -10,7 +10,7 @@ use tokenizers::{Encoding, PaddingParams, PaddingStrategy, Tokenizer, Truncation
 
 use crate::embed::error::EmbedError;
 use crate::embed::fingerprint::{EmbeddingFingerprint, Pooling};
-use crate::embed::provider::{EmbedKind, embed_in_batches};
+use crate::embed::provider::{EmbedKind, EmbeddingProvider, embed_in_batches};
 
 use super::model_files::ModelFiles;
 use super::pool;
@@ -102,6 +102,30 @@ impl TextEncoder {
             out[index] = vector;
         }
         Ok(out)
+    }
+}
+
+/// A local engine's network: its forward pass between the batches and the pooling of its
+/// [`TextEncoder`]. Every network is an [`EmbeddingProvider`].
+pub trait Network: Send + Sync {
+    /// The model's text side.
+    fn text(&self) -> &TextEncoder;
+
+    /// The token vectors of one batch, `rows × width × dims` values, flat.
+    fn forward(&self, batch: &TokenBatch) -> Result<Vec<f32>, EmbedError>;
+}
+
+impl<N: Network> EmbeddingProvider for N {
+    fn fingerprint(&self) -> &EmbeddingFingerprint {
+        self.text().fingerprint()
+    }
+
+    fn max_batch(&self) -> usize {
+        self.text().max_batch()
+    }
+
+    fn embed(&self, texts: &[&str], kind: EmbedKind) -> Result<Vec<Vec<f32>>, EmbedError> {
+        self.text().embed(texts, kind, |batch| self.forward(batch))
     }
 }
 

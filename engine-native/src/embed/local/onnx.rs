@@ -13,10 +13,8 @@ use ort::session::builder::GraphOptimizationLevel;
 use ort::value::TensorRef;
 
 use crate::embed::error::EmbedError;
-use crate::embed::fingerprint::EmbeddingFingerprint;
-use crate::embed::provider::{EmbedKind, EmbeddingProvider};
 
-use super::encoder::{TextEncoder, TokenBatch};
+use super::encoder::{Network, TextEncoder, TokenBatch};
 use super::model_files::ModelFiles;
 use super::onnx_library::OnnxRuntime;
 use super::weights::Weights;
@@ -125,8 +123,13 @@ impl OnnxProvider {
     pub fn max_tokens(&self) -> usize {
         self.text.max_tokens()
     }
+}
 
-    /// The token vectors of one batch, flat.
+impl Network for OnnxProvider {
+    fn text(&self) -> &TextEncoder {
+        &self.text
+    }
+
     fn forward(&self, batch: &TokenBatch) -> Result<Vec<f32>, EmbedError> {
         let wide = |part: &[u32]| part.iter().map(|&v| i64::from(v)).collect::<Vec<i64>>();
         let (ids, mask, type_ids) = (wide(&batch.ids), wide(&batch.mask), wide(&batch.type_ids));
@@ -165,20 +168,6 @@ impl OnnxProvider {
             });
         }
         Ok(hidden.to_vec())
-    }
-}
-
-impl EmbeddingProvider for OnnxProvider {
-    fn fingerprint(&self) -> &EmbeddingFingerprint {
-        self.text.fingerprint()
-    }
-
-    fn max_batch(&self) -> usize {
-        self.text.max_batch()
-    }
-
-    fn embed(&self, texts: &[&str], kind: EmbedKind) -> Result<Vec<Vec<f32>>, EmbedError> {
-        self.text.embed(texts, kind, |batch| self.forward(batch))
     }
 }
 
