@@ -3,7 +3,9 @@
 //! random weights with a fixed seed): every text's query and document vector agrees with
 //! sentence-transformers' to cosine 0.9999; prefixes come from the folder or the known-model
 //! table; an unknown architecture is the typed error; fingerprints tell models, prefixes and
-//! poolings apart.
+//! poolings apart. The same models' ONNX exports run by ONNX Runtime agree with PyTorch too:
+//! the f32 graph to cosine 0.9999, the int8 one (`onnxruntime.quantization.quantize_dynamic`)
+//! to 0.99 (skipped, saying so, without `OBSIDIAN_TC_ONNXRUNTIME`).
 
 use std::path::{Path, PathBuf};
 
@@ -12,6 +14,9 @@ use serde_json::Value;
 
 /// The least cosine between our vector and PyTorch's for the f32 weights.
 const F32_AGREEMENT: f32 = 0.9999;
+
+/// The least cosine between our vector and PyTorch's for int8 weights.
+const INT8_AGREEMENT: f32 = 0.99;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/tiny-models")
@@ -108,6 +113,58 @@ fn every_architecture_has_a_tiny_model() {
 fn candle_vectors_match_pytorch_for_every_tiny_model_query_and_document() {
     for (folder, reference) in tiny_models() {
         let provider = load(&folder, load_as(&reference));
+        assert_eq!(
+            provider.max_tokens(),
+            reference["max_tokens"].as_u64().expect("max") as usize
+        );
+        agrees_with_pytorch(&provider, &folder, &reference, F32_AGREEMENT);
+    }
+}
+
+#[test]
+fn onnx_runtime_vectors_match_pytorch_for_every_tiny_model_f32_and_int8() {
+    use obsidian_tc::embed::local::OnnxProvider;
+    use obsidian_tc::embed::local::onnx::OnnxSettings;
+    use obsidian_tc::embed::local::onnx_library::{LIBRARY_VAR, load_library};
+
+    let Some(library) = std::env::var_os(LIBRARY_VAR) else {
+        eprintln!("skipped: set {LIBRARY_VAR} to libonnxruntime, as scripts/test.sh does");
+        return;
+    };
+    let runtime = load_library(Path::new(&library)).unwrap_or_else(|e| panic!("{e}"));
+    let settings = OnnxSettings {
+        batch: 4,
+        threads: Some(1),
+    };
+    for (folder, reference) in tiny_models() {
+        for (file, least) in [
+            ("onnx/model.onnx", F32_AGREEMENT),
+            ("onnx/model_quantized.onnx", INT8_AGREEMENT),
+        ] {
+            let provider = OnnxProvider::load(
+                runtime,
+                &folder,
+                &folder.join(file),
+                load_as(&reference),
+                settings,
+                None,
+            )
+            .unwrap_or_else(|e| panic!("{} {file}: {e}", folder.display()));
+            assert_eq!(provider.fingerprint().engine, "onnxruntime");
+            agrees_with_pytorch(&provider, &folder.join(file), &reference, least);
+        }
+    }
+}
+
+/// Every text's query and document vector of `provider` is within cosine `least` of
+/// PyTorch's in `reference`, with the reference's dimensions and pooling.
+fn agrees_with_pytorch(
+    provider: &dyn EmbeddingProvider,
+    folder: &Path,
+    reference: &Value,
+    least: f32,
+) {
+    {
         let print = provider.fingerprint();
         assert_eq!(
             print.dimensions,
@@ -117,11 +174,7 @@ fn candle_vectors_match_pytorch_for_every_tiny_model_query_and_document() {
             print.pooling.as_str(),
             reference["pooling"].as_str().expect("pooling")
         );
-        assert_eq!(
-            provider.max_tokens(),
-            reference["max_tokens"].as_u64().expect("max") as usize
-        );
-        let texts = texts(&reference);
+        let texts = texts(reference);
         let mut lowest = f32::MAX;
         for (kind, key) in [
             (EmbedKind::Query, "query"),
@@ -130,11 +183,11 @@ fn candle_vectors_match_pytorch_for_every_tiny_model_query_and_document() {
             // All texts in one call: batches of 4 with padding to the longest of each.
             let got = provider.embed(&texts, kind).expect("embed");
             for (index, vector) in got.iter().enumerate() {
-                let want = reference_vector(&reference, index, key);
+                let want = reference_vector(reference, index, key);
                 let cosine = dot(vector, &want);
                 lowest = lowest.min(cosine);
                 assert!(
-                    cosine >= F32_AGREEMENT,
+                    cosine >= least,
                     "{} {key} {:?}: cosine {cosine}",
                     folder.display(),
                     texts[index]
