@@ -125,9 +125,11 @@ impl NoteKeys {
 /// The failure stage of a note whose chunks could not be embedded.
 pub const EMBED_STAGE: &str = "embed";
 
-/// The most chunks embedded per request (a provider may allow more; smaller batches keep
-/// the index visibly progressing and memory flat).
-const MAX_EMBED_BATCH: usize = 64;
+/// How many chunks go to the provider per round. A local engine sorts a round by length and
+/// encodes it in micro-batches of its own size, so a round much larger than a micro-batch
+/// pads less; a remote provider splits it into requests of its `max_batch`. Rounds keep the
+/// index visibly progressing and the texts in memory few.
+const EMBED_ROUND: usize = 128;
 
 /// How many chunks of a vault have vectors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
@@ -190,9 +192,9 @@ impl SemanticIndex {
         })
     }
 
-    /// How many chunks are embedded per provider request.
+    /// How many chunks are embedded per round ([`EMBED_ROUND`]).
     pub fn batch_size(&self) -> usize {
-        self.provider.max_batch().clamp(1, MAX_EMBED_BATCH)
+        EMBED_ROUND
     }
 
     /// Drops every vector of `vault` from memory (its rows went with its chunks).
