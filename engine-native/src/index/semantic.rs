@@ -192,7 +192,8 @@ impl SemanticIndex {
         })
     }
 
-    /// How many chunks are embedded per round ([`EMBED_ROUND`]).
+    /// How many chunks are embedded per round: 128, many micro-batches, so that the local
+    /// engine's length sort pads less.
     pub fn batch_size(&self) -> usize {
         EMBED_ROUND
     }
