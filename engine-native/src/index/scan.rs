@@ -440,20 +440,20 @@ impl Scanner<'_> {
 /// tick of the file system's clock, with the same size, keeps its first stamp.
 const RACY_MS: i64 = 3_000;
 
-/// Whether a file modified at `modified_ms` (Unix milliseconds) may have changed again since
-/// without its stamp showing it (git's "racily clean" entries): it is read and its SHA-256
-/// compared instead.
-fn racily_recent(modified_ms: i64) -> bool {
+/// The modification time (Unix milliseconds) from which on a stamp is too recent to trust:
+/// such a file may have changed again since without its stamp showing it (git's "racily
+/// clean" entries), so it is read and its SHA-256 compared instead.
+fn racy_since() -> i64 {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(i64::MAX, |d| {
             i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
         });
-    modified_ms >= now.saturating_sub(RACY_MS)
+    now.saturating_sub(RACY_MS)
 }
 
 /// Reads every note of `notes` that may have changed (its stamp differs from `stamps`, or
-/// it failed before, or was modified too recently for its stamp to tell: [`racily_recent`])
+/// it failed before, or was modified too recently for its stamp to tell: [`racy_since`])
 /// and sends it to the writer, in order, `SEND_BATCH` notes at a time;
 /// returns the indexed paths that are no longer in the vault. Stops early when the writer
 /// is gone.
@@ -465,13 +465,14 @@ fn read_all(
     sender: &SyncSender<Vec<Read>>,
 ) -> Vec<String> {
     let mut pending = Vec::with_capacity(SEND_BATCH);
+    let racy_since = racy_since();
     for entry in notes {
         let path = entry.path;
         let known = stamps.remove(&path);
         let listed_same = known.as_ref().is_some_and(|stamp| {
             stamp.mtime == entry.modified_ms
                 && stamp.size == entry.size
-                && !racily_recent(entry.modified_ms)
+                && entry.modified_ms < racy_since
         });
         let read = if listed_same && !failed_before.contains(&path) {
             Read {
