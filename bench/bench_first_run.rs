@@ -7,7 +7,7 @@
 //! ```text
 //! cargo build --release -p engine-native --bin obsidian-tc
 //! cargo build --release -p bench --bin bench_first_run
-//! target/release/bench_first_run --model <all-MiniLM-L6-v2 folder> \
+//! target/release/bench_first_run --model <all-MiniLM-L6-v2 folder> [--model-name ORG/NAME] \
 //!     [--vault ../shared/vaults/obsidian-help-en] [--bin target/release/obsidian-tc] [--runs 3]
 //! ```
 //!
@@ -30,7 +30,7 @@ use bench::programs::product;
 use bench::rpc::{Session, handshake};
 use bench::stats::summarize;
 use bench::stdio_client::StdioSession;
-use obsidian_tc::embed::hub::default_spec;
+use obsidian_tc::embed::hub::{MINILM_MODEL, ModelSpec, WeightsFormat, pinned_spec};
 
 /// The query asked until it is answered in mode hybrid.
 const QUERY: &str = "how do I link to a heading in another note";
@@ -51,10 +51,14 @@ struct Args {
     /// program).
     #[arg(long)]
     bin: Option<PathBuf>,
-    /// A sentence-transformers folder holding the pinned all-MiniLM-L6-v2 files (else
+    /// A sentence-transformers folder holding the pinned files of `--model-name` (else
     /// OBSIDIAN_TC_TEST_MODEL).
     #[arg(long)]
     model: Option<PathBuf>,
+    /// The pinned model served (`OBSIDIAN_TC_EMBEDDINGS_MODEL`): the test model by default,
+    /// since the default model, multilingual-e5-small, cannot be had on this machine.
+    #[arg(long, default_value = MINILM_MODEL)]
+    model_name: String,
     /// Timed first runs.
     #[arg(long, default_value_t = 3)]
     runs: usize,
@@ -92,7 +96,7 @@ fn measure(args: &Args) -> Result<(), String> {
         .ok_or("no model folder: pass --model or set OBSIDIAN_TC_TEST_MODEL")?;
     let mut runs = Vec::new();
     for round in 1..=args.runs {
-        let run = first_run(&bin, &args.vault, &model)?;
+        let run = first_run(&bin, &args.vault, &model, &args.model_name)?;
         eprintln!(
             "run {round}: first hybrid answer {} ms, {} chunks embedded in {:.1} s, peak RSS {}",
             run.first_hybrid.as_millis(),
@@ -139,16 +143,17 @@ fn measure(args: &Args) -> Result<(), String> {
 }
 
 /// One first run in a fresh home with the model cached.
-fn first_run(bin: &Path, vault: &Path, model: &Path) -> Result<Run, String> {
+fn first_run(bin: &Path, vault: &Path, model: &Path, name: &str) -> Result<Run, String> {
     let home = tempfile::tempdir().map_err(|e| format!("temp dir: {e}"))?;
     let cache = tempfile::tempdir().map_err(|e| format!("temp dir: {e}"))?;
-    cache_model(home.path(), model)?;
+    cache_model(home.path(), model, name)?;
     let mut command = Command::new(bin);
     command
         .arg(vault)
         .env("HOME", home.path())
         .env("OBSIDIAN_TC_CACHE_DIR", cache.path())
         .env("HF_HUB_OFFLINE", "1")
+        .env("OBSIDIAN_TC_EMBEDDINGS_MODEL", name)
         .env_remove("HF_HOME")
         .env_remove("HF_HUB_CACHE")
         .env_remove("XDG_CACHE_HOME")
@@ -191,10 +196,25 @@ fn first_run(bin: &Path, vault: &Path, model: &Path) -> Result<Run, String> {
     })
 }
 
-/// Copies the pinned files of the default model from `model` into the home's hub cache, as
-/// the snapshot of the pinned revision.
-fn cache_model(home: &Path, model: &Path) -> Result<(), String> {
-    let spec = default_spec();
+/// The pinned files of `name` that `model` holds: its ONNX set when the folder has it, else
+/// its safetensors set.
+fn spec_in(name: &str, model: &Path) -> Result<ModelSpec, String> {
+    let pinned = |format| pinned_spec(name, format).ok_or(format!("{name} is not pinned"));
+    let onnx = pinned(WeightsFormat::Onnx)?;
+    if onnx
+        .files
+        .iter()
+        .all(|file| model.join(&file.path).is_file())
+    {
+        return Ok(onnx);
+    }
+    pinned(WeightsFormat::Safetensors)
+}
+
+/// Copies the pinned files of `name` from `model` into the home's hub cache, as the snapshot
+/// of the pinned revision.
+fn cache_model(home: &Path, model: &Path, name: &str) -> Result<(), String> {
+    let spec = spec_in(name, model)?;
     let snapshot = home
         .join(".cache/huggingface/hub")
         .join(format!("models--{}", spec.repo.replace('/', "--")))

@@ -133,7 +133,7 @@ test('the native server the plugin starts serves MCP with the plugin\'s token, a
   }
 });
 
-/** A Hugging Face cache (HF_HOME) whose snapshot of the default model links the test model's files. */
+/** A Hugging Face cache (HF_HOME) whose snapshot of the test model (pinned, chosen with OBSIDIAN_TC_EMBEDDINGS_MODEL) links its files. */
 function huggingFaceHome() {
   const home = mkdtempSync(join(tmpdir(), 'tc-hf-home-'));
   const repo = join(home, 'hub/models--sentence-transformers--all-MiniLM-L6-v2');
@@ -149,9 +149,15 @@ function huggingFaceHome() {
 
 test('with the model in the Hugging Face cache, the modal shows the native server\'s hybrid ranking, and the tab its progress', { skip: skipHybrid }, async () => {
   // No configuration: provider auto finds the model in the cache; nothing may be downloaded.
-  const saved = { HF_HOME: process.env.HF_HOME, HF_HUB_OFFLINE: process.env.HF_HUB_OFFLINE };
+  // The default model (multilingual-e5-small) cannot be had here: the test model is named.
+  const saved = {
+    HF_HOME: process.env.HF_HOME,
+    HF_HUB_OFFLINE: process.env.HF_HUB_OFFLINE,
+    OBSIDIAN_TC_EMBEDDINGS_MODEL: process.env.OBSIDIAN_TC_EMBEDDINGS_MODEL,
+  };
   process.env.HF_HOME = huggingFaceHome();
   process.env.HF_HUB_OFFLINE = '1';
+  process.env.OBSIDIAN_TC_EMBEDDINGS_MODEL = 'sentence-transformers/all-MiniLM-L6-v2';
   const mcpPort = await freePort();
   const { plugin } = await startPlugin({
     files: {

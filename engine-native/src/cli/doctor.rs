@@ -11,8 +11,8 @@ use crate::companion::{Absent, ProbeError, probe};
 use crate::config::model::VaultConfig;
 use crate::config::sections::CompanionSetting;
 use crate::config::{ConfigFlags, LoadedConfig};
-use crate::embed::hub::{self, DEFAULT_MODEL, HubSettings, ModelSpec};
-use crate::embed::local::{HAS_ENGINE, locate};
+use crate::embed::hub::{self, HubSettings, ModelSpec};
+use crate::embed::local::{HAS_ENGINE, locate, model_name, weights_format};
 use crate::embed::settings::EmbeddingProvider;
 use crate::index::off_reason;
 use crate::store::CACHE_DB_FILE;
@@ -100,7 +100,7 @@ const HUB_PROBE_TIMEOUT: Duration = Duration::from_secs(5);
 fn embeddings_usable(config: &LoadedConfig) -> Check {
     let embeddings = &config.config.embeddings;
     let env = |name: &str| std::env::var(name).ok();
-    let model = embeddings.model.as_deref().unwrap_or(DEFAULT_MODEL);
+    let model = model_name(embeddings);
     let off = "set embeddings.provider to \"none\" (or OBSIDIAN_TC_EMBEDDINGS_PROVIDER=none) to \
                keep search lexical without this warning";
     match embeddings.provider {
@@ -148,7 +148,7 @@ fn embeddings_usable(config: &LoadedConfig) -> Check {
         }
         Err(error) => error,
     };
-    let spec = ModelSpec::of_config(embeddings);
+    let spec = ModelSpec::of_config(embeddings, weights_format(embeddings.engine, &env));
     let (Some(spec), EmbeddingProvider::Auto, None) =
         (spec, embeddings.provider, &embeddings.model_path)
     else {

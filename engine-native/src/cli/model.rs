@@ -2,7 +2,9 @@
 //! offline, or to spare the first serve its download), with a progress bar on a terminal and
 //! plain lines otherwise; `obsidian-tc model list` says whether it is in the cache and where.
 //! The model is the configuration's (`--config` or `OBSIDIAN_TC_CONFIG`), else the default
-//! one; NAME may name only a model whose revision and file digests are known.
+//! one; NAME may name only a model whose revision and file digests are known. The weights
+//! fetched are those of the engine that will run the model (`embeddings.engine`): the int8
+//! ONNX file where ONNX Runtime loads, else `model.safetensors`.
 
 use serde_json::json;
 
@@ -10,8 +12,9 @@ use crate::cli::args::{ModelArgs, ModelCommand};
 use crate::cli::progress::{Progress, Unit};
 use crate::cli::source::load_config;
 use crate::cli::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE, print_result};
-use crate::config::{CONFIG_FILE_VAR, ConfigFlags};
+use crate::config::{CONFIG_FILE_VAR, ConfigFlags, ENV_VARS};
 use crate::embed::hub::{Check, HubError, HubSettings, ModelSpec, fetch_model, verified_snapshot};
+use crate::embed::local::weights_format;
 use crate::embed::settings::EmbeddingsConfig;
 
 /// Runs a `model` subcommand; exit 0 on success, 1 when the download failed, 2 on bad usage.
@@ -78,13 +81,16 @@ fn spec_of(args: &ModelArgs) -> Result<ModelSpec, u8> {
     if let Some(name) = &args.name
         && config.model.as_deref() != Some(name.as_str())
     {
-        // Another model than the configured one: only its own pins (the default's) apply.
+        // Another model than the configured one: only its own pins (a known model's) apply.
         config = EmbeddingsConfig {
             model: Some(name.clone()),
+            engine: config.engine,
             ..EmbeddingsConfig::default()
         };
     }
-    ModelSpec::of_config(&config).ok_or_else(|| {
+    // The weights of the engine that will run it: ONNX where ONNX Runtime loads.
+    let format = weights_format(config.engine, &|name| std::env::var(name).ok());
+    ModelSpec::of_config(&config, format).ok_or_else(|| {
         let model = config.model.unwrap_or_default();
         eprintln!("{}", HubError::Unpinned { model });
         EXIT_USAGE
@@ -92,10 +98,22 @@ fn spec_of(args: &ModelArgs) -> Result<ModelSpec, u8> {
 }
 
 /// The `embeddings` block of the configuration `--config` or `OBSIDIAN_TC_CONFIG` names, else
-/// the defaults.
+/// the defaults with the `OBSIDIAN_TC_EMBEDDINGS_*` variables applied (as a serve without a
+/// config file applies them).
 fn embeddings_config(args: &ModelArgs) -> Result<EmbeddingsConfig, u8> {
     if args.config.is_none() && std::env::var_os(CONFIG_FILE_VAR).is_none() {
-        return Ok(EmbeddingsConfig::default());
+        let block: serde_json::Map<String, serde_json::Value> = ENV_VARS
+            .iter()
+            .filter_map(|var| {
+                let key = var.path.strip_prefix("embeddings.")?;
+                let text = std::env::var(var.name).ok()?;
+                Some((key.to_owned(), var.value(&text)))
+            })
+            .collect();
+        return serde_json::from_value(serde_json::Value::Object(block)).map_err(|error| {
+            eprintln!("the OBSIDIAN_TC_EMBEDDINGS_* variables do not make a valid block: {error}");
+            EXIT_USAGE
+        });
     }
     let flags = ConfigFlags {
         config: args.config.clone(),

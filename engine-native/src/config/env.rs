@@ -42,7 +42,7 @@ const fn var(name: &'static str, path: &'static str, kind: EnvKind) -> EnvVar {
 }
 
 /// Every variable that sets a config value.
-pub const ENV_VARS: [EnvVar; 13] = [
+pub const ENV_VARS: [EnvVar; 14] = [
     var("OBSIDIAN_TC_AUTH_MODE", "auth.mode", EnvKind::Text),
     var("OBSIDIAN_TC_JWT_SECRET", "auth.jwtSecret", EnvKind::Text),
     var("OBSIDIAN_TC_HTTP_TOKEN", "auth.token", EnvKind::Text),
@@ -76,6 +76,11 @@ pub const ENV_VARS: [EnvVar; 13] = [
     var(
         "OBSIDIAN_TC_EMBEDDINGS_PROVIDER",
         "embeddings.provider",
+        EnvKind::Text,
+    ),
+    var(
+        "OBSIDIAN_TC_EMBEDDINGS_MODEL",
+        "embeddings.model",
         EnvKind::Text,
     ),
     var(

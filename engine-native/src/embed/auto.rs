@@ -11,9 +11,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::embed::from_config::load_local;
-use crate::embed::hub::cache::{Env, WEIGHTS_FILE};
+use crate::embed::hub::cache::Env;
 use crate::embed::hub::{HubError, HubSettings, ModelSpec, Transfer, fetch_model};
-use crate::embed::local::{Located, locate};
+use crate::embed::local::{Located, locate, weights_format};
 use crate::embed::provider::EmbeddingProvider;
 use crate::embed::settings::EmbeddingsConfig;
 use crate::embed::throughput::Throughput;
@@ -198,7 +198,8 @@ fn acquire(
     shared: &Mutex<State>,
 ) -> Result<Box<dyn EmbeddingProvider>, Failure> {
     // A folder of the user's, or a model without pins: loaded as found, never downloaded.
-    let spec = match ModelSpec::of_config(config) {
+    let format = weights_format(config.engine, env);
+    let spec = match ModelSpec::of_config(config, format) {
         Some(spec) if config.model_path.is_none() => spec,
         _ => {
             let located = locate(config, env).map_err(Failure::lasting)?;
@@ -245,7 +246,7 @@ fn acquire(
     lock(shared).phase = Some(Phase::Loading);
     let located = Located {
         folder,
-        weights_sha256: spec.sha256_of(WEIGHTS_FILE).map(str::to_owned),
+        pins: spec.files,
     };
     load_local(config, &located, env).map_err(Failure::lasting)
 }

@@ -14,8 +14,8 @@ pub struct EmbeddingsConfig {
     /// Which provider computes embeddings: `auto` (default) the local model, downloaded on
     /// first use when missing; `none` turns semantic search off.
     pub provider: EmbeddingProvider,
-    /// The model (omitted: `sentence-transformers/all-MiniLM-L6-v2` for `auto` and `local`,
-    /// `nomic-embed-text` for `ollama`, `text-embedding-3-small` for `openai`, `voyage-3.5`
+    /// The model (omitted: `intfloat/multilingual-e5-small` for `auto` and `local`, or the
+    /// folder's name with `modelPath`; `nomic-embed-text` for `ollama`, `text-embedding-3-small` for `openai`, `voyage-3.5`
     /// for `voyage`, `embed-v4.0` for `cohere`).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1, max = 256))]

@@ -10,6 +10,7 @@ use super::indexes::Indexes;
 use super::semantic::SemanticError;
 use crate::config::LoadedConfig;
 use crate::embed::hub::{DEFAULT_MODEL, Transfer};
+use crate::embed::local::model_name as local_model_name;
 use crate::embed::settings::{EmbeddingProvider as ProviderName, EmbeddingsConfig};
 use crate::embed::{Phase, RemoteApi};
 use crate::schema::JsonPath;
@@ -189,7 +190,7 @@ fn lexical_because(reason: &str) -> String {
 fn model_name(config: &EmbeddingsConfig) -> Option<String> {
     let default = match config.provider {
         ProviderName::None => return None,
-        ProviderName::Auto | ProviderName::Local => DEFAULT_MODEL,
+        ProviderName::Auto | ProviderName::Local => return Some(local_model_name(config)),
         remote => remote
             .remote_api()
             .map_or(DEFAULT_MODEL, RemoteApi::default_model),

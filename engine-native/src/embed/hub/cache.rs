@@ -12,7 +12,7 @@ use std::path::{Component, Path, PathBuf};
 use engine_core::hash::to_hex;
 use sha2::{Digest, Sha256};
 
-use crate::embed::hub::spec::{HubFile, ModelSpec, is_commit};
+use crate::embed::hub::spec::{HubFile, ModelSpec, is_commit, is_weights};
 
 /// Reads environment variables (a closure over the process environment, or a test's map).
 pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
@@ -132,13 +132,12 @@ pub fn sha256_of_file(path: &Path) -> io::Result<String> {
 pub enum Check {
     /// Every file hashed.
     Full,
-    /// Every file present with its pinned size, and hashed unless it is the weights
-    /// (`model.safetensors`), whose digest the loader computes anyway and compares.
+    /// Every file present with its pinned size, and hashed unless it is weights
+    /// (safetensors or ONNX), whose digest the loader computes anyway and compares.
     AllButWeights,
 }
 
-/// The weights file, hashed by the loader rather than by [`verified_snapshot`] with
-/// [`Check::AllButWeights`].
+/// The weights file of the candle engine.
 pub const WEIGHTS_FILE: &str = "model.safetensors";
 
 /// Whether `file` in `folder` has its pinned content (to the depth `check` asks).
@@ -150,7 +149,7 @@ pub fn file_matches(folder: &Path, file: &HubFile, check: Check) -> bool {
     if !meta.is_file() || file.size.is_some_and(|size| size != meta.len()) {
         return false;
     }
-    if check == Check::AllButWeights && file.path == WEIGHTS_FILE {
+    if check == Check::AllButWeights && is_weights(&file.path) {
         return true;
     }
     sha256_of_file(&path).is_ok_and(|digest| digest.eq_ignore_ascii_case(&file.sha256))

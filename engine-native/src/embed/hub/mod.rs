@@ -4,7 +4,7 @@
 //! [`cache`] under `HF_HUB_CACHE` / `HF_HOME`, and `HF_HUB_OFFLINE`.
 //!
 //! - [`spec`]: which files of which commit make a model, each pinned by its SHA-256; the
-//!   default model's pins.
+//!   pins of the models obsidian-tc knows, per engine.
 //! - [`cache`]: the cache folders, finding a snapshot whose files match their pins.
 //! - [`fetch`]: the download: resumable, checked, atomic.
 //! - [`error`]: what went wrong and what to do.
@@ -23,4 +23,7 @@ pub mod spec;
 pub use cache::{Check, hub_roots, verified_snapshot};
 pub use error::HubError;
 pub use fetch::{DEFAULT_ENDPOINT, HubSettings, Transfer, fetch_model, probe};
-pub use spec::{DEFAULT_MODEL, DEFAULT_REVISION, HubFile, ModelSpec, default_spec};
+pub use spec::{
+    DEFAULT_MODEL, DEFAULT_REVISION, HubFile, MINILM_MODEL, ModelSpec, WeightsFormat, default_spec,
+    pinned_spec,
+};

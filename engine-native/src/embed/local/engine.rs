@@ -12,8 +12,8 @@ use crate::embed::hub::cache::{Env, WEIGHTS_FILE};
 use crate::embed::provider::{EmbedKind, EmbeddingProvider};
 use crate::embed::settings::{EmbeddingEngine, EmbeddingsConfig};
 
-use super::locate::{Located, ONNX_FILES, onnx_file};
-use super::{DEFAULT_BATCH, DEFAULT_MODEL, LocalProvider};
+use super::locate::{Located, ONNX_FILES, model_name, onnx_file};
+use super::{DEFAULT_BATCH, LocalProvider};
 
 /// The engine chosen for a model folder.
 pub enum Plan {
@@ -124,7 +124,8 @@ pub fn load(
     located: &Located,
     env: Env<'_>,
 ) -> Result<Box<dyn EmbeddingProvider>, EmbedError> {
-    let model = config.model.as_deref().unwrap_or(DEFAULT_MODEL);
+    let name = model_name(config);
+    let model = name.as_str();
     let folder = &located.folder;
     let batch = config.batch_size.map_or(DEFAULT_BATCH, |b| b as usize);
     let plan = Plan::choose(config.engine, folder, env)?;
@@ -132,20 +133,24 @@ pub fn load(
     let inner: Box<dyn EmbeddingProvider> = match plan {
         #[cfg(feature = "onnx-runtime")]
         Plan::Onnx { file, runtime } => {
-            // The pin is that of the safetensors weights: it does not name the ONNX file.
             let settings = super::onnx::OnnxSettings {
                 batch,
                 threads: config.threads.map(|t| t as usize),
             };
             Box::new(super::OnnxProvider::load(
-                runtime, folder, &file, model, settings, None,
+                runtime,
+                folder,
+                &file,
+                model,
+                settings,
+                located.pin_of(&file),
             )?)
         }
         Plan::Candle { .. } => Box::new(LocalProvider::load_checked(
             folder,
             model,
             batch,
-            located.weights_sha256.as_deref(),
+            located.pin_of(Path::new(WEIGHTS_FILE)),
         )?),
     };
     Ok(Box::new(WithEngine { inner, engine }))

@@ -1,15 +1,16 @@
 //! Where the local sentence-transformer model of the config is on disk:
-//! `embeddings.modelPath`; else, for a pinned model (the default one, or one the config names
-//! with `revision` and `files`), a snapshot in the Hugging Face cache whose files have their
-//! pinned digests; else, for an unpinned model, the snapshot `refs/main` names (or the
+//! `embeddings.modelPath`; else, for a pinned model (the default one, another known one, or
+//! one the config names with `revision` and `files`), a snapshot in the Hugging Face cache
+//! whose files have their pinned digests, with the weights of the engine that will run it
+//! ([`weights_format`]) first; else, for an unpinned model, the snapshot `refs/main` names (or the
 //! newest). The cache roots are those of [`crate::embed::hub::hub_roots`].
 
 use std::path::{Path, PathBuf};
 
 use crate::embed::error::EmbedError;
 use crate::embed::hub::cache::{Check, Env, RepoCache, WEIGHTS_FILE, hub_roots, verified_snapshot};
-use crate::embed::hub::{DEFAULT_MODEL, ModelSpec};
-use crate::embed::settings::EmbeddingsConfig;
+use crate::embed::hub::{DEFAULT_MODEL, HubFile, ModelSpec, WeightsFormat};
+use crate::embed::settings::{EmbeddingEngine, EmbeddingsConfig};
 
 /// The files a model folder must hold.
 pub const REQUIRED_FILES: [&str; 3] = ["config.json", "tokenizer.json", WEIGHTS_FILE];
@@ -44,44 +45,105 @@ fn holds_model(folder: &Path) -> bool {
 pub struct Located {
     /// The folder.
     pub folder: PathBuf,
-    /// The SHA-256 its weights must have (a pinned model), which the loader checks.
-    pub weights_sha256: Option<String>,
+    /// The pinned files of a pinned model (empty otherwise): the loader checks the weights
+    /// it reads against their pin.
+    pub pins: Vec<HubFile>,
+}
+
+impl Located {
+    /// The pinned SHA-256 of the file at `path` relative to the folder, if pinned.
+    pub fn pin_of(&self, path: &Path) -> Option<&str> {
+        let relative = path.strip_prefix(&self.folder).unwrap_or(path);
+        self.pins
+            .iter()
+            .find(|file| Path::new(&file.path) == relative)
+            .map(|file| file.sha256.as_str())
+    }
+}
+
+/// The name of the local model of `config`: `embeddings.model`; else, for a folder of the
+/// user's (`modelPath`), the folder's name (which selects a known model by its short name, so
+/// that a MiniLM folder never gets the default model's prefixes); else [`DEFAULT_MODEL`].
+pub fn model_name(config: &EmbeddingsConfig) -> String {
+    if let Some(model) = &config.model {
+        return model.clone();
+    }
+    config
+        .model_path
+        .as_deref()
+        .and_then(|folder| Path::new(folder).file_name())
+        .map_or_else(
+            || DEFAULT_MODEL.to_owned(),
+            |name| name.to_string_lossy().into_owned(),
+        )
+}
+
+/// The weights to fetch and look for under `setting`: ONNX when ONNX Runtime will run the
+/// model (`onnx`, or `auto` when the library, found through `env`, loads), else safetensors.
+pub fn weights_format(setting: EmbeddingEngine, env: Env<'_>) -> WeightsFormat {
+    match setting {
+        EmbeddingEngine::Candle => WeightsFormat::Safetensors,
+        EmbeddingEngine::Onnx => WeightsFormat::Onnx,
+        EmbeddingEngine::Auto if onnx_runtime_loads(env) => WeightsFormat::Onnx,
+        EmbeddingEngine::Auto => WeightsFormat::Safetensors,
+    }
+}
+
+#[cfg(feature = "onnx-runtime")]
+fn onnx_runtime_loads(env: Env<'_>) -> bool {
+    super::onnx_library::load(env).is_ok()
+}
+
+#[cfg(not(feature = "onnx-runtime"))]
+fn onnx_runtime_loads(_env: Env<'_>) -> bool {
+    false
 }
 
 /// The model folder of `config`, found through `env` (`HF_HUB_CACHE`, `HF_HOME`,
-/// `XDG_CACHE_HOME`, `HOME`). The error says where it looked and what to do.
+/// `XDG_CACHE_HOME`, `HOME`; the ONNX Runtime library for [`weights_format`]): a pinned
+/// model's snapshot with the weights of the engine that will run it first, else with the
+/// other engine's. The error says where it looked and what to do.
 pub fn locate(config: &EmbeddingsConfig, env: Env<'_>) -> Result<Located, EmbedError> {
-    let model = config.model.as_deref().unwrap_or(DEFAULT_MODEL);
+    let name = model_name(config);
+    let model = name.as_str();
     if let Some(folder) = &config.model_path {
         return locate_model(model, Some(Path::new(folder)), env).map(|folder| Located {
             folder,
-            weights_sha256: None,
+            pins: Vec::new(),
         });
     }
-    let Some(spec) = ModelSpec::of_config(config) else {
+    let preferred = weights_format(config.engine, env);
+    let Some(spec) = ModelSpec::of_config(config, preferred) else {
         return locate_model(model, None, env).map(|folder| Located {
             folder,
-            weights_sha256: None,
+            pins: Vec::new(),
         });
     };
     let roots = hub_roots(env);
-    match verified_snapshot(&spec, &roots, Check::AllButWeights) {
-        Some(folder) => Ok(Located {
-            folder,
-            weights_sha256: spec.sha256_of(WEIGHTS_FILE).map(str::to_owned),
-        }),
-        None => Err(EmbedError::setup(
-            "local",
-            format!(
-                "{model} at revision {} is not in the Hugging Face cache (looked in {}): \
-                 download it with `obsidian-tc model pull`, or set embeddings.provider to \
-                 \"auto\" to have it downloaded on first use, or set embeddings.modelPath to \
-                 a sentence-transformers folder",
-                spec.revision,
-                looked_in(&roots, model)
-            ),
-        )),
+    let other = match preferred {
+        WeightsFormat::Onnx => WeightsFormat::Safetensors,
+        WeightsFormat::Safetensors => WeightsFormat::Onnx,
+    };
+    let specs = std::iter::once(spec.clone()).chain(ModelSpec::of_config(config, other));
+    for candidate in specs {
+        if let Some(folder) = verified_snapshot(&candidate, &roots, Check::AllButWeights) {
+            return Ok(Located {
+                folder,
+                pins: candidate.files,
+            });
+        }
     }
+    Err(EmbedError::setup(
+        "local",
+        format!(
+            "{model} at revision {} is not in the Hugging Face cache (looked in {}): \
+             download it with `obsidian-tc model pull`, or set embeddings.provider to \
+             \"auto\" to have it downloaded on first use, or set embeddings.modelPath to \
+             a sentence-transformers folder",
+            spec.revision,
+            looked_in(&roots, model)
+        ),
+    ))
 }
 
 /// The model folder of an unpinned `model`: `model_path` when given, else `model`'s snapshot
@@ -229,7 +291,7 @@ mod tests {
         model_in(
             &home
                 .path()
-                .join("hub/models--sentence-transformers--all-MiniLM-L6-v2/snapshots")
+                .join("hub/models--intfloat--multilingual-e5-small/snapshots")
                 .join(COMMIT),
         );
         let error = locate(&EmbeddingsConfig::default(), &env)
@@ -239,6 +301,39 @@ mod tests {
         assert!(
             error.contains(crate::embed::hub::DEFAULT_REVISION),
             "{error}"
+        );
+    }
+
+    #[test]
+    fn a_folder_without_a_model_name_is_named_by_the_folder() {
+        let mut config = EmbeddingsConfig::default();
+        assert_eq!(model_name(&config), DEFAULT_MODEL);
+        config.model_path = Some("/models/all-MiniLM-L6-v2".to_owned());
+        assert_eq!(model_name(&config), "all-MiniLM-L6-v2");
+        config.model = Some("org/m".to_owned());
+        assert_eq!(model_name(&config), "org/m");
+    }
+
+    #[test]
+    fn the_weights_fetched_are_those_of_the_engine_that_will_run_them() {
+        let none = |_: &str| None;
+        assert_eq!(
+            weights_format(EmbeddingEngine::Candle, &none),
+            WeightsFormat::Safetensors
+        );
+        assert_eq!(
+            weights_format(EmbeddingEngine::Onnx, &none),
+            WeightsFormat::Onnx
+        );
+        // `auto` without a loadable library: candle's weights.
+        let folder = tempfile::tempdir().expect("tempdir");
+        let fake = folder.path().join("libonnxruntime.so");
+        std::fs::write(&fake, "not a library").expect("write");
+        let named = fake.display().to_string();
+        let env = move |name: &str| (name == "OBSIDIAN_TC_ONNXRUNTIME").then(|| named.clone());
+        assert_eq!(
+            weights_format(EmbeddingEngine::Auto, &env),
+            WeightsFormat::Safetensors
         );
     }
 }

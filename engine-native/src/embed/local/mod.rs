@@ -33,7 +33,7 @@ pub mod weights;
 #[cfg(feature = "local-embeddings")]
 pub use bert::LocalProvider;
 pub use known::{KNOWN_MODELS, KnownModel, known_model};
-pub use locate::{Located, locate, locate_model};
+pub use locate::{Located, locate, locate_model, model_name, weights_format};
 pub use model_files::{Architecture, ModelFiles};
 #[cfg(feature = "onnx-runtime")]
 pub use onnx::OnnxProvider;

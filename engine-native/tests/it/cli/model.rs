@@ -8,7 +8,9 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-use crate::support::hub_mirror::{Mirror, first_run_env, pinned_snapshot, test_model, with_env};
+use crate::support::hub_mirror::{
+    Mirror, first_run_env, pinned_snapshot, test_model, test_spec, with_env,
+};
 use crate::support::mcp::bin;
 
 /// `obsidian-tc model <args>` with `HF_HOME` at `hf_home`, downloading from `endpoint`.
@@ -70,10 +72,7 @@ fn pull_fetches_the_model_into_hf_home_once_and_list_finds_it() {
     let after: Value = serde_json::from_slice(&listed.stdout).expect("JSON");
     assert_eq!(after[0]["present"], true, "{after}");
     assert_eq!(after[0]["path"], snapshot.display().to_string());
-    assert_eq!(
-        after[0]["revision"],
-        obsidian_tc::embed::hub::DEFAULT_REVISION
-    );
+    assert_eq!(after[0]["revision"], test_spec().revision);
 }
 
 #[test]

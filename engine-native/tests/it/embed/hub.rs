@@ -7,14 +7,12 @@
 use std::path::{Path, PathBuf};
 
 use obsidian_tc::config::EmbeddingsConfig;
-use obsidian_tc::embed::hub::{
-    DEFAULT_REVISION, HubError, HubSettings, Transfer, default_spec, fetch_model,
-};
+use obsidian_tc::embed::hub::{HubError, HubSettings, MINILM_MODEL, Transfer, fetch_model};
 use obsidian_tc::embed::local::locate;
 use obsidian_tc::embed::{EmbeddingProvider, LocalProvider};
 use tempfile::TempDir;
 
-use crate::support::hub_mirror::{Mirror, closed_endpoint, test_model};
+use crate::support::hub_mirror::{Mirror, closed_endpoint, test_model, test_spec};
 
 const REPO_DIR: &str = "models--sentence-transformers--all-MiniLM-L6-v2";
 const WEIGHTS: &str = "model.safetensors";
@@ -28,6 +26,14 @@ fn fresh(endpoint: &str) -> (TempDir, HubSettings) {
         offline: false,
     };
     (dir, settings)
+}
+
+/// A config naming the test model (pinned, like the default).
+fn minilm() -> EmbeddingsConfig {
+    EmbeddingsConfig {
+        model: Some(MINILM_MODEL.to_owned()),
+        ..EmbeddingsConfig::default()
+    }
 }
 
 fn repo(settings: &HubSettings) -> PathBuf {
@@ -53,7 +59,7 @@ fn sha256(path: &Path) -> String {
 
 fn fetch(settings: &HubSettings) -> (Result<PathBuf, HubError>, Vec<Transfer>) {
     let mut seen = Vec::new();
-    let result = fetch_model(&default_spec(), settings, &mut |t| seen.push(t));
+    let result = fetch_model(&test_spec(), settings, &mut |t| seen.push(t));
     (result, seen)
 }
 
@@ -65,9 +71,9 @@ fn a_fresh_cache_gets_the_pinned_model_in_the_hub_layout_once() {
     let folder = folder.unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         folder,
-        repo(&settings).join("snapshots").join(DEFAULT_REVISION)
+        repo(&settings).join("snapshots").join(test_spec().revision)
     );
-    let spec = default_spec();
+    let spec = test_spec();
     for file in &spec.files {
         let link = folder.join(&file.path);
         let target = std::fs::read_link(&link).expect("a symlink into blobs");
@@ -96,16 +102,15 @@ fn a_fresh_cache_gets_the_pinned_model_in_the_hub_layout_once() {
     assert_eq!(again, Ok(folder.clone()));
     assert_eq!(mirror.requests().len(), spec.files.len());
 
-    // The default config finds it in this cache, and it loads as the same model the test
-    // folder holds.
+    // A config naming the model finds it in this cache, and it loads as the same model the
+    // test folder holds.
     let root = settings.roots[0].clone();
     let env = move |name: &str| (name == "HF_HUB_CACHE").then(|| root.display().to_string());
-    let located = locate(&EmbeddingsConfig::default(), &env).expect("located");
+    let located = locate(&minilm(), &env).expect("located");
     assert_eq!(located.folder, folder);
-    assert_eq!(located.weights_sha256.as_deref(), spec.sha256_of(WEIGHTS));
-    let downloaded =
-        LocalProvider::load_checked(&located.folder, "m", 8, located.weights_sha256.as_deref())
-            .expect("loads");
+    let pin = located.pin_of(Path::new(WEIGHTS));
+    assert_eq!(pin, spec.sha256_of(WEIGHTS));
+    let downloaded = LocalProvider::load_checked(&located.folder, "m", 8, pin).expect("loads");
     let original = LocalProvider::load(&test_model(), "m", 8).expect("loads");
     assert_eq!(downloaded.fingerprint(), original.fingerprint());
 }
@@ -120,24 +125,24 @@ fn a_file_with_another_sha256_is_refused_deleted_and_never_linked() {
         panic!("expected a checksum error, got {result:?}");
     };
     assert_eq!(path, WEIGHTS);
-    assert_eq!(Some(expected.as_str()), default_spec().sha256_of(WEIGHTS));
+    assert_eq!(Some(expected.as_str()), test_spec().sha256_of(WEIGHTS));
     let message = result.unwrap_err().to_string();
     assert!(
         message.contains("SHA-256") && message.contains("refused"),
         "{message}"
     );
-    let weights_sha = default_spec().sha256_of(WEIGHTS).unwrap().to_owned();
+    let weights_sha = test_spec().sha256_of(WEIGHTS).unwrap().to_owned();
     assert!(
         !blobs(&settings).iter().any(|b| b.starts_with(&weights_sha)),
         "nothing of the weights is left: {:?}",
         blobs(&settings)
     );
-    let snapshot = repo(&settings).join("snapshots").join(DEFAULT_REVISION);
+    let snapshot = repo(&settings).join("snapshots").join(test_spec().revision);
     assert!(!snapshot.join(WEIGHTS).exists());
     let root = settings.roots[0].clone();
     let env = move |name: &str| (name == "HF_HUB_CACHE").then(|| root.display().to_string());
     assert!(
-        locate(&EmbeddingsConfig::default(), &env).is_err(),
+        locate(&minilm(), &env).is_err(),
         "a half model is never found"
     );
 }
@@ -151,7 +156,7 @@ fn a_transfer_broken_off_resumes_with_a_range_request() {
     let folder = result.unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         sha256(&folder.join(WEIGHTS)),
-        default_spec().sha256_of(WEIGHTS).unwrap()
+        test_spec().sha256_of(WEIGHTS).unwrap()
     );
     let asked = mirror.requests_for(WEIGHTS);
     assert_eq!(asked.len(), 2, "{asked:?}");
@@ -170,7 +175,7 @@ fn a_transfer_broken_off_resumes_with_a_range_request() {
 fn a_partial_file_an_earlier_run_left_is_continued() {
     let mirror = Mirror::serve(&test_model());
     let (_dir, settings) = fresh(&mirror.endpoint());
-    let weights_sha = default_spec().sha256_of(WEIGHTS).unwrap().to_owned();
+    let weights_sha = test_spec().sha256_of(WEIGHTS).unwrap().to_owned();
     let blobs_dir = repo(&settings).join("blobs");
     std::fs::create_dir_all(&blobs_dir).expect("blobs");
     let original = std::fs::read(test_model().join(WEIGHTS)).expect("weights");
@@ -194,7 +199,7 @@ fn a_model_another_tool_put_in_the_cache_is_used_without_a_request() {
     let (_dir, settings) = fresh(&mirror.endpoint());
     // Another commit's snapshot holding the same files as plain copies.
     let other = repo(&settings).join("snapshots").join("0".repeat(40));
-    for file in default_spec().files {
+    for file in test_spec().files {
         let to = other.join(&file.path);
         std::fs::create_dir_all(to.parent().unwrap()).expect("folder");
         std::fs::copy(test_model().join(&file.path), to).expect("copy");

@@ -134,6 +134,7 @@ fn a_paraphrase_is_closer_than_an_unrelated_sentence() {
 fn the_config_loads_the_model_from_its_folder_or_the_hugging_face_cache() {
     let from_folder = EmbeddingsConfig {
         provider: Name::Local,
+        model: Some(MODEL.to_owned()),
         model_path: Some(model_folder().to_string_lossy().into_owned()),
         ..EmbeddingsConfig::default()
     };
@@ -143,7 +144,7 @@ fn the_config_loads_the_model_from_its_folder_or_the_hugging_face_cache() {
     assert_eq!(provider.fingerprint(), model().fingerprint());
 
     // The Hugging Face cache layout, its files linked to the test model: every file pinned
-    // for the default model, so it is found (and its weights checked when it loads).
+    // for it, so a config naming it finds it (and its weights are checked when it loads).
     let hf_home = tempfile::tempdir().expect("tempdir");
     let repo = hf_home
         .path()
@@ -166,6 +167,7 @@ fn the_config_loads_the_model_from_its_folder_or_the_hugging_face_cache() {
     let env = move |name: &str| (name == "HF_HOME").then(|| home.clone());
     let cached = EmbeddingsConfig {
         provider: Name::Local,
+        model: Some(MODEL.to_owned()),
         ..EmbeddingsConfig::default()
     };
     let provider = provider_from_config(&cached, &env)

