@@ -12,7 +12,8 @@
 //! - [`token`]: bearer tokens for HTTP callers (`token mint`);
 //! - [`plugin_install`]: `plugin install`, TC Bridge into a vault, from [`plugin_files`].
 //! - [`stdio_bridge`]: the stdio relay of TC Bridge (`bridge`);
-//! - [`setup`]: an MCP client's configuration file gets this server (`setup <client>`).
+//! - [`setup`]: an MCP client's configuration file gets this server (`setup <client>`);
+//! - [`version`]: what `--version` says (version, commit, embedding engines).
 //!
 //! Exit codes: [`EXIT_OK`], [`EXIT_FAILURE`] (a tool error or a runtime failure),
 //! [`EXIT_USAGE`] (bad arguments or configuration).
@@ -33,6 +34,7 @@ pub mod setup;
 pub mod source;
 pub mod stdio_bridge;
 pub mod token;
+pub mod version;
 
 /// Success.
 pub const EXIT_OK: u8 = 0;
