@@ -5,7 +5,8 @@
 #   obsidian-tc-<version>-<target>.tar.gz  the binary (+ ONNX Runtime next to it), LICENSE, README.md
 #   obsidian-tc-<platform>-<version>.tgz   the npm package @obsidian-tc/<platform> with the binary
 #   obsidian-tc-<version>.tgz              the npm package obsidian-tc (its launcher)
-#   obsidian-tc-<version>.mcpb             the Claude Desktop bundle (one binary per OS)
+#   obsidian-tc-<version>.mcpb             the Claude Desktop bundle (one binary per OS: the
+#                                          first --binary given for it)
 #   server.json                            the MCP registry entry (npm and mcpb)
 #   SHA256SUMS
 #
@@ -44,7 +45,7 @@ while [ $# -gt 0 ]; do
     --binary) add_binary "$2"; shift 2 ;;
     --ort) [[ "$2" == *=* ]] || { echo "release.sh: --ort TARGET=PATH" >&2; exit 2; }
       libraries[${2%%=*}]="${2#*=}"; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n "2,20p" "$0"; exit 0 ;;
     *) echo "release.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -73,7 +74,14 @@ export TZ=UTC LC_ALL=C SOURCE_DATE_EPOCH=315532800
 umask 022
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
-rm -rf "$out" && mkdir -p "$out"
+# The previous release's artifacts go; anything else in the folder stops the script (it is
+# not ours to delete, and SHA256SUMS lists the whole folder).
+mkdir -p "$out"
+rm -f "$out"/obsidian-tc-*.tar.gz "$out"/obsidian-tc-*.tgz "$out"/obsidian-tc-*.mcpb "$out/server.json" "$out/SHA256SUMS"
+if [ -n "$(ls -A "$out")" ]; then
+  echo "release.sh: $out holds other files; give an empty folder with --out" >&2
+  exit 2
+fi
 
 # put <file> <dir> [mode]: a copy with a fixed mode.
 put() { mkdir -p "$2" && install -m "${3:-644}" "$1" "$2/"; }
@@ -86,6 +94,7 @@ put_binary() {
 }
 npm_pack() { (cd "$1" && npm pack --silent --pack-destination "$out" >/dev/null); }
 
+mcpb_targets=()
 for target in "${targets[@]}"; do
   read -r key exe os <<<"$(manifests target "$target")"
   name="obsidian-tc-$version-$target"
@@ -103,7 +112,12 @@ for target in "${targets[@]}"; do
   printf '# @obsidian-tc/%s\n\nThe prebuilt `obsidian-tc` binary for %s, installed by the `obsidian-tc` package (`npx -y obsidian-tc <vault>`).\n' "$key" "$key" >"$pkg/README.md"
   npm_pack "$pkg"
 
-  put_binary "$target" "$stage/mcpb/server/$os" "$exe"
+  # One binary per OS in the .mcpb (its platform_overrides have no architecture key): the
+  # first target given for that OS.
+  if [ ! -d "$stage/mcpb/server/$os" ]; then
+    put_binary "$target" "$stage/mcpb/server/$os" "$exe"
+    mcpb_targets+=("$target")
+  fi
 done
 
 echo "==> npm package obsidian-tc"
@@ -115,7 +129,7 @@ npm_pack "$stage/npm/main"
 
 echo "==> obsidian-tc-$version.mcpb"
 put "$root/LICENSE" "$stage/mcpb"
-manifests mcpb-manifest "$stage/mcpb" "$version" "${targets[@]}"
+manifests mcpb-manifest "$stage/mcpb" "$version" "${mcpb_targets[@]}"
 "$mcpb" validate "$stage/mcpb/manifest.json"
 NODE_OPTIONS="--require=$root/scripts/release/fixed-date.cjs" \
   "$mcpb" pack "$stage/mcpb" "$out/obsidian-tc-$version.mcpb" >/dev/null

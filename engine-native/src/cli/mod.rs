@@ -46,6 +46,10 @@ pub const EXIT_USAGE: u8 = 2;
 /// The caller id of `obsidian-tc call`.
 pub const CLI_CALLER_ID: &str = "cli";
 
+/// How long a finished command waits for its runtime's blocking tasks (file writes, a
+/// pending read of stdin) before the process exits.
+const BLOCKING_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Runs `work` to completion on a multi-threaded async runtime of `workers` threads (one per
 /// core when `None`) and returns its exit code; [`EXIT_FAILURE`] when the runtime cannot
 /// start.
@@ -55,7 +59,14 @@ pub fn run_async(workers: Option<usize>, work: impl std::future::Future<Output =
         builder.worker_threads(workers);
     }
     match builder.enable_all().build() {
-        Ok(runtime) => runtime.block_on(work),
+        Ok(runtime) => {
+            let code = runtime.block_on(work);
+            // Dropping the runtime would wait for every blocking task, and tokio reads stdin
+            // on one: a stdio server stopped by SIGTERM while its client keeps stdin open
+            // never exited. Blocking tasks still running get this long to finish.
+            runtime.shutdown_timeout(BLOCKING_GRACE);
+            code
+        }
         Err(e) => {
             eprintln!("cannot start the async runtime: {e}");
             EXIT_FAILURE

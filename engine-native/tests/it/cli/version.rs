@@ -8,7 +8,10 @@ use crate::support::mcp::bin;
 
 /// The stdout of `obsidian-tc <args>`, which must exit 0 with nothing on stderr.
 fn run(args: &[&str]) -> String {
-    let out = Command::new(bin()).args(args).output().expect("run obsidian-tc");
+    let out = Command::new(bin())
+        .args(args)
+        .output()
+        .expect("run obsidian-tc");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(stderr.is_empty(), "{stderr}");
@@ -28,7 +31,10 @@ fn head_commit() -> String {
 }
 
 fn expected_engines() -> &'static str {
-    match (cfg!(feature = "local-embeddings"), cfg!(feature = "onnx-runtime")) {
+    match (
+        cfg!(feature = "local-embeddings"),
+        cfg!(feature = "onnx-runtime"),
+    ) {
         (true, true) => "candle, onnx-runtime (load-dynamic)",
         (true, false) => "candle",
         _ => "none (remote providers only)",
