@@ -1,5 +1,6 @@
 //! Embeds the built TC Bridge plugin (`main.js`, `manifest.json`, `styles.css` when present)
-//! into the binary, so `obsidian-tc plugin install` works with the binary alone.
+//! into the binary, so `obsidian-tc plugin install` works with the binary alone, and records
+//! the git commit the binary is built from for `obsidian-tc --version` (see [`git_commit`]).
 //!
 //! Where the files come from:
 //! - `OBSIDIAN_TC_PLUGIN_DIR=<absolute folder>`: that folder; `main.js` and `manifest.json`
@@ -45,6 +46,45 @@ fn main() {
          const EMBEDDED: Option<Embedded> = {code};\n"
     );
     fs::write(out_dir.join("embedded_plugin.rs"), generated).expect("OUT_DIR is writable");
+    println!(
+        "cargo::rustc-env={COMMIT_VAR}={}",
+        git_commit(&manifest_dir).unwrap_or_else(|| "unknown".to_owned())
+    );
+}
+
+/// The variable naming the commit (set by builds from a source archive without `.git`), and
+/// the one `--version` reads at compile time.
+const COMMIT_VAR: &str = "OBSIDIAN_TC_GIT_COMMIT";
+
+/// The commit: `OBSIDIAN_TC_GIT_COMMIT` when set, else `git rev-parse HEAD` in the source
+/// folder; `None` outside a git checkout or without git. Cargo reruns this script when the
+/// variable, `HEAD` or the branch it points to changes (a worktree's `HEAD` and the shared
+/// refs are found with `git rev-parse --git-path`).
+fn git_commit(manifest_dir: &Path) -> Option<String> {
+    println!("cargo::rerun-if-env-changed={COMMIT_VAR}");
+    if let Some(commit) = env::var_os(COMMIT_VAR) {
+        return Some(commit.to_string_lossy().into_owned());
+    }
+    let git = |args: &[&str]| -> Option<String> {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .current_dir(manifest_dir)
+            .output()
+            .ok()?;
+        let text = String::from_utf8(out.stdout).ok()?;
+        (out.status.success() && !text.trim().is_empty()).then(|| text.trim().to_owned())
+    };
+    let commit = git(&["rev-parse", "HEAD"])?;
+    let mut watched = vec!["HEAD".to_owned(), "packed-refs".to_owned()];
+    watched.extend(git(&["symbolic-ref", "-q", "HEAD"]));
+    for name in watched {
+        if let Some(path) = git(&["rev-parse", "--path-format=absolute", "--git-path", &name])
+            && Path::new(&path).exists()
+        {
+            println!("cargo::rerun-if-changed={path}");
+        }
+    }
+    Some(commit)
 }
 
 const MAIN_JS: &str = "main.js";

@@ -177,6 +177,14 @@ node --test tests/e2e/ tests/plugin/sidecar_server.test.mjs
 .venv/bin/python tests/e2e/bridge_py.py
 cargo test --quiet -p engine-native "${test_features[@]}" --test it e2e_rmcp
 
+step "release artifacts: scripts/release.sh twice (same bytes), then from dist/ only, in a fresh HOME without Rust on PATH: the npm tarballs installed offline, npx obsidian-tc <vault> and the .mcpb's Linux entry point driven by the TypeScript SDK, server.json, the glibc the binary needs"
+release_dir="$target_dir/release-check"
+rm -rf "$release_dir" && mkdir -p "$release_dir/home"
+scripts/release.sh --binary "$OBSIDIAN_TC_BIN" --out "$release_dir/dist" >/dev/null
+scripts/release.sh --binary "$OBSIDIAN_TC_BIN" --out "$release_dir/again" >/dev/null
+diff -r "$release_dir/dist" "$release_dir/again"
+env HOME="$release_dir/home" PATH="${nocargo_path%:}" RELEASE_DIST="$release_dir/dist" node --test tests/release/
+
 step "MCP conformance suite (@modelcontextprotocol/conformance on Node 24) against serve --http: spec 2025-11-25 and 2026-07-28, baseline tests/conformance/expected-failures.yml"
 bash tests/conformance/run.sh
 

@@ -29,7 +29,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let code = match cli.command {
         Some(Command::Version) => {
-            println!("obsidian-tc {}", env!("CARGO_PKG_VERSION"));
+            println!("obsidian-tc {}", obsidian_tc::cli::version::long_version());
             EXIT_OK
         }
         Some(Command::Serve(args)) => run_serve(args),

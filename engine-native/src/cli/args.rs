@@ -14,6 +14,7 @@ use crate::config::ConfigFlags;
 #[command(
     name = "obsidian-tc",
     version,
+    long_version = crate::cli::version::long_version(),
     about,
     long_about = None,
     args_conflicts_with_subcommands = true
@@ -30,7 +31,8 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Print the version of obsidian-tc.
+    /// Print the version of obsidian-tc, the git commit it was built from and the embedding
+    /// engines compiled in (same as --version).
     Version,
     /// Serve MCP: stdio, or HTTP with --http (both when the config enables HTTP).
     Serve(ServeArgs),

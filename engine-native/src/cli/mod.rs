@@ -12,7 +12,8 @@
 //! - [`token`]: bearer tokens for HTTP callers (`token mint`);
 //! - [`plugin_install`]: `plugin install`, TC Bridge into a vault, from [`plugin_files`].
 //! - [`stdio_bridge`]: the stdio relay of TC Bridge (`bridge`);
-//! - [`setup`]: an MCP client's configuration file gets this server (`setup <client>`).
+//! - [`setup`]: an MCP client's configuration file gets this server (`setup <client>`);
+//! - [`version`]: what `--version` says (version, commit, embedding engines).
 //!
 //! Exit codes: [`EXIT_OK`], [`EXIT_FAILURE`] (a tool error or a runtime failure),
 //! [`EXIT_USAGE`] (bad arguments or configuration).
@@ -33,6 +34,7 @@ pub mod setup;
 pub mod source;
 pub mod stdio_bridge;
 pub mod token;
+pub mod version;
 
 /// Success.
 pub const EXIT_OK: u8 = 0;
@@ -44,6 +46,10 @@ pub const EXIT_USAGE: u8 = 2;
 /// The caller id of `obsidian-tc call`.
 pub const CLI_CALLER_ID: &str = "cli";
 
+/// How long a finished command waits for its runtime's blocking tasks (file writes, a
+/// pending read of stdin) before the process exits.
+const BLOCKING_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Runs `work` to completion on a multi-threaded async runtime of `workers` threads (one per
 /// core when `None`) and returns its exit code; [`EXIT_FAILURE`] when the runtime cannot
 /// start.
@@ -53,7 +59,14 @@ pub fn run_async(workers: Option<usize>, work: impl std::future::Future<Output =
         builder.worker_threads(workers);
     }
     match builder.enable_all().build() {
-        Ok(runtime) => runtime.block_on(work),
+        Ok(runtime) => {
+            let code = runtime.block_on(work);
+            // Dropping the runtime would wait for every blocking task, and tokio reads stdin
+            // on one: a stdio server stopped by SIGTERM while its client keeps stdin open
+            // never exited. Blocking tasks still running get this long to finish.
+            runtime.shutdown_timeout(BLOCKING_GRACE);
+            code
+        }
         Err(e) => {
             eprintln!("cannot start the async runtime: {e}");
             EXIT_FAILURE

@@ -6,3 +6,4 @@ mod index;
 mod model;
 mod plugin_install;
 mod setup;
+mod version;

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Builds the release artifacts of obsidian-tc into one folder (dist/ by default), reproducibly
+# (the same inputs give the same bytes: fixed modification times, owners and file order):
+#
+#   obsidian-tc-<version>-<target>.tar.gz  the binary (+ ONNX Runtime next to it), LICENSE, README.md
+#   obsidian-tc-<platform>-<version>.tgz   the npm package @obsidian-tc/<platform> with the binary
+#   obsidian-tc-<version>.tgz              the npm package obsidian-tc (its launcher)
+#   obsidian-tc-<version>.mcpb             the Claude Desktop bundle (one binary per OS: the
+#                                          first --binary given for it)
+#   server.json                            the MCP registry entry (npm and mcpb)
+#   SHA256SUMS
+#
+#   scripts/release.sh [--out DIR] [--binary [TARGET=]PATH]... [--ort TARGET=PATH]...
+#
+# --binary takes a prebuilt binary instead of building one; TARGET (a Rust target triple, or
+# universal-apple-darwin for a lipo'd macOS binary) defaults to this machine's (Linux x86_64).
+# Without --binary, `cargo build --release -p engine-native --bin obsidian-tc` builds it.
+# --ort puts an ONNX Runtime shared library next to a target's binary (the binary looks for
+# libonnxruntime.so*/.dylib/onnxruntime.dll there); OBSIDIAN_TC_ONNXRUNTIME is this machine's.
+# Needs node, npm and the repository's npm packages (`npm ci`: the pinned @anthropic-ai/mcpb).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+out="$root/dist"
+declare -A binaries=() libraries=()
+targets=()
+
+host_target() {
+  case "$(uname -s)-$(uname -m)" in
+    Linux-x86_64) echo x86_64-unknown-linux-gnu ;;
+    Linux-aarch64) echo aarch64-unknown-linux-gnu ;;
+    *) echo "release.sh: name the target of --binary (TARGET=PATH) on $(uname -s) $(uname -m)" >&2; exit 2 ;;
+  esac
+}
+add_binary() {
+  local target path
+  if [[ "$1" == *=* ]]; then target="${1%%=*}" path="${1#*=}"; else target="$(host_target)" path="$1"; fi
+  [ -f "$path" ] || { echo "release.sh: --binary $path: no such file" >&2; exit 2; }
+  [ -z "${binaries[$target]:-}" ] || { echo "release.sh: two binaries for $target" >&2; exit 2; }
+  binaries[$target]="$(cd "$(dirname "$path")" && pwd)/$(basename "$path")"
+  targets+=("$target")
+}
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --out) out="$(mkdir -p "$2" && cd "$2" && pwd)"; shift 2 ;;
+    --binary) add_binary "$2"; shift 2 ;;
+    --ort) [[ "$2" == *=* ]] || { echo "release.sh: --ort TARGET=PATH" >&2; exit 2; }
+      libraries[${2%%=*}]="${2#*=}"; shift 2 ;;
+    -h|--help) sed -n "2,20p" "$0"; exit 0 ;;
+    *) echo "release.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+if [ ${#targets[@]} -eq 0 ]; then
+  (cd "$root" && cargo build --release -p engine-native --bin obsidian-tc)
+  add_binary "${CARGO_TARGET_DIR:-$root/target}/release/obsidian-tc"
+fi
+host="$(host_target 2>/dev/null || true)"
+if [ -n "${OBSIDIAN_TC_ONNXRUNTIME:-}" ] && [ -n "$host" ] && [ -z "${libraries[$host]:-}" ]; then
+  libraries[$host]="$OBSIDIAN_TC_ONNXRUNTIME"
+fi
+for target in "${!libraries[@]}"; do
+  [ -n "${binaries[$target]:-}" ] || { echo "release.sh: --ort for $target, which has no binary" >&2; exit 2; }
+  [ -f "${libraries[$target]}" ] || { echo "release.sh: ONNX Runtime library ${libraries[$target]}: no such file" >&2; exit 2; }
+done
+mcpb="$root/node_modules/.bin/mcpb"
+[ -x "$mcpb" ] || { echo "release.sh: $mcpb is missing: run npm ci at the repository root" >&2; exit 2; }
+
+version="$(sed -n '/^\[workspace.package\]/,/^\[/s/^version = "\(.*\)"/\1/p' "$root/Cargo.toml")"
+[ -n "$version" ] || { echo "release.sh: no [workspace.package] version in Cargo.toml" >&2; exit 1; }
+manifests() { node "$root/scripts/release/manifests.mjs" "$@"; }
+
+# Reproducibility: UTC, one collation, fixed times (zip cannot store times before 1980, so the
+# .mcpb's is 1980-01-01), files written with fixed modes.
+export TZ=UTC LC_ALL=C SOURCE_DATE_EPOCH=315532800
+umask 022
+stage="$(mktemp -d)"
+trap 'rm -rf "$stage"' EXIT
+# The previous release's artifacts go; anything else in the folder stops the script (it is
+# not ours to delete, and SHA256SUMS lists the whole folder).
+mkdir -p "$out"
+rm -f "$out"/obsidian-tc-*.tar.gz "$out"/obsidian-tc-*.tgz "$out"/obsidian-tc-*.mcpb "$out/server.json" "$out/SHA256SUMS"
+if [ -n "$(ls -A "$out")" ]; then
+  echo "release.sh: $out holds other files; give an empty folder with --out" >&2
+  exit 2
+fi
+
+# put <file> <dir> [mode]: a copy with a fixed mode.
+put() { mkdir -p "$2" && install -m "${3:-644}" "$1" "$2/"; }
+# The binary of a target and its ONNX Runtime library, into <dir>.
+put_binary() {
+  local target="$1" dir="$2" exe="$3"
+  put "${binaries[$target]}" "$dir" 755
+  [ "$(basename "${binaries[$target]}")" = "$exe" ] || mv "$dir/$(basename "${binaries[$target]}")" "$dir/$exe"
+  if [ -n "${libraries[$target]:-}" ]; then put "${libraries[$target]}" "$dir" 755; fi
+}
+npm_pack() { (cd "$1" && npm pack --silent --pack-destination "$out" >/dev/null); }
+
+mcpb_targets=()
+for target in "${targets[@]}"; do
+  read -r key exe os <<<"$(manifests target "$target")"
+  name="obsidian-tc-$version-$target"
+  echo "==> $target: $name.tar.gz, @obsidian-tc/$key"
+  put_binary "$target" "$stage/archive/$name" "$exe"
+  put "$root/LICENSE" "$stage/archive/$name"
+  put "$root/README.md" "$stage/archive/$name"
+  tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$stage/archive" -cf - "$name" \
+    | gzip -n -9 >"$out/$name.tar.gz"
+
+  pkg="$stage/npm/$key"
+  put_binary "$target" "$pkg/bin" "$exe"
+  put "$root/LICENSE" "$pkg"
+  manifests platform-package "$pkg" "$target" "$version"
+  printf '# @obsidian-tc/%s\n\nThe prebuilt `obsidian-tc` binary for %s, installed by the `obsidian-tc` package (`npx -y obsidian-tc <vault>`).\n' "$key" "$key" >"$pkg/README.md"
+  npm_pack "$pkg"
+
+  # One binary per OS in the .mcpb (its platform_overrides have no architecture key): the
+  # first target given for that OS.
+  if [ ! -d "$stage/mcpb/server/$os" ]; then
+    put_binary "$target" "$stage/mcpb/server/$os" "$exe"
+    mcpb_targets+=("$target")
+  fi
+done
+
+echo "==> npm package obsidian-tc"
+put "$root/npm/obsidian-tc/bin/obsidian-tc.js" "$stage/npm/main/bin" 755
+put "$root/npm/obsidian-tc/README.md" "$stage/npm/main"
+put "$root/LICENSE" "$stage/npm/main"
+manifests main-package "$stage/npm/main" "$version"
+npm_pack "$stage/npm/main"
+
+echo "==> obsidian-tc-$version.mcpb"
+put "$root/LICENSE" "$stage/mcpb"
+manifests mcpb-manifest "$stage/mcpb" "$version" "${mcpb_targets[@]}"
+"$mcpb" validate "$stage/mcpb/manifest.json"
+NODE_OPTIONS="--require=$root/scripts/release/fixed-date.cjs" \
+  "$mcpb" pack "$stage/mcpb" "$out/obsidian-tc-$version.mcpb" >/dev/null
+
+echo "==> server.json, SHA256SUMS"
+manifests server-json "$out/server.json" "$version" "$out/obsidian-tc-$version.mcpb"
+(cd "$out" && find . -maxdepth 1 -type f ! -name SHA256SUMS -printf '%P\n' | sort | xargs sha256sum >SHA256SUMS)
+ls -l "$out"
