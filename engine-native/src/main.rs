@@ -1,6 +1,6 @@
 //! `obsidian-tc`: the command-line entry point of the native server (see [`obsidian_tc::cli`]).
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
@@ -56,7 +56,20 @@ fn main() -> ExitCode {
             EXIT_OK
         }
     };
-    ExitCode::from(code)
+    exit_now(code)
+}
+
+/// Ends the process with `code` once stdout and stderr are flushed, without the C library's
+/// exit handlers: a background thread may still be inside ONNX Runtime (loading the embedding
+/// model), and the library's static destructors, which `exit` runs, crashed under it (about
+/// one exit in six with the library next to the binary). Nothing of ours needs them: the
+/// commands have closed their stores by the time they return, and SQLite keeps no state for
+/// exit handlers.
+fn exit_now(code: u8) -> ! {
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    // SAFETY: `_exit` only ends the process; every buffer of ours was flushed above.
+    unsafe { libc::_exit(i32::from(code)) }
 }
 
 /// Logs to stderr only (stdout carries MCP on stdio); `RUST_LOG` filters, default
