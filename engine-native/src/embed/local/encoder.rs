@@ -192,6 +192,23 @@ impl TokenBatch {
     pub fn real_tokens(&self) -> usize {
         self.mask.iter().filter(|&&m| m != 0).count()
     }
+
+    /// The batch cut into batches of at most `rows` rows (at least one), in order, each with
+    /// the same width.
+    pub fn slices(&self, rows: usize) -> impl Iterator<Item = TokenBatch> + '_ {
+        let step = rows.max(1);
+        (0..self.rows).step_by(step).map(move |first| {
+            let last = (first + step).min(self.rows);
+            let part = |values: &[u32]| values[first * self.width..last * self.width].to_vec();
+            TokenBatch {
+                rows: last - first,
+                width: self.width,
+                ids: part(&self.ids),
+                mask: part(&self.mask),
+                type_ids: part(&self.type_ids),
+            }
+        })
+    }
 }
 
 /// The indices of `texts`, shortest text (in bytes, a cheap stand-in for word pieces) first.
@@ -199,4 +216,31 @@ pub fn shortest_first(texts: &[&str]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..texts.len()).collect();
     order.sort_by_key(|&i| texts[i].len());
     order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TokenBatch;
+
+    #[test]
+    fn slices_keep_rows_in_order_and_the_last_one_short() {
+        let batch = TokenBatch {
+            rows: 3,
+            width: 2,
+            ids: vec![1, 2, 3, 4, 5, 6],
+            mask: vec![1, 1, 1, 0, 1, 1],
+            type_ids: vec![0; 6],
+        };
+        let slices: Vec<TokenBatch> = batch.slices(2).collect();
+        assert_eq!(slices.len(), 2);
+        assert_eq!((slices[0].rows, slices[0].width), (2, 2));
+        assert_eq!(slices[0].ids, vec![1, 2, 3, 4]);
+        assert_eq!(slices[0].mask, vec![1, 1, 1, 0]);
+        assert_eq!((slices[1].rows, slices[1].ids.clone()), (1, vec![5, 6]));
+        assert_eq!(
+            batch.slices(0).count(),
+            3,
+            "zero rows means one row per slice"
+        );
+    }
 }
