@@ -27,6 +27,16 @@ pub enum WeightsFormat {
     Safetensors,
 }
 
+impl WeightsFormat {
+    /// The other engine's weights.
+    pub fn other(self) -> WeightsFormat {
+        match self {
+            WeightsFormat::Onnx => WeightsFormat::Safetensors,
+            WeightsFormat::Safetensors => WeightsFormat::Onnx,
+        }
+    }
+}
+
 /// `(path, sha256, bytes)` of one pinned file.
 type PinnedFile = (&'static str, &'static str, u64);
 
@@ -159,11 +169,13 @@ pub fn default_spec(format: WeightsFormat) -> ModelSpec {
 /// weights of `format`, or of the other format when the repository has none for it.
 pub fn pinned_spec(repo: &str, format: WeightsFormat) -> Option<ModelSpec> {
     let model = PINNED_MODELS.iter().find(|m| m.repo == repo)?;
-    let (wanted, other) = match format {
-        WeightsFormat::Onnx => (model.onnx, model.safetensors),
-        WeightsFormat::Safetensors => (model.safetensors, model.onnx),
+    let of = |format| match format {
+        WeightsFormat::Onnx => model.onnx,
+        WeightsFormat::Safetensors => model.safetensors,
     };
-    let weights = if wanted.is_empty() { other } else { wanted };
+    let weights = Some(of(format))
+        .filter(|files| !files.is_empty())
+        .unwrap_or_else(|| of(format.other()));
     Some(ModelSpec {
         repo: model.repo.to_owned(),
         revision: model.revision.to_owned(),

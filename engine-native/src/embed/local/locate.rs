@@ -120,11 +120,8 @@ pub fn locate(config: &EmbeddingsConfig, env: Env<'_>) -> Result<Located, EmbedE
         });
     };
     let roots = hub_roots(env);
-    let other = match preferred {
-        WeightsFormat::Onnx => WeightsFormat::Safetensors,
-        WeightsFormat::Safetensors => WeightsFormat::Onnx,
-    };
-    let specs = std::iter::once(spec.clone()).chain(ModelSpec::of_config(config, other));
+    let specs = std::iter::once(spec.clone())
+        .chain(ModelSpec::of_config(config, preferred.other()).filter(|other| *other != spec));
     for candidate in specs {
         if let Some(folder) = verified_snapshot(&candidate, &roots, Check::AllButWeights) {
             return Ok(Located {
