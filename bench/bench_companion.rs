@@ -11,7 +11,7 @@
 //! (`Companions::of`) for a configured and a found companion.
 //!
 //! ```text
-//! cargo build --release -p engine-native --bin obsidian-tc
+//! cargo build --release -p obsidian-tc --bin obsidian-tc
 //! cargo run --release -p bench --bin bench_companion [-- --calls 2000 --bin <obsidian-tc>]
 //! ```
 //!

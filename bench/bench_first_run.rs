@@ -5,7 +5,7 @@
 //! peak RSS (`VmHWM`) by then.
 //!
 //! ```text
-//! cargo build --release -p engine-native --bin obsidian-tc
+//! cargo build --release -p obsidian-tc --bin obsidian-tc
 //! cargo build --release -p bench --bin bench_first_run
 //! target/release/bench_first_run --model <all-MiniLM-L6-v2 folder> [--model-name ORG/NAME] \
 //!     [--vault ../shared/vaults/obsidian-help-en] [--bin target/release/obsidian-tc] [--runs 3]

@@ -1,7 +1,7 @@
 //! obsidian-tc's server latency against same-run baselines (issue 3, must-show 3).
 //!
 //! ```text
-//! cargo build --release -p engine-native --bin obsidian-tc
+//! cargo build --release -p obsidian-tc --bin obsidian-tc
 //! cargo build --release -p bench --bin empty_mcp_server --bin bench_server
 //! target/release/bench_server [--vault ../shared/vaults/obsidian-help-en] \
 //!     [--bin target/release/obsidian-tc] [--runs 30] [--calls 2000] [--check]

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 /// program; an error says how to build it when it is missing.
 pub fn product(given: Option<PathBuf>) -> Result<PathBuf, String> {
     let given = given.or_else(|| std::env::var_os("OBSIDIAN_TC_BIN").map(PathBuf::from));
-    program(given, "obsidian-tc", "-p engine-native --bin obsidian-tc")
+    program(given, "obsidian-tc", "-p obsidian-tc --bin obsidian-tc")
 }
 
 /// `given`, else `name` beside this program; `build` is the cargo selection that builds it.

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! npm run build:wasm    # the Node build in engine-wasm/pkg-node
-//! cargo run --release -p engine-core --example bench_scifact -- \
+//! cargo run --release -p obsidian-tc-core --example bench_scifact -- \
 //!     [--data ../shared/data/scifact] [--rounds 5] [--max-ratio 3]
 //! ```
 //!

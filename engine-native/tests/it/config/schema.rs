@@ -21,7 +21,7 @@ fn committed_schema_is_current() {
     let committed = std::fs::read_to_string(published()).unwrap_or_default();
     assert!(
         committed == generated,
-        "{SCHEMA_FILE} is stale: run `BLESS=1 cargo test -p engine-native --test it config::schema`"
+        "{SCHEMA_FILE} is stale: run `BLESS=1 cargo test -p obsidian-tc --test it config::schema`"
     );
 }
 

@@ -2,7 +2,7 @@
 //! intents (tests/fixtures/intents.json, worded as a user would, not copied from the
 //! descriptions) must find their tool first.
 //!
-//! Accuracy: `cargo test -p engine-native --test it facade::find -- --nocapture`.
+//! Accuracy: `cargo test -p obsidian-tc --test it facade::find -- --nocapture`.
 
 use serde::Deserialize;
 use serde_json::{Value, json};

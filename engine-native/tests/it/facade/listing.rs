@@ -1,7 +1,7 @@
 //! What `tools/list` advertises in each facade mode, its size, and that every tool stays
 //! callable by name whatever is advertised.
 //!
-//! Sizes: `cargo test -p engine-native --test it facade::listing -- --nocapture`.
+//! Sizes: `cargo test -p obsidian-tc --test it facade::listing -- --nocapture`.
 
 use obsidian_tc::auth::Caller;
 use obsidian_tc::config::FacadeMode;

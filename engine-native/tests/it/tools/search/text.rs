@@ -185,7 +185,7 @@ fn an_edited_note_is_searched_as_it_is_now() {
 }
 
 /// Latency on ../shared/vaults/pf2e-srd (11,181 notes), printed: run with
-/// `cargo test -p engine-native --test it tools::search::text -- --ignored --nocapture pf2e`.
+/// `cargo test -p obsidian-tc --test it tools::search::text -- --ignored --nocapture pf2e`.
 #[test]
 #[ignore = "needs ../shared/vaults/pf2e-srd and indexes 11,181 notes"]
 fn pf2e_srd_latency() {
