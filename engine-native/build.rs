@@ -6,6 +6,9 @@
 //! - `OBSIDIAN_TC_PLUGIN_DIR=<absolute folder>`: that folder; `main.js` and `manifest.json`
 //!   must be there or the build fails (release and CI builds set it, so they never ship a
 //!   binary without the plugin);
+//! - otherwise `tc-bridge/` beside this script, when it holds `main.js`: the copy
+//!   `scripts/release.sh` puts into the published crate, so `cargo install obsidian-tc` builds
+//!   the whole product (the folder is not tracked; the script removes it after packaging);
 //! - otherwise the repository root, when `npm run build` has written `main.js` there;
 //! - otherwise nothing: the build still succeeds (a fresh clone needs no npm) and
 //!   `plugin install` asks for `--from <folder>`.
@@ -21,6 +24,9 @@ use std::path::{Path, PathBuf};
 /// The variable naming the folder to embed the plugin from.
 const PLUGIN_DIR_VAR: &str = "OBSIDIAN_TC_PLUGIN_DIR";
 
+/// The plugin folder inside a packaged crate (beside this script).
+const PACKAGED: &str = "tc-bridge";
+
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-env-changed={PLUGIN_DIR_VAR}");
@@ -28,6 +34,9 @@ fn main() {
     let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("set by Cargo"));
     let source = match env::var_os(PLUGIN_DIR_VAR) {
         Some(dir) => Some(required_source(Path::new(&dir))),
+        None if manifest_dir.join(PACKAGED).join(MAIN_JS).is_file() => {
+            Some(manifest_dir.join(PACKAGED))
+        }
         None => {
             let root = manifest_dir
                 .parent()
@@ -57,7 +66,8 @@ fn main() {
 const COMMIT_VAR: &str = "OBSIDIAN_TC_GIT_COMMIT";
 
 /// The commit: `OBSIDIAN_TC_GIT_COMMIT` when set, else `git rev-parse HEAD` in the source
-/// folder; `None` outside a git checkout or without git. Cargo reruns this script when the
+/// folder, else the one `cargo package` recorded in `.cargo_vcs_info.json` (a crate from
+/// crates.io); `None` when there is none of them. Cargo reruns this script when the
 /// variable, `HEAD` or the branch it points to changes (a worktree's `HEAD` and the shared
 /// refs are found with `git rev-parse --git-path`).
 fn git_commit(manifest_dir: &Path) -> Option<String> {
@@ -74,7 +84,9 @@ fn git_commit(manifest_dir: &Path) -> Option<String> {
         let text = String::from_utf8(out.stdout).ok()?;
         (out.status.success() && !text.trim().is_empty()).then(|| text.trim().to_owned())
     };
-    let commit = git(&["rev-parse", "HEAD"])?;
+    let Some(commit) = git(&["rev-parse", "HEAD"]) else {
+        return packaged_commit(manifest_dir);
+    };
     let mut watched = vec!["HEAD".to_owned(), "packed-refs".to_owned()];
     watched.extend(git(&["symbolic-ref", "-q", "HEAD"]));
     for name in watched {
@@ -85,6 +97,13 @@ fn git_commit(manifest_dir: &Path) -> Option<String> {
         }
     }
     Some(commit)
+}
+
+/// The `git.sha1` of the `.cargo_vcs_info.json` that `cargo package` writes into a crate.
+fn packaged_commit(manifest_dir: &Path) -> Option<String> {
+    let info = fs::read_to_string(manifest_dir.join(".cargo_vcs_info.json")).ok()?;
+    let info: serde_json::Value = serde_json::from_str(&info).ok()?;
+    Some(info["git"]["sha1"].as_str()?.to_owned())
 }
 
 const MAIN_JS: &str = "main.js";

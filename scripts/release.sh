@@ -7,22 +7,33 @@
 #   obsidian-tc-<version>.tgz              the npm package obsidian-tc (its launcher)
 #   obsidian-tc-<version>.mcpb             the Claude Desktop bundle (one binary per OS: the
 #                                          first --binary given for it)
-#   server.json                            the MCP registry entry (npm and mcpb)
+#   server.json                            the MCP registry entry (npm, mcpb and cargo)
+#   obsidian-tc-core-<version>.crate       the crates to publish: the engine, then the server
+#   obsidian-tc-<version>.crate            (with the TC Bridge plugin in it, for plugin install)
+#   main.js, manifest.json, styles.css     the TC Bridge plugin's release assets
 #   SHA256SUMS
 #
 #   scripts/release.sh [--out DIR] [--binary [TARGET=]PATH]... [--ort TARGET=PATH]...
+#                      [--plugin DIR] [--verify-crates]
 #
 # --binary takes a prebuilt binary instead of building one; TARGET (a Rust target triple, or
 # universal-apple-darwin for a lipo'd macOS binary) defaults to this machine's (Linux x86_64).
-# Without --binary, `cargo build --release -p engine-native --bin obsidian-tc` builds it.
+# Without --binary, `cargo build --release -p obsidian-tc --bin obsidian-tc` builds it.
 # --ort puts an ONNX Runtime shared library next to a target's binary (the binary looks for
 # libonnxruntime.so*/.dylib/onnxruntime.dll there); OBSIDIAN_TC_ONNXRUNTIME is this machine's.
+# --plugin takes the built plugin (main.js, manifest.json, styles.css) from DIR; without it,
+# `npm run build` builds it at the repository root. Its manifest.json version must be the
+# workspace's (the release tag; `npm run release:version -- <x.y.z>` sets both).
+# --verify-crates builds each packaged crate from its packaged sources (`cargo package`'s
+# verification, a full build); without it the crates are packaged unbuilt.
 # Needs node, npm and the repository's npm packages (`npm ci`: the pinned @anthropic-ai/mcpb).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="$root/dist"
 declare -A binaries=() libraries=()
 targets=()
+plugin=""
+verify_crates=(--no-verify)
 
 host_target() {
   case "$(uname -s)-$(uname -m)" in
@@ -45,12 +56,14 @@ while [ $# -gt 0 ]; do
     --binary) add_binary "$2"; shift 2 ;;
     --ort) [[ "$2" == *=* ]] || { echo "release.sh: --ort TARGET=PATH" >&2; exit 2; }
       libraries[${2%%=*}]="${2#*=}"; shift 2 ;;
-    -h|--help) sed -n "2,20p" "$0"; exit 0 ;;
+    --plugin) plugin="$(cd "$2" && pwd)"; shift 2 ;;
+    --verify-crates) verify_crates=(); shift ;;
+    -h|--help) sed -n "2,30p" "$0"; exit 0 ;;
     *) echo "release.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
 if [ ${#targets[@]} -eq 0 ]; then
-  (cd "$root" && cargo build --release -p engine-native --bin obsidian-tc)
+  (cd "$root" && cargo build --release -p obsidian-tc --bin obsidian-tc)
   add_binary "${CARGO_TARGET_DIR:-$root/target}/release/obsidian-tc"
 fi
 host="$(host_target 2>/dev/null || true)"
@@ -64,20 +77,36 @@ done
 mcpb="$root/node_modules/.bin/mcpb"
 [ -x "$mcpb" ] || { echo "release.sh: $mcpb is missing: run npm ci at the repository root" >&2; exit 2; }
 
+if [ -z "$plugin" ]; then
+  (cd "$root" && npm run --silent build)
+  plugin="$root"
+fi
+for file in main.js manifest.json styles.css; do
+  [ -f "$plugin/$file" ] || { echo "release.sh: the plugin's $file is missing in $plugin" >&2; exit 2; }
+done
+
 version="$(sed -n '/^\[workspace.package\]/,/^\[/s/^version = "\(.*\)"/\1/p' "$root/Cargo.toml")"
 [ -n "$version" ] || { echo "release.sh: no [workspace.package] version in Cargo.toml" >&2; exit 1; }
 manifests() { node "$root/scripts/release/manifests.mjs" "$@"; }
+plugin_version="$(node -p 'require(process.argv[1]).version' "$plugin/manifest.json")"
+if [ "$plugin_version" != "$version" ]; then
+  echo "release.sh: the plugin's manifest.json is version $plugin_version, the workspace $version (set both: npm run release:version -- <x.y.z>)" >&2
+  exit 2
+fi
 
 # Reproducibility: UTC, one collation, fixed times (zip cannot store times before 1980, so the
 # .mcpb's is 1980-01-01), files written with fixed modes.
 export TZ=UTC LC_ALL=C SOURCE_DATE_EPOCH=315532800
 umask 022
 stage="$(mktemp -d)"
-trap 'rm -rf "$stage"' EXIT
+# The plugin copy packaged into the obsidian-tc crate (engine-native/build.rs embeds it).
+crate_plugin="$root/engine-native/tc-bridge"
+trap 'rm -rf "$stage" "$crate_plugin"' EXIT
 # The previous release's artifacts go; anything else in the folder stops the script (it is
 # not ours to delete, and SHA256SUMS lists the whole folder).
 mkdir -p "$out"
-rm -f "$out"/obsidian-tc-*.tar.gz "$out"/obsidian-tc-*.tgz "$out"/obsidian-tc-*.mcpb "$out/server.json" "$out/SHA256SUMS"
+rm -f "$out"/obsidian-tc-*.tar.gz "$out"/obsidian-tc-*.tgz "$out"/obsidian-tc-*.mcpb "$out"/obsidian-tc-*.crate \
+  "$out/server.json" "$out/SHA256SUMS" "$out/main.js" "$out/manifest.json" "$out/styles.css"
 if [ -n "$(ls -A "$out")" ]; then
   echo "release.sh: $out holds other files; give an empty folder with --out" >&2
   exit 2
@@ -133,6 +162,21 @@ manifests mcpb-manifest "$stage/mcpb" "$version" "${mcpb_targets[@]}"
 "$mcpb" validate "$stage/mcpb/manifest.json"
 NODE_OPTIONS="--require=$root/scripts/release/fixed-date.cjs" \
   "$mcpb" pack "$stage/mcpb" "$out/obsidian-tc-$version.mcpb" >/dev/null
+
+echo "==> TC Bridge: main.js, manifest.json, styles.css"
+for file in main.js manifest.json styles.css; do put "$plugin/$file" "$out"; done
+
+echo "==> crates obsidian-tc-core, obsidian-tc"
+rm -rf "$crate_plugin"
+for file in main.js manifest.json styles.css; do put "$plugin/$file" "$crate_plugin"; done
+# --allow-dirty: the plugin copy is not tracked (and a release from a work tree with changes
+# is marked so in the crate's .cargo_vcs_info.json).
+(cd "$root" && cargo package --quiet --locked --allow-dirty "${verify_crates[@]}" -p obsidian-tc-core -p obsidian-tc 2>&1 \
+  | { grep -v "^warning: ignoring \(test\|example\)" || true; })
+for crate in obsidian-tc-core obsidian-tc; do
+  install -m 644 "${CARGO_TARGET_DIR:-$root/target}/package/$crate-$version.crate" "$out/"
+done
+rm -rf "$crate_plugin"
 
 echo "==> server.json, SHA256SUMS"
 manifests server-json "$out/server.json" "$version" "$out/obsidian-tc-$version.mcpb"

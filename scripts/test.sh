@@ -109,16 +109,16 @@ export HF_HUB_OFFLINE=1
 # The Rust steps build engine-native with its test-only feature `fault-injection`: its `faults`
 # test binary needs it, and the same features everywhere compile the library once for the
 # lints, the unit tests and both integration test binaries (`it`, `faults`).
-test_features=(--features engine-native/fault-injection)
+test_features=(--features obsidian-tc/fault-injection)
 
 step "format and lint"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets "${test_features[@]}" --quiet -- -D warnings
-RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p engine-core -p engine-wasm -p engine-native
+RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p obsidian-tc-core -p engine-wasm -p obsidian-tc
 
 step "engine-core builds without std (wasm32-unknown-unknown, x86_64-unknown-none)"
-cargo build -p engine-core --quiet --target wasm32-unknown-unknown
-cargo build -p engine-core --quiet --target x86_64-unknown-none
+cargo build -p obsidian-tc-core --quiet --target wasm32-unknown-unknown
+cargo build -p obsidian-tc-core --quiet --target x86_64-unknown-none
 
 packages_ready
 # The ONNX engine's tests load ONNX Runtime from the onnxruntime wheel (tests/requirements.txt).
@@ -169,19 +169,19 @@ done
 export OBSIDIAN_TC_PLUGIN_DIR="$embed_dir"
 # The product binary exactly as users build it (no dev-dependency features), built once and
 # copied aside for every test and benchmark below.
-cargo build --release --quiet -p engine-native --bin obsidian-tc
+cargo build --release --quiet -p obsidian-tc --bin obsidian-tc
 mkdir -p "$target_dir/product" && cp "$target_dir/release/obsidian-tc" "$target_dir/product/obsidian-tc"
 export OBSIDIAN_TC_BIN="$target_dir/product/obsidian-tc"
 node --test tests/e2e/ tests/plugin/sidecar_server.test.mjs
 .venv/bin/python tests/e2e/py_sdk.py
 .venv/bin/python tests/e2e/bridge_py.py
-cargo test --quiet -p engine-native "${test_features[@]}" --test it e2e_rmcp
+cargo test --quiet -p obsidian-tc "${test_features[@]}" --test it e2e_rmcp
 
-step "release artifacts: scripts/release.sh twice (same bytes), then from dist/ only, in a fresh HOME without Rust on PATH: the npm tarballs installed offline, npx obsidian-tc <vault> and the .mcpb's Linux entry point driven by the TypeScript SDK, server.json, the glibc the binary needs"
+step "release artifacts: scripts/release.sh twice (same bytes), then from dist/ only, in a fresh HOME without Rust on PATH: the npm tarballs installed offline, npx obsidian-tc <vault> and the .mcpb's Linux entry point driven by the TypeScript SDK, server.json, the crates, TC Bridge's assets, the glibc and libraries the binary needs; npm run release:version on a copy"
 release_dir="$target_dir/release-check"
 rm -rf "$release_dir" && mkdir -p "$release_dir/home"
-scripts/release.sh --binary "$OBSIDIAN_TC_BIN" --out "$release_dir/dist" >/dev/null
-scripts/release.sh --binary "$OBSIDIAN_TC_BIN" --out "$release_dir/again" >/dev/null
+scripts/release.sh --binary "$OBSIDIAN_TC_BIN" --plugin "$embed_dir" --out "$release_dir/dist" >/dev/null
+scripts/release.sh --binary "$OBSIDIAN_TC_BIN" --plugin "$embed_dir" --out "$release_dir/again" >/dev/null
 diff -r "$release_dir/dist" "$release_dir/again"
 env HOME="$release_dir/home" PATH="${nocargo_path%:}" RELEASE_DIST="$release_dir/dist" node --test tests/release/
 
@@ -206,10 +206,10 @@ unset OBSIDIAN_TC_BIN OBSIDIAN_TC_PLUGIN_DIR
 
 if [ -d ../shared/data/scifact ]; then
   step "SciFact retrieval quality (test split; parameters chosen on train)"
-  cargo run --release --quiet -p engine-core --example eval_scifact -- --split test --min-ndcg 0.68
+  cargo run --release --quiet -p obsidian-tc-core --example eval_scifact -- --split test --min-ndcg 0.68
 
   step "SciFact native vs WebAssembly (identical rankings, WASM within 3x)"
-  cargo run --release --quiet -p engine-core --example bench_scifact -- --rounds 3 --max-ratio 3
+  cargo run --release --quiet -p obsidian-tc-core --example bench_scifact -- --rounds 3 --max-ratio 3
 fi
 
 fuzz_seconds="${FUZZ_SECONDS:-20}"

@@ -1,7 +1,8 @@
 // The package manifests of a release, written by scripts/release.sh: the npm platform
 // packages, the `obsidian-tc` npm package, the .mcpb manifest and the MCP registry
-// server.json. One table (TARGETS) says, per Rust target, which npm package, `os`/`cpu`/`libc`
-// and .mcpb platform it is; every version is the workspace's (Cargo.toml).
+// server.json (npm, mcpb and cargo packages). One table (TARGETS) says, per Rust target,
+// which npm package, `os`/`cpu`/`libc` and .mcpb platform it is; every version is the
+// workspace's (Cargo.toml).
 //
 //   node manifests.mjs target <triple>                       -> "<npm key> <exe name> <mcpb os>"
 //   node manifests.mjs platform-package <dir> <triple> <version>
@@ -22,6 +23,9 @@ export const TARGETS = {
 	"universal-apple-darwin": { key: "darwin-universal", os: "darwin", cpu: ["x64", "arm64"], exe: "obsidian-tc" },
 	"x86_64-pc-windows-msvc": { key: "win32-x64", os: "win32", cpu: ["x64"], exe: "obsidian-tc.exe" },
 };
+
+/** The crate `cargo install` builds the server from (engine-native's package name). */
+const CRATE = "obsidian-tc";
 
 /** The GitHub repository releases are published from (the registry name's namespace). */
 const REPOSITORY = "https://github.com/obsidian-tc/obsidian-tc";
@@ -92,11 +96,14 @@ const commands = {
 				{ registryType: "npm", identifier: npm.name, version, runtimeHint: "npx", transport: stdio, packageArguments: [vault] },
 				{
 					registryType: "mcpb",
-					identifier: `${REPOSITORY}/releases/download/v${version}/${basename(mcpb)}`,
+					identifier: `${REPOSITORY}/releases/download/${version}/${basename(mcpb)}`,
 					version,
 					fileSha256: sha256,
 					transport: stdio,
 				},
+				// crates.io: `cargo install obsidian-tc`, then `obsidian-tc <vault>`; the registry finds
+				// the server's name in the crate's README (the "mcp-name:" line).
+				{ registryType: "cargo", identifier: CRATE, version, transport: stdio, packageArguments: [vault] },
 			],
 		});
 	},

@@ -52,6 +52,10 @@ test('version and minAppVersion: x.y.z, listed in versions.json, same as package
   assert.match(manifest.minAppVersion, SEMVER);
   assert.equal(versions[manifest.version], manifest.minAppVersion);
   assert.equal(pkg.version, manifest.version);
+  // One version for the whole release: its tag is manifest.json's version (Obsidian looks the
+  // release up by it) and the binaries, crates and npm packages carry the workspace's.
+  const cargo = readFileSync(new URL('Cargo.toml', root), 'utf8').match(/\[workspace\.package\]\nversion = "([^"]+)"/)[1];
+  assert.equal(cargo, manifest.version, 'Cargo.toml workspace version == manifest.json version (npm run release:version)');
   for (const [v, app] of Object.entries(versions)) {
     assert.match(v, SEMVER);
     assert.match(app, SEMVER);

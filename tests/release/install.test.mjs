@@ -3,9 +3,10 @@
 // fresh project, `npx obsidian-tc <vault>` driven by the TypeScript SDK client (initialize,
 // read a note, search); the launcher's exit codes, signals and its error without a platform
 // package; the .mcpb validated by the official CLI and its Linux entry point serving MCP as
-// Claude Desktop would start it; server.json against the registry's rules; SHA256SUMS; the
-// newest glibc symbol version the binary needs. scripts/test.sh runs it with a fresh HOME and
-// no Rust toolchain on PATH.
+// Claude Desktop would start it; server.json against the registry's rules; the crates to
+// publish; the TC Bridge plugin's three assets; SHA256SUMS; the newest glibc symbol version
+// and the shared libraries the binary needs. scripts/test.sh runs it with a fresh HOME and no
+// Rust toolchain on PATH.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
@@ -35,7 +36,7 @@ const ARCHIVE = artifact(`obsidian-tc-${VERSION}-${TARGET}.tar.gz`);
 const ENV = { ...process.env, HF_HUB_OFFLINE: "1", npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
 
 function run(command, args, options = {}) {
-	const result = spawnSync(command, args, { encoding: "utf8", env: ENV, ...options });
+	const result = spawnSync(command, args, { encoding: "utf8", env: ENV, maxBuffer: 64 << 20, ...options });
 	assert.equal(result.status, 0, `${command} ${args.join(" ")} failed:\n${result.stdout}\n${result.stderr}`);
 	return result.stdout;
 }
@@ -158,7 +159,7 @@ test("the .mcpb passes mcpb validate and its Linux entry point serves an MCP ses
 	await session(command, (config.args ?? []).map(fill), { env });
 });
 
-test("server.json names the npm package and the .mcpb with its SHA-256", () => {
+test("server.json names the npm package, the .mcpb with its SHA-256 and the crate", () => {
 	const server = JSON.parse(readFileSync(artifact("server.json"), "utf8"));
 	assert.equal(server.$schema, "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json");
 	assert.match(server.name, /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/);
@@ -171,12 +172,51 @@ test("server.json names the npm package and the .mcpb with its SHA-256", () => {
 	const mcpb = server.packages.find((p) => p.registryType === "mcpb");
 	assert.equal(mcpb.fileSha256, createHash("sha256").update(readFileSync(MCPB)).digest("hex"));
 	assert.match(mcpb.identifier, /mcp/);
+	// Obsidian finds the plugin's release by the tag equal to manifest.json's version: no "v".
+	assert.ok(mcpb.identifier.endsWith(`/releases/download/${VERSION}/obsidian-tc-${VERSION}.mcpb`), mcpb.identifier);
+	const cargo = server.packages.find((p) => p.registryType === "cargo");
+	assert.equal(cargo.identifier, crateFile(`obsidian-tc-${VERSION}.crate`, "Cargo.toml").match(/^name = "([^"]+)"/m)[1]);
+	assert.ok(crateFile(`obsidian-tc-${VERSION}.crate`, "README.md").includes(`mcp-name: ${server.name}`), "the crate's README carries the mcp-name line (the registry's cargo ownership check)");
 	for (const p of server.packages) {
 		assert.equal(p.version, VERSION);
 		assert.equal(p.transport.type, "stdio");
 	}
 	const readme = readFileSync(join(root, "README.md"), "utf8");
 	assert.ok(readme.includes(`mcp-name: ${server.name}`), "the README carries the mcp-name line");
+});
+
+/** The text of `file` inside the packaged crate `crate` (a .tar.gz with one top folder). */
+function crateFile(crate, file) {
+	const top = crate.replace(/\.crate$/, "");
+	return run("tar", ["-xzOf", artifact(crate), `${top}/${file}`]);
+}
+
+test("the crates to publish: the engine, then the server with the plugin; no path dependency", () => {
+	const core = `obsidian-tc-core-${VERSION}.crate`;
+	const server = `obsidian-tc-${VERSION}.crate`;
+	const manifest = crateFile(server, "Cargo.toml");
+	assert.match(manifest, /\[dependencies\.obsidian-tc-core\]\nversion = "([^"]+)"/);
+	assert.equal(manifest.match(/\[dependencies\.obsidian-tc-core\]\nversion = "([^"]+)"/)[1], VERSION);
+	assert.ok(!/\[(?:dev-|build-)?dependencies\.[^\]]+\]\n(?:[^[\n].*\n)*?path = /.test(manifest), "a published manifest has no path dependency");
+	assert.match(crateFile(core, "Cargo.toml"), /\[lib\]\nname = "engine_core"/);
+	// build.rs embeds tc-bridge/, so `cargo install obsidian-tc` can `plugin install`.
+	for (const name of ["main.js", "manifest.json", "styles.css"]) {
+		assert.equal(crateFile(server, `tc-bridge/${name}`), readFileSync(artifact(name), "utf8"), `tc-bridge/${name}`);
+	}
+	const listed = run("tar", ["-tzf", artifact(server)]).trim().split("\n");
+	assert.ok(listed.includes(`obsidian-tc-${VERSION}/Cargo.lock`), "the lock file ships (cargo install --locked)");
+	assert.ok(!listed.some((name) => name.includes("/tests/")), "the tests stay in the repository");
+	assert.match(JSON.parse(crateFile(server, ".cargo_vcs_info.json")).git.sha1, /^[0-9a-f]{40}$/);
+});
+
+test("TC Bridge's release assets: main.js, manifest.json at the release version, styles.css", () => {
+	const manifest = JSON.parse(readFileSync(artifact("manifest.json"), "utf8"));
+	assert.equal(manifest.id, "tc-bridge");
+	assert.equal(manifest.version, VERSION, "tag == manifest.json version == workspace version");
+	const versions = JSON.parse(readFileSync(join(root, "versions.json"), "utf8"));
+	assert.equal(versions[VERSION], manifest.minAppVersion, "versions.json maps the version to its minAppVersion");
+	assert.match(readFileSync(artifact("main.js"), "utf8"), / = class extends import_obsidian\d*\.Plugin \{/);
+	assert.match(readFileSync(artifact("styles.css"), "utf8"), /\.tc-bridge-/);
 });
 
 test("SHA256SUMS lists every artifact with its digest", () => {
@@ -207,4 +247,17 @@ test("the archive's binary needs glibc 2.35 or older (the newest versioned symbo
 	const ort = newest(join(unpacked, "libonnxruntime.so.1.32.0"));
 	t.diagnostic(`obsidian-tc needs GLIBC_${binary.join(".")}; libonnxruntime.so needs GLIBC_${ort.join(".")}`);
 	assert.ok(binary[0] === 2 && binary[1] <= 35, `GLIBC_${binary.join(".")} is newer than 2.35`);
+	assert.ok(ort[0] === 2 && ort[1] <= 35, `libonnxruntime.so: GLIBC_${ort.join(".")} is newer than 2.35`);
+	// Only glibc's own libraries (and libgcc's unwinder), which every glibc system has; the C++
+	// runtime's symbol versions too, for the ONNX Runtime library.
+	const needed = (file) => [...run("objdump", ["-p", file]).matchAll(/^\s*NEEDED\s+(\S+)$/gm)].map((m) => m[1]);
+	const base = /^(libc|libm|libdl|libpthread|librt|libgcc_s|ld-linux-x86-64)\.so\.\d+$/;
+	for (const file of ["obsidian-tc", "libonnxruntime.so.1.32.0"]) {
+		const libs = needed(join(unpacked, file));
+		t.diagnostic(`${file} needs ${libs.join(", ")}`);
+		assert.ok(libs.every((lib) => base.test(lib) || lib === "libstdc++.so.6"), `${file} needs ${libs.join(", ")}`);
+		const cxx = [...run("objdump", ["-T", join(unpacked, file)]).matchAll(/GLIBCXX_3\.4\.(\d+)/g)].map((m) => Number(m[1]));
+		// GLIBCXX_3.4.29 is GCC 11's libstdc++ (Ubuntu 22.04, RHEL 9).
+		assert.ok(cxx.every((minor) => minor <= 29), `${file} needs GLIBCXX_3.4.${Math.max(...cxx)}`);
+	}
 });

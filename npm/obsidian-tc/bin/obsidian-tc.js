@@ -27,7 +27,7 @@ function binaryPath() {
 		fail(
 			`obsidian-tc: no prebuilt binary for ${platform} (there are binaries for ` +
 				`${Object.keys(PACKAGES).join(", ")}).\n` +
-				"Build it from source instead: cargo install --git <repository> engine-native",
+				"Build it from source instead (needs Rust): cargo install obsidian-tc",
 		);
 	}
 	let dir;
