@@ -12,6 +12,7 @@ use super::params::{Bm25Params, ParamsError};
 use super::postings::{MAX_TF, Posting, PostingList, doc_runs};
 use super::scoring::{FieldScorer, idf};
 use super::topk::{ScoredDoc, rank_order, select_top};
+use super::visible::{StaleView, Visible};
 
 /// Largest number of documents an index holds at once.
 pub const MAX_DOCS: u32 = u32::MAX - 1;
@@ -95,6 +96,8 @@ pub struct InvertedIndex {
     free_docs: Vec<u32>,
     field_totals: [u64; Field::COUNT],
     live: u32,
+    /// Counts the changes (upserts and removals), so a [`Visible`] view knows it is stale.
+    revision: u64,
 }
 
 impl InvertedIndex {
@@ -112,6 +115,7 @@ impl InvertedIndex {
             free_docs: Vec::new(),
             field_totals: [0; Field::COUNT],
             live: 0,
+            revision: 0,
         })
     }
 
@@ -270,6 +274,7 @@ impl InvertedIndex {
             terms: doc_terms,
         });
         self.live += 1;
+        self.revision += 1;
         Ok(())
     }
 
@@ -290,19 +295,97 @@ impl InvertedIndex {
     /// ignored. Only documents containing a query term in a field of non-zero weight are
     /// returned.
     pub fn search_terms<S: AsRef<str>>(&self, query: &[S], k: usize) -> Vec<ScoredDoc> {
-        if k == 0 || self.live == 0 {
+        self.rank(query, k, self.live, &self.field_totals, None)
+    }
+
+    /// How many times the index changed (each upsert and removal counts one).
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// The view of the documents whose ids `admits` accepts (asked once per document), with
+    /// their count and field-length totals.
+    pub fn visible(&self, admits: &mut dyn FnMut(&str) -> bool) -> Visible {
+        let mut admitted = vec![false; self.docs.len()];
+        let mut live = 0;
+        let mut field_totals = [0u64; Field::COUNT];
+        for (ord, doc) in self.docs.iter().enumerate() {
+            let Some(doc) = doc else { continue };
+            if admits(&doc.id) {
+                admitted[ord] = true;
+                live += 1;
+                for (total, len) in field_totals.iter_mut().zip(self.lens[ord]) {
+                    *total += u64::from(len);
+                }
+            }
+        }
+        Visible {
+            revision: self.revision,
+            admitted,
+            live,
+            field_totals,
+        }
+    }
+
+    /// [`Self::search_terms`] over the documents of `visible` only, with their statistics
+    /// (document count, document frequencies, field-length totals): every score is the one an
+    /// index holding only those documents gives. [`StaleView`] when the index changed since
+    /// `visible` was built.
+    pub fn search_terms_visible<S: AsRef<str>>(
+        &self,
+        visible: &Visible,
+        query: &[S],
+        k: usize,
+    ) -> Result<Vec<ScoredDoc>, StaleView> {
+        if !visible.is_current(self) {
+            return Err(StaleView);
+        }
+        Ok(self.rank(
+            query,
+            k,
+            visible.live,
+            &visible.field_totals,
+            Some(&visible.admitted),
+        ))
+    }
+
+    /// The ranking behind both searches: `live` documents with field lengths summing to
+    /// `field_totals`, only the ordinals `admitted` marks (all when `None`), each term's
+    /// document frequency counted over those.
+    fn rank<S: AsRef<str>>(
+        &self,
+        query: &[S],
+        k: usize,
+        live: u32,
+        field_totals: &[u64; Field::COUNT],
+        admitted: Option<&[bool]>,
+    ) -> Vec<ScoredDoc> {
+        if k == 0 || live == 0 {
             return Vec::new();
         }
+        let admits = |doc: usize| admitted.is_none_or(|admitted| admitted[doc]);
         let query = self.query_terms(query);
-        let scorer = FieldScorer::new(&self.params, self.live, &self.field_totals);
+        let scorer = FieldScorer::new(&self.params, live, field_totals);
         let mut scores = vec![0.0f32; self.docs.len()];
         let mut matched = vec![false; self.docs.len()];
         let mut candidates: Vec<u32> = Vec::new();
         for term in query {
             let entry = &self.terms[term as usize];
-            let weight = idf(self.live, entry.df);
+            let df = match admitted {
+                None => entry.df,
+                Some(_) => doc_runs(entry.postings.entries())
+                    .filter(|run| admits(run[0].doc() as usize))
+                    .count() as u32,
+            };
+            if df == 0 {
+                continue;
+            }
+            let weight = idf(live, df);
             for run in doc_runs(entry.postings.entries()) {
                 let doc = run[0].doc() as usize;
+                if !admits(doc) {
+                    continue;
+                }
                 if let Some(tf) = scorer.weighted_tf(run, &self.lens[doc]) {
                     scores[doc] += weight * scorer.saturate(tf);
                     if !matched[doc] {
@@ -396,6 +479,7 @@ impl InvertedIndex {
             *total -= u64::from(len);
         }
         self.live -= 1;
+        self.revision += 1;
     }
 }
 

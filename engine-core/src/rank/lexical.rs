@@ -14,6 +14,7 @@ use super::field::Field;
 use super::index::{IndexError, InvertedIndex};
 use super::params::{Bm25Params, ParamsError};
 use super::topk::ScoredDoc;
+use super::visible::{StaleView, Visible};
 use crate::text::{Analyzer, AnalyzerSettings};
 
 /// A note as the lexical index sees it: the text of each field.
@@ -238,6 +239,23 @@ impl LexicalIndex {
         self.index.search_terms(&self.analyzer.terms(query), k)
     }
 
+    /// The view of the documents whose ids `admits` accepts (see [`InvertedIndex::visible`]).
+    pub fn visible(&self, admits: &mut dyn FnMut(&str) -> bool) -> Visible {
+        self.index.visible(admits)
+    }
+
+    /// [`Self::search`] over the documents of `visible` only, scored with their statistics
+    /// (see [`InvertedIndex::search_terms_visible`]).
+    pub fn search_visible(
+        &self,
+        visible: &Visible,
+        query: &str,
+        k: usize,
+    ) -> Result<Vec<ScoredDoc>, StaleView> {
+        self.index
+            .search_terms_visible(visible, &self.analyzer.terms(query), k)
+    }
+
     /// The analyzer stamp written with the index: fingerprint and settings as JSON.
     fn stamp(&self) -> AnalyzerStamp {
         AnalyzerStamp {
@@ -326,6 +344,46 @@ mod tests {
         apart.upsert_analyzed("d.md", &analyzed).unwrap();
         assert_eq!(apart.to_bytes(), whole.to_bytes());
         assert_eq!(apart.search("jog", 5), whole.search("jog", 5));
+    }
+
+    #[test]
+    fn a_view_scores_as_an_index_of_its_documents_alone() {
+        let public = |id: &str| !id.starts_with("hidden/");
+        let mut only_public = index();
+        let mut everything = index();
+        for i in 0..60 {
+            let hidden = note("Merger plans", &alloc::format!("the merger, draft {i}"));
+            everything
+                .upsert(&alloc::format!("hidden/{i}.md"), &hidden)
+                .unwrap();
+        }
+        for index in [&mut only_public, &mut everything] {
+            index
+                .upsert(
+                    "merger.md",
+                    &note("Merger", "a merger of two running clubs"),
+                )
+                .unwrap();
+        }
+        let view = everything.visible(&mut |id| public(id));
+        assert_eq!(view.len(), only_public.len());
+        for query in ["merger", "running merger", "clubs", "draft"] {
+            let want = only_public.search(query, 10);
+            let got = everything.search_visible(&view, query, 10).unwrap();
+            assert_eq!(got, want, "{query}");
+            for (a, b) in got.iter().zip(&want) {
+                assert_eq!(a.score.to_bits(), b.score.to_bits());
+            }
+        }
+        // The whole index scores the public note lower: the leak the view closes.
+        let leaky = everything.search("merger", 100);
+        let leaky = leaky.iter().find(|hit| hit.id == "merger.md").unwrap();
+        assert!(leaky.score < only_public.search("merger", 1)[0].score);
+        everything.remove("hidden/0.md");
+        assert_eq!(
+            everything.search_visible(&view, "merger", 10),
+            Err(StaleView)
+        );
     }
 
     #[test]

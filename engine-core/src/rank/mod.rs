@@ -36,6 +36,12 @@
 //!
 //! Results are ranked by score descending, then by id ascending (byte order).
 //!
+//! ## Per-caller statistics
+//!
+//! A caller that may see only some documents searches through a [`Visible`] view:
+//! `N`, `df` and `avglen_f` are then those of the visible documents, so every visible
+//! document scores bit-identically to an index holding the visible documents alone.
+//!
 //! # Vectors and fusion
 //!
 //! [`dot`] and [`cosine`] work on `f32` slices with a fixed summation order; [`rrf`] and
@@ -54,6 +60,7 @@ mod scoring;
 mod snapshot;
 mod topk;
 mod vector;
+mod visible;
 mod wire;
 
 pub use chunk_key::{chunk_key, chunk_key_path};
@@ -71,6 +78,7 @@ pub use snapshot::{
 };
 pub use topk::ScoredDoc;
 pub use vector::{VectorError, cosine, dot};
+pub use visible::{StaleView, Visible};
 
 /// A hash map with a fixed-seed hasher: nothing in this module depends on a random seed.
 pub(crate) type FixedMap<K, V> = hashbrown::HashMap<K, V, foldhash::fast::FixedState>;

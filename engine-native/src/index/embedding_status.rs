@@ -63,15 +63,16 @@ pub struct EmbeddingStatus {
     pub eta_seconds: Option<u64>,
 }
 
-/// Where semantic search of vault `vault` (with `chunks` chunks indexed) stands, under the
-/// configuration `loaded`. Opens the vectors when the provider can be had (an `auto` model
+/// Where semantic search of vault `vault` stands for a caller who may read the notes
+/// `readable` admits, `chunks` chunks of them indexed, under the configuration `loaded`
+/// (counts and the ETA cover those notes only). Opens the vectors when the provider can be had (an `auto` model
 /// starts loading or downloading in the background; another provider loads now).
 pub fn embedding_status(
     indexes: &Indexes,
     store: &Store,
     vault: &str,
     loaded: &LoadedConfig,
-    chunks: usize,
+    (chunks, readable): (usize, &dyn Fn(&str) -> bool),
 ) -> Result<EmbeddingStatus, SemanticError> {
     let config = &loaded.config.embeddings;
     let mut status = EmbeddingStatus {
@@ -103,10 +104,8 @@ pub fn embedding_status(
         return Ok(status);
     };
     status.engine = semantic.engine().map(str::to_owned);
-    let coverage = semantic.coverage(store, vault)?;
-    status.embedded = coverage.embedded;
-    status.total = coverage.chunks;
-    let remaining = coverage.chunks.saturating_sub(coverage.embedded);
+    status.embedded = semantic.embedded_readable(vault, readable);
+    let remaining = chunks.saturating_sub(status.embedded);
     status.state = if remaining > 0 {
         EmbeddingState::Embedding
     } else {

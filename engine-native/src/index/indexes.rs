@@ -141,12 +141,29 @@ impl Indexes {
         now: i64,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<ScanReport, IndexError> {
+        self.scan_counting(store, id, vault, now, progress, &|_| true)
+    }
+
+    /// [`Self::scan`] whose report counts only the notes `counted` admits (every note is
+    /// still scanned): what a caller who may read only those notes is told.
+    pub fn scan_counting(
+        &self,
+        store: &Store,
+        id: &str,
+        vault: &Vault,
+        now: i64,
+        progress: &mut dyn FnMut(usize, usize),
+        counted: &dyn Fn(&str) -> bool,
+    ) -> Result<ScanReport, IndexError> {
         let index = self.vault(store, id)?;
         let _writer = index.writer.try_lock().map_err(|_| IndexError::Busy)?;
         let _lock = acquire(store, id)?;
         let started = Instant::now();
         lock(&index.status).scanning = true;
-        let scanner = self.scanner(store, id, vault, &index.view, now);
+        let scanner = Scanner {
+            counted,
+            ..self.scanner(store, id, vault, &index.view, now)
+        };
         let result = scanner.scan_all(&mut |done, total| {
             {
                 let mut status = lock(&index.status);
@@ -223,6 +240,7 @@ impl Indexes {
             chunking: &self.chunking,
             now,
             semantic: self.semantic_if_open(),
+            counted: &|_| true,
         }
     }
 

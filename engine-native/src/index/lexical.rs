@@ -5,10 +5,18 @@
 //! once. Inside the engine-core index a chunk's id is its [`chunk_key`] (note path and
 //! ordinal), not its row id, so chunks with equal scores rank in the same order here as in
 //! the plugin, whose chunks have no row ids.
+//!
+//! A caller who may read only some notes searches through its [`Visible`] view of the index
+//! (see engine-core's `rank` module: the BM25F statistics of the chunks it may read), so hidden
+//! notes change no score it sees. The views are kept per ACL view key (the vault's ACL and the
+//! caller's scopes), at most [`KEPT_VIEWS`] of them, and dropped whenever the index changes.
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
 
-use engine_core::rank::{AnalyzedDocument, Bm25Params, LexicalIndex, chunk_key};
+use engine_core::rank::{
+    AnalyzedDocument, Bm25Params, LexicalIndex, Visible, chunk_key, chunk_key_path,
+};
 use engine_core::text::{Analyzer, AnalyzerSettings};
 
 use crate::store::{ChunkRow, NoteFields};
@@ -33,6 +41,9 @@ pub struct ChunkHit {
     pub score: f32,
 }
 
+/// How many ACL views' [`Visible`] views a [`LexicalView`] keeps (the oldest goes first).
+pub const KEPT_VIEWS: usize = 16;
+
 /// The lexical index of one vault.
 #[derive(Debug)]
 pub struct LexicalView {
@@ -40,6 +51,8 @@ pub struct LexicalView {
     places: HashMap<i64, ChunkPlace>,
     /// The row id of each indexed chunk, by its [`chunk_key`].
     ids: HashMap<String, i64>,
+    /// The visible views built since the index last changed, by ACL view key, oldest first.
+    views: Mutex<Vec<(String, Arc<Visible>)>>,
 }
 
 impl LexicalView {
@@ -49,6 +62,7 @@ impl LexicalView {
             index: new_index(),
             places: HashMap::new(),
             ids: HashMap::new(),
+            views: Mutex::new(Vec::new()),
         }
     }
 
@@ -79,7 +93,12 @@ impl LexicalView {
             ids.insert(key, chunk.chunk_id);
             places.insert(chunk.chunk_id, place(chunk));
         }
-        Some(LexicalView { index, places, ids })
+        Some(LexicalView {
+            index,
+            places,
+            ids,
+            views: Mutex::new(Vec::new()),
+        })
     }
 
     /// The bytes to save.
@@ -112,6 +131,7 @@ impl LexicalView {
         // Only an analyzer failure on a document fails an upsert; such a chunk is left out of
         // the index (the note is still listed and readable).
         let key = chunk_key(&place.path, place.ordinal);
+        self.forget_views();
         if self.index.upsert_analyzed(&key, analyzed).is_ok() {
             self.places.insert(id, place);
             self.ids.insert(key, id);
@@ -120,6 +140,7 @@ impl LexicalView {
 
     /// Removes chunks (a changed or deleted note's old ones).
     pub fn remove(&mut self, chunk_ids: &[i64]) {
+        self.forget_views();
         for id in chunk_ids {
             if let Some(place) = self.places.remove(id) {
                 let key = chunk_key(&place.path, place.ordinal);
@@ -129,11 +150,43 @@ impl LexicalView {
         }
     }
 
-    /// The `k` best chunks for `query`, best first.
-    pub fn search(&self, query: &str, k: usize) -> Vec<ChunkHit> {
-        self.index
-            .search(query, k)
-            .into_iter()
+    /// The view of the chunks whose notes `readable` admits (asked once per note), kept under
+    /// `key` until the index changes: `key` must name everything `readable` depends on (the
+    /// vault's ACL and the caller's scopes).
+    pub fn visible(&self, key: &str, readable: &dyn Fn(&str) -> bool) -> Arc<Visible> {
+        let mut views = self.views.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((_, view)) = views.iter().find(|(kept, _)| kept == key) {
+            return Arc::clone(view);
+        }
+        let mut notes: HashMap<String, bool> = HashMap::new();
+        let view = Arc::new(self.index.visible(&mut |id| {
+            let Some(path) = chunk_key_path(id) else {
+                return false;
+            };
+            if let Some(&known) = notes.get(path) {
+                return known;
+            }
+            let admitted = readable(path);
+            notes.insert(path.to_owned(), admitted);
+            admitted
+        }));
+        if views.len() == KEPT_VIEWS {
+            views.remove(0);
+        }
+        views.push((key.to_owned(), Arc::clone(&view)));
+        view
+    }
+
+    /// The `k` best chunks for `query` among those of `visible` (built by [`Self::visible`]
+    /// under the same lock, so it is current), scored with their statistics, best first.
+    pub fn search(&self, visible: &Visible, query: &str, k: usize) -> Vec<ChunkHit> {
+        // A stale view cannot reach here (the lock that keeps the index unchanged is held
+        // from building the view to this search); it would rank nothing rather than leak.
+        let hits = self
+            .index
+            .search_visible(visible, query, k)
+            .unwrap_or_default();
+        hits.into_iter()
             .filter_map(|hit| {
                 Some(ChunkHit {
                     chunk_id: *self.ids.get(&hit.id)?,
@@ -141,6 +194,14 @@ impl LexicalView {
                 })
             })
             .collect()
+    }
+
+    /// Drops the kept visible views (the index is about to change).
+    fn forget_views(&mut self) {
+        self.views
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
     }
 
     /// Where chunk `id` is.

@@ -2,13 +2,15 @@
 //! vectors) or hybrid (the two rankings' scores z-normalised and combined convexly with
 //! engine-core's `fuse_scores`). Each note is represented by its best chunk. Only notes `allowed` admits are
 //! ranked, and each ranking is read deeper until the page is full or it ends, so hidden
-//! notes never show and never shorten a page.
+//! notes never show and never shorten a page. Lexical scores are computed over the chunks of
+//! `visible` (the caller's readable notes) with their statistics, so hidden notes change no
+//! score, and no z-score of the hybrid fusion either.
 
 use std::collections::HashMap;
 
-use engine_core::rank::{self, Hit, Normalization, ScoredList, fuse_scores};
+use engine_core::rank::{self, Hit, Normalization, ScoredList, Visible, fuse_scores};
 
-use super::lexical::LexicalView;
+use super::lexical::{ChunkHit, LexicalView};
 use super::semantic::{SemanticError, SemanticIndex};
 
 /// The weight of the lexical ranking in hybrid fusion; the semantic ranking has the rest.
@@ -59,6 +61,8 @@ pub struct NoteHit {
 pub struct Retriever<'a> {
     /// The vault's lexical view (it also places every chunk in its note).
     pub view: &'a LexicalView,
+    /// The chunks the caller may read, whose statistics lexical scores use.
+    pub visible: &'a Visible,
     /// The vectors, for semantic and hybrid rankings.
     pub semantic: Option<&'a SemanticIndex>,
     /// The vault.
@@ -91,11 +95,15 @@ impl Retriever<'_> {
         Ok(fuse(by_words, by_vector, wanted))
     }
 
+    /// The `k` best readable chunks for `query` by BM25F, best first.
+    pub fn chunks(&self, query: &str, k: usize) -> Vec<ChunkHit> {
+        self.view.search(self.visible, query, k)
+    }
+
     /// The lexical ranking.
     fn rank_by_words(&self, query: &str, wanted: usize) -> Vec<NoteHit> {
         best_per_note(self.view, wanted, self.allowed, &mut |depth| {
-            self.view
-                .search(query, depth)
+            self.chunks(query, depth)
                 .into_iter()
                 .map(|hit| (hit.chunk_id, hit.score))
                 .collect()

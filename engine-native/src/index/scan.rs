@@ -103,6 +103,9 @@ pub struct Scanner<'a> {
     pub now: i64,
     /// The vectors to keep in step, when embeddings are on.
     pub semantic: Option<Arc<SemanticIndex>>,
+    /// Which notes the report counts (every note is scanned): a caller is told only about
+    /// the notes it may read.
+    pub counted: &'a dyn Fn(&str) -> bool,
 }
 
 /// What reading a note needs: its files, how to chunk it, and the lexical view's analyzer
@@ -385,7 +388,7 @@ impl Scanner<'_> {
     }
 
     /// Stores `batch` in one transaction, then brings the vectors and the lexical view in
-    /// line with it; returns each note's outcome in order.
+    /// line with it; returns the outcome of each note the report counts, in order.
     fn store_batch(&self, batch: Vec<Read>) -> Result<Vec<Outcome>, ScanError> {
         let mut changes = Vec::with_capacity(batch.len());
         // Which change of `changes` stores each note's rows.
@@ -397,11 +400,15 @@ impl Scanner<'_> {
             }));
             changes.extend(read.frontmatter_failure(self.now));
         }
+        let outcomes = batch
+            .iter()
+            .filter(|read| (self.counted)(&read.path))
+            .map(Read::outcome)
+            .collect();
         if changes.is_empty() {
-            return Ok(batch.iter().map(Read::outcome).collect());
+            return Ok(outcomes);
         }
         let mut applied = self.store.note_index().apply(self.vault_id, &changes)?;
-        let outcomes = batch.iter().map(Read::outcome).collect();
         for (read, slot) in batch.into_iter().zip(slots) {
             if let Found::Unreadable(error) = &read.found {
                 tracing::warn!(

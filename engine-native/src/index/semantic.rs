@@ -371,6 +371,25 @@ impl SemanticIndex {
             .eta_seconds(remaining as u64)
     }
 
+    /// How many chunks of `vault` have a vector among the notes `readable` admits (asked
+    /// once per note): what a caller who may read only those notes is told is embedded.
+    pub fn embedded_readable(&self, vault: &str, readable: &dyn Fn(&str) -> bool) -> usize {
+        let keys = self.keys.read().unwrap_or_else(PoisonError::into_inner);
+        let matrix = self.matrix.read().unwrap_or_else(PoisonError::into_inner);
+        let mut decided: HashMap<u32, bool> = HashMap::new();
+        matrix
+            .note_keys()
+            .iter()
+            .filter(|&&key| {
+                *decided.entry(key).or_insert_with(|| {
+                    keys.notes
+                        .get(key as usize)
+                        .is_some_and(|(in_vault, path)| in_vault == vault && readable(path))
+                })
+            })
+            .count()
+    }
+
     /// How much of `vault` has vectors.
     pub fn coverage(&self, store: &Store, vault: &str) -> Result<Coverage, SemanticError> {
         let (embedded, chunks) = VectorStore::new(store).coverage(&self.fingerprint, vault)?;

@@ -116,6 +116,12 @@ impl<'d> ToolContext<'d> {
         self.check_path(path, op).is_ok()
     }
 
+    /// The key naming which notes this caller may read in the bound vault (see
+    /// [`VaultEntry::read_view_key`]).
+    pub fn read_view_key(&self) -> String {
+        self.vault.read_view_key(&self.caller.scopes)
+    }
+
     /// The tool being called.
     pub fn tool(&self) -> &'d Tool {
         self.tool

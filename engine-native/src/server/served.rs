@@ -35,9 +35,20 @@ pub struct VaultEntry {
     pub acl_configured: bool,
     /// The ACL's read-only kill switch.
     pub read_only: bool,
+    /// The ACL as configured (JSON), which with a caller's scopes names what the caller may
+    /// read: the key of its kept search statistics (see [`VaultEntry::read_view_key`]).
+    acl_source: String,
 }
 
 impl VaultEntry {
+    /// A key that names which notes a caller granted `granted` may read in this vault: equal
+    /// keys mean equal read decisions on every path (same ACL, same scopes), so per-caller
+    /// search statistics are kept under it. A reload with another ACL gives another key.
+    pub fn read_view_key(&self, granted: &[engine_core::acl::Scope]) -> String {
+        let scopes: Vec<String> = granted.iter().map(ToString::to_string).collect();
+        format!("{}\n{}", self.acl_source, scopes.join(" "))
+    }
+
     /// The folder ACL on one path: `Ok` when `granted` may perform `op` on `path`, else
     /// `acl_denied`, `read_only_mode` or `path_invalid`. The one check behind gate 8 and
     /// every tool that meets paths the gate does not see (lists, listings, destinations).
@@ -182,5 +193,6 @@ fn open_vault(server: &ServerConfig, vault: &VaultConfig) -> Result<VaultEntry, 
         policy,
         acl_configured: acl.is_some(),
         read_only: acl_config.read_only,
+        acl_source: serde_json::to_string(&acl_config).unwrap_or_default(),
     })
 }

@@ -143,7 +143,7 @@ fn get_context(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
             })
             .collect();
         let mut queued: HashSet<i64> = candidates.iter().map(|c| c.chunk_id).collect();
-        for hit in view.search(&args.query, EXTRA_CHUNK_DEPTH) {
+        for hit in retriever.chunks(&args.query, EXTRA_CHUNK_DEPTH) {
             let Some(place) = view.place(hit.chunk_id) else {
                 continue;
             };

@@ -10,7 +10,7 @@ use crate::index::VaultIndex;
 use crate::index::retrieve::{Retrieval, Retriever};
 use crate::index::semantic::{SemanticError, SemanticIndex};
 use crate::server::ToolContext;
-use crate::tools::search::index_fault;
+use crate::tools::search::{index_fault, readable_chunks};
 
 /// The bound vault's index and the vectors, if any.
 pub(super) struct Searchable {
@@ -46,8 +46,10 @@ impl Searchable {
             .read()
             .unwrap_or_else(PoisonError::into_inner);
         let allowed = |path: &str| ctx.may(path, AclOp::Read);
+        let visible = readable_chunks(ctx, &view);
         rank(&Retriever {
             view: &view,
+            visible: &visible,
             semantic: self.semantic.as_deref(),
             vault: ctx.vault_id(),
             allowed: &allowed,

@@ -2,6 +2,9 @@
 //! deleted ones pruned, unchanged ones skipped) and `get_index_status` (how far the index is,
 //! what the last scan did, which notes could not be indexed and why).
 
+use std::sync::PoisonError;
+
+use engine_core::acl::AclOp;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -11,7 +14,7 @@ use crate::index::semantic::{Coverage, SemanticError};
 use crate::index::{EmbeddingStatus, IndexError, ScanReport, embedding_status, lexical_reason};
 use crate::server::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
-use crate::tools::search::index_fault;
+use crate::tools::search::{index_fault, readable_chunks};
 use crate::tools::structured::{output_schema, structured};
 
 /// No arguments beyond the vault.
@@ -61,11 +64,12 @@ struct Status {
     vault: String,
     /// Whether a scan is running now.
     scanning: bool,
-    /// Notes the running scan has looked at, of `total`.
+    /// Notes the caller may read that are indexed now (a running scan adds to them).
     done: usize,
-    /// Notes the running scan will look at.
+    /// The same count: the notes the caller may read that the index knows (a caller is
+    /// never told how many notes it may not read, so a running scan's total is not shown).
     total: usize,
-    /// Chunks searchable now.
+    /// Chunks searchable now, of the notes the caller may read.
     chunks: usize,
     /// Whether the vault has been scanned since the server started.
     scanned: bool,
@@ -152,6 +156,15 @@ fn index_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let lexical_only = coverage
         .is_none()
         .then(|| lexical_reason(indexes, ctx.served().config()));
+    // The caller is told about the chunks it may read only.
+    let coverage = match (coverage, indexes.semantic_if_open()) {
+        (Some(_), Some(semantic)) => Some(Coverage {
+            embedded: semantic
+                .embedded_readable(ctx.vault_id(), &|path| ctx.may(path, AclOp::Read)),
+            chunks: readable_chunk_count(ctx)?,
+        }),
+        _ => None,
+    };
     structured(&Indexed {
         vault: ctx.vault_id().to_owned(),
         report,
@@ -168,7 +181,7 @@ pub(crate) fn scan_notes(ctx: &ToolContext<'_>) -> Result<(ScanReport, u64), Too
     let report = ctx
         .server()
         .indexes()
-        .scan(
+        .scan_counting(
             ctx.store(),
             ctx.vault_id(),
             ctx.vault(),
@@ -177,6 +190,7 @@ pub(crate) fn scan_notes(ctx: &ToolContext<'_>) -> Result<(ScanReport, u64), Too
                 notes = total as u64;
                 ctx.report_progress(done as u64, Some(total as u64), "indexing notes");
             },
+            &|path| ctx.may(path, AclOp::Read),
         )
         .map_err(scan_error)?;
     Ok((report, notes))
@@ -190,13 +204,24 @@ fn get_index_status(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErr
         .vault(ctx.store(), ctx.vault_id())
         .map_err(index_fault)?;
     let status = index.status();
+    let readable = |path: &str| ctx.may(path, AclOp::Read);
+    let chunks = readable_chunk_count(ctx)?;
+    // Progress in notes the caller may read: those indexed now, of those known to the index.
+    let indexed = ctx
+        .store()
+        .note_index()
+        .stamps(ctx.vault_id())
+        .map_err(index_fault)?
+        .into_keys()
+        .filter(|path| readable(path))
+        .count();
     let failures = ctx
         .store()
         .note_index()
         .failures(ctx.vault_id())
         .map_err(index_fault)?
         .into_iter()
-        .filter(|failure| ctx.may(&failure.path, engine_core::acl::AclOp::Read))
+        .filter(|failure| readable(&failure.path))
         .map(|failure| Failure {
             path: failure.path,
             stage: failure.stage,
@@ -209,19 +234,30 @@ fn get_index_status(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErr
         ctx.store(),
         ctx.vault_id(),
         ctx.served().config(),
-        status.chunks,
+        (chunks, &readable),
     )
     .map_err(SemanticError::into_tool_error)?;
     structured(&Status {
         vault: ctx.vault_id().to_owned(),
         scanning: status.scanning,
-        done: status.done,
-        total: status.total,
-        chunks: status.chunks,
+        done: indexed,
+        total: indexed,
+        chunks,
         scanned: status.last_scan.is_some(),
         failures,
         embeddings,
     })
+}
+
+/// How many chunks of the call's vault the caller may read.
+fn readable_chunk_count(ctx: &ToolContext<'_>) -> Result<usize, ToolError> {
+    let index = ctx
+        .server()
+        .indexes()
+        .vault(ctx.store(), ctx.vault_id())
+        .map_err(index_fault)?;
+    let view = index.view.read().unwrap_or_else(PoisonError::into_inner);
+    Ok(readable_chunks(ctx, &view).len())
 }
 
 /// A scan that could not run or failed.

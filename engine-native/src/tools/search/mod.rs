@@ -14,8 +14,14 @@ mod search_text;
 mod search_vault;
 mod unranked;
 
+use std::sync::Arc;
+
+use engine_core::acl::AclOp;
+use engine_core::rank::Visible;
+
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::ToolDef;
+use crate::index::lexical::LexicalView;
+use crate::server::{ToolContext, ToolDef};
 use crate::store::StoreError;
 
 /// Every search tool.
@@ -32,6 +38,12 @@ pub fn tools() -> Vec<ToolDef> {
 /// `internal` for a failure of the cache database behind the index.
 pub(crate) fn index_fault(error: StoreError) -> ToolError {
     ToolError::internal(format!("the search index's database failed: {error}"))
+}
+
+/// The chunks of `view` the caller may read, with their BM25F statistics, kept per ACL view
+/// until the index changes: what every ranking of a call scores over.
+pub(crate) fn readable_chunks(ctx: &ToolContext<'_>, view: &LexicalView) -> Arc<Visible> {
+    view.visible(&ctx.read_view_key(), &|path| ctx.may(path, AclOp::Read))
 }
 
 /// The path prefix of the notes under `folder` (`Projects` and `/Projects/` give `Projects/`).

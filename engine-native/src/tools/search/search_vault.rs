@@ -11,6 +11,7 @@
 
 use std::sync::{Arc, PoisonError};
 
+use engine_core::acl::AclOp;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -27,7 +28,9 @@ use crate::tools::args::{input_schema, parse};
 use crate::tools::links::table::link_table;
 use crate::tools::search::matching::Pattern;
 use crate::tools::search::unranked::{self, Page, Scope};
-use crate::tools::search::{chunk_text, cursor_offset, folder_prefix, index_fault};
+use crate::tools::search::{
+    chunk_text, cursor_offset, folder_prefix, index_fault, readable_chunks,
+};
 use crate::tools::structured::{output_schema, structured};
 
 /// Results per page when no `limit` is given.
@@ -138,9 +141,9 @@ pub(super) struct Found {
 /// How much of the vault the answer covers.
 #[derive(Debug, Serialize, JsonSchema)]
 struct Coverage {
-    /// Chunks searched.
+    /// Chunks searched: those of the notes the caller may read.
     chunks: usize,
-    /// Chunks with an embedding (absent without an embedding provider): while this is
+    /// Of those, the chunks with an embedding (absent without an embedding provider): while this is
     /// below `chunks`, semantic results cover only part of the vault.
     #[serde(skip_serializing_if = "Option::is_none")]
     embedded: Option<usize>,
@@ -260,21 +263,22 @@ fn search_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
             offset,
         )?,
     };
-    let embedded = match &semantic {
-        Some(semantic) => Some(
-            semantic
-                .coverage(ctx.store(), ctx.vault_id())
-                .map_err(SemanticError::into_tool_error)?
-                .embedded,
-        ),
-        None => None,
-    };
+    // Coverage counts only what the caller may read.
+    let readable = |path: &str| ctx.may(path, AclOp::Read);
+    let embedded = semantic
+        .as_ref()
+        .map(|semantic| semantic.embedded_readable(ctx.vault_id(), &readable));
+    let chunks = readable_chunks(
+        ctx,
+        &index.view.read().unwrap_or_else(PoisonError::into_inner),
+    )
+    .len();
     structured(&SearchResults {
         mode,
         results: page.results,
         cursor: page.more.then(|| (offset + args.limit).to_string()),
         coverage: Coverage {
-            chunks: status.chunks,
+            chunks,
             embedded,
             scanning: status.scanning,
             lexical_only: lexical_only.clone(),
@@ -307,8 +311,10 @@ fn ranked(
     let ctx = scope.ctx;
     let view = index.view.read().unwrap_or_else(PoisonError::into_inner);
     let allowed = |path: &str| scope.allows(path);
+    let visible = readable_chunks(ctx, &view);
     let retriever = Retriever {
         view: &view,
+        visible: &visible,
         semantic: semantic.as_deref(),
         vault: ctx.vault_id(),
         allowed: &allowed,

@@ -3,4 +3,5 @@ mod audit;
 mod gates;
 mod hitl;
 mod idempotency;
+mod noninterference;
 mod throttle;

@@ -68,7 +68,10 @@ fn write_vault(root: &Path) {
 fn top_note(s: &Setup, query: &str) -> Option<String> {
     let index = s.indexes.vault(&s.store, VAULT).unwrap();
     let view = index.view.read().unwrap();
-    let hit = view.search(query, 1).into_iter().next()?;
+    let hit = view
+        .search(&view.visible("all", &|_| true), query, 1)
+        .into_iter()
+        .next()?;
     view.place(hit.chunk_id).map(|place| place.path.clone())
 }
 

@@ -1,0 +1,199 @@
+//! The two fixture vaults, equal outside `Secret/`, and the ways the caller is kept out of
+//! `Secret/`: each [`Variant`] gives a config and a caller.
+
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+use jsonwebtoken::Algorithm;
+use obsidian_tc::auth::{Caller, Verifier};
+use obsidian_tc::config::{AuthConfig, AuthMode};
+use serde_json::{Value, json};
+
+use crate::support::auth::{SECRET, claims, sign};
+use crate::support::dispatch::Fixture;
+
+/// The public notes, the same in both vaults.
+const PUBLIC: &[(&str, &str)] = &[
+    (
+        "Public/alpha.md",
+        "---\ntitle: Alpha\ntags: [shared, open]\naliases: [First]\nstatus: draft\n---\n\
+         # Alpha\nThe merger of two clubs. #shared\n\n## Tasks\n- [ ] call the bank 📅 2026-01-02\n\
+         - [x] write the memo\n\nSee [[beta]] and [[Public/sub/gamma|gamma]]. ^intro\n",
+    ),
+    (
+        "Public/beta.md",
+        "# Beta\nMore on the merger, linked from [[alpha]].\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+    ),
+    (
+        "Public/sub/gamma.md",
+        "---\ntags: [open]\n---\nGamma talks about bread. #project/open\n",
+    ),
+    ("2026-01-01.md", "# Daily\n- [ ] public task\n"),
+    ("Public/pic.png", "\u{89}PNG not really"),
+    (
+        "Public/drawing.excalidraw.md",
+        "---\nexcalidraw-plugin: parsed\n---\n# Text Elements\nmerger ^t1\n\n%%\n# Drawing\n\
+         ```json\n{\"type\":\"excalidraw\",\"version\":2,\"elements\":[],\"appState\":{}}\n```\n%%\n",
+    ),
+    (
+        "Public/board.md",
+        "---\nkanban-plugin: basic\n---\n\n## Todo\n\n- [ ] card one\n\n## Done\n\n",
+    ),
+    (
+        "Public/map.canvas",
+        r#"{"nodes":[{"id":"n1","type":"text","text":"merger","x":0,"y":0,"width":100,"height":50}],"edges":[]}"#,
+    ),
+    (
+        "Public/table.base",
+        "views:\n  - type: table\n    name: All\n",
+    ),
+];
+
+/// What `Secret/` holds in each vault: a few notes in one, many more (sharing the public
+/// notes' terms, tags, links and task dates) in the other.
+fn secret_notes(variant: usize) -> Vec<(String, String)> {
+    let mut notes = vec![("Secret/plan.md".to_owned(), "# Plan\nquiet".to_owned())];
+    if variant == 1 {
+        notes[0].1 = "# Plan\nThe merger, in detail. #shared #secret-tag\n".to_owned();
+        for i in 0..60 {
+            notes.push((
+                format!("Secret/many/{i}.md"),
+                format!(
+                    "---\ntags: [shared, hidden{i}]\nstatus: final\n---\n# Merger {i}\n\
+                     merger merger bread [[alpha]] [[Public/beta]] [[missing{i}]]\n\
+                     - [ ] hidden task {i} 📅 2026-01-02\n"
+                ),
+            ));
+        }
+        notes.push(("Secret/deep/folder/x.md".to_owned(), "x".to_owned()));
+        notes.push((
+            "Secret/picture.png".to_owned(),
+            "not really a png".to_owned(),
+        ));
+    }
+    notes
+}
+
+/// Keys of a result that vary between two runs whatever the vaults hold (timings): set
+/// aside, at any depth, before results are compared.
+pub const VOLATILE: &[&str] = &["elapsed_ms", "last_scan_ms", "duration_ms", "took_ms"];
+
+/// How the caller is kept out of `Secret/`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Variant {
+    /// A stdio caller under `readPaths` (and `writePaths`, `deletePaths`) `["Public/**"]`.
+    FolderAcl,
+    /// A stdio caller under `strictReadDefault` (no `readPaths`: nothing is readable).
+    StrictReadDefault,
+    /// A JWT caller granted every scope the tools require but `read:secret`, which an ACL
+    /// rule requires on `Secret/**`.
+    JwtScopes,
+}
+
+impl Variant {
+    /// The config root entries of this variant.
+    fn config(self) -> Value {
+        let acl = match self {
+            Variant::FolderAcl => json!({
+                "readPaths": ["Public/**", "2026-01-01.md"],
+                "writePaths": ["Public/**"],
+                "deletePaths": ["Public/**"]
+            }),
+            Variant::StrictReadDefault => json!({"strictReadDefault": true}),
+            Variant::JwtScopes => json!({
+                "rules": [{"glob": "Secret/**", "scopes": ["read:secret"]}]
+            }),
+        };
+        json!({"throttle": {"enabled": false}, "acl": acl})
+    }
+
+    /// The caller of this variant on `fx`.
+    pub fn caller(self, fx: &Fixture) -> Caller {
+        match self {
+            Variant::FolderAcl | Variant::StrictReadDefault => Caller::stdio(),
+            Variant::JwtScopes => jwt_caller(fx),
+        }
+    }
+}
+
+/// A caller made by the real verifier from an HS256 token whose scopes are every scope a
+/// tool requires, but not `read:secret`.
+fn jwt_caller(fx: &Fixture) -> Caller {
+    let mut scopes: Vec<String> = fx
+        .server
+        .server()
+        .registry()
+        .tools()
+        .flat_map(|tool| tool.scopes.iter().map(ToString::to_string))
+        .collect();
+    scopes.sort();
+    scopes.dedup();
+    let scopes: Vec<&str> = scopes.iter().map(String::as_str).collect();
+    let now = 1_800_000_000;
+    let token = sign(Algorithm::HS256, None, &claims(now, "agent", &scopes));
+    let auth = AuthConfig {
+        mode: AuthMode::Jwt,
+        jwt_secret: Some(SECRET.to_owned()),
+        ..AuthConfig::default()
+    };
+    let caller = Verifier::new(&auth)
+        .unwrap_or_else(|problem| panic!("verifier: {problem:?}"))
+        .verify(&token, now)
+        .unwrap_or_else(|failure| panic!("token refused: {failure}"));
+    assert!(!caller.scopes.iter().any(|s| s.to_string() == "read:secret"));
+    caller
+}
+
+/// The two servers of `variant`: vault `main` equal outside `Secret/` in both, indexed.
+pub fn pair(variant: Variant) -> [Fixture; 2] {
+    [0, 1].map(|which| {
+        let fx = Fixture::new(variant.config());
+        for (path, text) in PUBLIC {
+            fx.write("main", path, text);
+        }
+        for (path, text) in secret_notes(which) {
+            fx.write("main", &path, &text);
+        }
+        same_times(&fx.vault_dir("main"));
+        fx.ok("index_vault", json!({}));
+        fx
+    })
+}
+
+/// Sets every file and folder outside `Secret/` (the vault folder too) to one fixed
+/// modification time, so file times differ only where the vaults do.
+fn same_times(root: &Path) {
+    let fixed = SystemTime::UNIX_EPOCH + Duration::from_secs(1_767_225_600);
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(path) = stack.pop() {
+        if path.ends_with("Secret") {
+            continue;
+        }
+        if path.is_dir() {
+            for entry in std::fs::read_dir(&path).expect("read_dir") {
+                stack.push(entry.expect("entry").path());
+            }
+        }
+        let file = std::fs::File::open(&path).expect("open");
+        file.set_modified(fixed).expect("set the modification time");
+    }
+}
+
+/// `value` with the [`VOLATILE`] keys removed at every depth and the vault folder of `fx`
+/// written as `<vault>`, as canonical JSON text.
+pub fn canonical(fx: &Fixture, value: &Value) -> String {
+    fn strip(value: &mut Value) {
+        match value {
+            Value::Object(map) => {
+                map.retain(|key, _| !VOLATILE.contains(&key.as_str()));
+                map.values_mut().for_each(strip);
+            }
+            Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut value = value.clone();
+    strip(&mut value);
+    let root = fx.dir.path().to_string_lossy().into_owned();
+    value.to_string().replace(&root, "<dir>")
+}

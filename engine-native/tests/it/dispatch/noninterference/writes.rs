@@ -1,0 +1,69 @@
+//! Every mutating tool refuses a path in `Secret/` with the same answer whether the path
+//! exists or not.
+
+use serde_json::Value;
+
+use super::args::arguments;
+use super::vaults::{Variant, canonical, pair};
+
+/// A path that exists in `Secret/` in both vaults, and one that exists in neither.
+const EXISTING: &str = "Secret/plan.md";
+const MISSING: &str = "Secret/nothing-here.md";
+
+/// The answer to `tool` with every path argument set to `path`, as compared text.
+fn refusal(fx: &crate::support::dispatch::Fixture, tool: &str, path: &str) -> (String, bool) {
+    let server = fx.server.server();
+    let registry = server.registry();
+    let schema = &registry.get(tool).expect("registered").def.input_schema;
+    let args = arguments(schema, path);
+    let caller = Variant::FolderAcl.caller(fx);
+    match fx.call(&caller, tool, args).result {
+        Ok(value) => (canonical(fx, &value), false),
+        Err(error) => (
+            canonical(
+                fx,
+                &serde_json::json!({"error": error.code.to_string(), "message": error.message.replace(path, "<path>"), "details": redact(error.details, path)}),
+            ),
+            true,
+        ),
+    }
+}
+
+/// `details` with `path` written as `<path>` and the `args_hash` (a hash of the arguments,
+/// which differ by the path) left out.
+fn redact(mut details: Value, path: &str) -> Value {
+    if let Some(map) = details.as_object_mut() {
+        map.remove("args_hash");
+    }
+    serde_json::from_str(&details.to_string().replace(path, "<path>")).unwrap_or(details)
+}
+
+#[test]
+fn mutating_tools_refuse_a_hidden_path_alike_whether_it_exists_or_not() {
+    let [fx, _] = pair(Variant::FolderAcl);
+    let server = fx.server.server();
+    let mutating: Vec<&'static str> = server
+        .registry()
+        .tools()
+        .filter(|tool| tool.is_mutating())
+        .map(|tool| tool.name())
+        .collect();
+    let mut differ = Vec::new();
+    for tool in &mutating {
+        let (existing, refused_a) = refusal(&fx, tool, EXISTING);
+        let (missing, refused_b) = refusal(&fx, tool, MISSING);
+        if existing != missing || refused_a != refused_b {
+            differ.push(format!(
+                "{tool}:\n  exists:  {existing}\n  missing: {missing}"
+            ));
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} of {} mutating tools answer differently:\n{}",
+        differ.len(),
+        mutating.len(),
+        differ.join("\n")
+    );
+    eprintln!("noninterference: {} mutating tools", mutating.len());
+}
