@@ -244,6 +244,24 @@ impl LexicalIndex {
         self.index.visible(admits)
     }
 
+    /// The view of the chunks (documents whose ids are [`chunk_key`](super::chunk_key)s) of
+    /// the notes `readable` admits, asked once per note path; an id that is not a chunk key
+    /// is left out. What the server and the plugin search through for a caller.
+    pub fn visible_notes(&self, readable: &mut dyn FnMut(&str) -> bool) -> Visible {
+        let mut decided: super::FixedMap<String, bool> = super::FixedMap::default();
+        self.index.visible(&mut |id| {
+            let Some(path) = super::chunk_key_path(id) else {
+                return false;
+            };
+            if let Some(&known) = decided.get(path) {
+                return known;
+            }
+            let admitted = readable(path);
+            decided.insert(path.to_owned(), admitted);
+            admitted
+        })
+    }
+
     /// [`Self::search`] over the documents of `visible` only, scored with their statistics
     /// (see [`InvertedIndex::search_terms_visible`]).
     pub fn search_visible(

@@ -1,4 +1,4 @@
 mod batches;
 mod embedding_status;
 mod scan;
-mod semantic;
+pub(crate) mod semantic;

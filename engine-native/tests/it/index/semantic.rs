@@ -20,7 +20,7 @@ fn model_folder() -> String {
     })
 }
 
-fn with_model(extra: Value) -> Fixture {
+pub(crate) fn with_model(extra: Value) -> Fixture {
     let mut config = json!({
         "throttle": {"enabled": false},
         "embeddings": {"provider": "local", "modelPath": model_folder()}

@@ -1,3 +1,4 @@
+mod df_oracle;
 mod modes;
 mod regex;
 mod text;
