@@ -42,6 +42,11 @@ export class LexicalIndex {
      */
     constructor(options: any);
     /**
+     * How many chunks the notes `readable(path)` admits have (a throw or a falsy answer
+     * leaves the note out): the `coverage` a caller restricted to them is told.
+     */
+    readable_chunks(readable: Function): number;
+    /**
      * Removes a document; returns whether it was indexed.
      */
     remove(id: string): boolean;
@@ -50,10 +55,13 @@ export class LexicalIndex {
      */
     search(query: string, k: number): any;
     /**
-     * The first `wanted` notes for `query` that `allowed(path)` admits (a throw or a falsy
-     * answer leaves the note out), each by its best chunk, best first: `[{path, key, score}]`.
+     * The first `wanted` notes for `query` that `allowed(path)` admits, each by its best
+     * chunk, best first: `[{path, key, score}]`. Scores use the statistics of the notes
+     * `readable(path)` admits (the caller's folder access), as the server's do, so notes it
+     * may not read change no score; `allowed` narrows further (a folder). A throw or a falsy
+     * answer of either leaves the note out.
      */
-    search_notes(query: string, wanted: number, allowed: Function): any;
+    search_notes(query: string, wanted: number, readable: Function, allowed: Function): any;
     /**
      * Replaces the scoring parameters `{k1?, b?, weights?}` (no re-indexing needed).
      */
@@ -180,9 +188,10 @@ export interface InitOutput {
     readonly lexicalindex_is_empty: (a: number) => number;
     readonly lexicalindex_len: (a: number) => number;
     readonly lexicalindex_new: (a: any) => [number, number, number];
+    readonly lexicalindex_readable_chunks: (a: number, b: any) => number;
     readonly lexicalindex_remove: (a: number, b: number, c: number) => number;
     readonly lexicalindex_search: (a: number, b: number, c: number, d: number) => [number, number, number];
-    readonly lexicalindex_search_notes: (a: number, b: number, c: number, d: number, e: any) => [number, number, number];
+    readonly lexicalindex_search_notes: (a: number, b: number, c: number, d: number, e: any, f: any) => [number, number, number];
     readonly lexicalindex_set_params: (a: number, b: any) => [number, number];
     readonly lexicalindex_to_bytes: (a: number) => [number, number];
     readonly lexicalindex_to_note_snapshot: (a: number, b: number, c: number, d: any) => [number, number, number, number];

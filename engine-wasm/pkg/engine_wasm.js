@@ -121,6 +121,16 @@ export class LexicalIndex {
         return this;
     }
     /**
+     * How many chunks the notes `readable(path)` admits have (a throw or a falsy answer
+     * leaves the note out): the `coverage` a caller restricted to them is told.
+     * @param {Function} readable
+     * @returns {number}
+     */
+    readable_chunks(readable) {
+        const ret = wasm.lexicalindex_readable_chunks(this.__wbg_ptr, readable);
+        return ret >>> 0;
+    }
+    /**
      * Removes a document; returns whether it was indexed.
      * @param {string} id
      * @returns {boolean}
@@ -148,18 +158,22 @@ export class LexicalIndex {
         return takeFromExternrefTable0(ret[0]);
     }
     /**
-     * The first `wanted` notes for `query` that `allowed(path)` admits (a throw or a falsy
-     * answer leaves the note out), each by its best chunk, best first: `[{path, key, score}]`.
+     * The first `wanted` notes for `query` that `allowed(path)` admits, each by its best
+     * chunk, best first: `[{path, key, score}]`. Scores use the statistics of the notes
+     * `readable(path)` admits (the caller's folder access), as the server's do, so notes it
+     * may not read change no score; `allowed` narrows further (a folder). A throw or a falsy
+     * answer of either leaves the note out.
      * @param {string} query
      * @param {number} wanted
+     * @param {Function} readable
      * @param {Function} allowed
      * @returns {any}
      */
-    search_notes(query, wanted, allowed) {
+    search_notes(query, wanted, readable, allowed) {
         const val2 = +wanted;
         const ptr0 = passStringToWasm0(query, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
         const len0 = WASM_VECTOR_LEN;
-        const ret = wasm.lexicalindex_search_notes(this.__wbg_ptr, ptr0, len0, val2, allowed);
+        const ret = wasm.lexicalindex_search_notes(this.__wbg_ptr, ptr0, len0, val2, readable, allowed);
         if (ret[2]) {
             throw takeFromExternrefTable0(ret[1]);
         }

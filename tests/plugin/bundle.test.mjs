@@ -64,8 +64,8 @@ test('onload initialises the WebAssembly engine; onunload releases it', async ()
   const chunks = idx.upsertNote('a.md', '# Alpha\nthe quick brown fox', () => ({}));
   assert.deepEqual(chunks.map((c) => c.headings), [['Alpha']]);
   idx.upsertNote('b.md', '# Beta\nlazy dogs sleep', () => ({}));
-  assert.deepEqual(idx.searchNotes('fox', 5, () => true).map((h) => h.path), ['a.md']);
-  assert.deepEqual(idx.searchNotes('fox', 5, (path) => path !== 'a.md'), []);
+  assert.deepEqual(idx.searchNotes('fox', 5, () => true, () => true).map((h) => h.path), ['a.md']);
+  assert.deepEqual(idx.searchNotes('fox', 5, () => true, (path) => path !== 'a.md'), []);
   assert.equal(idx.remove(chunks[0].key), true);
   idx.free();
   assert.throws(() => plugin.engine.aclFromPresets([{ folder: '../up', preset: 'r' }], 'r'), (e) => e.code === 'invalid_presets');

@@ -53,7 +53,7 @@ function searchModal(plugin) {
 
 /** What the plugin's own index ranks for `query`, as the modal shows it. */
 function lexical(plugin, query) {
-  return plugin.searchIndex.search(query, 20, () => true).map((hit) => ({ path: hit.path, heading: hit.headings.join(' > '), source: 'lexical' }));
+  return plugin.searchIndex.search(query, 20, () => true, () => true).map((hit) => ({ path: hit.path, heading: hit.headings.join(' > '), source: 'lexical' }));
 }
 
 test('the modal shows the native server\'s hybrid ranking, and the plugin\'s lexical one when the server is down', async () => {
@@ -86,7 +86,7 @@ test('the modal shows the native server\'s hybrid ranking, and the plugin\'s lex
     const r = await request(ctx.port, { method: 'POST', path: '/bridge/v1/tools/search/call', body: JSON.stringify({ arguments: { query: 'fox' } }) });
     const tool = JSON.parse(r.json.content[0].text);
     assert.equal(tool.mode, 'lexical');
-    assert.deepEqual(tool.results.map((hit) => hit.score), ctx.plugin.searchIndex.search('fox', 10, () => true).map((hit) => hit.score));
+    assert.deepEqual(tool.results.map((hit) => hit.score), ctx.plugin.searchIndex.search('fox', 10, () => true, () => true).map((hit) => hit.score));
   } finally {
     console.warn = warn;
     unloadPlugin(ctx.plugin);

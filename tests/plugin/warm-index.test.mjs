@@ -39,7 +39,7 @@ async function start(dir) {
   const plugin = new (loadBundle())(app, manifest);
   await plugin.onload();
   await plugin.searchIndex.whenReady();
-  const ranking = () => Object.fromEntries(QUERIES.map((q) => [q, plugin.searchIndex.search(q, 20, () => true)]));
+  const ranking = () => Object.fromEntries(QUERIES.map((q) => [q, plugin.searchIndex.search(q, 20, () => true, () => true)]));
   return { app, plugin, reads, ranking, started: plugin.searchIndex.started };
 }
 
@@ -104,8 +104,8 @@ test('changed, added and deleted notes are picked up, and the index equals a bui
     assert.equal(warm.started.read, 3);
     assert.equal(warm.started.dropped, 1);
     const ranking = warm.ranking();
-    assert.equal(warm.plugin.searchIndex.search('new', 5, () => true)[0]?.path, 'Added.md');
-    assert.equal(warm.plugin.searchIndex.search('changed', 5, () => true)[0]?.path, 'Note 03.md');
+    assert.equal(warm.plugin.searchIndex.search('new', 5, () => true, () => true)[0]?.path, 'Added.md');
+    assert.equal(warm.plugin.searchIndex.search('changed', 5, () => true, () => true)[0]?.path, 'Note 03.md');
     assert.ok(!Object.values(ranking).flat().some((hit) => hit.path === 'Note 05.md'));
     await stop(warm);
     const warmBytes = readFileSync(join(dir, SNAPSHOT));
@@ -200,7 +200,7 @@ test('saves wait for the vault to be quiet, replace the file by a rename, and su
     const next = await start(dir);
     assert.equal(next.started.source, 'snapshot');
     assert.deepEqual(next.reads, []);
-    assert.equal(next.plugin.searchIndex.search('typing', 5, () => true)[0].path, 'Note 01.md');
+    assert.equal(next.plugin.searchIndex.search('typing', 5, () => true, () => true)[0].path, 'Note 01.md');
     await stop(next);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -223,11 +223,11 @@ test('an index saved while the first pass was under way is completed on the next
     const next = await start(dir);
     assert.equal(next.started.source, 'snapshot');
     assert.ok(next.reads.length <= 400 - partial + 1 && next.reads.length >= 400 - partial - 1, `${next.reads.length} read for ${partial} saved`);
-    const warmRanking = next.plugin.searchIndex.search('n7 words', 50, () => true);
+    const warmRanking = next.plugin.searchIndex.search('n7 words', 50, () => true, () => true);
     await stop(next);
     rmSync(join(dir, SNAPSHOT));
     const cold = await start(dir);
-    assert.deepEqual(warmRanking, cold.plugin.searchIndex.search('n7 words', 50, () => true));
+    assert.deepEqual(warmRanking, cold.plugin.searchIndex.search('n7 words', 50, () => true, () => true));
     await stop(cold);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -81,7 +81,7 @@ for (const [label, engine] of [['pkg-node', nodeBuild], ['pkg (web)', webBuild]]
     const { index: back, notes: saved } = engine.LexicalIndex.from_note_snapshot(bytes, 'build-1');
     assert.deepEqual(saved, [...notes].sort((a, b) => (a.path < b.path ? -1 : 1)));
     const all = () => true;
-    assert.deepEqual(back.search_notes('bread oven', 10, all), index.search_notes('bread oven', 10, all));
+    assert.deepEqual(back.search_notes('bread oven', 10, all, all), index.search_notes('bread oven', 10, all, all));
     assert.deepEqual(Array.from(back.to_note_snapshot('build-1', saved)), Array.from(bytes), 'stable bytes');
     assert.deepEqual(Array.from(otherBuild(label).snapshot(notes)), Array.from(bytes), 'the same bytes from the other build');
 

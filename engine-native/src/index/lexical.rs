@@ -14,9 +14,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use engine_core::rank::{
-    AnalyzedDocument, Bm25Params, LexicalIndex, Visible, chunk_key, chunk_key_path,
-};
+use engine_core::rank::{AnalyzedDocument, Bm25Params, LexicalIndex, Visible, chunk_key};
 use engine_core::text::{Analyzer, AnalyzerSettings};
 
 use crate::store::{ChunkRow, NoteFields};
@@ -158,18 +156,7 @@ impl LexicalView {
         if let Some((_, view)) = views.iter().find(|(kept, _)| kept == key) {
             return Arc::clone(view);
         }
-        let mut notes: HashMap<String, bool> = HashMap::new();
-        let view = Arc::new(self.index.visible(&mut |id| {
-            let Some(path) = chunk_key_path(id) else {
-                return false;
-            };
-            if let Some(&known) = notes.get(path) {
-                return known;
-            }
-            let admitted = readable(path);
-            notes.insert(path.to_owned(), admitted);
-            admitted
-        }));
+        let view = Arc::new(self.index.visible_notes(&mut |path| readable(path)));
         if views.len() == KEPT_VIEWS {
             views.remove(0);
         }

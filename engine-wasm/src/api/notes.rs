@@ -104,35 +104,56 @@ impl LexicalIndexHandle {
         js::to_js(&chunks)
     }
 
-    /// The first `wanted` notes for `query` that `allowed(path)` admits (a throw or a falsy
-    /// answer leaves the note out), each by its best chunk, best first: `[{path, key, score}]`.
+    /// The first `wanted` notes for `query` that `allowed(path)` admits, each by its best
+    /// chunk, best first: `[{path, key, score}]`. Scores use the statistics of the notes
+    /// `readable(path)` admits (the caller's folder access), as the server's do, so notes it
+    /// may not read change no score; `allowed` narrows further (a folder). A throw or a falsy
+    /// answer of either leaves the note out.
     pub fn search_notes(
         &self,
         query: &str,
         wanted: usize,
+        readable: &js_sys::Function,
         allowed: &js_sys::Function,
     ) -> Result<JsValue, JsError> {
-        let mut admits = |path: &str| {
-            allowed
-                .call1(&JsValue::NULL, &JsValue::from_str(path))
-                .is_ok_and(|answer| answer.is_truthy())
-        };
-        js::to_js(&rank_notes(self, query, wanted, &mut admits))
+        let mut readable = |path: &str| asks(readable, path);
+        let mut admits = |path: &str| asks(allowed, path);
+        js::to_js(&rank_notes(self, query, wanted, &mut readable, &mut admits))
+    }
+
+    /// How many chunks the notes `readable(path)` admits have (a throw or a falsy answer
+    /// leaves the note out): the `coverage` a caller restricted to them is told.
+    pub fn readable_chunks(&self, readable: &js_sys::Function) -> usize {
+        self.inner
+            .visible_notes(&mut |path| asks(readable, path))
+            .len()
     }
 }
 
-/// The note ranking behind [`LexicalIndexHandle::search_notes`].
+/// Whether `predicate(path)` answers truthy (a throw counts as no).
+fn asks(predicate: &js_sys::Function, path: &str) -> bool {
+    predicate
+        .call1(&JsValue::NULL, &JsValue::from_str(path))
+        .is_ok_and(|answer| answer.is_truthy())
+}
+
+/// The note ranking behind [`LexicalIndexHandle::search_notes`]: BM25F over the chunks of
+/// the notes `readable` admits, with their statistics, then the notes `allowed` admits.
 pub fn rank_notes(
     index: &LexicalIndexHandle,
     query: &str,
     wanted: usize,
+    readable: &mut dyn FnMut(&str) -> bool,
     allowed: &mut dyn FnMut(&str) -> bool,
 ) -> Vec<NoteHit> {
     let note_of = |key: &String| chunk_key_path(key).map(str::to_owned);
+    let visible = index.inner.visible_notes(readable);
     let mut rank = |depth: usize| {
         index
             .inner
-            .search(query, depth)
+            .search_visible(&visible, query, depth)
+            // The view was made from this index just now; nothing changed it since.
+            .unwrap_or_default()
             .into_iter()
             .map(|hit| (hit.id, hit.score))
             .collect()
@@ -176,13 +197,34 @@ mod tests {
             ),
             ("a/b.md", same),
         ]);
-        let hits = rank_notes(&index, "water", 10, &mut |_| true);
+        let hits = rank_notes(&index, "water", 10, &mut |_| true, &mut |_| true);
         let paths: Vec<&str> = hits.iter().map(|hit| hit.path.as_str()).collect();
         assert_eq!(paths, ["a b.md", "a/b.md", "z.md", "a.md"]);
         assert_eq!(hits[0].score, hits[1].score);
-        let hits = rank_notes(&index, "flour", 10, &mut |path| path != "a b.md");
+        let hits = rank_notes(&index, "flour", 10, &mut |_| true, &mut |path| {
+            path != "a b.md"
+        });
         assert_eq!(hits.len(), 3);
         assert!(hits.iter().all(|hit| hit.path != "a b.md"));
+    }
+
+    #[test]
+    fn notes_a_caller_may_not_read_change_no_score() {
+        let public = [("Public/merger.md", "# Merger\nthe merger of two clubs\n")];
+        let alone = index_of(&public);
+        let mut notes = public.to_vec();
+        let hidden: Vec<(String, String)> = (0..60)
+            .map(|i| (format!("Secret/{i}.md"), format!("merger plans {i}\n")))
+            .collect();
+        notes.extend(hidden.iter().map(|(p, t)| (p.as_str(), t.as_str())));
+        let crowded = index_of(&notes);
+        let public_only = |path: &str| path.starts_with("Public/");
+        let want = rank_notes(&alone, "merger", 10, &mut |_| true, &mut |_| true);
+        let got = rank_notes(&crowded, "merger", 10, &mut |p| public_only(p), &mut |_| {
+            true
+        });
+        assert_eq!(got, want);
+        assert_eq!(got[0].score.to_bits(), want[0].score.to_bits());
     }
 
     #[test]

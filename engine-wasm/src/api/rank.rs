@@ -557,6 +557,10 @@ pub struct LexicalSearchInput {
     pub query: String,
     /// Number of results wanted.
     pub k: usize,
+    /// The ids of the documents the caller may see, when not all: the search ranks those
+    /// only, with their statistics (document count, document frequencies, field lengths).
+    #[serde(default)]
+    pub visible: Option<Vec<String>>,
 }
 
 /// Output of [`lexical_roundtrip`].
@@ -614,7 +618,14 @@ fn build_lexical(input: &LexicalSearchInput) -> Result<LexicalIndex, ApiError> {
 /// BM25F top-k over documents given as text, analyzed with the given settings.
 pub fn lexical_search(input: LexicalSearchInput) -> Result<Vec<ScoredHit>, ApiError> {
     let index = build_lexical(&input)?;
-    Ok(hits(index.search(&input.query, input.k)))
+    let Some(visible) = &input.visible else {
+        return Ok(hits(index.search(&input.query, input.k)));
+    };
+    let view = index.visible(&mut |id| visible.iter().any(|seen| seen == id));
+    let found = index
+        .search_visible(&view, &input.query, input.k)
+        .map_err(|stale| ApiError::new("stale_view", stale.to_string()))?;
+    Ok(hits(found))
 }
 
 /// Builds the text-level index, serializes it, reads it back (rebuilding the analyzer

@@ -121,8 +121,14 @@ export interface NoteIndex {
 	upsertNote(path: string, text: string, parseYaml: (yaml: string) => unknown): NoteChunk[];
 	/** Removes a chunk by its key; whether it was indexed. */
 	remove(key: string): boolean;
-	/** The first `wanted` notes for `query` that `allowed` admits (a throw counts as no), best first. */
-	searchNotes(query: string, wanted: number, allowed: (path: string) => boolean): NoteMatch[];
+	/**
+	 * The first `wanted` notes for `query` that `allowed` admits, best first, scored with the
+	 * statistics of the notes `readable` admits (the caller's folder access), as the server
+	 * scores, so notes it may not read change no score. A throw counts as no.
+	 */
+	searchNotes(query: string, wanted: number, readable: (path: string) => boolean, allowed: (path: string) => boolean): NoteMatch[];
+	/** How many chunks the notes `readable` admits have (a throw counts as no). */
+	readableChunks(readable: (path: string) => boolean): number;
 	/**
 	 * The snapshot of this index (engine-core's checksummed format), whose documents are exactly
 	 * the chunks of `notes`, stamped with `build`; `invalid_notes` otherwise.
@@ -137,7 +143,8 @@ function wrapIndex(index: wasm.LexicalIndex): NoteIndex {
 	return {
 		upsertNote: (path, text, parseYaml) => call(() => index.upsert_note(path, text, parseYaml) as NoteChunk[]),
 		remove: (key) => index.remove(key),
-		searchNotes: (query, wanted, allowed) => call(() => index.search_notes(query, wanted, allowed) as NoteMatch[]),
+		searchNotes: (query, wanted, readable, allowed) => call(() => index.search_notes(query, wanted, readable, allowed) as NoteMatch[]),
+		readableChunks: (readable) => call(() => index.readable_chunks(readable)),
 		toSnapshot: (build, notes) => call(() => index.to_note_snapshot(build, notes)),
 		free: () => index.free(),
 	};

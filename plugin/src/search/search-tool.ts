@@ -54,18 +54,21 @@ export function searchTool(index: VaultIndex, gate: () => AccessGate): BridgeToo
 				return toolError("invalid_input", `The folder access settings are invalid (${String(err)}); fix them in the TC Bridge settings.`);
 			}
 			const { folder } = parsed;
-			const allowed = (path: string) => (folder === null || path.startsWith(folder)) && access.mayRead(path);
-			const results = index.search(parsed.query, parsed.limit, allowed).map((hit) => ({
+			const readable = (path: string) => access.mayRead(path);
+			const allowed = (path: string) => (folder === null || path.startsWith(folder)) && readable(path);
+			const results = index.search(parsed.query, parsed.limit, readable, allowed).map((hit) => ({
 				path: hit.path,
 				heading: hit.headings.join(" > "),
 				score: hit.score,
 				scores: { lexical: hit.score },
 			}));
+			// Counts of what the caller may read only, like the server's.
 			const coverage = index.coverage();
+			const seen = index.readableCoverage(readable);
 			return toolOk({
 				mode: "lexical",
 				results,
-				coverage: { chunks: coverage.chunks, notes: coverage.notes, scanning: coverage.state !== "ready" },
+				coverage: { chunks: seen.chunks, notes: seen.notes, scanning: coverage.state !== "ready" },
 			});
 		},
 	};

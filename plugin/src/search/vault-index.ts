@@ -172,10 +172,21 @@ export class VaultIndex {
 		return { state: this.state, notes: this.notes.size, chunks: this.chunkCount, total: this.total };
 	}
 
-	/** The first `limit` notes `allowed` admits for `query`, best first, each by its best chunk. */
-	search(query: string, limit: number, allowed: (path: string) => boolean): NoteHit[] {
+	/** The notes and chunks of the notes `readable` admits: the coverage a restricted caller is told. */
+	readableCoverage(readable: (path: string) => boolean): { notes: number; chunks: number } {
+		if (this.closed) return { notes: 0, chunks: 0 };
+		let notes = 0;
+		for (const path of this.notes.keys()) if (readable(path)) notes += 1;
+		return { notes, chunks: this.index.readableChunks(readable) };
+	}
+
+	/**
+	 * The first `limit` notes `allowed` admits for `query`, best first, each by its best chunk,
+	 * scored with the statistics of the notes `readable` admits.
+	 */
+	search(query: string, limit: number, readable: (path: string) => boolean, allowed: (path: string) => boolean): NoteHit[] {
 		if (this.closed) return [];
-		return this.index.searchNotes(query, limit, allowed).map((hit) => ({
+		return this.index.searchNotes(query, limit, readable, allowed).map((hit) => ({
 			path: hit.path,
 			score: hit.score,
 			headings: this.notes.get(hit.path)?.chunks.find((chunk) => chunk.key === hit.key)?.headings ?? [],

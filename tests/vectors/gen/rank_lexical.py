@@ -82,11 +82,15 @@ NOTE_PARAMS = P(k1=1.2, b=0.75, title=3.0, aliases=3.0, headings=1.5, tags=2.0, 
 search_cases = []
 
 
-def search(name, docs, query, k, analyzer, params=NOTE_PARAMS, ops=None):
+def search(name, docs, query, k, analyzer, params=NOTE_PARAMS, ops=None, visible=None):
     inp = {"analyzer": analyzer, "params": params, "docs": docs, "query": query, "k": k}
     if ops:
         inp["ops"] = ops
-    ref = bm25f(term_state(docs, ops or [], analyzer), params, terms(query, analyzer), k)
+    if visible is not None:
+        inp["visible"] = visible
+    # A caller who sees only `visible` gets the scores of an index of those documents alone.
+    seen = [d for d in docs if visible is None or d["id"] in visible]
+    ref = bm25f(term_state(seen, ops or [], analyzer), params, terms(query, analyzer), k)
     search_cases.append({"name": name, "input": inp, "reference": ref, "tolerance": TOL})
 
 
@@ -111,6 +115,13 @@ search("upsert and remove", NOTES, "search bread", 10, STEMMED, ops=[
     {"op": "remove", "id": "missing.md"},
 ])
 search("empty index", [], "search", 10, STEMMED)
+HIDDEN = [T(f"secret/{i}.md", title="Search plans", tags=["search"], body=f"search engine draft {i}")
+          for i in range(60)]
+PUBLIC_IDS = [d["id"] for d in NOTES]
+search("visible notes only: 60 hidden notes sharing the terms change no score", NOTES + HIDDEN,
+       "search engine", 10, STEMMED, visible=PUBLIC_IDS)
+search("visible notes only: no hidden note", NOTES, "search engine", 10, STEMMED, visible=PUBLIC_IDS)
+search("visible notes only: none visible", NOTES + HIDDEN, "search engine", 10, STEMMED, visible=[])
 
 roundtrip_cases = []
 
