@@ -57,6 +57,7 @@ pub fn run_index(args: IndexArgs) -> u8 {
             &entry.vault,
             server.clock().now_seconds(),
             &mut |done, total| progress.update(done as u64, Some(total as u64)),
+            &|_| true,
         );
         progress.finish();
         let report = match scanned {

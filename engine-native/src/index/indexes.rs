@@ -131,22 +131,10 @@ impl Indexes {
     }
 
     /// Scans every note of vault `id` (`vault` its files), reporting `progress(done, total)`,
-    /// then saves the lexical snapshot. Refused with [`IndexError::Busy`] while another scan
-    /// of the vault runs.
+    /// then saves the lexical snapshot; the report counts only the notes `counted` admits
+    /// (every note is scanned: a caller is told only about the notes it may read). Refused
+    /// with [`IndexError::Busy`] while another scan of the vault runs.
     pub fn scan(
-        &self,
-        store: &Store,
-        id: &str,
-        vault: &Vault,
-        now: i64,
-        progress: &mut dyn FnMut(usize, usize),
-    ) -> Result<ScanReport, IndexError> {
-        self.scan_counting(store, id, vault, now, progress, &|_| true)
-    }
-
-    /// [`Self::scan`] whose report counts only the notes `counted` admits (every note is
-    /// still scanned): what a caller who may read only those notes is told.
-    pub fn scan_counting(
         &self,
         store: &Store,
         id: &str,

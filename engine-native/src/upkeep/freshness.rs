@@ -123,6 +123,7 @@ fn scan_all(dispatcher: &Dispatcher, ids: &[String]) {
             &entry.vault,
             dispatcher.server().clock().now_seconds(),
             &mut |_, _| {},
+            &|_| true,
         );
         match result {
             Ok(report) => tracing::info!(

@@ -109,7 +109,9 @@ fn apply(dispatcher: &Weak<Dispatcher>, vault_id: &str, paths: Option<Vec<String
             Some(paths) if paths.iter().all(|path| is_note(path)) => {
                 indexes.refresh(store, vault_id, &entry.vault, paths, now)
             }
-            _ => indexes.scan(store, vault_id, &entry.vault, now, &mut |_, _| {}),
+            _ => indexes.scan(store, vault_id, &entry.vault, now, &mut |_, _| {}, &|_| {
+                true
+            }),
         };
         match result {
             Ok(report) => {

@@ -2,7 +2,7 @@
 //! deleted ones pruned, unchanged ones skipped) and `get_index_status` (how far the index is,
 //! what the last scan did, which notes could not be indexed and why).
 
-use std::sync::PoisonError;
+use std::sync::{Arc, PoisonError};
 
 use engine_core::acl::AclOp;
 use schemars::JsonSchema;
@@ -11,7 +11,9 @@ use serde_json::Value;
 
 use crate::errors::{ErrorCode, ToolError};
 use crate::index::semantic::{Coverage, SemanticError};
-use crate::index::{EmbeddingStatus, IndexError, ScanReport, embedding_status, lexical_reason};
+use crate::index::{
+    EmbeddingStatus, IndexError, ScanReport, VaultIndex, embedding_status, lexical_reason,
+};
 use crate::server::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::search::{index_fault, readable_chunks};
@@ -161,7 +163,7 @@ fn index_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
         (Some(_), Some(semantic)) => Some(Coverage {
             embedded: semantic
                 .embedded_readable(ctx.vault_id(), &|path| ctx.may(path, AclOp::Read)),
-            chunks: readable_chunk_count(ctx)?,
+            chunks: readable_chunk_count(ctx, &*open_index(ctx)?),
         }),
         _ => None,
     };
@@ -181,7 +183,7 @@ pub(crate) fn scan_notes(ctx: &ToolContext<'_>) -> Result<(ScanReport, u64), Too
     let report = ctx
         .server()
         .indexes()
-        .scan_counting(
+        .scan(
             ctx.store(),
             ctx.vault_id(),
             ctx.vault(),
@@ -198,14 +200,10 @@ pub(crate) fn scan_notes(ctx: &ToolContext<'_>) -> Result<(ScanReport, u64), Too
 
 fn get_index_status(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let _: NoArgs = parse(args)?;
-    let index = ctx
-        .server()
-        .indexes()
-        .vault(ctx.store(), ctx.vault_id())
-        .map_err(index_fault)?;
+    let index = open_index(ctx)?;
     let status = index.status();
     let readable = |path: &str| ctx.may(path, AclOp::Read);
-    let chunks = readable_chunk_count(ctx)?;
+    let chunks = readable_chunk_count(ctx, &index);
     // Progress in notes the caller may read: those indexed now, of those known to the index.
     let indexed = ctx
         .store()
@@ -249,15 +247,18 @@ fn get_index_status(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErr
     })
 }
 
-/// How many chunks of the call's vault the caller may read.
-fn readable_chunk_count(ctx: &ToolContext<'_>) -> Result<usize, ToolError> {
-    let index = ctx
-        .server()
+/// The live index of the call's vault.
+fn open_index(ctx: &ToolContext<'_>) -> Result<Arc<VaultIndex>, ToolError> {
+    ctx.server()
         .indexes()
         .vault(ctx.store(), ctx.vault_id())
-        .map_err(index_fault)?;
+        .map_err(index_fault)
+}
+
+/// How many chunks of `index` (the call's vault) the caller may read.
+fn readable_chunk_count(ctx: &ToolContext<'_>, index: &VaultIndex) -> usize {
     let view = index.view.read().unwrap_or_else(PoisonError::into_inner);
-    Ok(readable_chunks(ctx, &view).len())
+    readable_chunks(ctx, &view).len()
 }
 
 /// A scan that could not run or failed.

@@ -85,6 +85,7 @@ fn scan(s: &Setup) -> (obsidian_tc::index::ScanReport, Vec<(usize, usize)>) {
             &s.vault,
             1_700_000_000,
             &mut |done, total| calls.push((done, total)),
+            &|_| true,
         )
         .unwrap();
     (report, calls)

@@ -100,7 +100,14 @@ fn a_loaded_model_reports_chunks_to_embed_with_an_eta_then_ready() {
     let entry = served.vault("main").expect("vault main");
     server
         .indexes()
-        .scan(server.store(), "main", &entry.vault, 0, &mut |_, _| {})
+        .scan(
+            server.store(),
+            "main",
+            &entry.vault,
+            0,
+            &mut |_, _| {},
+            &|_| true,
+        )
         .expect("scan");
     let pending = status(&fx);
     assert_eq!(pending["state"], "embedding", "{pending}");

@@ -39,8 +39,11 @@ fn vault(hidden: usize) -> Fixture {
     fx
 }
 
+/// Each result's path with the bits of its score, lexical score and semantic score.
+type ScoreBits = Vec<(String, Vec<Option<u64>>)>;
+
 /// The bits of each score of every result of `search_vault` in `mode`, with the coverage.
-fn scores(fx: &Fixture, mode: &str) -> (Vec<(String, Vec<Option<u64>>)>, Value) {
+fn scores(fx: &Fixture, mode: &str) -> (ScoreBits, Value) {
     let found = fx.ok("search_vault", json!({"query": "merger", "mode": mode}));
     let bits = |value: &Value| value.as_f64().map(f64::to_bits);
     let results = found["results"]
