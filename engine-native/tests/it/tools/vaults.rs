@@ -265,3 +265,42 @@ fn every_admin_and_vault_result_fits_its_output_schema() {
     let reload = registry.get("reload_vault").expect("registered");
     assert!(!reload.annotations().destructive_hint);
 }
+
+#[test]
+fn a_reload_with_another_acl_ranks_with_the_new_view_at_once() {
+    let fx = fixture();
+    fx.write("main", "Public/a.md", "the merger of two clubs\n");
+    for i in 0..20 {
+        fx.write("main", &format!("Secret/{i}.md"), "merger plans\n");
+    }
+    fx.ok("index_vault", json!({}));
+    let score = |fx: &Fixture| {
+        let found = fx.ok(
+            "search_vault",
+            json!({"query": "merger", "mode": "lexical", "limit": 50}),
+        );
+        let results = found["results"].as_array().expect("results").clone();
+        let public = results
+            .iter()
+            .find(|hit| hit["path"] == "Public/a.md")
+            .and_then(|hit| hit["score"].as_f64())
+            .expect("the public note");
+        (public, results.len(), found["coverage"]["chunks"].clone())
+    };
+    let (open, shown, chunks) = score(&fx);
+    assert_eq!((shown, chunks), (21, json!(21)));
+    write_config(
+        &fx,
+        json!({
+            "vaults": [{"id": "main", "path": "main", "acl": {"readPaths": ["Public/**"]}},
+                       {"id": "other", "path": "other"}]
+        }),
+    );
+    fx.ok("reload_vault", json!({}));
+    let (narrowed, shown, chunks) = score(&fx);
+    assert_eq!((shown, chunks), (1, json!(1)));
+    assert!(
+        narrowed > open,
+        "the kept view of the old ACL was not reused"
+    );
+}
