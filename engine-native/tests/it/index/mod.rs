@@ -1,4 +1,5 @@
 mod batches;
 mod embedding_status;
 mod scan;
+mod secrets;
 mod semantic;
