@@ -16,10 +16,11 @@
 //!   `http(s)` URL whose query string carries a placeholder for data (`{…}`, `[…]`, `<…>`,
 //!   `$VAR`, `%s`, their URL encodings, or an upper-case name such as `DATA`); and "send/post
 //!   … the conversation/credentials/system prompt … to https://…".
-//! - `hidden_text`: runs of two or more zero-width characters, Unicode tag characters outside
-//!   an emoji flag sequence, and HTML comments, Obsidian `%%` comments or CSS-hidden elements
-//!   (`display:none`, `visibility:hidden`, `font-size:0`, `opacity:0`, white text) whose
-//!   content addresses an AI (instructions, prompt, assistant, LLM, "you must", …).
+//! - `hidden_text`: runs of four or more zero-width characters, Unicode tag characters
+//!   outside an emoji flag sequence; HTML comments and Obsidian `%%` comments that name an AI
+//!   (assistant, LLM, ChatGPT, …) and direct it (must, ignore, say, recommend, …); CSS-hidden
+//!   elements (`display:none`, `visibility:hidden`, `font-size:0`, `opacity:0`, white text)
+//!   that direct; and either holding another shape above or below.
 //! - `persistence`: "remember this for all future conversations", "from now on you must",
 //!   "save this to your memory", "update your instructions".
 //! - `delayed_trigger`: "when the user asks you …", "next time you are asked …", "when an AI
@@ -101,20 +102,22 @@ fn regex(pattern: &str) -> Regex {
 
 static OVERRIDE: LazyLock<Regex> = LazyLock::new(|| {
     regex(concat!(
-        r"(?i)\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|the|your|of|these|those)\s+)*",
+        r"(?i)(?-u:\b)(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|the|your|of|these|those)\s+)*",
         r"(?:previous|prior|above|earlier|preceding|former|original|system|developer)\s+",
-        r"(?:instructions?|prompts?|rules|directions|directives|guidelines|context|messages?)\b",
-        r"|(?i)\b(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+)?(?:you\s+(?:were|have\s+been)\s+told|your\s+(?:instructions|rules|guidelines|programming))\b",
-        r"|(?i)\byou\s+are\s+now\s+(?:in\s+)?(?:developer\s+mode|dan\b|jailbroken|unrestricted|an?\s+unfiltered)",
+        r"(?:instructions?|prompts?|rules|directions|directives|guidelines|context|messages?)(?-u:\b)",
+        r"|(?i)(?-u:\b)(?:ignore|disregard|forget)\s+(?:all\s+|everything\s+)?(?:you\s+(?:were|have\s+been)\s+told|your\s+(?:instructions|rules|guidelines|programming))(?-u:\b)",
+        r"|(?i)(?-u:\b)you\s+are\s+now\s+(?:in\s+)?(?:developer\s+mode|dan(?-u:\b)|jailbroken|unrestricted|an?\s+unfiltered)",
         r"|(?im)^\s*(?:#+\s*)?new\s+(?:system\s+)?instructions?\s*:",
-        r"|(?i)\bdo\s+not\s+(?:tell|inform|alert|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to)\s+the\s+user\b",
+        r"|(?i)(?-u:\b)do\s+not\s+(?:tell|inform|alert|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to)\s+the\s+user(?-u:\b)",
         r"|<\|im_start\|>\s*system|<\|system\|>|\[/?INST\]|<<SYS>>|<\|begin_of_text\|>",
     ))
 });
 
 /// A Markdown link or image, or an HTML image, to an external URL: group 1 or 2 is the URL.
 static EXTERNAL_LINK: LazyLock<Regex> = LazyLock::new(|| {
-    regex(r#"(?i)\]\(\s*<?(https?://[^\s)>]+)|<img\b[^>]*?\bsrc\s*=\s*["']?(https?://[^"'\s>]+)"#)
+    regex(
+        r#"(?i)\]\(\s*<?(https?://[^\s)>]+)|<img(?-u:\b)[^>]*?(?-u:\b)src\s*=\s*["']?(https?://[^"'\s>]+)"#,
+    )
 });
 
 /// A query parameter whose value is a placeholder for data.
@@ -124,9 +127,9 @@ static PLACEHOLDER_PARAM: LazyLock<Regex> = LazyLock::new(|| {
 
 static SEND_OUT: LazyLock<Regex> = LazyLock::new(|| {
     regex(concat!(
-        r"(?i)\b(?:send|post|upload|exfiltrate|forward|transmit|leak|append)\s+(?:(?:all|the|this|your|of|my|every)\s+)*",
-        r"(?:conversation|chat\s+history|api\s+keys?|credentials|secrets|passwords?|system\s+prompt|previous\s+messages|notes|files)\b",
-        r"[^\n]{0,80}?\b(?:to|at)\s+(?:https?://|[\w.+-]+@[\w-]+\.[\w.]+)",
+        r"(?i)(?-u:\b)(?:send|post|upload|exfiltrate|forward|transmit|leak|append)\s+(?:(?:all|the|this|your|of|my|every)\s+)*",
+        r"(?:conversation|chat\s+history|api\s+keys?|credentials|secrets|passwords?|system\s+prompt|previous\s+messages|notes|files)(?-u:\b)",
+        r"[^\n]{0,80}?(?-u:\b)(?:to|at)\s+(?:https?://|[\w.+-]+@[\w-]+\.[\w.]+)",
     ))
 });
 
@@ -134,38 +137,46 @@ static SEND_OUT: LazyLock<Regex> = LazyLock::new(|| {
 static HIDDEN_CONTAINER: LazyLock<Regex> = LazyLock::new(|| {
     regex(concat!(
         r"(?s)<!--(.*?)-->|%%(.*?)%%",
-        r#"|(?is)<(?:span|div|p|font|section)\b[^>]*\bstyle\s*=\s*["'](?:[^"']*[;\s])?"#,
+        r#"|(?is)<(?:span|div|p|font|section)(?-u:\b)[^>]*(?-u:\b)style\s*=\s*["'](?:[^"']*[;\s])?"#,
         r"(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:\.0+)?(?:px|pt|em|rem)?\s*(?:;|\x22|')",
-        r"|opacity\s*:\s*0(?:\.0+)?\s*(?:;|\x22|')|color\s*:\s*(?:white\b|#fff\b|#ffffff\b|rgb\(\s*255\s*,\s*255\s*,\s*255\s*\)))",
+        r"|opacity\s*:\s*0(?:\.0+)?\s*(?:;|\x22|')|color\s*:\s*(?:white(?-u:\b)|#fff(?-u:\b)|#ffffff(?-u:\b)|rgb\(\s*255\s*,\s*255\s*,\s*255\s*\)))",
         r#"[^>]*>(.*?)</(?:span|div|p|font|section)>"#,
     ))
 });
 
-/// Words with which hidden text addresses an AI.
-static ADDRESSES_AI: LazyLock<Regex> = LazyLock::new(|| {
+/// Words naming an AI, which a comment must have to be read as addressed to one.
+static ADDRESSEE: LazyLock<Regex> = LazyLock::new(|| {
     regex(concat!(
-        r"(?i)\b(?:ignore|disregard|instructions?|system\s+prompt|prompt|assistant|chatgpt|claude|gemini|llm|",
-        r"language\s+model|ai\s+agent|as\s+an\s+ai|you\s+must|you\s+are\s+now|do\s+not\s+(?:tell|mention|reveal))\b",
+        r"(?i)(?-u:\b)(?:ai|a\.i\.|assistant|chatgpt|gpt|claude|gemini|copilot|llm|language\s+model|",
+        r"ai\s+agent|chatbot)(?-u:\b)",
+    ))
+});
+
+/// Words that direct whoever reads: what hidden text must have to be flagged.
+static DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
+    regex(concat!(
+        r"(?i)(?-u:\b)(?:must|should|shall|do\s+not|don't|always|never|ignore|disregard|obey|comply|",
+        r"recommend|summari[sz]e|respond|reply|answer|say|tell|praise|rate|system\s+prompt|instructions?)(?-u:\b)",
     ))
 });
 
 static PERSISTENCE: LazyLock<Regex> = LazyLock::new(|| {
     regex(concat!(
-        r"(?i)\b(?:remember|memori[sz]e)\s+(?:this|that|these|the\s+following)\s+(?:for|in|across|during)\s+(?:all\s+)?(?:future|subsequent|later|every)\s+",
-        r"(?:conversations?|sessions?|chats?|responses|replies|interactions|requests)\b",
-        r"|(?i)\bfrom\s+now\s+on,?\s+you\s+(?:must|will|should|shall|are\s+to|always|never)\b",
-        r"|(?i)\b(?:in|for)\s+all\s+(?:future|subsequent)\s+(?:conversations|sessions|chats|responses|replies)\b",
-        r"|(?i)\b(?:save|store|add|write|keep)\s+(?:this|these|that|the\s+following)(?:\s+\w+){0,3}\s+(?:to|in|into)\s+your\s+(?:long[-\s]term\s+)?(?:memory|instructions|system\s+prompt)\b",
-        r"|(?i)\bupdate\s+your\s+(?:memory|instructions|system\s+prompt)\b",
+        r"(?i)(?-u:\b)(?:remember|memori[sz]e)\s+(?:this|that|these|the\s+following)\s+(?:for|in|across|during)\s+(?:all\s+)?(?:future|subsequent|later|every)\s+",
+        r"(?:conversations?|sessions?|chats?|responses|replies|interactions|requests)(?-u:\b)",
+        r"|(?i)(?-u:\b)from\s+now\s+on,?\s+you\s+(?:must|will|should|shall|are\s+to|always|never)(?-u:\b)",
+        r"|(?i)(?-u:\b)(?:in|for)\s+all\s+(?:future|subsequent)\s+(?:conversations|sessions|chats|responses|replies)(?-u:\b)",
+        r"|(?i)(?-u:\b)(?:save|store|add|write|keep)\s+(?:this|these|that|the\s+following)(?:\s+\w+){0,3}\s+(?:to|in|into)\s+your\s+(?:long[-\s]term\s+)?(?:memory|instructions|system\s+prompt)(?-u:\b)",
+        r"|(?i)(?-u:\b)update\s+your\s+(?:memory|instructions|system\s+prompt)(?-u:\b)",
     ))
 });
 
 static DELAYED_TRIGGER: LazyLock<Regex> = LazyLock::new(|| {
     regex(concat!(
-        r"(?i)\b(?:when(?:ever)?|if|once|the\s+next\s+time|next\s+time)\s+(?:the\s+)?user\s+(?:asks|says|mentions|types|requests|writes)\s+",
-        r"(?:you\b|the\s+(?:assistant|ai|model|agent)\b)",
-        r"|(?i)\b(?:the\s+next\s+time|next\s+time|whenever|when)\s+you\s+(?:are\s+(?:next\s+)?(?:asked|invoked|prompted)|read\s+this|see\s+this|next\s+run)\b",
-        r"|(?i)\bwhen\s+(?:an?\s+|the\s+)?(?:ai|assistant|llm|language\s+model|agent|chatbot)\s+(?:reads|sees|processes|summari[sz]es|finds)\s+this\b",
+        r"(?i)(?-u:\b)(?:when(?:ever)?|if|once|the\s+next\s+time|next\s+time)\s+(?:the\s+)?user\s+(?:asks|says|mentions|types|requests|writes)\s+",
+        r"(?:you(?-u:\b)|the\s+(?:assistant|ai|model|agent)(?-u:\b))",
+        r"|(?i)(?-u:\b)(?:the\s+next\s+time|next\s+time|whenever|when)\s+you\s+(?:are\s+(?:next\s+)?(?:asked|invoked|prompted)|read\s+this|see\s+this|next\s+run)(?-u:\b)",
+        r"|(?i)(?-u:\b)when\s+(?:an?\s+|the\s+)?(?:ai|assistant|llm|language\s+model|agent|chatbot)\s+(?:reads|sees|processes|summari[sz]es|finds)\s+this(?-u:\b)",
     ))
 });
 
@@ -201,17 +212,33 @@ fn has_exfiltration(text: &str) -> bool {
     link || SEND_OUT.is_match(text)
 }
 
+/// Zero-width or tag characters, or a comment addressed to an AI or a CSS-hidden element
+/// that directs, or either holding another shape of injection.
 fn has_hidden_text(text: &str) -> bool {
-    has_invisible_characters(text)
-        || ((text.contains("<!--") || text.contains("%%") || text.contains("style"))
-            && HIDDEN_CONTAINER.captures_iter(text).any(|captures| {
-                captures
-                    .iter()
-                    .skip(1)
-                    .flatten()
-                    .any(|hidden| ADDRESSES_AI.is_match(hidden.as_str()))
-            }))
+    if has_invisible_characters(text) {
+        return true;
+    }
+    if !(text.contains("<!--") || text.contains("%%") || text.contains("style")) {
+        return false;
+    }
+    HIDDEN_CONTAINER.captures_iter(text).any(|captures| {
+        let (hidden, is_comment) = match (captures.get(1).or(captures.get(2)), captures.get(3)) {
+            (Some(comment), _) => (comment.as_str(), true),
+            (None, Some(element)) => (element.as_str(), false),
+            (None, None) => return false,
+        };
+        let directs = DIRECTIVE.is_match(hidden) && (!is_comment || ADDRESSEE.is_match(hidden));
+        directs
+            || OVERRIDE.is_match(hidden)
+            || PERSISTENCE.is_match(hidden)
+            || DELAYED_TRIGGER.is_match(hidden)
+            || has_exfiltration(hidden)
+    })
 }
+
+/// How many zero-width characters in a row are hidden text: a hidden payload needs several
+/// per character it hides, while text pasted from the web carries one or two.
+const ZERO_WIDTH_RUN: usize = 4;
 
 /// Characters that render as nothing: zero-width spaces and joiners, word joiner, invisible
 /// operators, the BOM used inside text, the Mongolian vowel separator.
@@ -227,9 +254,9 @@ fn is_tag(c: char) -> bool {
     ('\u{E0000}'..='\u{E007F}').contains(&c)
 }
 
-/// Whether `text` has two zero-width characters in a row (one alone joins emoji and Indic
-/// letters), or a tag character that is not part of an emoji flag's tag sequence (U+1F3F4
-/// followed by tags up to U+E007F).
+/// Whether `text` has [`ZERO_WIDTH_RUN`] zero-width characters in a row (one joins emoji and
+/// Indic letters, pasted text often carries two), or a tag character that is not part of an
+/// emoji flag's tag sequence (U+1F3F4 followed by tags up to U+E007F).
 fn has_invisible_characters(text: &str) -> bool {
     if text.is_ascii() {
         return false;
@@ -246,7 +273,7 @@ fn has_invisible_characters(text: &str) -> bool {
         }
         in_flag = c == '\u{1F3F4}';
         run = if is_zero_width(c) { run + 1 } else { 0 };
-        if run >= 2 {
+        if run >= ZERO_WIDTH_RUN {
             return true;
         }
     }

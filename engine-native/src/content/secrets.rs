@@ -144,52 +144,52 @@ const PATTERNS: &[Pattern] = &[
     },
     Pattern {
         class: SecretClass::AnthropicApiKey,
-        regex: r"\bsk-ant-(?:api|admin)\d{2}-([A-Za-z0-9_-]{32,})",
+        regex: r"(?-u:\b)sk-ant-(?:api|admin)\d{2}-([A-Za-z0-9_-]{32,})",
         gate: Gate::Entropy,
     },
     Pattern {
         class: SecretClass::OpenaiApiKey,
-        regex: r"\bsk-(?:proj-|svcacct-|admin-)?([A-Za-z0-9_-]{32,})",
+        regex: r"(?-u:\b)sk-(?:proj-|svcacct-|admin-)?([A-Za-z0-9_-]{32,})",
         gate: Gate::Entropy,
     },
     Pattern {
         class: SecretClass::StripeSecretKey,
-        regex: r"\b[sr]k_live_([0-9A-Za-z]{24,})",
+        regex: r"(?-u:\b)[sr]k_live_([0-9A-Za-z]{24,})",
         gate: Gate::Entropy,
     },
     Pattern {
         class: SecretClass::AwsAccessKeyId,
-        regex: r"\b(?:AKIA|ASIA|ABIA|ACCA)([A-Z0-9]{16})\b",
+        regex: r"(?-u:\b)(?:AKIA|ASIA|ABIA|ACCA)([A-Z0-9]{16})(?-u:\b)",
         gate: Gate::Entropy,
     },
     Pattern {
         class: SecretClass::GithubToken,
-        regex: r"\b(?:gh[pousr]_([A-Za-z0-9]{36,255})|github_pat_([A-Za-z0-9_]{60,255}))\b",
+        regex: r"(?-u:\b)(?:gh[pousr]_([A-Za-z0-9]{36,255})|github_pat_([A-Za-z0-9_]{60,255}))(?-u:\b)",
         gate: Gate::Entropy,
     },
     Pattern {
         class: SecretClass::SlackToken,
-        regex: r"\bxox[abprs]-([A-Za-z0-9-]{10,})",
+        regex: r"(?-u:\b)xox[abprs]-([A-Za-z0-9-]{10,})",
         gate: Gate::Entropy,
     },
     Pattern {
         class: SecretClass::GoogleApiKey,
-        regex: r"\bAIza([0-9A-Za-z_-]{35})",
+        regex: r"(?-u:\b)AIza([0-9A-Za-z_-]{35})",
         gate: Gate::Entropy,
     },
     Pattern {
         class: SecretClass::Jwt,
-        regex: r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
+        regex: r"(?-u:\b)eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
         gate: Gate::None,
     },
     Pattern {
         class: SecretClass::BearerToken,
-        regex: r"\b[Bb]earer[ \t]+([A-Za-z0-9._~+/-]{20,}=*)",
+        regex: r"(?-u:\b)[Bb]earer[ \t]+([A-Za-z0-9._~+/-]{20,}=*)",
         gate: Gate::Entropy,
     },
     Pattern {
         class: SecretClass::CredentialAssignment,
-        regex: r#"(?i)(?:\b|_)(?:password|passwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|private[_-]?key)["']?[ \t]*[:=][ \t]*["']?([^\s"'`,;]{8,})"#,
+        regex: r#"(?i)(?:(?-u:\b)|_)(?:password|passwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|private[_-]?key)["']?[ \t]*[:=][ \t]*["']?([^\s"'`,;]{8,})"#,
         gate: Gate::Entropy,
     },
 ];
@@ -247,14 +247,19 @@ fn passes(captures: &regex::Captures<'_>, gate: Gate) -> bool {
     }
 }
 
-/// Whether `value` reads as a placeholder rather than a secret: a template (`${…}`, `{{…}}`,
-/// `<…>`), masked (`****`), or an upper-case name such as `YOUR_API_KEY`.
+/// Whether `value` reads as a placeholder or code rather than a secret: a template (`${…}`,
+/// `{{…}}`, `<…>`), masked (`****`), a call (`env(…)`), an upper-case name such as
+/// `YOUR_API_KEY`, or a value that says it is one (`your_password`, `example…`).
 fn is_placeholder(value: &str) -> bool {
     let constant_name = value.contains('_')
         && value
             .chars()
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_' || c == '-');
-    constant_name || value.contains(['$', '{', '<', '*'])
+    let lower = value.to_ascii_lowercase();
+    constant_name
+        || value.contains(['$', '{', '<', '*', '('])
+        || lower.starts_with("your")
+        || lower.contains("example")
 }
 
 fn overlaps(found: &[SecretMatch], span: &Range<usize>) -> bool {

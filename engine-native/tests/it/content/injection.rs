@@ -115,6 +115,9 @@ fn ordinary_notes_and_near_misses_are_not_flagged() {
         // Comments and hidden elements without anything addressed to an AI.
         "<!-- TODO: fix the table below -->",
         "%% draft: tighten the intro %%",
+        "<!-- ignore this section until v2 -->",
+        "%% Sponsor @no-instructions on GitHub %%",
+        "%% remember to rate the movie %%",
         r#"<span style="display:none">spoiler: the butler did it</span>"#,
         r#"<span style="color: whitesmoke">grey note</span>"#,
         // One zero-width joiner in an emoji sequence, ZWNJ in Persian, an emoji flag.
@@ -122,6 +125,7 @@ fn ordinary_notes_and_near_misses_are_not_flagged() {
         "می\u{200C}خواهم",
         "England 🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F} won",
         "\u{FEFF}A note that starts with a BOM.",
+        "Gas used * Gas \u{200B}\u{200B}price (pasted)",
         // Resolutions, support docs and reminders.
         "From now on, I will go to the gym on Mondays.",
         "I'll remember this for the future.",

@@ -131,6 +131,10 @@ fn near_misses_and_placeholders_are_not_secrets() {
         "api_key: YOUR_API_KEY_HERE".to_owned(),
         "secret: ${VAULT_SECRET}".to_owned(),
         "password = {{ db_password }}".to_owned(),
+        "password = \"your_postgres_password\"".to_owned(),
+        "password = MyStyleBlackTextField()".to_owned(),
+        "privateKey = vm.envUint(\"PRIVATE_KEY\")".to_owned(),
+        "api_key: example-key-123456".to_owned(),
         "token: <paste-your-token>".to_owned(),
         "Authorization: Bearer <token>".to_owned(),
         // Too short or the wrong case for the shape.
