@@ -1,6 +1,6 @@
-//! `read_note`, `read_notes` and `search_vault` flag a note shaped like prompt injection
-//! (`content_flags`, `content_risk`) and hand its text out unchanged; an ordinary note that
-//! shares its words carries no flag.
+//! `read_note`, `read_notes`, `search_vault` and the connector's `search` and `fetch` flag a
+//! note shaped like prompt injection (`content_flags`, `content_risk`) and hand its text out
+//! unchanged; an ordinary note that shares its words carries no flag.
 
 use serde_json::{Value, json};
 
@@ -70,4 +70,28 @@ fn search_vault_flags_each_hit_in_every_mode() {
     }
     let unchanged = fx.ok("read_note", json!({"path": "Planted.md"}));
     assert_eq!(unchanged["content"], PLANTED, "searching changes nothing");
+}
+
+#[test]
+fn the_connector_search_and_fetch_flag_the_planted_note() {
+    let fx = fixture();
+    let found = fx.ok("search", json!({"query": "Quarterly budget"}));
+    let by_id = |id: &str| {
+        found["results"]
+            .as_array()
+            .and_then(|hits| hits.iter().find(|hit| hit["id"] == id))
+            .unwrap_or_else(|| panic!("{id} not found: {found}"))
+            .clone()
+    };
+    assert_eq!(by_id("Planted.md")["content_flags"], json!(FLAGS));
+    assert!(by_id("Normal.md").get("content_flags").is_none());
+    let planted = fx.ok("fetch", json!({"id": "Planted.md"}));
+    assert_eq!(planted["text"], PLANTED);
+    assert_eq!(planted["metadata"]["content_flags"], json!(FLAGS));
+    assert_eq!(planted["metadata"]["content_risk"], "high");
+    let normal = fx.ok("fetch", json!({"id": "Normal.md"}));
+    assert!(
+        normal["metadata"].get("content_flags").is_none(),
+        "{normal}"
+    );
 }
