@@ -4,8 +4,11 @@
 //! remote embedding provider (`obsidian_tc::content::secrets`). The vault is only read.
 //!
 //! ```text
-//! cargo run --release -p bench --bin bench_content -- [/work/shared/vaults/pf2e-srd]
+//! cargo run --release -p bench --bin bench_content -- [/work/shared/vaults/pf2e-srd] [--expect-clean]
 //! ```
+//!
+//! With `--expect-clean` (CI, on a vault without attacks or credentials) it fails when any
+//! note is flagged or any credential found.
 //!
 //! Prints the time per note (p50, p99, max) and the throughput over every note; the time on
 //! the largest note and on a 1 MiB note (the largest repeated); the time per section (the
@@ -21,8 +24,12 @@ use obsidian_tc::content::injection::ContentFlags;
 use obsidian_tc::content::secrets::find_secrets;
 
 fn main() -> Result<(), String> {
-    let vault = std::env::args()
-        .nth(1)
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let expect_clean = args.iter().any(|arg| arg == "--expect-clean");
+    let vault = args
+        .iter()
+        .find(|arg| !arg.starts_with("--"))
+        .cloned()
         .unwrap_or_else(|| "/work/shared/vaults/pf2e-srd".to_owned());
     let mut paths = Vec::new();
     markdown_files(Path::new(&vault), &mut paths)?;
@@ -71,6 +78,11 @@ fn main() -> Result<(), String> {
     report("credential scan per note", &mut secret_times, bytes);
     println!("notes flagged, by flag: {flagged:?}");
     println!("credentials found, by class: {classes:?}");
+    if expect_clean && !(flagged.is_empty() && classes.is_empty()) {
+        return Err(
+            "--expect-clean: the vault should have no flagged note and no credential".into(),
+        );
+    }
 
     let (largest_path, largest) = notes
         .iter()
