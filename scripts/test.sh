@@ -197,6 +197,10 @@ if [ -d ../shared/vaults/obsidian-help-en ]; then
   step "benchmark of the bridges: obsidian-tc bridge over a direct plugin call, a server bridge tool over the plugin route it wraps (p50, same run)"
   node tests/bench/bridge_latency.mjs --runs 3 --calls 100
   "$target_dir/release/bench_companion" --calls 1000
+
+  step "content safety on obsidian-help-en: no note flagged as prompt injection, no credential found, and the cost of both scans"
+  cargo build --release --quiet -p bench --bin bench_content
+  "$target_dir/release/bench_content" ../shared/vaults/obsidian-help-en --expect-clean
 fi
 if [ -d ../shared/vaults/obsidian-help-all ]; then
   step "benchmark of the TC Bridge plugin: onload to serving and to search ready on obsidian-help-en; onload to search ready on obsidian-help-all, first start and second (warm) start; WASM search p50/p95 on obsidian-help-all"

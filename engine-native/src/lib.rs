@@ -23,8 +23,9 @@
 //!     SQLite cache; rate limits.
 //! 11. [`bases`], [`note`], [`periodic`], [`task_line`]: what an Obsidian file says (a base,
 //!     a note, a periodic note's place, a task line).
-//! 12. [`calendar`], [`edits`], [`errors`], [`frontmatter`], [`vault`]: dates, text edits,
-//!     the tool error, YAML frontmatter, and the vault's files.
+//! 12. [`calendar`], [`content`], [`edits`], [`errors`], [`frontmatter`], [`vault`]: dates,
+//!     secrets and prompt-injection shapes in text, text edits, the tool error, YAML
+//!     frontmatter, and the vault's files.
 #![warn(missing_docs)]
 
 pub mod auth;
@@ -33,6 +34,7 @@ pub mod calendar;
 pub mod cli;
 pub mod companion;
 pub mod config;
+pub mod content;
 pub mod dispatch;
 pub mod edits;
 pub mod embed;

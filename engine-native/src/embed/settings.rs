@@ -4,6 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::content::secrets::SecretsAction;
 use crate::embed::RemoteApi;
 use crate::embed::hub::HubFile;
 
@@ -84,6 +85,13 @@ pub struct EmbeddingsConfig {
     /// or 5xx) is retried, with growing waits; other errors are never retried.
     #[schemars(range(min = 0, max = 10))]
     pub retries: u32,
+    /// Remote providers (`ollama`, `openai`, `voyage`, `cohere`): what happens to a chunk
+    /// holding a credential (API key, private key, token, password) before it is sent:
+    /// `skip` (default) sends nothing of it (it gets no vector; lexical search still finds
+    /// it), `redact` sends it with each credential replaced by `[REDACTED:<class>]`, `off`
+    /// sends it as it is. `get_index_status` reports what was found by class and count only.
+    /// The in-process model (`auto`, `local`) sends nothing anywhere and is not scanned.
+    pub secrets: SecretsAction,
 }
 
 impl Default for EmbeddingsConfig {
@@ -103,6 +111,7 @@ impl Default for EmbeddingsConfig {
             batch_size: None,
             timeout_ms: 30_000,
             retries: 3,
+            secrets: SecretsAction::Skip,
         }
     }
 }
@@ -182,5 +191,12 @@ impl EmbeddingProvider {
     /// Whether the provider runs the model in process (`auto`, `local`).
     pub fn is_in_process(self) -> bool {
         matches!(self, EmbeddingProvider::Auto | EmbeddingProvider::Local)
+    }
+
+    /// What happens to a chunk holding a credential before this provider embeds it under
+    /// `configured` (`embeddings.secrets`): `None` for the in-process model, which sends
+    /// nothing anywhere, and when the scan is off.
+    pub fn secrets_action(self, configured: SecretsAction) -> Option<SecretsAction> {
+        (self.remote_api().is_some() && configured != SecretsAction::Off).then_some(configured)
     }
 }

@@ -3,18 +3,22 @@
 //! progress, how many chunks have vectors, and an ETA. `get_index_status` reports it; the
 //! tools that answer lexically for want of vectors quote [`lexical_reason`].
 
+use std::collections::BTreeMap;
+
 use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::indexes::Indexes;
 use super::semantic::SemanticError;
 use crate::config::LoadedConfig;
+use crate::content::secrets::SecretsAction;
 use crate::embed::hub::{DEFAULT_MODEL, Transfer};
 use crate::embed::local::model_name as local_model_name;
 use crate::embed::settings::{EmbeddingProvider as ProviderName, EmbeddingsConfig};
 use crate::embed::{Phase, RemoteApi};
 use crate::schema::JsonPath;
 use crate::store::Store;
+use crate::vectors::SecretFindings;
 
 /// The state of semantic search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -61,6 +65,25 @@ pub struct EmbeddingStatus {
     /// Seconds until the download or the embedding ends at the pace so far (absent while
     /// unknown).
     pub eta_seconds: Option<u64>,
+    /// Remote providers: the credentials found in chunks before they were sent, by class
+    /// name and count only (absent for the in-process model, which sends nothing, and while
+    /// the vectors are not open).
+    pub secrets: Option<SecretsReport>,
+}
+
+/// The credentials found in a vault's chunks before they went to a remote embedding
+/// provider (`embeddings.secrets`).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SecretsReport {
+    /// What the setting does with such a chunk: `skip`, `redact` or `off` (no scan).
+    pub action: SecretsAction,
+    /// Chunks not sent (they have no vector; lexical search still finds them).
+    pub withheld_chunks: usize,
+    /// Chunks sent with their credentials replaced by `[REDACTED:<class>]`.
+    pub redacted_chunks: usize,
+    /// Credentials found, by class (`aws_access_key_id`, `private_key`, …) and count.
+    pub found: BTreeMap<String, usize>,
 }
 
 /// Where semantic search of vault `vault` stands for a caller who may read the notes
@@ -85,6 +108,7 @@ pub fn embedding_status(
         embedded: 0,
         total: chunks,
         eta_seconds: None,
+        secrets: None,
     };
     let semantic = match indexes.semantic(store, config) {
         Ok(semantic) => semantic,
@@ -105,7 +129,22 @@ pub fn embedding_status(
     };
     status.engine = semantic.engine().map(str::to_owned);
     status.embedded = semantic.embedded_readable(vault, readable);
-    let remaining = chunks.saturating_sub(status.embedded);
+    let mut withheld = 0;
+    if config.provider.remote_api().is_some() {
+        let summary = SecretFindings::new(store)
+            .summary(semantic.fingerprint(), vault, readable)
+            .map_err(SemanticError::Vectors)?;
+        withheld = summary.withheld_chunks;
+        status.secrets = Some(SecretsReport {
+            action: config.secrets,
+            withheld_chunks: summary.withheld_chunks,
+            redacted_chunks: summary.redacted_chunks,
+            found: summary.classes,
+        });
+    }
+    let remaining = chunks
+        .saturating_sub(status.embedded)
+        .saturating_sub(withheld);
     status.state = if remaining > 0 {
         EmbeddingState::Embedding
     } else {

@@ -304,7 +304,8 @@ impl Indexes {
             return Ok(None);
         };
         let batch = semantic.batch_size();
-        semantic.embed_pending(store, id, batch, now, progress)?;
+        let secrets = config.provider.secrets_action(config.secrets);
+        semantic.embed_pending(store, id, batch, now, secrets, progress)?;
         semantic.coverage(store, id).map(Some)
     }
 

@@ -6,6 +6,8 @@
 //!   reopened vault is searchable at once.
 //! - [`semantic`]: chunk vectors from the embedding provider, persisted in sqlite-vec and
 //!   scanned exactly from memory, vault- and ACL-filtered before the top-k.
+//! - [`secret_screen`]: credentials withheld or redacted before chunks go to a remote
+//!   embedding provider.
 //! - [`mod@embedding_status`]: where semantic search stands (model download, embedding
 //!   progress, why search is lexical).
 //! - [`query_vectors`]: the vectors of recent queries, so each is embedded once.
@@ -28,6 +30,7 @@ pub mod lock;
 pub mod query_vectors;
 pub mod retrieve;
 pub mod scan;
+pub mod secret_screen;
 pub mod semantic;
 pub mod snippet;
 pub mod task_table;

@@ -12,10 +12,13 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use super::query_vectors::QueryVectors;
+use super::secret_screen::{PassFindings, screen};
+use crate::content::secrets::SecretsAction;
 use crate::embed::{EmbedError, EmbedKind, EmbeddingProvider, Throughput};
 use crate::store::{Store, StoreError};
 use crate::vectors::{
-    MatrixError, NoteFilter, VectorMatrix, VectorRow, VectorStore, VectorStoreError,
+    MatrixError, NoteFilter, PendingChunk, SecretFindings, VectorMatrix, VectorRow, VectorStore,
+    VectorStoreError,
 };
 
 /// Why the semantic index could not do something.
@@ -234,12 +237,16 @@ impl SemanticIndex {
 
     /// Embeds the chunks of `vault` that have no vector yet, `batch` at a time, reporting
     /// `progress(embedded so far)`; returns how many it embedded. One embedder runs at a time.
+    /// With `secrets` (a remote provider), each chunk is scanned for credentials first and
+    /// withheld or sent redacted (see [`crate::index::secret_screen`]); a withheld chunk stays
+    /// without a vector and is no longer pending.
     pub fn embed_pending(
         &self,
         store: &Store,
         vault: &str,
         batch: usize,
         now: i64,
+        secrets: Option<SecretsAction>,
         progress: &mut dyn FnMut(usize),
     ) -> Result<usize, SemanticError> {
         let _one = self
@@ -247,10 +254,17 @@ impl SemanticIndex {
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         let vectors = VectorStore::new(store);
+        let findings = SecretFindings::new(store);
+        if secrets != Some(SecretsAction::Skip) {
+            findings.release_withheld(&self.fingerprint, vault)?;
+        }
+        let mut found = PassFindings::default();
+        let provider = self.provider.fingerprint().provider.clone();
         let mut done = 0;
         loop {
             let pending = vectors.pending(&self.fingerprint, vault, batch.max(1))?;
             if pending.is_empty() {
+                found.log(vault, &provider);
                 return Ok(done);
             }
             if done == 0 {
@@ -259,7 +273,20 @@ impl SemanticIndex {
                 *self.pace.lock().unwrap_or_else(PoisonError::into_inner) = pace;
             }
             let texts: Vec<String> = pending.iter().map(embedding_text).collect();
-            let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+            let chunk_ids: Vec<i64> = pending.iter().map(|chunk| chunk.chunk_id).collect();
+            let screened = screen(vault, &chunk_ids, texts, secrets);
+            found.add(&screened);
+            findings.record(&self.fingerprint, &screened.withheld, true)?;
+            let pending: Vec<&PendingChunk> =
+                screened.send.iter().map(|(at, _)| &pending[*at]).collect();
+            if pending.is_empty() {
+                continue;
+            }
+            let refs: Vec<&str> = screened
+                .send
+                .iter()
+                .map(|(_, text)| text.as_str())
+                .collect();
             let mut paths: Vec<&str> = pending.iter().map(|chunk| chunk.path.as_str()).collect();
             paths.sort_unstable();
             paths.dedup();
@@ -298,6 +325,7 @@ impl SemanticIndex {
                 })
                 .collect();
             vectors.put_batch(&self.fingerprint, &rows)?;
+            findings.record(&self.fingerprint, &screened.redacted, false)?;
             let mut matrix = self.matrix.write().unwrap_or_else(PoisonError::into_inner);
             for row in &rows {
                 matrix.upsert(row.chunk_id, row.note_key, row.vector)?;

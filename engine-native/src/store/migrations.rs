@@ -199,6 +199,29 @@ CREATE INDEX snapshots_by_change ON snapshots (change_id);
 CREATE INDEX snapshots_by_age ON snapshots (created_at);
 "#,
     },
+    // Credentials found in chunks bound for a remote embedding provider (crate::content::secrets,
+    // crate::vectors::secret_findings): the class and count per chunk, never the text; a
+    // withheld chunk was not sent and is not pending.
+    Migration {
+        version: 5,
+        sql: r#"
+CREATE TABLE embedding_secrets (
+    set_id   INTEGER NOT NULL REFERENCES embedding_sets (set_id) ON DELETE CASCADE,
+    chunk_id INTEGER NOT NULL,
+    vault_id TEXT    NOT NULL,
+    class    TEXT    NOT NULL,
+    found    INTEGER NOT NULL CHECK (found >= 1),
+    withheld INTEGER NOT NULL CHECK (withheld IN (0, 1)),
+    PRIMARY KEY (set_id, chunk_id, class)
+) WITHOUT ROWID;
+CREATE INDEX embedding_secrets_vault ON embedding_secrets (set_id, vault_id);
+
+CREATE TRIGGER chunk_secrets_go_with_the_chunk AFTER DELETE ON chunks
+BEGIN
+    DELETE FROM embedding_secrets WHERE chunk_id = OLD.chunk_id;
+END;
+"#,
+    },
 ];
 
 /// The schema version this build writes.

@@ -181,6 +181,9 @@ impl<'s> VectorStore<'s> {
                  WHERE c.vault_id = ?1 AND NOT EXISTS (
                      SELECT 1 FROM embedding_chunks e
                      WHERE e.set_id = ?2 AND e.chunk_id = c.chunk_id)
+                 AND NOT EXISTS (
+                     SELECT 1 FROM embedding_secrets s
+                     WHERE s.set_id = ?2 AND s.chunk_id = c.chunk_id AND s.withheld = 1)
                  ORDER BY c.chunk_id LIMIT ?3",
             )?;
             let limit = i64::try_from(limit).unwrap_or(i64::MAX);

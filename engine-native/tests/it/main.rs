@@ -16,6 +16,7 @@ mod auth;
 mod cli;
 mod companion;
 mod config;
+mod content;
 mod dispatch;
 mod edits;
 mod embed;

@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 
 use super::note::read;
 use super::searchable::Searchable;
+use crate::content::injection::ContentFlags;
 use crate::errors::ToolError;
 use crate::index::semantic::SemanticError;
 use crate::index::snippet::snippet;
@@ -59,6 +60,9 @@ struct SearchResult {
     url: String,
     /// The note's best passage for the query (at most 300 characters).
     text: String,
+    /// Shapes of prompt injection in the chunk the passage comes from (absent when none).
+    #[serde(flatten)]
+    flags: ContentFlags,
 }
 
 /// What `search` returns.
@@ -88,7 +92,8 @@ struct Fetched {
     text: String,
     /// The note's `obsidian-tc://` resource URI.
     url: String,
-    /// `vault`, `path`, `sha256`, `size` (bytes) and `modified_ms` of the note.
+    /// `vault`, `path`, `sha256`, `size` (bytes) and `modified_ms` of the note, and
+    /// `content_flags` and `content_risk` when its text is shaped like prompt injection.
     metadata: Value,
 }
 
@@ -141,6 +146,7 @@ fn search(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
             .map(|hit| {
                 let chunk = chunk_text(ctx, hit.chunk_id);
                 SearchResult {
+                    flags: ContentFlags::of(&chunk),
                     title: title_of(&hit.path),
                     url: note_uri(ctx.vault_id(), &hit.path),
                     text: snippet(&chunk, &args.query)
@@ -159,16 +165,22 @@ fn search(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
 fn fetch(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: Fetch = parse(args)?;
     let (file, text) = read(ctx, &args.id)?;
+    let mut metadata = json!({
+        "vault": ctx.vault_id(),
+        "path": file.path,
+        "sha256": file.sha256,
+        "size": file.bytes.len(),
+        "modified_ms": file.modified_ms,
+    });
+    if let (Value::Object(metadata), Value::Object(flags)) =
+        (&mut metadata, json!(ContentFlags::of(&text)))
+    {
+        metadata.extend(flags);
+    }
     structured(&Fetched {
         title: title_of(&file.path),
         url: note_uri(ctx.vault_id(), &file.path),
-        metadata: json!({
-            "vault": ctx.vault_id(),
-            "path": file.path,
-            "sha256": file.sha256,
-            "size": file.bytes.len(),
-            "modified_ms": file.modified_ms,
-        }),
+        metadata,
         id: file.path,
         text,
     })

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::edit_error::tool_error_from_edit;
 use super::note_text::{NoteText, line_ending_name, read_text};
+use crate::content::injection::ContentFlags;
 use crate::edits::{ReadTarget, read_range};
 use crate::errors::{ErrorCode, ToolError};
 use crate::server::{ToolContext, ToolDef};
@@ -81,6 +82,10 @@ pub(super) struct NoteRead {
     /// into the note's decoded text (LF, no BOM).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     bytes: Option<ByteSpan>,
+    /// Shapes of prompt injection in `content` (absent when none; the text is never
+    /// altered).
+    #[serde(flatten)]
+    flags: ContentFlags,
 }
 
 /// The `read_note` tool.
@@ -158,6 +163,7 @@ pub(super) fn select(note: NoteText, target: Option<&ReadTarget>) -> Result<Note
         }
     };
     Ok(NoteRead {
+        flags: ContentFlags::of(&content),
         size: file.bytes.len(),
         path: file.path,
         content,

@@ -16,6 +16,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::content::injection::ContentFlags;
 use crate::errors::{ErrorCode, ToolError};
 use crate::index::graph::{GraphQuery, LinkGraph, graph_notes};
 use crate::index::retrieve::{Retrieval, Retriever};
@@ -136,6 +137,10 @@ pub(super) struct Found {
     pub score: f64,
     /// Its components.
     pub scores: Scores,
+    /// Shapes of prompt injection in the text the hit was drawn from: the best chunk
+    /// (ranked modes), the whole note (text, regex, jsonlogic, dql); absent when none.
+    #[serde(flatten)]
+    pub flags: ContentFlags,
 }
 
 /// How much of the vault the answer covers.
@@ -348,6 +353,7 @@ fn ranked(
                 title: title_of(&hit.path),
                 heading: place.headings.join(" > "),
                 snippet: snippet(&text, &args.query),
+                flags: ContentFlags::of(&text),
                 path: hit.path,
                 score: hit.score,
                 scores: Scores {
@@ -387,14 +393,18 @@ fn linked(
         .into_iter()
         .skip(offset)
         .map(|hit| {
-            let (heading, snippet_of) = match &hit.seed {
+            let (heading, snippet_of, flags) = match &hit.seed {
                 Some((_, seed)) => {
                     let text = chunk_text(ctx, seed.chunk_id);
                     let heading = view
                         .place(seed.chunk_id)
                         .map(|place| place.headings.join(" > "))
                         .unwrap_or_default();
-                    (heading, snippet(&text, &args.query))
+                    (
+                        heading,
+                        snippet(&text, &args.query),
+                        ContentFlags::of(&text),
+                    )
                 }
                 None => {
                     let trail = hit
@@ -408,6 +418,7 @@ fn linked(
                             text: format!("linked: {trail}"),
                             highlights: Vec::new(),
                         },
+                        ContentFlags::default(),
                     )
                 }
             };
@@ -416,6 +427,7 @@ fn linked(
                 title: title_of(&hit.path),
                 heading,
                 snippet: snippet_of,
+                flags,
                 score: hit.score,
                 scores: Scores {
                     lexical: seed.as_ref().and_then(|seed| seed.lexical),

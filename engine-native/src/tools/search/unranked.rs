@@ -14,6 +14,7 @@ use super::facts::{matching, parse_rule};
 use super::index_fault;
 use super::matching::{Budget, Pattern, line_snippet, lines_in, scan};
 use super::search_vault::{Found, Scores};
+use crate::content::injection::ContentFlags;
 use crate::errors::ToolError;
 use crate::index::snippet::snippet;
 use crate::note::title_of;
@@ -92,6 +93,7 @@ pub(super) fn by_pattern(
             title: title_of(&hit.note.path),
             heading,
             snippet: shown,
+            flags: ContentFlags::of(text),
             score: hit.count as f64,
             scores: Scores::default(),
         }
@@ -168,11 +170,13 @@ fn first_note(row: &Value) -> Option<&str> {
 /// A result for the whole note at `path` (a rule or query matched it, not a passage): score
 /// 1, the snippet the start of the note.
 fn whole_note(notes: &[std::sync::Arc<NoteText>], path: &str) -> Found {
+    let text = text_of(notes, path).unwrap_or_default();
     Found {
         path: path.to_owned(),
         title: title_of(path),
         heading: String::new(),
-        snippet: text_of(notes, path).map_or_else(|| snippet("", ""), |t| snippet(t, "")),
+        snippet: snippet(text, ""),
+        flags: ContentFlags::of(text),
         score: 1.0,
         scores: Scores::default(),
     }

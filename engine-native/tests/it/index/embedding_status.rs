@@ -45,7 +45,8 @@ fn off_says_why_in_the_status_the_search_and_the_index() {
         embeddings,
         json!({
             "provider": "none", "model": null, "engine": null, "state": "off", "reason": why,
-            "download": null, "embedded": 0, "total": chunks, "etaSeconds": null
+            "download": null, "embedded": 0, "total": chunks, "etaSeconds": null,
+            "secrets": null
         })
     );
     let found = fx.ok("search_vault", json!({"query": "cats", "explain": true}));

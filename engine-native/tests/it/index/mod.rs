@@ -2,4 +2,5 @@ mod batches;
 mod embedding_status;
 mod lexical;
 mod scan;
+mod secrets;
 pub(crate) mod semantic;

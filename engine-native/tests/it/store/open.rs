@@ -42,6 +42,7 @@ fn open_creates_parent_dirs_and_migrates_an_empty_file() {
             "chunks",
             "elicit_tokens",
             "embedding_chunks",
+            "embedding_secrets",
             "embedding_sets",
             "event_log",
             "idempotency_keys",

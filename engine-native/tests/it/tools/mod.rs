@@ -3,6 +3,7 @@ mod bases;
 mod bulk;
 mod canvas;
 mod capture;
+mod content_flags;
 mod context;
 mod frontmatter;
 mod graph;

@@ -1,0 +1,12 @@
+//! What a note's text may carry that needs care before it leaves the server or reaches an
+//! agent (the original's "Content" security suites, `secrets` and `poison`):
+//!
+//! - [`secrets`]: credential-shaped text (API keys, private keys, tokens, passwords) found
+//!   before chunks go to a remote embedding provider, reported by class name only.
+//! - [`injection`]: text shaped like prompt injection (instruction override, exfiltration
+//!   links, hidden text, persistence and delayed triggers), flagged and never altered.
+//!
+//! Both are pure functions of the text they are given.
+
+pub mod injection;
+pub mod secrets;

@@ -1,0 +1,2 @@
+mod injection;
+mod secrets;
