@@ -29,6 +29,7 @@ impl Vault {
     /// Reads the file at `path`.
     pub fn read(&self, path: &str) -> Result<NoteFile, VaultError> {
         let resolved = self.resolve(path)?;
+        self.queue_note(&resolved.rel);
         if !resolved.exists() {
             return Err(VaultError::NotFound { path: resolved.rel });
         }

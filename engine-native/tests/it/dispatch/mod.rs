@@ -4,3 +4,4 @@ mod gates;
 mod hitl;
 mod idempotency;
 mod throttle;
+mod write_queue;
