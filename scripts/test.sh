@@ -197,6 +197,10 @@ if [ -d ../shared/vaults/obsidian-help-en ]; then
   step "benchmark of the bridges: obsidian-tc bridge over a direct plugin call, a server bridge tool over the plugin route it wraps (p50, same run)"
   node tests/bench/bridge_latency.mjs --runs 3 --calls 100
   "$target_dir/release/bench_companion" --calls 1000
+
+  step "load on a copy of obsidian-help-en over HTTP: 8 clients x 150 mixed calls (half 2025-11-25 sessions, half 2026-07-28), 0 failed calls, every append once and in order, p50/p99 per class against a single-client baseline"
+  cargo build --release --quiet -p bench --bin bench_load
+  "$target_dir/release/bench_load" --small --bin "$OBSIDIAN_TC_BIN"
 fi
 if [ -d ../shared/vaults/obsidian-help-all ]; then
   step "benchmark of the TC Bridge plugin: onload to serving and to search ready on obsidian-help-en; onload to search ready on obsidian-help-all, first start and second (warm) start; WASM search p50/p95 on obsidian-help-all"
