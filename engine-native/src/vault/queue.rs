@@ -7,9 +7,11 @@
 //! call takes a ticket for that file's canonical vault path and waits until the calls before
 //! it have finished with it. It keeps its turn until the call ends, so the read and the write
 //! that follows it see no other writer of this server in between. Further files the same
-//! call touches are entered only when nobody else holds or awaits them (a call never waits
-//! while holding a turn, so two calls can never wait for each other); a file entered that
-//! way is still protected by the SHA-256 precondition of the write, as before.
+//! call changes are entered only when nobody else holds or awaits them, and further files it
+//! only reads are not entered (a scan of the vault by a tag rename holds no turns on the
+//! notes it does not change). A call never waits while holding a turn, so two calls can
+//! never wait for each other; a file not entered is still protected by the SHA-256
+//! precondition of the write, as before.
 //!
 //! Calls outside [`serialized`] (read-only tools, the indexer) never wait. Each vault handle
 //! has its own queue; a file's line is removed as soon as nobody holds or awaits it, so the
@@ -146,15 +148,16 @@ impl Drop for Release {
 impl Vault {
     /// Takes the turn on the canonical vault path `rel` for the call running on this thread,
     /// when it runs [`serialized`] on this vault and does not hold it yet: waits for it when
-    /// the call holds no other turn, else takes it only if it is free. Called by every read
-    /// and every mutation before it looks at the file.
-    pub(super) fn queue_note(&self, rel: &str) {
+    /// the call holds no other turn; else, for a change (not a read), takes it only if it is
+    /// free. Called by every read and every mutation before it looks at the file.
+    pub(super) fn queue_note(&self, rel: &str, access: Access) {
         let queue = HELD.with(|slot| {
             let slot = slot.borrow();
             let held = slot.as_ref()?;
             let ours = Arc::ptr_eq(&held.queue, self.note_queue());
-            (ours && !held.keys.iter().any(|key| key == rel))
-                .then(|| (Arc::clone(&held.queue), held.keys.is_empty()))
+            let first = held.keys.is_empty();
+            (ours && (first || access == Access::Change) && !held.keys.iter().any(|key| key == rel))
+                .then(|| (Arc::clone(&held.queue), first))
         });
         let Some((queue, first)) = queue else {
             return;
@@ -174,13 +177,22 @@ impl Vault {
         }
     }
 
-    /// Takes the turn on the file `path` names (see [`Vault::queue_note`]); a path that
-    /// does not resolve is left to the operation, which refuses it.
+    /// Takes the turn on the file `path` names before a change (see [`Vault::queue_note`]);
+    /// a path that does not resolve is left to the operation, which refuses it.
     pub(super) fn queue_path(&self, path: &str) {
         if let Ok(target) = self.resolve(path) {
-            self.queue_note(&target.rel);
+            self.queue_note(&target.rel, Access::Change);
         }
     }
+}
+
+/// What the call is about to do with a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Access {
+    /// Read it.
+    Read,
+    /// Write, move, copy or delete it.
+    Change,
 }
 
 #[cfg(test)]
@@ -190,6 +202,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+    use crate::vault::{VaultOptions, WriteOptions};
 
     #[test]
     fn turns_are_served_in_arrival_order_and_lines_are_removed_when_idle() {
@@ -234,5 +247,29 @@ mod tests {
             .expect("free.md was entered while busy.md is held");
         queue.leave("busy.md");
         assert_eq!(queue.len(), 0);
+    }
+
+    #[test]
+    fn a_call_holds_its_first_file_and_the_files_it_changes_not_the_others_it_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["first.md", "read.md", "changed.md"] {
+            std::fs::write(dir.path().join(name), name).unwrap();
+        }
+        let vault = Vault::open(dir.path(), VaultOptions::default()).unwrap();
+        let overwrite = WriteOptions {
+            overwrite: true,
+            ..WriteOptions::default()
+        };
+        serialized(&vault, || {
+            vault.read("first.md").unwrap();
+            vault.read("read.md").unwrap();
+            vault.write("changed.md", b"new", &overwrite).unwrap();
+            let queue = vault.note_queue();
+            assert!(!queue.try_enter("first.md"));
+            assert!(!queue.try_enter("changed.md"));
+            assert!(queue.try_enter("read.md"), "a file only read is not held");
+            queue.leave("read.md");
+        });
+        assert_eq!(vault.note_queue().len(), 0, "every turn ends with the call");
     }
 }
