@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use serde_json::{Value, json};
 
-use bench::programs::product;
+use bench::programs::{Served, product};
 use bench::rpc::{Session, handshake};
 use bench::stats::summarize;
 use bench::stdio_client::StdioSession;
@@ -44,13 +44,9 @@ const LIMIT: Duration = Duration::from_secs(1800);
 /// The benchmark's options.
 #[derive(Debug, Parser)]
 struct Args {
-    /// The vault to serve.
-    #[arg(long, default_value = "../shared/vaults/obsidian-help-en")]
-    vault: PathBuf,
-    /// The obsidian-tc binary (else OBSIDIAN_TC_BIN, else `obsidian-tc` next to this
-    /// program).
-    #[arg(long)]
-    bin: Option<PathBuf>,
+    /// The vault and the binary.
+    #[command(flatten)]
+    served: Served,
     /// A sentence-transformers folder holding the pinned files of `--model-name` (else
     /// OBSIDIAN_TC_TEST_MODEL).
     #[arg(long)]
@@ -74,8 +70,8 @@ struct Run {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    if !args.vault.is_dir() {
-        println!("skipped: no vault at {}", args.vault.display());
+    if !args.served.vault.is_dir() {
+        println!("skipped: no vault at {}", args.served.vault.display());
         return ExitCode::SUCCESS;
     }
     match measure(&args) {
@@ -88,7 +84,7 @@ fn main() -> ExitCode {
 }
 
 fn measure(args: &Args) -> Result<(), String> {
-    let bin = product(args.bin.clone())?;
+    let bin = product(args.served.bin.clone())?;
     let model = args
         .model
         .clone()
@@ -96,7 +92,7 @@ fn measure(args: &Args) -> Result<(), String> {
         .ok_or("no model folder: pass --model or set OBSIDIAN_TC_TEST_MODEL")?;
     let mut runs = Vec::new();
     for round in 1..=args.runs {
-        let run = first_run(&bin, &args.vault, &model, &args.model_name)?;
+        let run = first_run(&bin, &args.served.vault, &model, &args.model_name)?;
         eprintln!(
             "run {round}: first hybrid answer {} ms, {} chunks embedded in {:.1} s, peak RSS {}",
             run.first_hybrid.as_millis(),

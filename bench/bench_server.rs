@@ -22,17 +22,17 @@
 //! The machine may be shared and noisy: compare the medians side by side. `--check` exits
 //! non-zero when a target is missed. Skips (exit 0) when the vault is absent.
 
-use std::net::TcpListener;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 use std::time::Duration;
 
 use clap::Parser;
 
 use bench::http_client::HttpSession;
-use bench::programs::{product, program};
+use bench::programs::{Served, product, program};
 use bench::roundtrip::{RoundTrips, measure};
 use bench::rpc::handshake;
+use bench::server::{ServerProcess, free_port, obsidian_tc, unthrottled};
 use bench::startup;
 use bench::stats::summarize;
 use bench::stdio_client::StdioSession;
@@ -52,13 +52,9 @@ const READ_NOTE_TARGET_MS: f64 = 2.0;
 /// The benchmark's options.
 #[derive(Debug, Parser)]
 struct Args {
-    /// The vault to serve.
-    #[arg(long, default_value = "../shared/vaults/obsidian-help-en")]
-    vault: PathBuf,
-    /// The obsidian-tc binary (else OBSIDIAN_TC_BIN, else `obsidian-tc` next to this
-    /// program).
-    #[arg(long)]
-    bin: Option<PathBuf>,
+    /// The vault and the binary.
+    #[command(flatten)]
+    served: Served,
     /// The empty rmcp server (else `empty_mcp_server` next to this program).
     #[arg(long)]
     empty_server: Option<PathBuf>,
@@ -86,10 +82,10 @@ struct Row {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    if !args.vault.is_dir() {
+    if !args.served.vault.is_dir() {
         println!(
             "bench_server: skipped, the vault {} is absent",
-            args.vault.display()
+            args.served.vault.display()
         );
         return ExitCode::SUCCESS;
     }
@@ -110,14 +106,14 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args) -> Result<Vec<Row>, String> {
-    let bin = product(args.bin.clone())?;
+    let bin = product(args.served.bin.clone())?;
     let empty = program(
         args.empty_server.clone(),
         "empty_mcp_server",
         "-p bench --bin empty_mcp_server",
     )?;
-    let vault = std::fs::canonicalize(&args.vault)
-        .map_err(|e| format!("cannot resolve {}: {e}", args.vault.display()))?;
+    let vault = std::fs::canonicalize(&args.served.vault)
+        .map_err(|e| format!("cannot resolve {}: {e}", args.served.vault.display()))?;
     let temp = tempfile::tempdir().map_err(|e| format!("cannot make a temp folder: {e}"))?;
     let subject_cache = temp.path().join("subject");
 
@@ -170,27 +166,6 @@ fn round_trip_row(name: &'static str, samples: RoundTrips) -> Row {
     }
 }
 
-/// `obsidian-tc <vault> --cache-dir <cache>` (stdio), or `serve --http --port <port>`, with
-/// embeddings off (`OBSIDIAN_TC_EMBEDDINGS_PROVIDER=none`): a model loading or embedding in
-/// the background would take the cores the round trips are timed on (`bench_first_run`
-/// measures that).
-fn obsidian_tc(bin: &Path, vault: &Path, cache: &Path, http_port: Option<u16>) -> Command {
-    let mut command = Command::new(bin);
-    command.env("OBSIDIAN_TC_EMBEDDINGS_PROVIDER", "none");
-    if let Some(port) = http_port {
-        command.args(["serve", "--http", "--port", &port.to_string()]);
-    }
-    command.arg(vault).arg("--cache-dir").arg(cache);
-    command
-}
-
-/// `command` with the rate limit off (`OBSIDIAN_TC_THROTTLE_ENABLED=false`): thousands of
-/// calls a second would otherwise meet `throttled` after the burst of 100.
-fn unthrottled(mut command: Command) -> Command {
-    command.env("OBSIDIAN_TC_THROTTLE_ENABLED", "false");
-    command
-}
-
 fn stdio_session(command: Command) -> Result<StdioSession, String> {
     let mut session = StdioSession::spawn(command)?;
     handshake(&mut session)?;
@@ -201,36 +176,6 @@ fn http_session(port: u16) -> Result<HttpSession, String> {
     let mut session = HttpSession::connect(port, "/mcp", Duration::from_secs(10))?;
     handshake(&mut session)?;
     Ok(session)
-}
-
-/// A free loopback port (released before the server binds it).
-fn free_port() -> Result<u16, String> {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .map(|address| address.port())
-        .map_err(|e| format!("cannot find a free port: {e}"))
-}
-
-/// A server child process, killed when dropped.
-struct ServerProcess(std::process::Child);
-
-impl ServerProcess {
-    fn spawn(mut command: Command) -> Result<ServerProcess, String> {
-        command
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .map(ServerProcess)
-            .map_err(|e| format!("cannot start {command:?}: {e}"))
-    }
-}
-
-impl Drop for ServerProcess {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 /// `name median (ratio)` of a baseline against `subject_median`, or `-`.

@@ -191,7 +191,8 @@ bash tests/conformance/run.sh
 if [ -d ../shared/vaults/obsidian-help-en ]; then
   step "benchmark on obsidian-help-en: start-up to initialize (<= 50 ms), read_note round trip over stdio and HTTP (p50 <= 2 ms), each against a same-run baseline"
   # The benchmarks are a crate of their own (bench/): this reuses the product's release build.
-  cargo build --release --quiet -p bench --bin empty_mcp_server --bin bench_server --bin bench_companion
+  cargo build --release --quiet -p bench --bin empty_mcp_server --bin bench_server --bin bench_companion \
+    --bin bench_content --bin bench_load
   "$target_dir/release/bench_server" --runs 15 --calls 300 --check --bin "$OBSIDIAN_TC_BIN"
 
   step "benchmark of the bridges: obsidian-tc bridge over a direct plugin call, a server bridge tool over the plugin route it wraps (p50, same run)"
@@ -199,8 +200,10 @@ if [ -d ../shared/vaults/obsidian-help-en ]; then
   "$target_dir/release/bench_companion" --calls 1000
 
   step "content safety on obsidian-help-en: no note flagged as prompt injection, no credential found, and the cost of both scans"
-  cargo build --release --quiet -p bench --bin bench_content
   "$target_dir/release/bench_content" ../shared/vaults/obsidian-help-en --expect-clean
+
+  step "load on a copy of obsidian-help-en over HTTP: 8 clients x 150 mixed calls (half 2025-11-25 sessions, half 2026-07-28), 0 failed calls, every append once and in order, p50/p99 per class against a single-client baseline"
+  "$target_dir/release/bench_load" --small --bin "$OBSIDIAN_TC_BIN"
 fi
 if [ -d ../shared/vaults/obsidian-help-all ]; then
   step "benchmark of the TC Bridge plugin: onload to serving and to search ready on obsidian-help-en; onload to search ready on obsidian-help-all, first start and second (warm) start; WASM search p50/p95 on obsidian-help-all"

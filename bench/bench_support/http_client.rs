@@ -1,5 +1,8 @@
 //! A plain keep-alive HTTP/1.1 client for MCP's Streamable HTTP: one TCP connection, JSON-RPC
-//! POSTed to the endpoint with the session id, JSON or server-sent-event responses.
+//! POSTed to the endpoint with the session id, JSON or server-sent-event responses. A
+//! [`HttpSession::stateless`] session speaks protocol 2026-07-28 instead: no session, and
+//! every request carries the version header, the `Mcp-Method`/`Mcp-Name` headers and the
+//! client context in `_meta`.
 //!
 //! Hand-written on `std::net` so the client adds no runtime threads of its own to a machine
 //! the server shares (and no dependency): it reads `Content-Length` and chunked bodies only.
@@ -8,9 +11,12 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
-use crate::rpc::{PROTOCOL_VERSION, Session, is_response_to, notification_line, request_line};
+use crate::rpc::{
+    PROTOCOL_VERSION, STATELESS_PROTOCOL_VERSION, Session, is_response_to, notification_line,
+    request_line,
+};
 
 /// One HTTP response: the headers the client needs and the body.
 struct Response {
@@ -27,6 +33,7 @@ pub struct HttpSession {
     writer: TcpStream,
     reader: BufReader<TcpStream>,
     session_id: Option<String>,
+    stateless: bool,
 }
 
 impl HttpSession {
@@ -57,10 +64,45 @@ impl HttpSession {
             writer: stream,
             reader: BufReader::new(reader),
             session_id: None,
+            stateless: false,
         })
     }
 
-    fn post(&mut self, body: &str) -> Result<Response, String> {
+    /// This connection speaking protocol 2026-07-28 (stateless) instead of 2025-11-25.
+    pub fn stateless(mut self) -> HttpSession {
+        self.stateless = true;
+        self
+    }
+
+    /// The protocol version this session speaks.
+    pub fn protocol(&self) -> &'static str {
+        if self.stateless {
+            STATELESS_PROTOCOL_VERSION
+        } else {
+            PROTOCOL_VERSION
+        }
+    }
+
+    /// The headers of a request for `method` (`name`: the tool of a `tools/call`).
+    fn protocol_headers(&self, method: &str, name: Option<&str>) -> String {
+        if self.stateless {
+            let mut head = format!(
+                "MCP-Protocol-Version: {STATELESS_PROTOCOL_VERSION}\r\nMcp-Method: {method}\r\n"
+            );
+            if let Some(name) = name {
+                head.push_str(&format!("Mcp-Name: {name}\r\n"));
+            }
+            return head;
+        }
+        match &self.session_id {
+            Some(id) => {
+                format!("Mcp-Session-Id: {id}\r\nMcp-Protocol-Version: {PROTOCOL_VERSION}\r\n")
+            }
+            None => String::new(),
+        }
+    }
+
+    fn post(&mut self, body: &str, headers: &str) -> Result<Response, String> {
         let mut head = format!(
             "POST {} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
              Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n",
@@ -68,11 +110,7 @@ impl HttpSession {
             self.host,
             body.len()
         );
-        if let Some(id) = &self.session_id {
-            head.push_str(&format!(
-                "Mcp-Session-Id: {id}\r\nMcp-Protocol-Version: {PROTOCOL_VERSION}\r\n"
-            ));
-        }
+        head.push_str(headers);
         head.push_str("\r\n");
         head.push_str(body);
         self.writer
@@ -162,6 +200,15 @@ impl HttpSession {
     }
 }
 
+/// The client context a 2026-07-28 request carries in `_meta` (SEP-2575).
+fn client_context() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": STATELESS_PROTOCOL_VERSION,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "obsidian-tc-bench", "version": "0"}
+    })
+}
+
 /// The JSON-RPC messages of a response body: the body itself, or each SSE `data:` event.
 fn messages(response: &Response) -> Result<Vec<Value>, String> {
     let text = std::str::from_utf8(&response.body)
@@ -193,11 +240,25 @@ impl Session for HttpSession {
         &mut self,
         id: u64,
         method: &str,
-        params: Value,
+        mut params: Value,
     ) -> Result<(Duration, Value), String> {
+        let name = (method == "tools/call")
+            .then(|| {
+                params
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+            })
+            .flatten();
+        let headers = self.protocol_headers(method, name.as_deref());
+        if self.stateless
+            && let Some(params) = params.as_object_mut()
+        {
+            params.insert("_meta".to_owned(), client_context());
+        }
         let body = request_line(id, method, &params);
         let start = Instant::now();
-        let response = self.post(&body)?;
+        let response = self.post(&body, &headers)?;
         let elapsed = start.elapsed();
         if response.status != 200 {
             return Err(format!(
@@ -217,7 +278,8 @@ impl Session for HttpSession {
     }
 
     fn notify(&mut self, method: &str) -> Result<(), String> {
-        let response = self.post(&notification_line(method))?;
+        let headers = self.protocol_headers(method, None);
+        let response = self.post(&notification_line(method), &headers)?;
         match response.status {
             200 | 202 | 204 => Ok(()),
             status => Err(format!("{method}: HTTP {status}")),

@@ -1,11 +1,14 @@
 //! What the benchmarks that drive the product binary share (`bench_server`,
-//! `bench_companion`): MCP clients over stdio and HTTP, the programs they start, the
-//! measurements, statistics.
+//! `bench_companion`, `bench_load`): MCP clients over stdio and HTTP, the programs they
+//! start, the load test's agents, the measurements, statistics.
 
 pub mod http_client;
+pub mod load_agent;
+pub mod process_stats;
 pub mod programs;
 pub mod roundtrip;
 pub mod rpc;
+pub mod server;
 pub mod startup;
 pub mod stats;
 pub mod stdio_client;

@@ -3,6 +3,19 @@
 
 use std::path::PathBuf;
 
+/// The vault a benchmark serves and the product binary it serves it with (command-line
+/// options, flattened into each benchmark's own).
+#[derive(Debug, clap::Args)]
+pub struct Served {
+    /// The vault to serve.
+    #[arg(long, default_value = "../shared/vaults/obsidian-help-en")]
+    pub vault: PathBuf,
+    /// The obsidian-tc binary (else OBSIDIAN_TC_BIN, else `obsidian-tc` next to this
+    /// program).
+    #[arg(long)]
+    pub bin: Option<PathBuf>,
+}
+
 /// The obsidian-tc binary: `given`, else `OBSIDIAN_TC_BIN`, else `obsidian-tc` beside this
 /// program; an error says how to build it when it is missing.
 pub fn product(given: Option<PathBuf>) -> Result<PathBuf, String> {

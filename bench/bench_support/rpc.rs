@@ -7,6 +7,9 @@ use serde_json::{Value, json};
 /// The protocol version the clients ask for (HTTP sessions are on for it).
 pub const PROTOCOL_VERSION: &str = "2025-11-25";
 
+/// The protocol version of stateless clients (no `initialize`, no session).
+pub const STATELESS_PROTOCOL_VERSION: &str = "2026-07-28";
+
 /// A client connection that answers one request at a time.
 pub trait Session {
     /// Sends request `id` for `method` and returns the time until its response had fully
@@ -63,4 +66,21 @@ pub fn handshake(session: &mut dyn Session) -> Result<(), String> {
     let (_, response) = session.request(0, "initialize", initialize_params())?;
     expect_success(&response, "initialize")?;
     session.notify("notifications/initialized")
+}
+
+/// The 2026-07-28 lifecycle on `session`: `server/discover`, which must list that version.
+pub fn discover(session: &mut dyn Session) -> Result<(), String> {
+    let (_, response) = session.request(0, "server/discover", json!({}))?;
+    expect_success(&response, "server/discover")?;
+    let versions = &response["result"]["supportedVersions"];
+    let listed = versions
+        .as_array()
+        .is_some_and(|all| all.iter().any(|v| v == STATELESS_PROTOCOL_VERSION));
+    if listed {
+        Ok(())
+    } else {
+        Err(format!(
+            "server/discover does not list {STATELESS_PROTOCOL_VERSION}: {versions}"
+        ))
+    }
 }

@@ -15,7 +15,7 @@ use crate::server::{
 };
 use crate::store::{Claim, Event, Outcome, store_fault};
 use crate::throttle::rate_class;
-use crate::vault::journal;
+use crate::vault::{journal, queue};
 
 /// The most characters of an unknown tool name kept in the audit log.
 const MAX_LOGGED_NAME_CHARS: usize = 128;
@@ -271,8 +271,14 @@ impl Dispatcher {
                 .map_err(before)?;
         }
         check_path_args(tool, ctx.vault_entry(), &ctx.caller().scopes, args).map_err(before)?;
-        let (outcome, befores) =
-            journal::record(ctx.vault(), || (tool.def.handler)(ctx, handler_args));
+        let run = || (tool.def.handler)(ctx, handler_args);
+        let (outcome, befores) = journal::record(ctx.vault(), || {
+            if tool.is_mutating() {
+                queue::serialized(ctx.vault(), run)
+            } else {
+                run()
+            }
+        });
         self.keep_snapshots(ctx, &befores);
         if tool.is_mutating() || !befores.is_empty() {
             self.refresh_touched(ctx, args, outcome.as_ref().ok(), &befores);

@@ -1,9 +1,10 @@
 //! The handle on one vault: its canonical root and the options every operation honours.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::error::VaultError;
+use super::queue::NoteQueue;
 use super::resolve::{Resolved, resolve};
 
 /// Options of a vault handle.
@@ -20,6 +21,7 @@ pub struct Vault {
     root: PathBuf,
     options: VaultOptions,
     mutation: Mutex<()>,
+    notes: Arc<NoteQueue>,
 }
 
 impl Vault {
@@ -39,6 +41,7 @@ impl Vault {
             root,
             options,
             mutation: Mutex::new(()),
+            notes: Arc::default(),
         })
     }
 
@@ -55,6 +58,11 @@ impl Vault {
     /// Resolves a requested path inside this vault.
     pub(crate) fn resolve(&self, path: &str) -> Result<Resolved, VaultError> {
         resolve(&self.root, path)
+    }
+
+    /// The per-note write queue of this vault (see [`super::queue`]).
+    pub(super) fn note_queue(&self) -> &Arc<NoteQueue> {
+        &self.notes
     }
 
     /// Holds off other mutations through this handle while the guard lives.

@@ -9,7 +9,8 @@
 //! deletes go to `<vault>/.trash/` by default. Mutations that carry an `expected_sha256`
 //! fail with `ConcurrentModification` when the file changed since it was read. While a tool
 //! call is recorded ([`journal::record`]), every mutation first remembers the file as it was,
-//! for snapshots and undo.
+//! for snapshots and undo. Calls that write take turns on each file ([`queue`]): a
+//! read-modify-write of one note is not interleaved with another call's write of it.
 
 mod atomic;
 mod cleanup;
@@ -21,6 +22,7 @@ pub mod journal;
 mod listing;
 mod names;
 mod precondition;
+pub mod queue;
 mod read;
 mod resolve;
 mod settings;

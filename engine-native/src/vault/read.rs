@@ -11,6 +11,7 @@ use engine_core::hash::sha256_hex;
 
 use super::error::VaultError;
 use super::handle::Vault;
+use super::queue::Access;
 
 /// A file read from the vault.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +30,7 @@ impl Vault {
     /// Reads the file at `path`.
     pub fn read(&self, path: &str) -> Result<NoteFile, VaultError> {
         let resolved = self.resolve(path)?;
+        self.queue_note(&resolved.rel, Access::Read);
         if !resolved.exists() {
             return Err(VaultError::NotFound { path: resolved.rel });
         }

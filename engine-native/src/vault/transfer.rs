@@ -22,6 +22,8 @@ impl Vault {
         to: &str,
         options: &WriteOptions,
     ) -> Result<String, VaultError> {
+        self.queue_path(from);
+        self.queue_path(to);
         let _guard = self.lock_mutations();
         let source = self.resolve(from)?;
         if !source.exists() {
@@ -72,6 +74,8 @@ impl Vault {
         to: &str,
         options: &WriteOptions,
     ) -> Result<WriteOutcome, VaultError> {
+        self.queue_path(from);
+        self.queue_path(to);
         let _guard = self.lock_mutations();
         let source = self.resolve(from)?;
         if !source.exists() {

@@ -17,6 +17,7 @@ impl Vault {
     /// Moves the file at `path` into the vault's `.trash/` and returns its vault-relative
     /// path there. `expected_sha256` guards against deleting content the caller never saw.
     pub fn trash(&self, path: &str, expected_sha256: Option<&str>) -> Result<String, VaultError> {
+        self.queue_path(path);
         let _guard = self.lock_mutations();
         let source = self.resolve(path)?;
         if !source.exists() {
@@ -51,6 +52,7 @@ impl Vault {
 
     /// Deletes the file at `path` for good (the explicit alternative to [`Vault::trash`]).
     pub fn remove(&self, path: &str, expected_sha256: Option<&str>) -> Result<(), VaultError> {
+        self.queue_path(path);
         let _guard = self.lock_mutations();
         let target = self.resolve(path)?;
         if !target.exists() {

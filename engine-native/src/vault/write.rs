@@ -41,6 +41,7 @@ impl Vault {
         bytes: &[u8],
         options: &WriteOptions,
     ) -> Result<WriteOutcome, VaultError> {
+        self.queue_path(path);
         let _guard = self.lock_mutations();
         let target = self.resolve(path)?;
         if target.exists() && !options.overwrite {

@@ -5,7 +5,7 @@ use obsidian_tc::errors::{ErrorCode, ToolError};
 use obsidian_tc::server::{PathArg, ToolContext, ToolDef};
 use serde_json::{Value, json};
 
-use crate::support::dispatch::{Fixture, caller};
+use crate::support::dispatch::{Fixture, caller, path_tool};
 
 fn touch(_ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     Ok(json!({ "touched": args["path"] }))
@@ -13,21 +13,10 @@ fn touch(_ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
 
 /// A write tool that changes nothing, to test `writePaths` without a write tool yet.
 fn touch_tool() -> ToolDef {
-    ToolDef::new(
+    path_tool(
         ("test_touch", "Touch", "Test tool declaring a write path."),
-        "test",
-        (
-            json!({
-                "type": "object",
-                "properties": {"path": {"type": "string"}},
-                "required": ["path"],
-                "additionalProperties": false
-            }),
-            None,
-        ),
         touch,
     )
-    .scopes(&["write:notes"])
     .paths(&[PathArg {
         name: "path",
         op: AclOp::Write,

@@ -5,3 +5,4 @@ mod hitl;
 mod idempotency;
 mod noninterference;
 mod throttle;
+mod write_queue;

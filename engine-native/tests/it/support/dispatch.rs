@@ -13,7 +13,7 @@ use obsidian_tc::dispatch::register_builtin;
 use obsidian_tc::dispatch::{CallOutcome, Dispatcher};
 use obsidian_tc::errors::{ErrorCode, ToolError};
 use obsidian_tc::schema::validate::KNOWN_KEYWORDS;
-use obsidian_tc::server::{ManualClock, Registry, ToolDef};
+use obsidian_tc::server::{Handler, ManualClock, Naming, Registry, ToolDef};
 use obsidian_tc::store::{LoggedEvent, PendingElicit};
 use serde_json::{Value, json};
 use tempfile::TempDir;
@@ -262,4 +262,23 @@ fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
             out.insert(rel, std::fs::read(&path).expect("read"));
         }
     }
+}
+
+/// A `write:notes` test tool whose one argument is the string `path`.
+pub fn path_tool(naming: Naming, handler: Handler) -> ToolDef {
+    ToolDef::new(
+        naming,
+        "test",
+        (
+            json!({
+                "type": "object",
+                "properties": {"path": {"type": "string"}},
+                "required": ["path"],
+                "additionalProperties": false
+            }),
+            None,
+        ),
+        handler,
+    )
+    .scopes(&["write:notes"])
 }
