@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use obsidian_tc::auth::Caller;
-use obsidian_tc::config::{ConfigOrigin, LoadInput, load};
+use obsidian_tc::config::disk::load_for_command_line;
+use obsidian_tc::config::flags::ConfigFlags;
 use obsidian_tc::dispatch::Dispatcher;
 use obsidian_tc::errors::{ErrorCode, ToolError};
 use obsidian_tc::server::SystemClock;
@@ -53,15 +54,13 @@ pub fn fixture() -> &'static Fixture {
         });
         let path = root.join("config.json");
         std::fs::write(&path, config.to_string()).expect("fuzz config");
-        let loaded = load(&LoadInput {
-            origin: ConfigOrigin::File {
-                path,
-                text: config.to_string(),
-            },
-            env: BTreeMap::new(),
-            overrides: Vec::new(),
-        })
-        .expect("the fuzz config loads");
+        // Loaded as `obsidian-tc --config <file>` loads it, without the process environment.
+        let flags = ConfigFlags {
+            config: Some(path),
+            ..ConfigFlags::default()
+        };
+        let loaded =
+            load_for_command_line(&flags, BTreeMap::new(), &root).expect("the fuzz config loads");
         let dispatcher = Dispatcher::new(loaded, Arc::new(SystemClock)).expect("fuzz dispatcher");
         Fixture {
             dispatcher: Arc::new(dispatcher),
