@@ -224,7 +224,14 @@ fn kill_and_compare(vault: &Path, kills: usize) {
                     window.as_secs_f64()
                 );
             }
-            Run::Ended(took) => window = took,
+            Run::Ended(took) => {
+                eprintln!(
+                    "run {round} ended after {:.2} s, before its moment {:.2} s: not a kill",
+                    took.as_secs_f64(),
+                    after.as_secs_f64()
+                );
+                window = took;
+            }
         }
         edit(vault, &notes, round);
         round += 1;
