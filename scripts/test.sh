@@ -225,7 +225,9 @@ if [ "$fuzz_seconds" -gt 0 ]; then
   if ! cargo fuzz --version >/dev/null 2>&1; then cargo install cargo-fuzz --locked || cargo install cargo-fuzz; fi
   for target in $(cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz list); do
     log="$(mktemp)"
-    if (cd fuzz && CARGO_TARGET_DIR="$target_dir/fuzz" RUSTC_BOOTSTRAP=1 cargo fuzz run "$target" -- -max_total_time="$fuzz_seconds" -rss_limit_mb=4096) >"$log" 2>&1; then
+    # New inputs go to a corpus under the target dir; the seeds in the repo are only read.
+    corpus="$target_dir/fuzz/corpus/$target"; mkdir -p "$corpus"
+    if (cd fuzz && CARGO_TARGET_DIR="$target_dir/fuzz" RUSTC_BOOTSTRAP=1 cargo fuzz run "$target" "$corpus" "corpus-seeds/$target" -- -max_total_time="$fuzz_seconds" -rss_limit_mb=4096) >"$log" 2>&1; then
       echo "fuzz $target: $(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$log" | tail -n 1)s"
     else
       tail -n 60 "$log"; echo "fuzz target $target failed" >&2; exit 1

@@ -100,7 +100,7 @@ fn local_provider(
         config,
         &crate::embed::local::Located {
             folder: std::path::PathBuf::new(),
-            weights_sha256: None,
+            pins: Vec::new(),
         },
         env,
     )

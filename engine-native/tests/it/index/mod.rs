@@ -1,4 +1,5 @@
 mod batches;
+mod crash;
 mod embedding_status;
 mod lexical;
 mod scan;
