@@ -43,9 +43,10 @@ export class LexicalIndex {
     constructor(options: any);
     /**
      * How many chunks the notes `readable(path)` admits have (a throw or a falsy answer
-     * leaves the note out): the `coverage` a caller restricted to them is told.
+     * leaves the note out): the `coverage` a caller restricted to them is told; every chunk
+     * when `readable` is null.
      */
-    readable_chunks(readable: Function): number;
+    readable_chunks(readable?: Function | null): number;
     /**
      * Removes a document; returns whether it was indexed.
      */
@@ -59,9 +60,10 @@ export class LexicalIndex {
      * chunk, best first: `[{path, key, score}]`. Scores use the statistics of the notes
      * `readable(path)` admits (the caller's folder access), as the server's do, so notes it
      * may not read change no score; `allowed` narrows further (a folder). A throw or a falsy
-     * answer of either leaves the note out.
+     * answer of either leaves the note out. `readable` null: every note is readable, and the
+     * search uses the whole index's statistics without building a view (no call per note).
      */
-    search_notes(query: string, wanted: number, readable: Function, allowed: Function): any;
+    search_notes(query: string, wanted: number, readable: Function | null | undefined, allowed: Function): any;
     /**
      * Replaces the scoring parameters `{k1?, b?, weights?}` (no re-indexing needed).
      */
@@ -188,10 +190,10 @@ export interface InitOutput {
     readonly lexicalindex_is_empty: (a: number) => number;
     readonly lexicalindex_len: (a: number) => number;
     readonly lexicalindex_new: (a: any) => [number, number, number];
-    readonly lexicalindex_readable_chunks: (a: number, b: any) => number;
+    readonly lexicalindex_readable_chunks: (a: number, b: number) => number;
     readonly lexicalindex_remove: (a: number, b: number, c: number) => number;
     readonly lexicalindex_search: (a: number, b: number, c: number, d: number) => [number, number, number];
-    readonly lexicalindex_search_notes: (a: number, b: number, c: number, d: number, e: any, f: any) => [number, number, number];
+    readonly lexicalindex_search_notes: (a: number, b: number, c: number, d: number, e: number, f: any) => [number, number, number];
     readonly lexicalindex_set_params: (a: number, b: any) => [number, number];
     readonly lexicalindex_to_bytes: (a: number) => [number, number];
     readonly lexicalindex_to_note_snapshot: (a: number, b: number, c: number, d: any) => [number, number, number, number];

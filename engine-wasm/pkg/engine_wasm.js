@@ -122,12 +122,13 @@ export class LexicalIndex {
     }
     /**
      * How many chunks the notes `readable(path)` admits have (a throw or a falsy answer
-     * leaves the note out): the `coverage` a caller restricted to them is told.
-     * @param {Function} readable
+     * leaves the note out): the `coverage` a caller restricted to them is told; every chunk
+     * when `readable` is null.
+     * @param {Function | null} [readable]
      * @returns {number}
      */
     readable_chunks(readable) {
-        const ret = wasm.lexicalindex_readable_chunks(this.__wbg_ptr, readable);
+        const ret = wasm.lexicalindex_readable_chunks(this.__wbg_ptr, isLikeNone(readable) ? 0 : addToExternrefTable0(readable));
         return ret >>> 0;
     }
     /**
@@ -162,10 +163,11 @@ export class LexicalIndex {
      * chunk, best first: `[{path, key, score}]`. Scores use the statistics of the notes
      * `readable(path)` admits (the caller's folder access), as the server's do, so notes it
      * may not read change no score; `allowed` narrows further (a folder). A throw or a falsy
-     * answer of either leaves the note out.
+     * answer of either leaves the note out. `readable` null: every note is readable, and the
+     * search uses the whole index's statistics without building a view (no call per note).
      * @param {string} query
      * @param {number} wanted
-     * @param {Function} readable
+     * @param {Function | null | undefined} readable
      * @param {Function} allowed
      * @returns {any}
      */
@@ -173,7 +175,7 @@ export class LexicalIndex {
         const val2 = +wanted;
         const ptr0 = passStringToWasm0(query, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
         const len0 = WASM_VECTOR_LEN;
-        const ret = wasm.lexicalindex_search_notes(this.__wbg_ptr, ptr0, len0, val2, readable, allowed);
+        const ret = wasm.lexicalindex_search_notes(this.__wbg_ptr, ptr0, len0, val2, isLikeNone(readable) ? 0 : addToExternrefTable0(readable), allowed);
         if (ret[2]) {
             throw takeFromExternrefTable0(ret[1]);
         }

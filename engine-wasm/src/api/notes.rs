@@ -108,25 +108,33 @@ impl LexicalIndexHandle {
     /// chunk, best first: `[{path, key, score}]`. Scores use the statistics of the notes
     /// `readable(path)` admits (the caller's folder access), as the server's do, so notes it
     /// may not read change no score; `allowed` narrows further (a folder). A throw or a falsy
-    /// answer of either leaves the note out.
+    /// answer of either leaves the note out. `readable` null: every note is readable, and the
+    /// search uses the whole index's statistics without building a view (no call per note).
     pub fn search_notes(
         &self,
         query: &str,
         wanted: usize,
-        readable: &js_sys::Function,
+        readable: Option<js_sys::Function>,
         allowed: &js_sys::Function,
     ) -> Result<JsValue, JsError> {
-        let mut readable = |path: &str| asks(readable, path);
+        let mut asks_readable = |path: &str| readable.as_ref().is_some_and(|f| asks(f, path));
+        let readable: Option<&mut dyn FnMut(&str) -> bool> =
+            readable.is_some().then_some(&mut asks_readable);
         let mut admits = |path: &str| asks(allowed, path);
-        js::to_js(&rank_notes(self, query, wanted, &mut readable, &mut admits))
+        js::to_js(&rank_notes(self, query, wanted, readable, &mut admits))
     }
 
     /// How many chunks the notes `readable(path)` admits have (a throw or a falsy answer
-    /// leaves the note out): the `coverage` a caller restricted to them is told.
-    pub fn readable_chunks(&self, readable: &js_sys::Function) -> usize {
-        self.inner
-            .visible_notes(&mut |path| asks(readable, path))
-            .len()
+    /// leaves the note out): the `coverage` a caller restricted to them is told; every chunk
+    /// when `readable` is null.
+    pub fn readable_chunks(&self, readable: Option<js_sys::Function>) -> usize {
+        match readable {
+            Some(readable) => self
+                .inner
+                .visible_notes(&mut |path| asks(&readable, path))
+                .len(),
+            None => self.inner.len(),
+        }
     }
 }
 
@@ -138,25 +146,29 @@ fn asks(predicate: &js_sys::Function, path: &str) -> bool {
 }
 
 /// The note ranking behind [`LexicalIndexHandle::search_notes`]: BM25F over the chunks of
-/// the notes `readable` admits, with their statistics, then the notes `allowed` admits.
+/// the notes `readable` admits, with their statistics (the whole index when `readable` is
+/// `None`: every note readable), then the notes `allowed` admits.
 pub fn rank_notes(
     index: &LexicalIndexHandle,
     query: &str,
     wanted: usize,
-    readable: &mut dyn FnMut(&str) -> bool,
+    readable: Option<&mut dyn FnMut(&str) -> bool>,
     allowed: &mut dyn FnMut(&str) -> bool,
 ) -> Vec<NoteHit> {
     let note_of = |key: &String| chunk_key_path(key).map(str::to_owned);
-    let visible = index.inner.visible_notes(readable);
+    let visible = readable.map(|readable| index.inner.visible_notes(readable));
     let mut rank = |depth: usize| {
-        index
-            .inner
-            .search_visible(&visible, query, depth)
-            // The view was made from this index just now; nothing changed it since.
-            .unwrap_or_default()
-            .into_iter()
-            .map(|hit| (hit.id, hit.score))
-            .collect()
+        match &visible {
+            Some(visible) => index
+                .inner
+                .search_visible(visible, query, depth)
+                // The view was made from this index just now; nothing changed it since.
+                .unwrap_or_default(),
+            None => index.inner.search(query, depth),
+        }
+        .into_iter()
+        .map(|hit| (hit.id, hit.score))
+        .collect()
     };
     best_per_note(wanted, allowed, &note_of, &mut rank)
         .into_iter()
@@ -197,13 +209,11 @@ mod tests {
             ),
             ("a/b.md", same),
         ]);
-        let hits = rank_notes(&index, "water", 10, &mut |_| true, &mut |_| true);
+        let hits = rank_notes(&index, "water", 10, None, &mut |_| true);
         let paths: Vec<&str> = hits.iter().map(|hit| hit.path.as_str()).collect();
         assert_eq!(paths, ["a b.md", "a/b.md", "z.md", "a.md"]);
         assert_eq!(hits[0].score, hits[1].score);
-        let hits = rank_notes(&index, "flour", 10, &mut |_| true, &mut |path| {
-            path != "a b.md"
-        });
+        let hits = rank_notes(&index, "flour", 10, None, &mut |path| path != "a b.md");
         assert_eq!(hits.len(), 3);
         assert!(hits.iter().all(|hit| hit.path != "a b.md"));
     }
@@ -219,11 +229,18 @@ mod tests {
         notes.extend(hidden.iter().map(|(p, t)| (p.as_str(), t.as_str())));
         let crowded = index_of(&notes);
         let public_only = |path: &str| path.starts_with("Public/");
-        let want = rank_notes(&alone, "merger", 10, &mut |_| true, &mut |_| true);
-        let got = rank_notes(&crowded, "merger", 10, &mut |p| public_only(p), &mut |_| {
-            true
-        });
+        let want = rank_notes(&alone, "merger", 10, None, &mut |_| true);
+        let got = rank_notes(
+            &crowded,
+            "merger",
+            10,
+            Some(&mut |p| public_only(p)),
+            &mut |_| true,
+        );
         assert_eq!(got, want);
+        // A view admitting every note scores as the whole index does.
+        let all = rank_notes(&alone, "merger", 10, Some(&mut |_| true), &mut |_| true);
+        assert_eq!(all[0].score.to_bits(), want[0].score.to_bits());
         assert_eq!(got[0].score.to_bits(), want[0].score.to_bits());
     }
 

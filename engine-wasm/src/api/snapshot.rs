@@ -224,12 +224,8 @@ pub fn note_snapshot_roundtrip(
         encode_snapshot(&input.build, &back, &inner).map_err(snapshot_error)? == bytes;
     let original = LexicalIndexHandle { inner: index };
     let restored = LexicalIndexHandle { inner };
-    let before = rank_notes(&original, &input.query, input.k, &mut |_| true, &mut |_| {
-        true
-    });
-    let after = rank_notes(&restored, &input.query, input.k, &mut |_| true, &mut |_| {
-        true
-    });
+    let before = rank_notes(&original, &input.query, input.k, None, &mut |_| true);
+    let after = rank_notes(&restored, &input.query, input.k, None, &mut |_| true);
     Ok(SnapshotRoundtripOutput {
         notes: snapshot_notes(back),
         ranked: after.iter().map(|hit| hit.path.clone()).collect(),

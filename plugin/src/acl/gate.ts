@@ -15,6 +15,8 @@ export interface AccessPolicy {
 
 export class AccessGate {
 	private readonly config: AclConfig;
+	/** Read decisions made so far, by path. */
+	private readonly reads = new Map<string, boolean>();
 
 	/** Compiles `policy`; throws the engine's `invalid_presets: …` error for a bad folder. */
 	constructor(
@@ -34,8 +36,25 @@ export class AccessGate {
 		return { allowed: false, reason: String(decision.path_error ?? decision.denied_by) };
 	}
 
-	/** Whether `path` may be read (search results and listings drop the others). */
+	/**
+	 * Whether every note may be read: no folder and not the unlisted ones set to "none" (the
+	 * hard-denied folders, `.obsidian/` and the like, hold no notes the index has).
+	 */
+	readsEverything(): boolean {
+		return this.policy.unlisted !== "none" && this.policy.folders.every((folder) => folder.preset !== "none");
+	}
+
+	/**
+	 * Whether `path` may be read (search results and listings drop the others). Kept per path:
+	 * the policy of a gate never changes (new settings make a new gate), and a search asks once
+	 * per note.
+	 */
 	mayRead(path: string): boolean {
-		return this.check(path, "read").allowed;
+		let allowed = this.reads.get(path);
+		if (allowed === undefined) {
+			allowed = this.check(path, "read").allowed;
+			this.reads.set(path, allowed);
+		}
+		return allowed;
 	}
 }

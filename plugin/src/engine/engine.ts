@@ -124,11 +124,12 @@ export interface NoteIndex {
 	/**
 	 * The first `wanted` notes for `query` that `allowed` admits, best first, scored with the
 	 * statistics of the notes `readable` admits (the caller's folder access), as the server
-	 * scores, so notes it may not read change no score. A throw counts as no.
+	 * scores, so notes it may not read change no score. A throw counts as no. `readable` null:
+	 * every note is readable (the whole index's statistics, no call per note).
 	 */
-	searchNotes(query: string, wanted: number, readable: (path: string) => boolean, allowed: (path: string) => boolean): NoteMatch[];
-	/** How many chunks the notes `readable` admits have (a throw counts as no). */
-	readableChunks(readable: (path: string) => boolean): number;
+	searchNotes(query: string, wanted: number, readable: ((path: string) => boolean) | null, allowed: (path: string) => boolean): NoteMatch[];
+	/** How many chunks the notes `readable` admits have (a throw counts as no; null: all). */
+	readableChunks(readable: ((path: string) => boolean) | null): number;
 	/**
 	 * The snapshot of this index (engine-core's checksummed format), whose documents are exactly
 	 * the chunks of `notes`, stamped with `build`; `invalid_notes` otherwise.

@@ -45,7 +45,7 @@ async function hybrid(server: NativeServer | null, query: string, limit: number)
 export async function searchVault(index: VaultIndex, server: NativeServer | null, query: string, limit: number): Promise<Suggestion[]> {
 	const fused = await hybrid(server, query, limit);
 	if (fused !== null) return fused;
-	return index.search(query, limit, () => true, () => true).map((hit) => ({
+	return index.search(query, limit, null, () => true).map((hit) => ({
 		path: hit.path,
 		heading: hit.headings.join(" > "),
 		source: "lexical" as const,

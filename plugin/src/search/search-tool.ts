@@ -54,8 +54,10 @@ export function searchTool(index: VaultIndex, gate: () => AccessGate): BridgeToo
 				return toolError("invalid_input", `The folder access settings are invalid (${String(err)}); fix them in the TC Bridge settings.`);
 			}
 			const { folder } = parsed;
-			const readable = (path: string) => access.mayRead(path);
-			const allowed = (path: string) => (folder === null || path.startsWith(folder)) && readable(path);
+			// Null when the folder access reads every folder: the whole index's statistics, with
+			// no folder-access decision per note on each search.
+			const readable = access.readsEverything() ? null : (path: string) => access.mayRead(path);
+			const allowed = (path: string) => (folder === null || path.startsWith(folder)) && (readable === null || readable(path));
 			const results = index.search(parsed.query, parsed.limit, readable, allowed).map((hit) => ({
 				path: hit.path,
 				heading: hit.headings.join(" > "),

@@ -172,9 +172,13 @@ export class VaultIndex {
 		return { state: this.state, notes: this.notes.size, chunks: this.chunkCount, total: this.total };
 	}
 
-	/** The notes and chunks of the notes `readable` admits: the coverage a restricted caller is told. */
-	readableCoverage(readable: (path: string) => boolean): { notes: number; chunks: number } {
+	/**
+	 * The notes and chunks of the notes `readable` admits (null: every note): the coverage a
+	 * restricted caller is told.
+	 */
+	readableCoverage(readable: ((path: string) => boolean) | null): { notes: number; chunks: number } {
 		if (this.closed) return { notes: 0, chunks: 0 };
+		if (readable === null) return { notes: this.notes.size, chunks: this.chunkCount };
 		let notes = 0;
 		for (const path of this.notes.keys()) if (readable(path)) notes += 1;
 		return { notes, chunks: this.index.readableChunks(readable) };
@@ -182,9 +186,10 @@ export class VaultIndex {
 
 	/**
 	 * The first `limit` notes `allowed` admits for `query`, best first, each by its best chunk,
-	 * scored with the statistics of the notes `readable` admits.
+	 * scored with the statistics of the notes `readable` admits (null: every note, the whole
+	 * index's statistics without a call per note).
 	 */
-	search(query: string, limit: number, readable: (path: string) => boolean, allowed: (path: string) => boolean): NoteHit[] {
+	search(query: string, limit: number, readable: ((path: string) => boolean) | null, allowed: (path: string) => boolean): NoteHit[] {
 		if (this.closed) return [];
 		return this.index.searchNotes(query, limit, readable, allowed).map((hit) => ({
 			path: hit.path,
