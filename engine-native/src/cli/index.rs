@@ -105,8 +105,10 @@ fn embed(dispatcher: &Dispatcher, vault: &str) -> Result<Option<Coverage>, Seman
     let mut progress = Progress::new(format!("embedding {vault}"), Unit::Count("chunks embedded"));
     progress.update(0, Some(total));
     let now = dispatcher.server().clock().now_seconds();
-    let coverage = indexes.embed_pending(store, vault, embeddings, now, &mut |done| {
-        progress.update(done as u64, Some(total));
+    let mut done = 0;
+    let coverage = indexes.embed_pending(store, vault, embeddings, now, &mut |embedded| {
+        done += embedded.len() as u64;
+        progress.update(done, Some(total));
     });
     progress.finish();
     coverage

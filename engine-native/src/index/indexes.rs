@@ -289,7 +289,8 @@ impl Indexes {
     }
 
     /// Embeds every chunk of vault `id` that has no vector yet, when a provider is configured;
-    /// `progress(embedded so far)`. Returns the vault's coverage afterwards, `None` without a
+    /// `progress(note paths)` after each batch, the note of every chunk embedded (see
+    /// [`SemanticIndex::embed_pending`]). Returns the vault's coverage afterwards, `None` without a
     /// provider. A provider failure is recorded against the vault's notes it was embedding
     /// and returned.
     pub fn embed_pending(
@@ -298,7 +299,7 @@ impl Indexes {
         id: &str,
         config: &EmbeddingsConfig,
         now: i64,
-        progress: &mut dyn FnMut(usize),
+        progress: &mut dyn FnMut(&[&str]),
     ) -> Result<Option<Coverage>, SemanticError> {
         let Some(semantic) = self.semantic(store, config)? else {
             return Ok(None);

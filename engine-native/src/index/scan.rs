@@ -271,7 +271,7 @@ fn read_note(reader: &NoteReader<'_>, path: String, known: Option<&FileStamp>) -
 }
 
 impl Scanner<'_> {
-    /// Scans every note of the vault; `progress(done, total)` after each one.
+    /// Scans every note of the vault; `progress(done, total)` after each note `counted` admits.
     pub fn scan_all(
         &self,
         progress: &mut dyn FnMut(usize, usize),
@@ -289,7 +289,11 @@ impl Scanner<'_> {
             .into_iter()
             .map(|failure| failure.path)
             .collect();
-        let total = notes.len();
+        // Progress counts the notes the report counts.
+        let total = notes
+            .iter()
+            .filter(|entry| (self.counted)(&entry.path))
+            .count();
         let (sender, receiver) = sync_channel(READ_AHEAD / SEND_BATCH);
         let reader = self.note_reader();
         let (stored, gone) = std::thread::scope(|scope| {

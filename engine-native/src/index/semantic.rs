@@ -236,7 +236,8 @@ impl SemanticIndex {
     }
 
     /// Embeds the chunks of `vault` that have no vector yet, `batch` at a time, reporting
-    /// `progress(embedded so far)`; returns how many it embedded. One embedder runs at a time.
+    /// `progress(note paths)` after each batch with the note of every chunk it embedded (so a
+    /// caller can count only the chunks it may see); returns how many it embedded. One embedder runs at a time.
     /// With `secrets` (a remote provider), each chunk is scanned for credentials first and
     /// withheld or sent redacted (see [`crate::index::secret_screen`]); a withheld chunk stays
     /// without a vector and is no longer pending.
@@ -247,7 +248,7 @@ impl SemanticIndex {
         batch: usize,
         now: i64,
         secrets: Option<SecretsAction>,
-        progress: &mut dyn FnMut(usize),
+        progress: &mut dyn FnMut(&[&str]),
     ) -> Result<usize, SemanticError> {
         let _one = self
             .embedding
@@ -339,7 +340,8 @@ impl SemanticIndex {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .observe(done as u64);
-            progress(done);
+            let embedded: Vec<&str> = pending.iter().map(|chunk| chunk.path.as_str()).collect();
+            progress(&embedded);
         }
     }
 

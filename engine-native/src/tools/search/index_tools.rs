@@ -127,34 +127,39 @@ fn index_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let indexes = ctx.server().indexes();
     let embeddings = &ctx.served().config().config.embeddings;
     let (report, notes) = scan_notes(ctx)?;
-    // Progress continues past the notes with the chunks still to embed.
+    // Progress continues past the notes with the chunks still to embed, counting only the
+    // chunks the caller may read (hidden notes change nothing it is told).
+    let readable = |path: &str| ctx.may(path, AclOp::Read);
     let to_embed = match indexes
         .semantic(ctx.store(), embeddings)
         .map_err(SemanticError::into_tool_error)?
     {
-        Some(semantic) => {
-            let coverage = semantic
-                .coverage(ctx.store(), ctx.vault_id())
-                .map_err(SemanticError::into_tool_error)?;
-            coverage.chunks.saturating_sub(coverage.embedded) as u64
-        }
+        Some(semantic) => readable_chunk_count(ctx, &*open_index(ctx)?)
+            .saturating_sub(semantic.embedded_readable(ctx.vault_id(), &readable))
+            as u64,
         None => 0,
     };
+    let mut embedded = 0;
     let coverage = indexes
         .embed_pending(
             ctx.store(),
             ctx.vault_id(),
             embeddings,
             ctx.clock().now_seconds(),
-            &mut |embedded| {
+            &mut |paths| {
+                embedded += paths.iter().filter(|path| readable(path)).count() as u64;
                 ctx.report_progress(
-                    notes + embedded as u64,
-                    Some(notes + to_embed.max(embedded as u64)),
+                    notes + embedded,
+                    Some(notes + to_embed.max(embedded)),
                     "embedding chunks",
                 );
             },
         )
         .map_err(SemanticError::into_tool_error)?;
+    // The background embedder may have embedded some of them meanwhile: all are done now.
+    if coverage.is_some() && embedded < to_embed {
+        ctx.report_progress(notes + to_embed, Some(notes + to_embed), "embedding chunks");
+    }
     let lexical_only = coverage
         .is_none()
         .then(|| lexical_reason(indexes, ctx.served().config()));

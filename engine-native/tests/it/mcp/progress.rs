@@ -2,7 +2,8 @@
 //! `progressToken` sends `notifications/progress` for that token, never decreasing, the last
 //! one at the total, all before the result. (rmcp attaches a token to every request, so the
 //! no-token path is the one every other test's `Dispatcher::call` takes.)
-//! With a provider, the chunks it embeds follow the notes in the same count.
+//! With a provider, the chunks it embeds follow the notes in the same count. Under a folder
+//! ACL both counts are of what the caller may read: hidden notes change no report.
 
 use std::sync::{Arc, Mutex};
 
@@ -77,19 +78,26 @@ async fn index_vault_reports_the_chunks_it_embeds_after_the_notes() {
     use rmcp::ServiceExt;
     use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 
+    // Six readable notes at the root, four the caller may not read.
     let vault = vault_of_notes(6);
+    std::fs::create_dir(vault.path().join("private")).expect("private folder");
+    for i in 0..4 {
+        std::fs::write(
+            vault.path().join(format!("private/Secret {i}.md")),
+            format!("# Secret {i}\n\nhidden words {i}\n\n## More\n\nmore hidden words\n"),
+        )
+        .expect("hidden note");
+    }
     let config = tempfile::tempdir().expect("config dir");
     let config_file = config.path().join("config.json");
     let model = crate::support::hub_mirror::test_model();
-    write_config(
-        &config_file,
-        vault.path(),
-        json!({
-            "cacheDir": config.path().join("cache"),
-            "index": {"scanOnStart": false, "watch": false},
-            "embeddings": {"provider": "local", "modelPath": model}
-        }),
-    );
+    let config_json = json!({
+        "vaults": [{"id": "main", "path": vault.path(), "acl": {"readPaths": ["Note *"]}}],
+        "cacheDir": config.path().join("cache"),
+        "index": {"scanOnStart": false, "watch": false},
+        "embeddings": {"provider": "local", "modelPath": model}
+    });
+    std::fs::write(&config_file, config_json.to_string()).expect("config file");
     let command = tokio::process::Command::new(crate::support::mcp::BIN).configure(|c| {
         c.args(["serve", "--config"])
             .arg(&config_file)
@@ -123,6 +131,17 @@ async fn index_vault_reports_the_chunks_it_embeds_after_the_notes() {
         "notes, then chunks: {received:?}"
     );
     assert_eq!(last.total, Some(6.0 + chunks));
+    // One chunk per readable note: the hidden notes' chunks are in no count.
+    assert_eq!(chunks, 6.0, "{result:?}");
+    let indexing = received
+        .iter()
+        .filter(|n| n.message.as_deref() == Some("indexing notes"));
+    assert!(
+        indexing
+            .clone()
+            .all(|n| n.total == Some(6.0) && n.progress <= 6.0),
+        "{received:?}"
+    );
     let progress: Vec<f64> = received.iter().map(|n| n.progress).collect();
     assert!(progress.windows(2).all(|w| w[0] <= w[1]), "{progress:?}");
     client.cancel().await.expect("close");
