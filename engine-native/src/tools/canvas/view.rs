@@ -5,6 +5,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::model::{Canvas, Item, field, id, number};
+use crate::content::injection::ContentFlags;
 use crate::server::ToolContext;
 use engine_core::acl::AclOp;
 
@@ -39,6 +40,9 @@ pub(super) struct NodeView {
     /// A text node's Markdown.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
+    /// Shapes of prompt injection in `text` (absent when none; the text is never altered).
+    #[serde(flatten)]
+    pub flags: ContentFlags,
     /// A file node's vault path.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
@@ -142,6 +146,7 @@ pub(super) fn node_views(ctx: &ToolContext<'_>, canvas: &Canvas) -> Vec<NodeView
         .iter()
         .map(|node| {
             let file = text(node, "file");
+            let node_text = text(node, "text");
             let file_resolved = file.as_deref().map(|path| {
                 ctx.may(path, AclOp::Read)
                     && ctx.vault().resolve(path).is_ok_and(|file| file.exists())
@@ -154,7 +159,11 @@ pub(super) fn node_views(ctx: &ToolContext<'_>, canvas: &Canvas) -> Vec<NodeView
                 width: number(node, "width").unwrap_or(0.0),
                 height: number(node, "height").unwrap_or(0.0),
                 color: text(node, "color"),
-                text: text(node, "text"),
+                flags: node_text
+                    .as_deref()
+                    .map(ContentFlags::of)
+                    .unwrap_or_default(),
+                text: node_text,
                 subpath: text(node, "subpath"),
                 file,
                 file_resolved,

@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::corpus;
 use super::matching::{Budget, Pattern, line_snippet, scan};
 use super::{cursor_offset, folder_prefix, index_fault};
+use crate::content::injection::ContentFlags;
 use crate::errors::ToolError;
 use crate::index::snippet::Snippet;
 use crate::server::ToolContext;
@@ -27,6 +28,10 @@ pub(super) struct LineHit {
     line: usize,
     /// The line around its first match (at most 240 characters), every match highlighted.
     text: Snippet,
+    /// Shapes of prompt injection in the whole line (absent when none; the text is never
+    /// altered).
+    #[serde(flatten)]
+    flags: ContentFlags,
 }
 
 /// How much was searched.
@@ -80,6 +85,7 @@ pub(super) fn run(
                 path: note.note.path.clone(),
                 line: line.line,
                 text: line_snippet(&note.note.text, line),
+                flags: ContentFlags::of(&note.note.text[line.span.clone()]),
             })
         })
         .skip(offset)

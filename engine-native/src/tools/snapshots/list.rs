@@ -6,6 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use crate::content::injection::ContentFlags;
 use crate::errors::{ErrorCode, ToolError};
 use crate::server::{PathArg, ToolContext, ToolDef};
 use crate::store::SnapshotInfo;
@@ -64,6 +65,9 @@ struct SnapshotContent {
     /// Whether the kept content is not UTF-8 text (an attachment): it is not shown, but
     /// `restore_note` puts it back all the same.
     binary: bool,
+    /// Shapes of prompt injection in `text` (absent when none; the text is never altered).
+    #[serde(flatten)]
+    flags: ContentFlags,
 }
 
 const READ_PATH: &[PathArg] = &[PathArg {
@@ -152,10 +156,12 @@ fn read_snapshot(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError>
         .as_ref()
         .and_then(|bytes| String::from_utf8(bytes.clone()).ok());
     let binary = snapshot.content.is_some() && text.is_none();
+    let flags = text.as_deref().map(ContentFlags::of).unwrap_or_default();
     structured(&SnapshotContent {
         snapshot: snapshot.info,
         text,
         binary,
+        flags,
     })
 }
 

@@ -1,4 +1,5 @@
-//! `read_note`, `read_notes`, `search_vault` and the connector's `search` and `fetch` flag a
+//! `read_note`, `read_notes`, `search_vault`, `search_text`, `search_regex`, `read_snapshot`,
+//! `read_canvas` and the connector's `search` and `fetch` flag a
 //! note shaped like prompt injection (`content_flags`, `content_risk`) and hand its text out
 //! unchanged; an ordinary note that shares its words carries no flag.
 
@@ -94,4 +95,54 @@ fn the_connector_search_and_fetch_flag_the_planted_note() {
         normal["metadata"].get("content_flags").is_none(),
         "{normal}"
     );
+}
+
+#[test]
+fn line_searches_flag_each_line_they_show() {
+    let fx = fixture();
+    for (tool, args) in [
+        ("search_text", json!({"query": "ignore"})),
+        ("search_regex", json!({"pattern": "ign?ore"})),
+    ] {
+        let found = fx.ok(tool, args);
+        let hits = found["hits"].as_array().expect("hits");
+        let line = |path: &str| {
+            hits.iter()
+                .find(|hit| hit["path"] == path)
+                .unwrap_or_else(|| panic!("{tool}: {path} not found: {found}"))
+        };
+        assert_eq!(
+            line("Planted.md")["content_flags"],
+            json!(["instruction_override", "hidden_text"]),
+            "{tool}: {found}"
+        );
+        assert!(
+            line("Normal.md").get("content_flags").is_none(),
+            "{tool}: {found}"
+        );
+    }
+}
+
+#[test]
+fn read_snapshot_and_read_canvas_flag_the_text_they_return() {
+    let fx = fixture();
+    fx.ok(
+        "append_note",
+        json!({"path": "Planted.md", "content": "one more line"}),
+    );
+    let snapshots = fx.ok("list_snapshots", json!({"path": "Planted.md"}));
+    let id = snapshots["items"][0]["id"].clone();
+    let snapshot = fx.ok("read_snapshot", json!({"id": id}));
+    assert_eq!(snapshot["text"], PLANTED, "{snapshot}");
+    assert_eq!(snapshot["content_flags"], json!(FLAGS), "{snapshot}");
+
+    let canvas = json!({"nodes": [
+        {"id": "a", "type": "text", "text": PLANTED, "x": 0, "y": 0, "width": 100, "height": 100},
+        {"id": "b", "type": "text", "text": NORMAL, "x": 200, "y": 0, "width": 100, "height": 100}
+    ], "edges": []});
+    fx.write("main", "Board.canvas", &canvas.to_string());
+    let read = fx.ok("read_canvas", json!({"path": "Board.canvas"}));
+    assert_eq!(read["nodes"][0]["content_flags"], json!(FLAGS), "{read}");
+    assert_eq!(read["nodes"][0]["content_risk"], "high");
+    assert!(read["nodes"][1].get("content_flags").is_none(), "{read}");
 }
