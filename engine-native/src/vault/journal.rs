@@ -107,9 +107,12 @@ impl Vault {
 impl Vault {
     /// Remembers the file at the vault path `path` as it is now, for a change made outside
     /// this server within the recorded call (TC Bridge writing through Obsidian): dispatch
-    /// then keeps it when the call changed it, like its own writes. A path that does not
-    /// resolve inside the vault is skipped (the change would be refused there).
+    /// then keeps it when the call changed it, like its own writes. The call also takes the
+    /// file's turn in the write queue, so the server's own writes to it wait until Obsidian's
+    /// is done. A path that does not resolve inside the vault is skipped (the change would be
+    /// refused there).
     pub fn remember_path(&self, path: &str) {
+        self.queue_path(path);
         if let Ok(target) = self.resolve(path) {
             self.remember(&target);
         }

@@ -517,3 +517,42 @@ fn what_obsidian_writes_for_a_bridge_tool_is_snapshotted_and_undone() {
     ok(&fx, "undo_last_change", json!({}));
     assert!(!fx.exists("main", "Drawings/new.excalidraw.md"));
 }
+
+#[test]
+fn a_server_write_waits_while_obsidian_writes_the_same_note_for_a_bridge_tool() {
+    let companion = FakeCompanion::start(Mode::Reachable);
+    let fx = fixture(companion.config());
+    companion.write_into(fx.vault_dir("main"));
+    let drawing = "Drawings/d.excalidraw.md";
+    // Obsidian takes 300 ms to write the drawing; the server's append arrives meanwhile.
+    companion.set_mode(Mode::Sleeping(Duration::from_millis(300)));
+    std::thread::scope(|scope| {
+        let bridge =
+            scope.spawn(|| call_through_gate(&fx, "update_excalidraw", json!({"path": drawing})));
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while companion
+            .requests_to("/obsidian-tc/v1/excalidraw/write")
+            .is_empty()
+            && Instant::now() < deadline
+        {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let appended = call(
+            &fx,
+            "append_note",
+            json!({"path": drawing, "content": "server line"}),
+        );
+        appended
+            .result
+            .expect("append_note waits its turn instead of failing");
+        bridge
+            .join()
+            .expect("bridge thread")
+            .result
+            .expect("update_excalidraw");
+    });
+    // The append came after Obsidian's write, so neither is lost.
+    let text = std::fs::read_to_string(fx.vault_dir("main").join(drawing)).expect("drawing");
+    assert!(text.starts_with(&format!("{DRAWN}update")), "{text}");
+    assert!(text.contains("server line"), "{text}");
+}
