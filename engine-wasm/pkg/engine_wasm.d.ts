@@ -44,9 +44,9 @@ export class LexicalIndex {
     /**
      * How many chunks the notes `readable(path)` admits have (a throw or a falsy answer
      * leaves the note out): the `coverage` a caller restricted to them is told; every chunk
-     * when `readable` is null.
+     * when `readable` is null. `view_key` as for `search_notes`.
      */
-    readable_chunks(readable?: Function | null): number;
+    readable_chunks(readable?: Function | null, view_key?: string | null): number;
     /**
      * Removes a document; returns whether it was indexed.
      */
@@ -62,8 +62,11 @@ export class LexicalIndex {
      * may not read change no score; `allowed` narrows further (a folder). A throw or a falsy
      * answer of either leaves the note out. `readable` null: every note is readable, and the
      * search uses the whole index's statistics without building a view (no call per note).
+     * `view_key` names everything `readable` depends on (the folder access): the view built
+     * for it is kept and reused, without asking `readable` again, until the index changes or
+     * another key is given.
      */
-    search_notes(query: string, wanted: number, readable: Function | null | undefined, allowed: Function): any;
+    search_notes(query: string, wanted: number, readable: Function | null | undefined, allowed: Function, view_key?: string | null): any;
     /**
      * Replaces the scoring parameters `{k1?, b?, weights?}` (no re-indexing needed).
      */
@@ -190,10 +193,10 @@ export interface InitOutput {
     readonly lexicalindex_is_empty: (a: number) => number;
     readonly lexicalindex_len: (a: number) => number;
     readonly lexicalindex_new: (a: any) => [number, number, number];
-    readonly lexicalindex_readable_chunks: (a: number, b: number) => number;
+    readonly lexicalindex_readable_chunks: (a: number, b: number, c: number, d: number) => number;
     readonly lexicalindex_remove: (a: number, b: number, c: number) => number;
     readonly lexicalindex_search: (a: number, b: number, c: number, d: number) => [number, number, number];
-    readonly lexicalindex_search_notes: (a: number, b: number, c: number, d: number, e: number, f: any) => [number, number, number];
+    readonly lexicalindex_search_notes: (a: number, b: number, c: number, d: number, e: number, f: any, g: number, h: number) => [number, number, number];
     readonly lexicalindex_set_params: (a: number, b: any) => [number, number];
     readonly lexicalindex_to_bytes: (a: number) => [number, number];
     readonly lexicalindex_to_note_snapshot: (a: number, b: number, c: number, d: any) => [number, number, number, number];

@@ -123,12 +123,15 @@ export class LexicalIndex {
     /**
      * How many chunks the notes `readable(path)` admits have (a throw or a falsy answer
      * leaves the note out): the `coverage` a caller restricted to them is told; every chunk
-     * when `readable` is null.
+     * when `readable` is null. `view_key` as for `search_notes`.
      * @param {Function | null} [readable]
+     * @param {string | null} [view_key]
      * @returns {number}
      */
-    readable_chunks(readable) {
-        const ret = wasm.lexicalindex_readable_chunks(this.__wbg_ptr, isLikeNone(readable) ? 0 : addToExternrefTable0(readable));
+    readable_chunks(readable, view_key) {
+        var ptr0 = isLikeNone(view_key) ? 0 : passStringToWasm0(view_key, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+        var len0 = WASM_VECTOR_LEN;
+        const ret = wasm.lexicalindex_readable_chunks(this.__wbg_ptr, isLikeNone(readable) ? 0 : addToExternrefTable0(readable), ptr0, len0);
         return ret >>> 0;
     }
     /**
@@ -165,17 +168,30 @@ export class LexicalIndex {
      * may not read change no score; `allowed` narrows further (a folder). A throw or a falsy
      * answer of either leaves the note out. `readable` null: every note is readable, and the
      * search uses the whole index's statistics without building a view (no call per note).
+     * `view_key` names everything `readable` depends on (the folder access): the view built
+     * for it is kept and reused, without asking `readable` again, until the index changes or
+     * another key is given.
      * @param {string} query
      * @param {number} wanted
      * @param {Function | null | undefined} readable
      * @param {Function} allowed
+     * @param {string | null} [view_key]
      * @returns {any}
      */
-    search_notes(query, wanted, readable, allowed) {
-        const val2 = +wanted;
-        const ptr0 = passStringToWasm0(query, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-        const len0 = WASM_VECTOR_LEN;
-        const ret = wasm.lexicalindex_search_notes(this.__wbg_ptr, ptr0, len0, val2, isLikeNone(readable) ? 0 : addToExternrefTable0(readable), allowed);
+    search_notes(query, wanted, readable, allowed, view_key) {
+        const val3 = +wanted;
+        let ptr0, len0, ptr1, len1;
+        try {
+            ptr0 = passStringToWasm0(query, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len0 = WASM_VECTOR_LEN;
+            ptr1 = isLikeNone(view_key) ? 0 : passStringToWasm0(view_key, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+            len1 = WASM_VECTOR_LEN;
+        } catch (e) {
+            if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
+            if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
+            throw e;
+        }
+        const ret = wasm.lexicalindex_search_notes(this.__wbg_ptr, ptr0, len0, val3, isLikeNone(readable) ? 0 : addToExternrefTable0(readable), allowed, ptr1, len1);
         if (ret[2]) {
             throw takeFromExternrefTable0(ret[1]);
         }

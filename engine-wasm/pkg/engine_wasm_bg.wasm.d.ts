@@ -28,10 +28,10 @@ export const lexicalindex_from_note_snapshot: (a: number, b: number, c: number, 
 export const lexicalindex_is_empty: (a: number) => number;
 export const lexicalindex_len: (a: number) => number;
 export const lexicalindex_new: (a: any) => [number, number, number];
-export const lexicalindex_readable_chunks: (a: number, b: number) => number;
+export const lexicalindex_readable_chunks: (a: number, b: number, c: number, d: number) => number;
 export const lexicalindex_remove: (a: number, b: number, c: number) => number;
 export const lexicalindex_search: (a: number, b: number, c: number, d: number) => [number, number, number];
-export const lexicalindex_search_notes: (a: number, b: number, c: number, d: number, e: number, f: any) => [number, number, number];
+export const lexicalindex_search_notes: (a: number, b: number, c: number, d: number, e: number, f: any, g: number, h: number) => [number, number, number];
 export const lexicalindex_set_params: (a: number, b: any) => [number, number];
 export const lexicalindex_to_bytes: (a: number) => [number, number];
 export const lexicalindex_to_note_snapshot: (a: number, b: number, c: number, d: any) => [number, number, number, number];

@@ -6,7 +6,9 @@
 //     on obsidian-help-en; (b) onload to search ready on a temporary copy of obsidian-help-all,
 //     first start (no saved index: every note read) and second start (from the index the first
 //     saved on unload); (c) WASM search latency p50/p95 over the 58 golden queries on
-//     obsidian-help-all. Medians over N runs (default 5). Run `npm run build` first.
+//     obsidian-help-all, with every folder readable and with folder access to `en/` only (the
+//     view of the readable notes kept between searches). Medians over N runs (default 5). Run
+//     `npm run build` first.
 import { cpSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,9 +30,9 @@ const bridgeRequest = (port, method, path, body) => request(port, { method, path
  * `servingMs`: onload start to the first health answer; `ready` resolves (with `readyMs`) when the
  * `search` tool's coverage says the first pass over the vault has ended.
  */
-export async function startPlugin(vaultDir) {
+export async function startPlugin(vaultDir, settings = {}) {
 	const Plugin = loadBundle();
-	const app = fakeApp({ vaultDir, data: { port: 0, token: TOKEN } });
+	const app = fakeApp({ vaultDir, data: { port: 0, token: TOKEN, ...settings } });
 	const plugin = new Plugin(app, manifest);
 	const t0 = performance.now();
 	await plugin.onload();
@@ -123,31 +125,36 @@ async function main() {
 	}
 	console.log(`obsidian-help-all (${notes} notes, ${runs} runs, medians): onload to search ready, first start ${median(first).toFixed(0)} ms (every note read), second start ${median(second).toFixed(0)} ms (from the saved index, ${(bytes / 1e6).toFixed(1)} MB)`);
 
-	const p = await startPlugin(copy);
-	await p.ready;
-	// The tool's own work in process (WASM search, ACL check of each candidate, JSON), no HTTP.
-	const tool = p.plugin.bridge.registry.get("search");
-	const p50s = [];
-	const p95s = [];
-	const httpP50s = [];
-	for (let run = 0; run < runs; run++) {
-		const wasm = [];
-		const viaHttp = [];
-		for (const q of queries) {
-			let t = performance.now();
-			await tool.run({ query: q, limit: 10 });
-			wasm.push(performance.now() - t);
-			t = performance.now();
-			await p.search({ query: q, limit: 10 });
-			viaHttp.push(performance.now() - t);
+	for (const [label, settings] of [
+		["", {}],
+		[", folder access en/ only", { folderAccess: [{ folder: "en", preset: "r" }], unlistedAccess: "none" }],
+	]) {
+		const p = await startPlugin(copy, settings);
+		await p.ready;
+		// The tool's own work in process (WASM search, ACL check of each candidate, JSON), no HTTP.
+		const tool = p.plugin.bridge.registry.get("search");
+		const p50s = [];
+		const p95s = [];
+		const httpP50s = [];
+		for (let run = 0; run < runs; run++) {
+			const wasm = [];
+			const viaHttp = [];
+			for (const q of queries) {
+				let t = performance.now();
+				await tool.run({ query: q, limit: 10 });
+				wasm.push(performance.now() - t);
+				t = performance.now();
+				await p.search({ query: q, limit: 10 });
+				viaHttp.push(performance.now() - t);
+			}
+			p50s.push(quantile(wasm, 0.5));
+			p95s.push(quantile(wasm, 0.95));
+			httpP50s.push(quantile(viaHttp, 0.5));
 		}
-		p50s.push(quantile(wasm, 0.5));
-		p95s.push(quantile(wasm, 0.95));
-		httpP50s.push(quantile(viaHttp, 0.5));
+		console.log(`obsidian-help-all WASM search${label}, search tool in process (top 10, ${queries.length} golden queries, ${runs} runs, medians): p50 ${median(p50s).toFixed(3)} ms, p95 ${median(p95s).toFixed(3)} ms`);
+		console.log(`obsidian-help-all search tool${label} over the bridge HTTP API: p50 ${median(httpP50s).toFixed(3)} ms`);
+		await p.unload();
 	}
-	console.log(`obsidian-help-all WASM search, search tool in process (top 10, ${queries.length} golden queries, ${runs} runs, medians): p50 ${median(p50s).toFixed(3)} ms, p95 ${median(p95s).toFixed(3)} ms`);
-	console.log(`obsidian-help-all search tool over the bridge HTTP API: p50 ${median(httpP50s).toFixed(3)} ms`);
-	await p.unload();
 	rmSync(copy, { recursive: true, force: true });
 }
 

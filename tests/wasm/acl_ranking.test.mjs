@@ -1,7 +1,8 @@
 // ACL-exact ranking in WebAssembly: a caller who may read only `Public/` gets the same score
 // bits for a public note whether 0 or 60 notes it may not read share its term (BM25F's
 // statistics are those of the readable notes), on the Node build and the committed web build,
-// and both builds agree bit for bit. The plugin's folder access is such a caller.
+// and both builds agree bit for bit. The plugin's folder access is such a caller. A view kept
+// under a key is reused without asking again, and rebuilt once the index changes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -57,6 +58,38 @@ for (const [label, engine] of [['pkg-node', nodeBuild], ['pkg (web)', webBuild]]
     const restricted = index.search_notes('merger', 100, readable, all).find((h) => h.path === 'Public/merger.md');
     index.free();
     assert.ok(open.score < restricted.score);
+  });
+}
+
+for (const [label, engine] of [['pkg-node', nodeBuild], ['pkg (web)', webBuild]]) {
+  test(`${label}: a view kept under its key is reused until the index changes`, () => {
+    const index = new engine.LexicalIndex({});
+    for (const [path, text] of Object.entries({ ...PUBLIC, ...hidden(60) })) index.upsert_note(path, text, () => ({}));
+    let asked = 0;
+    const counted = (path) => { asked += 1; return readable(path); };
+    const page = () => index.search_notes('merger', 10, counted, all, 'public-only').map((h) => [h.path, bits(h.score)]);
+    const first = page();
+    assert.equal(asked, 63, 'one question per note');
+    assert.deepEqual(page(), first);
+    assert.equal(index.readable_chunks(counted, 'public-only'), 3);
+    assert.equal(asked, 63, 'the kept view answered without asking again');
+    // Without a key nothing is kept; another key builds its own view.
+    index.search_notes('merger', 10, counted, all);
+    assert.equal(asked, 126);
+    index.search_notes('merger', 10, all, all, 'everything');
+    assert.deepEqual(page(), first);
+    assert.equal(asked, 189, 'the other key replaced the kept view');
+    // A changed index is never searched through an old view: a new public note counts.
+    index.upsert_note('Public/news.md', 'Merger news.\n', () => ({}));
+    const after = page();
+    assert.equal(asked, 189 + 64);
+    assert.ok(after.some(([p]) => p === 'Public/news.md'));
+    assert.equal(index.readable_chunks(counted, 'public-only'), 4);
+    const fresh = new engine.LexicalIndex({});
+    for (const [path, text] of Object.entries({ ...PUBLIC, 'Public/news.md': 'Merger news.\n' })) fresh.upsert_note(path, text, () => ({}));
+    assert.deepEqual(after, fresh.search_notes('merger', 10, readable, all).map((h) => [h.path, bits(h.score)]));
+    fresh.free();
+    index.free();
   });
 }
 

@@ -244,6 +244,12 @@ impl LexicalIndex {
         self.index.visible(admits)
     }
 
+    /// Whether `visible` was built from this index as it is now (a view of an index that
+    /// changed since must be built again).
+    pub fn is_current(&self, visible: &Visible) -> bool {
+        visible.is_current(&self.index)
+    }
+
     /// The view of the chunks (documents whose ids are [`chunk_key`](super::chunk_key)s) of
     /// the notes `readable` admits, asked once per note path; an id that is not a chunk key
     /// is left out. What the server and the plugin search through for a caller.

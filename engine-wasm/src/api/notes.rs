@@ -7,7 +7,9 @@
 use engine_core::markdown::{
     ChunkOptions, NoteMetadata, chunk_extracted, extract, note_fields, note_text,
 };
-use engine_core::rank::{Document, best_per_note, chunk_key, chunk_key_path};
+use std::rc::Rc;
+
+use engine_core::rank::{Document, Visible, best_per_note, chunk_key, chunk_key_path};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
@@ -110,31 +112,55 @@ impl LexicalIndexHandle {
     /// may not read change no score; `allowed` narrows further (a folder). A throw or a falsy
     /// answer of either leaves the note out. `readable` null: every note is readable, and the
     /// search uses the whole index's statistics without building a view (no call per note).
+    /// `view_key` names everything `readable` depends on (the folder access): the view built
+    /// for it is kept and reused, without asking `readable` again, until the index changes or
+    /// another key is given.
     pub fn search_notes(
         &self,
         query: &str,
         wanted: usize,
         readable: Option<js_sys::Function>,
         allowed: &js_sys::Function,
+        view_key: Option<String>,
     ) -> Result<JsValue, JsError> {
-        let mut asks_readable = |path: &str| readable.as_ref().is_some_and(|f| asks(f, path));
-        let readable: Option<&mut dyn FnMut(&str) -> bool> =
-            readable.is_some().then_some(&mut asks_readable);
+        let visible = readable
+            .as_ref()
+            .map(|readable| self.visible(readable, view_key.as_deref()));
         let mut admits = |path: &str| asks(allowed, path);
-        js::to_js(&rank_notes(self, query, wanted, readable, &mut admits))
+        js::to_js(&rank_notes(self, query, wanted, visible.as_deref(), &mut admits))
     }
 
     /// How many chunks the notes `readable(path)` admits have (a throw or a falsy answer
     /// leaves the note out): the `coverage` a caller restricted to them is told; every chunk
-    /// when `readable` is null.
-    pub fn readable_chunks(&self, readable: Option<js_sys::Function>) -> usize {
+    /// when `readable` is null. `view_key` as for `search_notes`.
+    pub fn readable_chunks(
+        &self,
+        readable: Option<js_sys::Function>,
+        view_key: Option<String>,
+    ) -> usize {
         match readable {
-            Some(readable) => self
-                .inner
-                .visible_notes(&mut |path| asks(&readable, path))
-                .len(),
+            Some(readable) => self.visible(&readable, view_key.as_deref()).len(),
             None => self.inner.len(),
         }
+    }
+}
+
+impl LexicalIndexHandle {
+    /// The view of the chunks of the notes `readable` admits: the one kept under `key` when
+    /// the index has not changed since, else built (and kept under `key` when there is one).
+    fn visible(&self, readable: &js_sys::Function, key: Option<&str>) -> Rc<Visible> {
+        if let Some(key) = key
+            && let Some((kept, view)) = &*self.view.borrow()
+            && kept == key
+            && self.inner.is_current(view)
+        {
+            return Rc::clone(view);
+        }
+        let view = Rc::new(self.inner.visible_notes(&mut |path| asks(readable, path)));
+        if let Some(key) = key {
+            *self.view.borrow_mut() = Some((key.to_owned(), Rc::clone(&view)));
+        }
+        view
     }
 }
 
@@ -146,23 +172,23 @@ fn asks(predicate: &js_sys::Function, path: &str) -> bool {
 }
 
 /// The note ranking behind [`LexicalIndexHandle::search_notes`]: BM25F over the chunks of
-/// the notes `readable` admits, with their statistics (the whole index when `readable` is
-/// `None`: every note readable), then the notes `allowed` admits.
+/// `visible` with their statistics (the whole index when `None`: every note readable), then
+/// the notes `allowed` admits.
 pub fn rank_notes(
     index: &LexicalIndexHandle,
     query: &str,
     wanted: usize,
-    readable: Option<&mut dyn FnMut(&str) -> bool>,
+    visible: Option<&Visible>,
     allowed: &mut dyn FnMut(&str) -> bool,
 ) -> Vec<NoteHit> {
     let note_of = |key: &String| chunk_key_path(key).map(str::to_owned);
-    let visible = readable.map(|readable| index.inner.visible_notes(readable));
     let mut rank = |depth: usize| {
-        match &visible {
+        match visible {
             Some(visible) => index
                 .inner
                 .search_visible(visible, query, depth)
-                // The view was made from this index just now; nothing changed it since.
+                // A kept view is checked against the index before use; a stale one ranks
+                // nothing rather than scoring with another corpus's statistics.
                 .unwrap_or_default(),
             None => index.inner.search(query, depth),
         }
@@ -194,7 +220,7 @@ mod tests {
                 inner.upsert(&chunk.key, &chunk.document).expect("indexed");
             }
         }
-        LexicalIndexHandle { inner }
+        LexicalIndexHandle::from(inner)
     }
 
     #[test]
@@ -230,16 +256,12 @@ mod tests {
         let crowded = index_of(&notes);
         let public_only = |path: &str| path.starts_with("Public/");
         let want = rank_notes(&alone, "merger", 10, None, &mut |_| true);
-        let got = rank_notes(
-            &crowded,
-            "merger",
-            10,
-            Some(&mut |p| public_only(p)),
-            &mut |_| true,
-        );
+        let view = crowded.inner.visible_notes(&mut |p| public_only(p));
+        let got = rank_notes(&crowded, "merger", 10, Some(&view), &mut |_| true);
         assert_eq!(got, want);
         // A view admitting every note scores as the whole index does.
-        let all = rank_notes(&alone, "merger", 10, Some(&mut |_| true), &mut |_| true);
+        let every = alone.inner.visible_notes(&mut |_| true);
+        let all = rank_notes(&alone, "merger", 10, Some(&every), &mut |_| true);
         assert_eq!(all[0].score.to_bits(), want[0].score.to_bits());
         assert_eq!(got[0].score.to_bits(), want[0].score.to_bits());
     }

@@ -9,9 +9,11 @@
 use engine_core::rank::{
     self, AnalyzerStamp, Bm25Params, DecodeError, Document, Field, FusionError, IndexError,
     InvertedIndex, LexicalDecodeError, LexicalIndex, Normalization, ParamsError, RankedList,
-    ScoredDoc, ScoredList, VectorError,
+    ScoredDoc, ScoredList, VectorError, Visible,
 };
 use engine_core::text::AnalyzerSettings;
+use std::cell::RefCell;
+use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
@@ -661,6 +663,18 @@ struct LexicalOptions {
 #[wasm_bindgen(js_name = LexicalIndex)]
 pub struct LexicalIndexHandle {
     pub(crate) inner: LexicalIndex,
+    /// The last caller view built and the key it was built under, reused while the index is
+    /// unchanged (see `LexicalIndex.search_notes`).
+    pub(crate) view: RefCell<Option<(String, Rc<Visible>)>>,
+}
+
+impl From<LexicalIndex> for LexicalIndexHandle {
+    fn from(inner: LexicalIndex) -> LexicalIndexHandle {
+        LexicalIndexHandle {
+            inner,
+            view: RefCell::default(),
+        }
+    }
 }
 
 #[wasm_bindgen(js_class = LexicalIndex)]
@@ -671,7 +685,7 @@ impl LexicalIndexHandle {
         let options: LexicalOptions = js::from_js_or_default(options)?;
         let inner = LexicalIndex::new(options.analyzer, options.params)
             .map_err(|e| js::error(params_error(e)))?;
-        Ok(LexicalIndexHandle { inner })
+        Ok(LexicalIndexHandle::from(inner))
     }
 
     /// Inserts or replaces a document `{title?, aliases?, headings?, tags?, body?}`.
@@ -710,7 +724,7 @@ impl LexicalIndexHandle {
     pub fn from_bytes(bytes: &[u8]) -> Result<LexicalIndexHandle, JsError> {
         let inner =
             LexicalIndex::from_bytes(bytes).map_err(|e| js::error(lexical_decode_error(e)))?;
-        Ok(LexicalIndexHandle { inner })
+        Ok(LexicalIndexHandle::from(inner))
     }
 
     /// Number of documents.

@@ -151,7 +151,7 @@ impl LexicalIndexHandle {
                 .map_err(|_| js::error(ApiError::new("internal", "could not build the result")))
         };
         set("notes", &js::to_js(&snapshot_notes(notes))?)?;
-        set("index", &JsValue::from(LexicalIndexHandle { inner }))?;
+        set("index", &JsValue::from(LexicalIndexHandle::from(inner)))?;
         Ok(out.into())
     }
 }
@@ -222,8 +222,8 @@ pub fn note_snapshot_roundtrip(
     let (back, inner) = decode_snapshot(&bytes, &input.build).map_err(snapshot_error)?;
     let stable_bytes =
         encode_snapshot(&input.build, &back, &inner).map_err(snapshot_error)? == bytes;
-    let original = LexicalIndexHandle { inner: index };
-    let restored = LexicalIndexHandle { inner };
+    let original = LexicalIndexHandle::from(index);
+    let restored = LexicalIndexHandle::from(inner);
     let before = rank_notes(&original, &input.query, input.k, None, &mut |_| true);
     let after = rank_notes(&restored, &input.query, input.k, None, &mut |_| true);
     Ok(SnapshotRoundtripOutput {

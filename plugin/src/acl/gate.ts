@@ -17,6 +17,8 @@ export class AccessGate {
 	private readonly config: AclConfig;
 	/** Read decisions made so far, by path. */
 	private readonly reads = new Map<string, boolean>();
+	/** Names the folder access: gates with equal keys read the same notes (the search index keeps its view of them under it). */
+	readonly viewKey: string;
 
 	/** Compiles `policy`; throws the engine's `invalid_presets: …` error for a bad folder. */
 	constructor(
@@ -24,6 +26,7 @@ export class AccessGate {
 		private readonly policy: AccessPolicy,
 	) {
 		this.config = engine.aclFromPresets(policy.folders, policy.unlisted);
+		this.viewKey = JSON.stringify([policy.folders, policy.unlisted]);
 	}
 
 	/** Decides `op` on the vault-relative `path`. */

@@ -125,11 +125,13 @@ export interface NoteIndex {
 	 * The first `wanted` notes for `query` that `allowed` admits, best first, scored with the
 	 * statistics of the notes `readable` admits (the caller's folder access), as the server
 	 * scores, so notes it may not read change no score. A throw counts as no. `readable` null:
-	 * every note is readable (the whole index's statistics, no call per note).
+	 * every note is readable (the whole index's statistics, no call per note). `viewKey` names
+	 * everything `readable` depends on: the view built for it is reused, without asking
+	 * `readable` again, until the index changes or another key is given.
 	 */
-	searchNotes(query: string, wanted: number, readable: ((path: string) => boolean) | null, allowed: (path: string) => boolean): NoteMatch[];
-	/** How many chunks the notes `readable` admits have (a throw counts as no; null: all). */
-	readableChunks(readable: ((path: string) => boolean) | null): number;
+	searchNotes(query: string, wanted: number, readable: ((path: string) => boolean) | null, allowed: (path: string) => boolean, viewKey?: string): NoteMatch[];
+	/** How many chunks the notes `readable` admits have (a throw counts as no; null: all; `viewKey` as above). */
+	readableChunks(readable: ((path: string) => boolean) | null, viewKey?: string): number;
 	/**
 	 * The snapshot of this index (engine-core's checksummed format), whose documents are exactly
 	 * the chunks of `notes`, stamped with `build`; `invalid_notes` otherwise.
@@ -144,8 +146,8 @@ function wrapIndex(index: wasm.LexicalIndex): NoteIndex {
 	return {
 		upsertNote: (path, text, parseYaml) => call(() => index.upsert_note(path, text, parseYaml) as NoteChunk[]),
 		remove: (key) => index.remove(key),
-		searchNotes: (query, wanted, readable, allowed) => call(() => index.search_notes(query, wanted, readable, allowed) as NoteMatch[]),
-		readableChunks: (readable) => call(() => index.readable_chunks(readable)),
+		searchNotes: (query, wanted, readable, allowed, viewKey) => call(() => index.search_notes(query, wanted, readable, allowed, viewKey) as NoteMatch[]),
+		readableChunks: (readable, viewKey) => call(() => index.readable_chunks(readable, viewKey)),
 		toSnapshot: (build, notes) => call(() => index.to_note_snapshot(build, notes)),
 		free: () => index.free(),
 	};

@@ -58,7 +58,7 @@ export function searchTool(index: VaultIndex, gate: () => AccessGate): BridgeToo
 			// no folder-access decision per note on each search.
 			const readable = access.readsEverything() ? null : (path: string) => access.mayRead(path);
 			const allowed = (path: string) => (folder === null || path.startsWith(folder)) && (readable === null || readable(path));
-			const results = index.search(parsed.query, parsed.limit, readable, allowed).map((hit) => ({
+			const results = index.search(parsed.query, parsed.limit, readable, allowed, access.viewKey).map((hit) => ({
 				path: hit.path,
 				heading: hit.headings.join(" > "),
 				score: hit.score,
@@ -66,7 +66,7 @@ export function searchTool(index: VaultIndex, gate: () => AccessGate): BridgeToo
 			}));
 			// Counts of what the caller may read only, like the server's.
 			const coverage = index.coverage();
-			const seen = index.readableCoverage(readable);
+			const seen = index.readableCoverage(readable, access.viewKey);
 			return toolOk({
 				mode: "lexical",
 				results,

@@ -174,24 +174,25 @@ export class VaultIndex {
 
 	/**
 	 * The notes and chunks of the notes `readable` admits (null: every note): the coverage a
-	 * restricted caller is told.
+	 * restricted caller is told. `viewKey` names what `readable` depends on (see `search`).
 	 */
-	readableCoverage(readable: ((path: string) => boolean) | null): { notes: number; chunks: number } {
+	readableCoverage(readable: ((path: string) => boolean) | null, viewKey?: string): { notes: number; chunks: number } {
 		if (this.closed) return { notes: 0, chunks: 0 };
 		if (readable === null) return { notes: this.notes.size, chunks: this.chunkCount };
 		let notes = 0;
 		for (const path of this.notes.keys()) if (readable(path)) notes += 1;
-		return { notes, chunks: this.index.readableChunks(readable) };
+		return { notes, chunks: this.index.readableChunks(readable, viewKey) };
 	}
 
 	/**
 	 * The first `limit` notes `allowed` admits for `query`, best first, each by its best chunk,
 	 * scored with the statistics of the notes `readable` admits (null: every note, the whole
-	 * index's statistics without a call per note).
+	 * index's statistics without a call per note). The view of the readable notes is kept
+	 * under `viewKey` (the folder access it comes from) until the index changes.
 	 */
-	search(query: string, limit: number, readable: ((path: string) => boolean) | null, allowed: (path: string) => boolean): NoteHit[] {
+	search(query: string, limit: number, readable: ((path: string) => boolean) | null, allowed: (path: string) => boolean, viewKey?: string): NoteHit[] {
 		if (this.closed) return [];
-		return this.index.searchNotes(query, limit, readable, allowed).map((hit) => ({
+		return this.index.searchNotes(query, limit, readable, allowed, viewKey).map((hit) => ({
 			path: hit.path,
 			score: hit.score,
 			headings: this.notes.get(hit.path)?.chunks.find((chunk) => chunk.key === hit.key)?.headings ?? [],
