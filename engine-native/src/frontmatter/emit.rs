@@ -85,7 +85,8 @@ fn text(s: &str) -> String {
     }
 }
 
-/// Conservative shape check before the parse check: no indicator first, no `: ` or ` #`,
+/// Conservative shape check before the parse check: no indicator first, no `...` first (a
+/// key starting a line with it would read as the end of the YAML document), no `: ` or ` #`,
 /// no surrounding whitespace, no line breaks or control characters.
 fn plain_is_safe(s: &str) -> bool {
     const INDICATORS: &[char] = &[
@@ -96,6 +97,7 @@ fn plain_is_safe(s: &str) -> bool {
         return false;
     };
     !INDICATORS.contains(&first)
+        && !s.starts_with("...")
         && s.trim() == s
         && !s.chars().any(char::is_control)
         && !s.contains(": ")
@@ -134,6 +136,10 @@ mod tests {
         assert_eq!(lines("s", json!("two\nlines")), "s: \"two\\nlines\"\n");
         assert_eq!(lines("my key", json!("")), "my key: \"\"\n");
         assert_eq!(lines("#k", json!(1)), "\"#k\": 1\n");
+        // A line starting with `...` would end the YAML document (found by fuzzing).
+        assert_eq!(lines("....", json!(true)), "\"....\": true\n");
+        assert_eq!(lines("k", json!("...")), "k: \"...\"\n");
+        assert_eq!(lines("a...", json!("b...")), "a...: b...\n");
     }
 
     #[test]

@@ -127,7 +127,13 @@ impl LexicalIndexHandle {
             .as_ref()
             .map(|readable| self.visible(readable, view_key.as_deref()));
         let mut admits = |path: &str| asks(allowed, path);
-        js::to_js(&rank_notes(self, query, wanted, visible.as_deref(), &mut admits))
+        js::to_js(&rank_notes(
+            self,
+            query,
+            wanted,
+            visible.as_deref(),
+            &mut admits,
+        ))
     }
 
     /// How many chunks the notes `readable(path)` admits have (a throw or a falsy answer

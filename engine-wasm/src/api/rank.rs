@@ -12,9 +12,9 @@ use engine_core::rank::{
     ScoredDoc, ScoredList, VectorError, Visible,
 };
 use engine_core::text::AnalyzerSettings;
+use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::rc::Rc;
-use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use super::ApiError;

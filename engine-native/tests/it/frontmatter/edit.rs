@@ -339,3 +339,20 @@ fn unsupported_layouts_are_refused() {
         Err(FrontmatterError::UnsupportedLayout { .. })
     ));
 }
+
+#[test]
+fn a_key_starting_with_dots_is_quoted_and_edits_again() {
+    // Found by the frontmatter_edit fuzz target: `....: true` written unquoted at the start
+    // of a line reads as the end of the YAML document, so the next edit was refused.
+    let edit = Edit::Merge {
+        properties: object(json!({"....": true})),
+    };
+    let first = apply("body text\n", &edit).expect("merge");
+    assert_eq!(first.text, "---\n\"....\": true\n---\nbody text\n");
+    let again = apply(&first.text, &edit).expect("the same edit applies again");
+    assert!(!again.changed);
+    assert_eq!(
+        set(&first.text, "...more", json!("x")),
+        "---\n\"....\": true\n\"...more\": x\n---\nbody text\n"
+    );
+}
