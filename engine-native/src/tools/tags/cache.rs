@@ -3,17 +3,19 @@
 //!
 //! Every call still lists the folder and checks the ACL on each note first: a note the caller
 //! may not read is neither read nor has its kept tags used. A readable note's kept tags are
-//! used only when the listing shows the stamp they were read under: the same size,
-//! modification time and change time (`ctime`, which every write, rename or `touch` moves
-//! and no program can set back, so an edit that keeps the size and restores the modification
-//! time is still seen). Otherwise the note is read and parsed again. A note changed less than
-//! 3 s before the call ([`racy_since`]) is read every time and not kept: a second write in the
-//! same tick of the file system's clock would leave its stamp unchanged (git's "racily clean"
-//! files). A note is kept under the stamp listed before it was read, so a change between the
-//! listing and the read leaves newer tags under an older stamp, which the next listing no
-//! longer shows: they are read again. Writes of this server need no separate invalidation,
-//! they move the stamp like any other writer. A whole-vault call drops the notes no longer
-//! listed.
+//! used without reading it only when the listing shows the stamp they were read under (the
+//! same size, modification time and change time: `ctime`, which every write, rename or
+//! `touch` moves and no program can set back, so an edit that keeps the size and restores
+//! the modification time is still seen) and that stamp was already older than 3 s
+//! ([`racy_since`]) when they were read: a second write within one tick of the file system's
+//! clock leaves the stamp unchanged (git's "racily clean" files), so a note changed more
+//! recently is read on every call. A note that is read is parsed again only when its
+//! SHA-256 differs from the kept one (a freshly copied vault, or a note being appended to,
+//! costs reads, not parses). The stamp kept is the one listed before the read, so a change
+//! between the listing and the read leaves newer tags under an older stamp, which the next
+//! listing no longer shows: they are read again. Writes of this server need no separate
+//! invalidation, they move the stamp like any other writer. A whole-vault call drops the
+//! notes no longer listed.
 //!
 //! Why not the search index's `tags` table: the index can be off, still scanning or behind
 //! the files (a watcher's delay, an edit from another process), and these tools must give
@@ -68,10 +70,13 @@ pub(super) struct NoteTagsRead {
     pub parsed: ParsedTags,
 }
 
-/// Tags kept with the stamp they were read under.
+/// Tags kept with the stamp and SHA-256 they were read under.
 #[derive(Debug)]
 struct Kept {
     stamp: Stamp,
+    /// Whether `stamp` was settled when the note was read: only then does it vouch for them.
+    vouches: bool,
+    sha256: String,
     note: Arc<NoteTagsRead>,
 }
 
@@ -92,10 +97,10 @@ fn vault_tags(ctx: &ToolContext<'_>) -> Arc<VaultTags> {
 
 /// What the kept tags give for one readable listed note.
 enum Lookup {
-    /// Kept under the listed stamp.
+    /// Kept under the listed stamp, which vouches for them.
     Kept(Arc<NoteTagsRead>),
-    /// Not kept or kept under another stamp: to read.
-    Read(Stamp),
+    /// To read: the listed stamp, and the SHA-256 and tags kept for the note if any.
+    Read(Stamp, Option<(String, Arc<NoteTagsRead>)>),
 }
 
 /// The tags of every Markdown note under `folder` (the vault with `None`) that the caller
@@ -119,10 +124,13 @@ pub(super) fn readable_note_tags(
             .map(|entry| {
                 let stamp = Stamp::of(entry);
                 match kept.get(&entry.path) {
-                    Some(found) if found.stamp == stamp && stamp.settled(racy_since) => {
+                    Some(found) if found.vouches && found.stamp == stamp => {
                         Lookup::Kept(Arc::clone(&found.note))
                     }
-                    _ => Lookup::Read(stamp),
+                    found => Lookup::Read(
+                        stamp,
+                        found.map(|found| (found.sha256.clone(), Arc::clone(&found.note))),
+                    ),
                 }
             })
             .collect();
@@ -136,23 +144,32 @@ pub(super) fn readable_note_tags(
     let mut notes = Vec::with_capacity(readable.len());
     let mut fresh = Vec::new();
     for (entry, lookup) in readable.into_iter().zip(lookups) {
-        let stamp = match lookup {
+        let (stamp, known) = match lookup {
             Lookup::Kept(note) => {
                 notes.push(note);
                 continue;
             }
-            Lookup::Read(stamp) => stamp,
+            Lookup::Read(stamp, known) => (stamp, known),
         };
         let Some(text) = read_note(ctx, &entry.path)? else {
             continue;
         };
-        let note = Arc::new(NoteTagsRead {
-            parsed: parse_tags(&text.text),
-            path: text.path,
-        });
-        if stamp.settled(racy_since) {
-            fresh.push((entry.path.clone(), stamp, Arc::clone(&note)));
-        }
+        let note = match known {
+            Some((sha256, note)) if sha256 == text.sha256 && note.path == text.path => note,
+            _ => Arc::new(NoteTagsRead {
+                parsed: parse_tags(&text.text),
+                path: text.path,
+            }),
+        };
+        fresh.push((
+            entry.path.clone(),
+            Kept {
+                stamp,
+                vouches: stamp.settled(racy_since),
+                sha256: text.sha256,
+                note: Arc::clone(&note),
+            },
+        ));
         notes.push(note);
     }
     if !fresh.is_empty() || !unlisted.is_empty() {
@@ -160,9 +177,7 @@ pub(super) fn readable_note_tags(
         for path in unlisted {
             kept.remove(&path);
         }
-        for (path, stamp, note) in fresh {
-            kept.insert(path, Kept { stamp, note });
-        }
+        kept.extend(fresh);
     }
     notes.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(notes)
@@ -218,7 +233,13 @@ mod tests {
             .into_iter()
             .map(|path| {
                 let note = Arc::clone(&note);
-                (path.to_owned(), Kept { stamp: AT, note })
+                let kept = Kept {
+                    stamp: AT,
+                    vouches: true,
+                    sha256: String::new(),
+                    note,
+                };
+                (path.to_owned(), kept)
             })
             .collect();
         let listed = [
