@@ -223,7 +223,7 @@ mod tests {
             kind: crate::vault::EntryKind::File,
             size: 1,
             modified_ms: 0,
-            changed_ns: entry.changed_ns,
+            changed_ns: 0,
         };
         let note = Arc::new(NoteTagsRead {
             path: String::new(),
