@@ -25,7 +25,7 @@ use super::lexical::{ChunkPlace, LexicalView};
 use super::semantic::SemanticIndex;
 use crate::note::{ParsedNote, parse_note};
 use crate::store::{ChunkChange, FileStamp, NoteMeta, RowChange, Store, StoreError};
-use crate::vault::{Entry, EntryKind, TextFile, Vault, VaultError};
+use crate::vault::{Entry, EntryKind, TextFile, Vault, VaultError, racy_since};
 
 /// What one scan or refresh did.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
@@ -445,22 +445,6 @@ impl Scanner<'_> {
             );
         }
     }
-}
-
-/// How recent a modification time is too recent to trust: a file written twice within one
-/// tick of the file system's clock, with the same size, keeps its first stamp.
-const RACY_MS: i64 = 3_000;
-
-/// The modification time (Unix milliseconds) from which on a stamp is too recent to trust:
-/// such a file may have changed again since without its stamp showing it (git's "racily
-/// clean" entries), so it is read and its SHA-256 compared instead.
-fn racy_since() -> i64 {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(i64::MAX, |d| {
-            i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
-        });
-    now.saturating_sub(RACY_MS)
 }
 
 /// Reads every note of `notes` that may have changed (its stamp differs from `stamps`, or

@@ -1,4 +1,5 @@
-//! Listing the vault: vault-relative NFC paths with kind, size and modification time.
+//! Listing the vault: vault-relative NFC paths with kind, size, modification and change
+//! times.
 //! Dot-segment entries (control folders, temp files) are skipped, and so is every symlink
 //! that leads outside the vault, into a control folder, or to a folder (whose content is
 //! listed where it really lives). With the hard-link guard on, a file with more than one
@@ -37,6 +38,25 @@ pub struct Entry {
     pub size: u64,
     /// Last modification, milliseconds since the Unix epoch.
     pub modified_ms: i64,
+    /// Last change of the file or its metadata (`ctime`: every write, rename and `touch`
+    /// moves it, and no program can set it back), nanoseconds since the Unix epoch.
+    pub changed_ns: i64,
+}
+
+/// How recent a change is too recent to trust a stamp: a file written twice within one tick
+/// of the file system's clock, with the same size, keeps its first stamp.
+const RACY_MS: i64 = 3_000;
+
+/// The time (Unix milliseconds) from which on a listed stamp is too recent to trust: such a
+/// file may have changed again since without its stamp showing it (git's "racily clean"
+/// entries), so whoever keeps something by stamp reads it again instead.
+pub fn racy_since() -> i64 {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(i64::MAX, |d| {
+            i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+        });
+    now.saturating_sub(RACY_MS)
 }
 
 impl Vault {
@@ -117,6 +137,10 @@ impl Vault {
                 0
             },
             modified_ms: modified_ms(&metadata),
+            changed_ns: metadata
+                .ctime()
+                .saturating_mul(1_000_000_000)
+                .saturating_add(metadata.ctime_nsec()),
         })
     }
 }

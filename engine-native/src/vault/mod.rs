@@ -37,7 +37,7 @@ pub use atomic::is_temp_name;
 pub(crate) use atomic::{Replace, write_file};
 pub use error::VaultError;
 pub use handle::{Vault, VaultOptions};
-pub use listing::{Entry, EntryKind};
+pub use listing::{Entry, EntryKind, racy_since};
 pub use read::NoteFile;
 pub(crate) use resolve::relative_text;
 pub use settings::ObsidianSetting;

@@ -10,9 +10,12 @@
 //! - `rename_tag`: a tag and its nested tags renamed vault-wide, dry run by default, all or
 //!   nothing.
 //!
-//! The vault-wide tools read only notes the caller may read (checked before reading).
+//! The vault-wide tools read only notes the caller may read (checked before reading);
+//! `list_tags` and `find_notes_by_tag` keep each note's parsed tags in memory, checked
+//! against the file's stamp on every call (see `cache`).
 
 mod args;
+mod cache;
 mod edit;
 mod parse;
 mod read;

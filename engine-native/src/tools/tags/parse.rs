@@ -139,6 +139,30 @@ pub(super) fn read_tags(text: &str) -> Result<NoteTags, FrontmatterError> {
     Ok(note_tags(text, &fm.properties))
 }
 
+/// A note's tags as the vault-wide tools count them.
+#[derive(Debug, Clone)]
+pub(super) struct ParsedTags {
+    /// Its tags (its inline tags only when the frontmatter is not valid YAML).
+    pub tags: NoteTags,
+    /// Why the frontmatter could not be read, when it could not.
+    pub frontmatter_error: Option<String>,
+}
+
+/// The tags of a note's text for the vault-wide tools: with frontmatter that is not valid
+/// YAML, its inline tags and the reason.
+pub(super) fn parse_tags(text: &str) -> ParsedTags {
+    match read_tags(text) {
+        Ok(tags) => ParsedTags {
+            tags,
+            frontmatter_error: None,
+        },
+        Err(error) => ParsedTags {
+            tags: note_tags(text, &Map::new()),
+            frontmatter_error: Some(error.to_string()),
+        },
+    }
+}
+
 /// The tag argument without `#`, checked to be one valid tag by Obsidian's rules (it must
 /// read back as exactly itself when written inline).
 pub(super) fn valid_tag(tag: &str) -> Result<String, ToolError> {

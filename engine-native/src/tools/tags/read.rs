@@ -7,8 +7,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::args::{FindByTag, ListTags, NoteTagsArgs};
+use super::cache::readable_note_tags;
 use super::parse::{WrittenTag, is_under, key_of, read_tags};
-use super::scan::tagged_notes;
 use crate::errors::ToolError;
 use crate::server::ToolContext;
 use crate::tools::args::parse;
@@ -102,22 +102,22 @@ fn with_parents(key: &str) -> Vec<String> {
 /// Every tag of the readable notes with its counts (see [`TagUsage`]).
 pub(super) fn list_tags(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: ListTags = parse(args)?;
-    let notes = tagged_notes(ctx, args.folder.as_deref())?;
+    let notes = readable_note_tags(ctx, args.folder.as_deref())?;
     let mut usage: BTreeMap<String, TagUsage> = BTreeMap::new();
     let mut invalid_frontmatter = Vec::new();
     for note in &notes {
-        if note.frontmatter_error.is_some() {
+        if note.parsed.frontmatter_error.is_some() {
             invalid_frontmatter.push(note.path.clone());
         }
         let mut carried = BTreeSet::new();
         let mut frontmatter = BTreeSet::new();
         let mut inline = BTreeSet::new();
-        let written = note
-            .tags
+        let tags = &note.parsed.tags;
+        let written = tags
             .frontmatter
             .iter()
             .map(|t| (t, true))
-            .chain(note.tags.inline.iter().map(|t| (&t.written, false)));
+            .chain(tags.inline.iter().map(|t| (&t.written, false)));
         for (tag, in_frontmatter) in written {
             let entry = usage.entry(tag.key.clone()).or_default();
             if entry.display.is_empty() {
@@ -184,11 +184,12 @@ pub(super) fn get_note_tags(ctx: &ToolContext<'_>, args: Value) -> Result<Value,
 pub(super) fn find_notes_by_tag(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: FindByTag = parse(args)?;
     let tag = key_of(&args.tag);
-    let notes = tagged_notes(ctx, args.folder.as_deref())?;
+    let notes = readable_note_tags(ctx, args.folder.as_deref())?;
     let matches: Vec<TaggedMatch> = notes
-        .into_iter()
+        .iter()
         .filter_map(|note| {
             let matched: Vec<String> = note
+                .parsed
                 .tags
                 .keys()
                 .into_iter()
@@ -200,8 +201,8 @@ pub(super) fn find_notes_by_tag(ctx: &ToolContext<'_>, args: Value) -> Result<Va
                     }
                 })
                 .collect();
-            (!matched.is_empty()).then_some(TaggedMatch {
-                path: note.path,
+            (!matched.is_empty()).then(|| TaggedMatch {
+                path: note.path.clone(),
                 matched,
             })
         })

@@ -1,7 +1,10 @@
 //! The tag tools through the real dispatcher: counts with hierarchical rollup, one note's
 //! tags with lines, hierarchical search, add/remove keeping every other byte, a vault-wide
 //! rename (dry run first, nested tags included), the ACL rule (a hidden note never counts),
-//! and `list_tags` on a copy of the kepano vault against an independent count.
+//! and `list_tags` on a copy of the kepano vault against an independent count. `cache`: the
+//! kept tags of `list_tags` and `find_notes_by_tag` against fresh reads.
+
+mod cache;
 
 use std::collections::BTreeMap;
 use std::path::Path;
