@@ -1,5 +1,5 @@
-//! The serving process runs without transparent huge pages (`main.rs`,
-//! `keep_heap_in_small_pages`): with them, mimalloc's arenas were backed in whole 2 MiB pages
+//! The serving process runs without transparent huge pages (`main.rs`, `configure_heap`):
+//! with them, mimalloc's arenas were backed in whole 2 MiB pages
 //! and the soak's resident memory swung and grew (issue 21). `MIMALLOC_ALLOW_THP` keeps the
 //! kernel's choice.
 
