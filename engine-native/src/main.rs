@@ -68,6 +68,9 @@ const MI_OPTION_PURGE_DELAY: c_int = 15;
 unsafe extern "C" {
     /// mimalloc's option setter, in the static library libmimalloc-sys links.
     fn mi_option_set(option: c_int, value: c_long);
+    /// mimalloc's option getter (the test of [`MI_OPTION_PURGE_DELAY`]).
+    #[cfg(test)]
+    fn mi_option_get(option: c_int) -> c_long;
 }
 
 /// Keeps the resident memory of a long-running server near what it uses (issue 21's soak:
@@ -157,5 +160,27 @@ fn print_json(value: &impl serde::Serialize) {
     match serde_json::to_string_pretty(value) {
         Ok(text) => println!("{text}"),
         Err(e) => eprintln!("cannot print the configuration: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MI_OPTION_PURGE_DELAY, mi_option_get};
+
+    /// The index names the purge delay: unset (this test binary never calls
+    /// `configure_heap`), it reads mimalloc's default, 1,000 ms in v3 (10 ms in v2); the
+    /// options next to it default to 0 or 1. Fails when a mimalloc upgrade moves the option.
+    #[test]
+    fn the_purge_delay_option_index_is_mimallocs() {
+        let expected = match std::env::var("MIMALLOC_PURGE_DELAY") {
+            Ok(value) => vec![value.parse().expect("MIMALLOC_PURGE_DELAY is a number")],
+            Err(_) => vec![1_000, 10],
+        };
+        // SAFETY: reads an integer option of the allocator.
+        let value = unsafe { mi_option_get(MI_OPTION_PURGE_DELAY) };
+        assert!(
+            expected.contains(&value),
+            "option {MI_OPTION_PURGE_DELAY} is {value}"
+        );
     }
 }
