@@ -5,7 +5,7 @@
 //! cargo build --release -p bench --bin bench_load
 //! target/release/bench_load [--vault ../shared/vaults/obsidian-help-en] [--bin …]
 //!     [--clients 50] [--calls 1000] [--small] [--check]
-//! target/release/bench_load --soak 30 [--soak-clients 10] [--rate 10]
+//! target/release/bench_load --soak 30 [--soak-clients 10] [--rate 10] [--no-appends]
 //! ```
 //!
 //! The vault is copied to a temp folder (with a `Load/` folder of notes to append to) and
@@ -94,6 +94,10 @@ struct Args {
     /// Fail when a read class's server-side p99 is over 20 ms.
     #[arg(long)]
     check: bool,
+    /// No appends: each append of the mix is a `read_note` instead, so the vault and the
+    /// index do not grow (tells data growth from memory the server keeps in a soak).
+    #[arg(long)]
+    no_appends: bool,
 }
 
 fn main() -> ExitCode {
@@ -162,6 +166,7 @@ fn load(
         index: args.clients,
         stateless: false,
         corpus,
+        appends: !args.no_appends,
     };
     let first = last_event_id(audit)?;
     let baseline = baseline_agent.run(port, Span::Calls(args.calls))?;
@@ -171,7 +176,7 @@ fn load(
         args.clients, args.calls
     );
     let started = Instant::now();
-    let reports = run_agents(args.clients, port, corpus, Span::Calls(args.calls))?;
+    let reports = run_agents(args, args.clients, port, corpus, Span::Calls(args.calls))?;
     let wall = started.elapsed();
     let last = last_event_id(audit)?;
     let mut all = reports;
@@ -268,7 +273,7 @@ fn soak_run(
         generation: Duration::from_secs(60),
     };
     let (reports, samples) = std::thread::scope(|scope| {
-        let agents = scope.spawn(move || run_agents(args.soak_clients, port, corpus, paced));
+        let agents = scope.spawn(move || run_agents(args, args.soak_clients, port, corpus, paced));
         let samples = sample_during(pid, start, warmup, until);
         let reports = agents
             .join()
@@ -340,11 +345,13 @@ fn sample_during(
 
 /// Runs `clients` agents at once (odd ones on 2026-07-28); each report with its agent.
 fn run_agents(
+    args: &Args,
     clients: usize,
     port: u16,
     corpus: &Corpus,
     span: Span,
 ) -> Result<Vec<(usize, AgentReport)>, String> {
+    let appends = !args.no_appends;
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..clients)
             .map(|index| {
@@ -353,6 +360,7 @@ fn run_agents(
                         index,
                         stateless: index % 2 == 1,
                         corpus,
+                        appends,
                     };
                     agent.run(port, span).map(|report| (index, report))
                 })

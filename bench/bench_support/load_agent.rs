@@ -131,6 +131,9 @@ pub struct Agent<'c> {
     pub stateless: bool,
     /// What it reads and searches.
     pub corpus: &'c Corpus,
+    /// Whether it appends; without, each append of the mix is a `read_note` instead (the
+    /// same call rate on a vault that does not grow).
+    pub appends: bool,
 }
 
 impl Agent<'_> {
@@ -164,7 +167,10 @@ impl Agent<'_> {
                     (start.elapsed().as_secs_f64() / generation.as_secs_f64()) as u64
                 }
             };
-            let class = MIX[(call + self.index) % MIX.len()];
+            let class = match MIX[(call + self.index) % MIX.len()] {
+                Class::AppendOwn | Class::AppendShared if !self.appends => Class::Read,
+                class => class,
+            };
             let n = *counters.entry(class).or_default();
             let (name, arguments) = self.arguments(class, call, n, generation);
             let id = call as u64 + 1;

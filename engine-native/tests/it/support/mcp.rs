@@ -262,6 +262,11 @@ impl HttpServer {
         HttpServer { child, port }
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// The MCP endpoint's URL.
     pub fn url(&self) -> String {
         format!("http://127.0.0.1:{}/mcp", self.port)
