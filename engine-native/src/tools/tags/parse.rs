@@ -112,8 +112,9 @@ pub(super) fn note_tags(text: &str, properties: &Map<String, Value>) -> NoteTags
             line: None,
         })
         .collect();
-    let inline = extract(text)
-        .tags
+    let inline = may_have_inline_tags(text)
+        .then(|| extract(text).tags)
+        .unwrap_or_default()
         .into_iter()
         .map(|tag| InlineTag {
             written: WrittenTag {
@@ -131,6 +132,17 @@ pub(super) fn note_tags(text: &str, properties: &Map<String, Value>) -> NoteTags
         frontmatter,
         inline,
     }
+}
+
+/// Whether `text` may hold an inline tag: a `#` directly followed by something other than
+/// whitespace or another `#` (a tag needs at least one character after its `#`; a heading's
+/// `# ` does not count). Without one, the note's inline tags are known to be none without
+/// parsing it (a long note without tags, such as a log being appended to, costs one pass over
+/// its bytes).
+fn may_have_inline_tags(text: &str) -> bool {
+    text.as_bytes()
+        .windows(2)
+        .any(|pair| pair[0] == b'#' && pair[1] != b'#' && !pair[1].is_ascii_whitespace())
 }
 
 /// The tags of a note's text, or why its frontmatter cannot be read.
@@ -183,6 +195,25 @@ pub(super) fn valid_tag(tag: &str) -> Result<String, ToolError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_note_skipped_as_tagless_has_no_inline_tags() {
+        let tagless = [
+            "# Heading\n\nplain words\n",
+            "## Sub\n#\n# \n",
+            "a # b ## c\t#\td #",
+            "",
+        ];
+        for text in tagless {
+            assert!(!may_have_inline_tags(text), "{text:?}");
+            assert!(extract(text).tags.is_empty(), "{text:?}");
+        }
+        for text in ["#tag", "a ##tag", "[[Note#Heading]]", "#\u{a0}x", "`#code`"] {
+            assert!(may_have_inline_tags(text), "{text:?}");
+        }
+        let tagged = "# Title\nsome #tag here\n";
+        assert_eq!(note_tags(tagged, &Map::new()).inline.len(), 1);
+    }
 
     #[test]
     fn frontmatter_and_inline_tags_are_read_with_keys_and_lines() {
