@@ -65,6 +65,14 @@ pub fn extract(text: &str) -> NoteMetadata {
     parser::parse(text, &index, &lines[body..], meta, sections)
 }
 
+/// The frontmatter block of one note, found exactly as [`extract`] finds it, without
+/// parsing the body (for callers that need only the properties).
+pub fn frontmatter_of(text: &str) -> Option<Frontmatter> {
+    let index = LineIndex::new(text);
+    let lines = lines::split_lines(text, frontmatter::bom_len(text));
+    frontmatter::find(text, &lines, &index)
+}
+
 /// Cuts one note into chunks by headings under the token budget of `options` (see
 /// [`chunk_extracted`] when the metadata is already at hand).
 pub fn chunk(text: &str, options: &ChunkOptions) -> alloc::vec::Vec<Chunk> {

@@ -5,7 +5,7 @@
 //! block. Every edit is checked by reading the result back: if any property other than the
 //! edited ones would change, the edit is refused.
 
-use engine_core::markdown::extract;
+use engine_core::markdown::frontmatter_of;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -209,7 +209,7 @@ fn replace(text: &str, properties: &Map<String, Value>) -> Result<EditResult, Fr
             .map(|(k, v)| property_lines(k, v, eol))
             .collect()
     };
-    let out = match extract(text).frontmatter {
+    let out = match frontmatter_of(text) {
         Some(span) => {
             let range = yaml_lines(text, &span);
             let mut out = text.to_owned();

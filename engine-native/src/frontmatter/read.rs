@@ -1,6 +1,6 @@
 //! Reading a note's properties.
 
-use engine_core::markdown::{ByteRange, Frontmatter as Span, extract};
+use engine_core::markdown::{ByteRange, Frontmatter as Span, frontmatter_of};
 use serde_json::{Map, Value};
 
 use super::error::FrontmatterError;
@@ -40,7 +40,7 @@ pub fn property(text: &str, key: &str) -> Result<Option<Value>, FrontmatterError
 pub(crate) fn parse_note(
     text: &str,
 ) -> Result<(Option<Span>, OrderedProperties), FrontmatterError> {
-    match extract(text).frontmatter {
+    match frontmatter_of(text) {
         Some(span) => {
             let ordered = parse_properties(&span.yaml, FIRST_YAML_LINE)?;
             Ok((Some(span), ordered))

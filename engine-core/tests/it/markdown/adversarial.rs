@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use crate::support::markdown::{check_chunks, check_metadata};
-use engine_core::markdown::{ChunkOptions, chunk_extracted, extract};
+use engine_core::markdown::{ChunkOptions, chunk_extracted, extract, frontmatter_of};
 
 const SIZE: usize = 200_000;
 
@@ -92,5 +92,25 @@ fn empty_and_whitespace_inputs_give_empty_results() {
             chunk_extracted(text, &meta, &ChunkOptions::default()).is_empty(),
             "{text:?}"
         );
+    }
+}
+
+#[test]
+fn frontmatter_of_finds_the_block_extract_finds() {
+    let texts = [
+        "---\na: 1\n---\nbody\n",
+        "\u{feff}---\r\na: 1\r\n---\r\nbody",
+        "---\na: 1\n",
+        "---\n---\n",
+        "text\n---\na: 1\n---\n",
+        "--- \na: 1\n--- \n",
+        "---\na: |\n  ---\n---\nafter",
+        "",
+    ];
+    for text in texts {
+        assert_eq!(frontmatter_of(text), extract(text).frontmatter, "{text:?}");
+    }
+    for (name, text) in hostile_inputs() {
+        assert_eq!(frontmatter_of(&text), extract(&text).frontmatter, "{name}");
     }
 }

@@ -1,7 +1,8 @@
 //! `extract` and `chunk` over real vaults: every note of the official help in all 34
 //! languages (and the English help, `brain` and `kepano`) parses without a panic and with
 //! consistent positions; for a sample of notes, counts of links, embeds, tags and block ids
-//! are checked against counts made by reading the notes.
+//! are checked against counts made by reading the notes. `frontmatter_of` finds the same block
+//! as `extract` in every note.
 //!
 //! The vaults live in `../shared/vaults` from the repository root; when that folder is
 //! absent the tests say so and pass without checking anything.
@@ -9,7 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::support::markdown::{check_chunks, check_metadata};
-use engine_core::markdown::{ChunkOptions, NoteMetadata, chunk_extracted, extract};
+use engine_core::markdown::{ChunkOptions, NoteMetadata, chunk_extracted, extract, frontmatter_of};
 
 fn vault(name: &str) -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -50,6 +51,12 @@ fn check_vault(name: &str) -> Option<usize> {
         let bytes = std::fs::read(file).expect("note is readable");
         let text = String::from_utf8_lossy(&bytes);
         let meta = extract(&text);
+        if frontmatter_of(&text) != meta.frontmatter {
+            failures.push(format!(
+                "{}: frontmatter_of differs from extract",
+                file.display()
+            ));
+        }
         let result = check_metadata(&text, &meta).and_then(|()| {
             for options in [ChunkOptions::default(), small] {
                 check_chunks(

@@ -1,7 +1,7 @@
 //! Reading a board note and writing it back.
 
 use engine_core::acl::AclOp;
-use engine_core::markdown::extract;
+use engine_core::markdown::frontmatter_of;
 use serde_json::Value;
 
 use super::board::Board;
@@ -41,7 +41,7 @@ pub(super) fn board_kind(text: &str) -> Option<String> {
 /// note is no board).
 pub(super) fn parse_board(text: &str) -> Option<(String, usize, Board)> {
     let kind = board_kind(text)?;
-    let body_start = extract(text).frontmatter.map_or(0, |f| f.body_start);
+    let body_start = frontmatter_of(text).map_or(0, |f| f.body_start);
     Some((kind, body_start, Board::parse(text, body_start)))
 }
 
