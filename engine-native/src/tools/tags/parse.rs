@@ -112,9 +112,12 @@ pub(super) fn note_tags(text: &str, properties: &Map<String, Value>) -> NoteTags
             line: None,
         })
         .collect();
-    let inline = may_have_inline_tags(text)
-        .then(|| extract(text).tags)
-        .unwrap_or_default()
+    let found = if may_have_inline_tags(text) {
+        extract(text).tags
+    } else {
+        Vec::new()
+    };
+    let inline = found
         .into_iter()
         .map(|tag| InlineTag {
             written: WrittenTag {
