@@ -11,6 +11,7 @@ use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
 use super::handle::Vault;
+use super::queue::Access;
 use super::resolve::Resolved;
 
 /// The largest file whose content a snapshot keeps (16 MiB); a larger one is recorded as
@@ -112,8 +113,8 @@ impl Vault {
     /// is done. A path that does not resolve inside the vault is skipped (the change would be
     /// refused there).
     pub fn remember_path(&self, path: &str) {
-        self.queue_path(path);
         if let Ok(target) = self.resolve(path) {
+            self.queue_note(&target.rel, Access::Change);
             self.remember(&target);
         }
     }

@@ -166,8 +166,7 @@ fn index_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     // The caller is told about the chunks it may read only.
     let coverage = match (coverage, indexes.semantic_if_open()) {
         (Some(_), Some(semantic)) => Some(Coverage {
-            embedded: semantic
-                .embedded_readable(ctx.vault_id(), &|path| ctx.may(path, AclOp::Read)),
+            embedded: semantic.embedded_readable(ctx.vault_id(), &readable),
             chunks: readable_chunk_count(ctx, &*open_index(ctx)?),
         }),
         _ => None,
