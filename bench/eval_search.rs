@@ -8,6 +8,7 @@
 //!     [scifact] [golden] [latency] [--mode lexical] [--split test|train] \
 //!     [--shared ../shared] [--out target/eval] [--queries 200] [--seed 5] [--check] \
 //!     [--model <sentence-transformers folder>] [--cache target/eval-cache] [--tune]
+//!     [--search '{"titleBoost": 1}']
 //! ```
 //!
 //! - `scifact`: BEIR SciFact written out as a vault (`<doc id>.md` = `# <title>\n\n<text>`),
@@ -20,7 +21,10 @@
 //!   first search answers (≤ 300 ms), top-10 query p50 ≤ 1 ms and p95 ≤ 5 ms (lexical) next
 //!   to FTS5 on the same queries, peak RSS after indexing.
 //!
-//! Without a suite name all three run (latency first, so its peak RSS is not an earlier
+//! - `tuning`: our own graded queries over brain, kepano, obsidian-hub and non-English help
+//!   folders (bench/tuning), by category and vault: the set ranking is tuned on.
+//!
+//! Without a suite name latency, scifact and golden run (latency first, so its peak RSS is not an earlier
 //! suite's). Vaults are only read: each suite's cache is in a temp folder. The report goes to
 //! `<out>/eval_search.json` and `<out>/eval_search.md` and the tables to stdout; progress to
 //! stderr. `--check` exits 1 when a target is missed; errors exit 2.
@@ -38,7 +42,7 @@ use clap::{Parser, ValueEnum};
 
 use eval_support::product::Setup;
 use eval_support::report::{Section, checks_markdown, write};
-use eval_support::{golden, latency, scifact};
+use eval_support::{golden, latency, scifact, tuning};
 
 /// The suites, in the order they run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, ValueEnum)]
@@ -49,6 +53,8 @@ enum Suite {
     Scifact,
     /// The obsidian-help golden set quality.
     Golden,
+    /// Our own tuning set (bench/tuning/vault-queries.json) over several vaults.
+    Tuning,
 }
 
 /// The harness's options.
@@ -89,6 +95,10 @@ struct Args {
     /// `<cache>/<suite>` and reuse it next time, so embeddings are computed once.
     #[arg(long)]
     cache: Option<PathBuf>,
+    /// The `search` section of the product's config (JSON), e.g. `{"titleBoost": 1}`: to
+    /// compare ranking settings without rebuilding.
+    #[arg(long)]
+    search: Option<String>,
     /// SciFact: also search every query lexically and semantically and report the fusion grid
     /// (run it on `--split train` to choose the hybrid constants).
     #[arg(long)]
@@ -113,6 +123,7 @@ impl Args {
             mode: self.mode.clone(),
             model,
             cache: self.cache.clone(),
+            search: self.search.clone(),
         }
     }
 }
@@ -168,6 +179,12 @@ fn run(args: &Args) -> Result<Vec<Section>, String> {
                 &data.join("obsidian-help-golden/golden-set.json"),
                 &vaults.join("obsidian-help-en"),
                 &setup,
+            )?,
+            Suite::Tuning => tuning::run(
+                &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tuning/vault-queries.json"),
+                &vaults,
+                &setup,
+                &args.out,
             )?,
         };
         println!("{}", section.markdown);

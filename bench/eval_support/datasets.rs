@@ -46,8 +46,13 @@ pub struct GoldenQuery {
     /// Note paths that partly answer it (gain 0.5).
     #[serde(default)]
     pub partial_paths: Vec<String>,
-    /// `keyword`, `conceptual`, `multilingual` or `syntax`.
+    /// `keyword`, `conceptual`, `multilingual` or `syntax` (golden set); the tuning set adds
+    /// `mention`, `non_english` and `title`.
     pub category: String,
+    /// The vault's folder under `vaults/` (tuning set only; the golden set is all
+    /// obsidian-help-en).
+    #[serde(default)]
+    pub vault: String,
 }
 
 /// Reads the golden set (a JSON array of queries).

@@ -16,11 +16,11 @@ use super::product::{Setup, WorkDir};
 use super::report::{Section, f4, table};
 
 /// Results retrieved per query (MRR is cut there).
-const DEPTH: usize = 10;
+pub(super) const DEPTH: usize = 10;
 
 /// Per-query figures of one system.
 #[derive(Default)]
-struct Scores {
+pub(super) struct Scores {
     ndcg5: Vec<f64>,
     mrr: Vec<f64>,
     hit1: Vec<f64>,
@@ -28,7 +28,8 @@ struct Scores {
 }
 
 impl Scores {
-    fn record(&mut self, ranking: &[String], query: &GoldenQuery) {
+    /// Adds one query's figures for `ranking` (deduplicated note paths, best first).
+    pub(super) fn record(&mut self, ranking: &[String], query: &GoldenQuery) {
         let mut gains: Gains = query
             .partial_paths
             .iter()
@@ -42,11 +43,13 @@ impl Scores {
         self.hit5.push(hit_at(ranking, &query.relevant_paths, 5));
     }
 
-    fn means(&self) -> [f64; 4] {
+    /// nDCG@5, MRR@10, Hit@1 and Hit@5 over the recorded queries.
+    pub(super) fn means(&self) -> [f64; 4] {
         [&self.ndcg5, &self.mrr, &self.hit1, &self.hit5].map(|v| mean(v))
     }
 
-    fn json(&self) -> Value {
+    /// The means as JSON.
+    pub(super) fn json(&self) -> Value {
         let [ndcg5, mrr, hit1, hit5] = self.means();
         json!({"queries": self.ndcg5.len(), "ndcg_at_5": ndcg5, "mrr_at_10": mrr,
                "hit_at_1": hit1, "hit_at_5": hit5})

@@ -62,7 +62,7 @@ pub fn run(vault: &Path, options: &Options<'_>) -> Result<Section, String> {
     let mode = "lexical";
     let peak_reset = reset_peak_rss();
     let work = tempfile::TempDir::new().map_err(|e| format!("temp dir: {e}"))?;
-    let product = Product::create(work.path(), vault, None)?;
+    let product = Product::create(work.path(), vault, None, options.setup.search.as_deref())?;
     eprintln!("latency: index_vault of {} ...", vault.display());
     let indexed = product.index()?;
     let peak_mib = status_mib("VmHWM:");

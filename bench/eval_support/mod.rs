@@ -1,5 +1,5 @@
 //! The parts of `eval_search`: the product under test, the data sets, the metrics, the FTS5
-//! baseline, the three suites and the report.
+//! baseline, the suites and the report.
 
 pub mod datasets;
 pub mod fts5;
@@ -11,3 +11,4 @@ pub mod metrics;
 pub mod product;
 pub mod report;
 pub mod scifact;
+pub mod tuning;

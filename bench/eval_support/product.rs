@@ -40,7 +40,12 @@ impl Product {
     /// With `model`, the `local` embedding provider runs that sentence-transformers folder.
     /// A cache left in `<work>` by an earlier run is used as is (index_vault then only
     /// catches up), so a slow embedding is paid once.
-    pub fn create(work: &Path, vault: &Path, model: Option<&Path>) -> Result<Product, String> {
+    pub fn create(
+        work: &Path,
+        vault: &Path,
+        model: Option<&Path>,
+        search: Option<&str>,
+    ) -> Result<Product, String> {
         // The config lives in `work`: paths in it must not be relative to the caller's folder.
         let vault = vault
             .canonicalize()
@@ -59,6 +64,10 @@ impl Product {
             "throttle": {"enabled": false},
             "index": {"scanOnStart": false, "watch": false},
         });
+        if let Some(search) = search {
+            config["search"] =
+                serde_json::from_str(search).map_err(|e| format!("--search {search}: {e}"))?;
+        }
         config["embeddings"] = match &model {
             Some(model) => json!({"provider": "local", "modelPath": model.to_string_lossy()}),
             None => json!({"provider": "none"}),
@@ -213,11 +222,18 @@ pub struct Setup {
     pub model: Option<PathBuf>,
     /// Where suites keep their work between runs (`--cache`).
     pub cache: Option<PathBuf>,
+    /// The config's `search` section (JSON), when given.
+    pub search: Option<String>,
 }
 
 impl Setup {
     /// The product on `vault` in the suite's work folder.
     pub fn product(&self, work: &WorkDir, vault: &Path) -> Result<Product, String> {
-        Product::create(work.path(), vault, self.model.as_deref())
+        Product::create(
+            work.path(),
+            vault,
+            self.model.as_deref(),
+            self.search.as_deref(),
+        )
     }
 }

@@ -164,6 +164,34 @@ pub fn chunk_extracted(text: &str, meta: &NoteMetadata, options: &ChunkOptions) 
     builder.chunks
 }
 
+/// The chunks a note is searched by: [`chunk_extracted`]'s, or, for a note with no text past
+/// its frontmatter, one chunk holding the frontmatter's YAML (empty without one), so that every
+/// note can be found by its title, aliases, tags and properties. The server and TC Bridge
+/// both index these.
+pub fn index_chunks(text: &str, meta: &NoteMetadata, options: &ChunkOptions) -> Vec<Chunk> {
+    let chunks = chunk_extracted(text, meta, options);
+    if !chunks.is_empty() {
+        return chunks;
+    }
+    let range = meta.frontmatter.as_ref().map_or_else(
+        || {
+            let at = bom_len(text);
+            ByteRange { start: at, end: at }
+        },
+        |fm| fm.yaml_range,
+    );
+    let yaml = text[range.start..range.end].to_string();
+    alloc::vec![Chunk {
+        index: 0,
+        section: 0,
+        part: 0,
+        headings: Vec::new(),
+        range,
+        tokens: options.estimate_tokens(&yaml),
+        text: yaml,
+    }]
+}
+
 /// Where blocks start: every section after the frontmatter and every top-level list item
 /// (at the start of its line).
 fn block_starts(meta: &NoteMetadata, body_start: usize) -> Vec<usize> {

@@ -33,7 +33,7 @@ pub(crate) mod syntax;
 mod tags;
 mod types;
 
-pub use chunk::{Chunk, ChunkOptions, ChunkOptionsError, chunk_extracted};
+pub use chunk::{Chunk, ChunkOptions, ChunkOptionsError, chunk_extracted, index_chunks};
 pub use note_fields::{NoteFields, note_fields, title_of};
 pub use note_text::{LineEnding, NoteText, file_text, note_text};
 pub use types::{

@@ -8,7 +8,9 @@ use core::fmt;
 
 use super::FixedMap;
 use super::field::Field;
+use super::fuzzy::{distance_within, max_edits};
 use super::params::{Bm25Params, ParamsError};
+use super::plan::{PlannedTerm, QueryPlan, TitleMatch};
 use super::postings::{MAX_TF, Posting, PostingList, doc_runs};
 use super::scoring::{FieldScorer, idf};
 use super::topk::{ScoredDoc, rank_order, select_top};
@@ -295,7 +297,8 @@ impl InvertedIndex {
     /// ignored. Only documents containing a query term in a field of non-zero weight are
     /// returned.
     pub fn search_terms<S: AsRef<str>>(&self, query: &[S], k: usize) -> Vec<ScoredDoc> {
-        self.rank(query, k, self.live, &self.field_totals, None)
+        let plan = self.plan(query, false, None);
+        self.scored_docs(self.search_plan(&plan, k, None))
     }
 
     /// How many times the index changed (each upsert and removal counts one).
@@ -340,47 +343,139 @@ impl InvertedIndex {
         if !visible.is_current(self) {
             return Err(StaleView);
         }
-        Ok(self.rank(
-            query,
-            k,
-            visible.live,
-            &visible.field_totals,
-            Some(&visible.admitted),
-        ))
+        let plan = self.plan(query, false, Some(visible));
+        Ok(self.scored_docs(self.search_plan(&plan, k, Some(visible))))
     }
 
-    /// The ranking behind both searches: `live` documents with field lengths summing to
-    /// `field_totals`, only the ordinals `admitted` marks (all when `None`), each term's
-    /// document frequency counted over those.
-    fn rank<S: AsRef<str>>(
+    /// The query plan of `query` (analyzed terms) over the documents of `visible` (all when
+    /// `None`): see [`QueryPlan`]. With `fuzzy`, a word the index does not know is replaced by
+    /// the known terms a few edits away (see [`QueryPlan::FUZZY_WEIGHTS`]).
+    pub(crate) fn plan<S: AsRef<str>>(
         &self,
         query: &[S],
+        fuzzy: bool,
+        visible: Option<&Visible>,
+    ) -> QueryPlan {
+        let admitted = visible.map(|visible| visible.admitted.as_slice());
+        let live = visible.map_or(self.live, |visible| visible.live);
+        let mut words: Vec<&str> = Vec::new();
+        for term in query {
+            if !words.contains(&term.as_ref()) {
+                words.push(term.as_ref());
+            }
+        }
+        let mut plan = QueryPlan {
+            terms: Vec::new(),
+            word_idf: Vec::with_capacity(words.len()),
+        };
+        let mut seen: FixedMap<u32, ()> = FixedMap::default();
+        for (word, text) in words.iter().enumerate() {
+            let word = word as u16;
+            let mut best = 0.0f32;
+            let mut add = |plan: &mut QueryPlan, term: u32, weight: f32, df: u32| {
+                if seen.insert(term, ()).is_none() && df > 0 {
+                    let idf = idf(live, df);
+                    best = best.max(idf * weight);
+                    plan.terms.push(PlannedTerm {
+                        term,
+                        weight,
+                        idf,
+                        word,
+                    });
+                }
+            };
+            if let Some(&term) = self.term_ids.get(*text) {
+                add(&mut plan, term, 1.0, self.df_among(term, admitted));
+            } else if fuzzy {
+                for (term, edits, df) in self.near_terms(text, admitted) {
+                    add(
+                        &mut plan,
+                        term,
+                        QueryPlan::FUZZY_WEIGHTS[edits as usize - 1],
+                        df,
+                    );
+                }
+            }
+            // A word found nowhere weighs as the rarest term would (it is missed by every
+            // document).
+            plan.word_idf
+                .push(if best > 0.0 { best } else { idf(live, 0) });
+        }
+        plan
+    }
+
+    /// How many documents (among `admitted`, all when `None`) contain `term`.
+    fn df_among(&self, term: u32, admitted: Option<&[bool]>) -> u32 {
+        let entry = &self.terms[term as usize];
+        match admitted {
+            None => entry.df,
+            Some(admitted) => doc_runs(entry.postings.entries())
+                .filter(|run| admitted[run[0].doc() as usize])
+                .count() as u32,
+        }
+    }
+
+    /// The known terms within [`max_edits`] of `word` that some admitted document contains, as
+    /// `(term, edits, df)`: the fewest edits first, then the most documents, then by text; at
+    /// most [`QueryPlan::FUZZY_TERMS`]. Statistics are the admitted documents' only, so which
+    /// terms stand in for a word never depends on a document the caller may not see.
+    fn near_terms(&self, word: &str, admitted: Option<&[bool]>) -> Vec<(u32, u32, u32)> {
+        let word: Vec<char> = word.chars().collect();
+        let max = max_edits(word.len());
+        if max == 0 {
+            return Vec::new();
+        }
+        let mut chars = Vec::new();
+        let mut near: Vec<(u32, u32, u32)> = Vec::new();
+        for (term, entry) in self.terms.iter().enumerate() {
+            if entry.df == 0 || entry.text.chars().count().abs_diff(word.len()) > max as usize {
+                continue;
+            }
+            chars.clear();
+            chars.extend(entry.text.chars());
+            let Some(edits) = distance_within(&word, &chars, max) else {
+                continue;
+            };
+            let df = self.df_among(term as u32, admitted);
+            if df > 0 {
+                near.push((term as u32, edits, df));
+            }
+        }
+        near.sort_unstable_by(|a, b| {
+            a.1.cmp(&b.1).then(b.2.cmp(&a.2)).then_with(|| {
+                self.terms[a.0 as usize]
+                    .text
+                    .cmp(&self.terms[b.0 as usize].text)
+            })
+        });
+        near.truncate(QueryPlan::FUZZY_TERMS);
+        near
+    }
+
+    /// The ranking behind every search: `live` documents with field lengths summing to
+    /// `field_totals`, only the ordinals `admitted` marks (all when `None`), each planned term
+    /// weighted by its idf (computed over those documents) times its plan weight. The `k` best
+    /// as `(ordinal, score)`, by score descending, then id ascending.
+    fn rank(
+        &self,
+        plan: &QueryPlan,
         k: usize,
         live: u32,
         field_totals: &[u64; Field::COUNT],
         admitted: Option<&[bool]>,
-    ) -> Vec<ScoredDoc> {
+    ) -> Vec<(u32, f32)> {
         if k == 0 || live == 0 {
             return Vec::new();
         }
         let admits = |doc: usize| admitted.is_none_or(|admitted| admitted[doc]);
-        let query = self.query_terms(query);
         let scorer = FieldScorer::new(&self.params, live, field_totals);
         let mut scores = vec![0.0f32; self.docs.len()];
         let mut matched = vec![false; self.docs.len()];
         let mut candidates: Vec<u32> = Vec::new();
-        for term in query {
-            let entry = &self.terms[term as usize];
-            let df = match admitted {
-                None => entry.df,
-                Some(_) => doc_runs(entry.postings.entries())
-                    .filter(|run| admits(run[0].doc() as usize))
-                    .count() as u32,
-            };
-            if df == 0 {
-                continue;
-            }
-            let weight = idf(live, df);
+        for planned in &plan.terms {
+            let entry = &self.terms[planned.term as usize];
+            // `idf * 1.0` is `idf` exactly: an exact term scores as it always did.
+            let weight = planned.idf * planned.weight;
             for run in doc_runs(entry.postings.entries()) {
                 let doc = run[0].doc() as usize;
                 if !admits(doc) {
@@ -395,31 +490,76 @@ impl InvertedIndex {
                 }
             }
         }
-        let id = |ord: u32| {
-            self.docs[ord as usize]
-                .as_ref()
-                .map_or("", |d| d.id.as_str())
-        };
         select_top(&mut candidates, k, |&a, &b| {
-            rank_order((scores[a as usize], id(a)), (scores[b as usize], id(b)))
+            rank_order(
+                (scores[a as usize], self.doc_id(a)),
+                (scores[b as usize], self.doc_id(b)),
+            )
         });
         candidates
             .into_iter()
-            .map(|ord| ScoredDoc {
-                id: id(ord).to_owned(),
-                score: scores[ord as usize],
+            .map(|ord| (ord, scores[ord as usize]))
+            .collect()
+    }
+
+    /// The `k` best `(ordinal, score)` for `plan` over the documents of `visible` (all when
+    /// `None`), which must be current.
+    pub(crate) fn search_plan(
+        &self,
+        plan: &QueryPlan,
+        k: usize,
+        visible: Option<&Visible>,
+    ) -> Vec<(u32, f32)> {
+        match visible {
+            None => self.rank(plan, k, self.live, &self.field_totals, None),
+            Some(visible) => self.rank(
+                plan,
+                k,
+                visible.live,
+                &visible.field_totals,
+                Some(&visible.admitted),
+            ),
+        }
+    }
+
+    /// The id of the document at `ord` (empty for a free slot).
+    pub(crate) fn doc_id(&self, ord: u32) -> &str {
+        self.docs[ord as usize]
+            .as_ref()
+            .map_or("", |d| d.id.as_str())
+    }
+
+    /// Ranked ordinals as [`ScoredDoc`]s.
+    fn scored_docs(&self, ranked: Vec<(u32, f32)>) -> Vec<ScoredDoc> {
+        ranked
+            .into_iter()
+            .map(|(ord, score)| ScoredDoc {
+                id: self.doc_id(ord).to_owned(),
+                score,
             })
             .collect()
     }
 
-    /// Distinct known query terms, in first-occurrence order.
-    fn query_terms<S: AsRef<str>>(&self, query: &[S]) -> Vec<u32> {
-        let mut seen: FixedMap<u32, ()> = FixedMap::default();
-        query
-            .iter()
-            .filter_map(|term| self.term_ids.get(term.as_ref()).copied())
-            .filter(|id| seen.insert(*id, ()).is_none())
-            .collect()
+    /// Which words of `plan` the title or the aliases of the document at `ord` contain, and
+    /// how many of the title's and of the aliases' terms they are.
+    pub(crate) fn title_match(&self, plan: &QueryPlan, ord: u32) -> TitleMatch {
+        let mut found = TitleMatch::default();
+        for planned in &plan.terms {
+            let postings = self.terms[planned.term as usize].postings.entries();
+            let at = postings.partition_point(|p| p.doc() < ord);
+            for p in postings[at..].iter().take_while(|p| p.doc() == ord) {
+                let hits = match p.field_index() {
+                    f if f == Field::Title.index() => &mut found.title_hits,
+                    f if f == Field::Aliases.index() => &mut found.alias_hits,
+                    _ => continue,
+                };
+                *hits += p.tf();
+                found.words |= 1u64 << (planned.word % 64);
+            }
+        }
+        found.title_len = self.lens[ord as usize][Field::Title.index()];
+        found.alias_len = self.lens[ord as usize][Field::Aliases.index()];
+        found
     }
 
     /// The term id of `text`, creating the term if needed.

@@ -32,7 +32,7 @@ pub use provenance::{Provenance, Source};
 pub use schema::{SCHEMA_FILE, config_schema, config_schema_text};
 pub use sections::{
     AuthConfig, AuthMode, EmbeddingProvider, EmbeddingsConfig, FacadeMode, GovernorConfig,
-    HttpConfig, IndexConfig, JwtAlgorithm, MaintenanceConfig, ResourceMetadataConfig, StdioConfig,
-    ThrottleConfig, ThrottleTier, ThrottleTiers, ToolFacadeConfig, ToolVisibilityConfig,
-    TransportsConfig, VisibilityProfile,
+    HttpConfig, IndexConfig, JwtAlgorithm, MaintenanceConfig, ResourceMetadataConfig, SearchConfig,
+    StdioConfig, ThrottleConfig, ThrottleTier, ThrottleTiers, ToolFacadeConfig,
+    ToolVisibilityConfig, TransportsConfig, VisibilityProfile,
 };

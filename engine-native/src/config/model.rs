@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::config::acl_schema::AclConfigSchema;
 use crate::config::sections::{
     AuthConfig, CompanionSetting, EmbeddingsConfig, GovernorConfig, IndexConfig, MaintenanceConfig,
-    ThrottleConfig, ToolFacadeConfig, ToolVisibilityConfig, TransportsConfig,
+    SearchConfig, ThrottleConfig, ToolFacadeConfig, ToolVisibilityConfig, TransportsConfig,
 };
 
 /// The whole configuration of one obsidian-tc server (the file's root object).
@@ -52,6 +52,8 @@ pub struct ServerConfig {
     pub maintenance: MaintenanceConfig,
     /// Keeping the search index fresh while serving.
     pub index: IndexConfig,
+    /// How search ranks notes.
+    pub search: SearchConfig,
 }
 
 impl Default for ServerConfig {
@@ -72,6 +74,7 @@ impl Default for ServerConfig {
             embeddings: EmbeddingsConfig::default(),
             maintenance: MaintenanceConfig::default(),
             index: IndexConfig::default(),
+            search: SearchConfig::default(),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! The sections of the server configuration, each with the original's defaults.
 
+use engine_core::rank::NoteRanking;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -113,6 +114,45 @@ impl Default for IndexConfig {
         IndexConfig {
             scan_on_start: true,
             watch: true,
+        }
+    }
+}
+
+/// How `search_vault` and the tools built on it rank notes (`search`); the defaults are the
+/// ones TC Bridge's own search uses, so both rank alike.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct SearchConfig {
+    /// How much a title or alias that names the query raises a note (0: off): its score is
+    /// multiplied by `1 + titleBoost · t`, `t` in [0, 1] the title match.
+    #[schemars(range(min = 0.0, max = 100.0))]
+    pub title_boost: f32,
+    /// How much a note's second and third best passages add to its best one (0: the best
+    /// passage alone).
+    #[schemars(range(min = 0.0, max = 1.0))]
+    pub chunk_aggregation: f32,
+    /// Whether a query word no note contains searches the words one or two letters away.
+    pub typo_tolerance: bool,
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        let ranking = NoteRanking::default();
+        SearchConfig {
+            title_boost: ranking.title_boost,
+            chunk_aggregation: ranking.aggregation,
+            typo_tolerance: ranking.fuzzy,
+        }
+    }
+}
+
+impl SearchConfig {
+    /// engine-core's note ranking settings.
+    pub fn note_ranking(&self) -> NoteRanking {
+        NoteRanking {
+            aggregation: self.chunk_aggregation,
+            title_boost: self.title_boost,
+            fuzzy: self.typo_tolerance,
         }
     }
 }

@@ -14,7 +14,9 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use engine_core::rank::{AnalyzedDocument, Bm25Params, LexicalIndex, Visible, chunk_key};
+use engine_core::rank::{
+    AnalyzedDocument, Bm25Params, LexicalIndex, NoteRanking, Visible, chunk_key,
+};
 use engine_core::text::{Analyzer, AnalyzerSettings};
 
 use crate::store::{ChunkRow, NoteFields};
@@ -179,6 +181,33 @@ impl LexicalView {
                     chunk_id: *self.ids.get(&hit.id)?,
                     score: hit.score,
                 })
+            })
+            .collect()
+    }
+
+    /// The first `wanted` notes for `query` among the chunks of `visible` whose notes `allowed`
+    /// admits, ranked by engine-core's [`LexicalIndex::rank_notes`] (the plugin's ranking), as
+    /// `(best chunk id, path, note score, best chunk score)`.
+    pub fn rank_notes(
+        &self,
+        visible: &Visible,
+        query: &str,
+        wanted: usize,
+        ranking: &NoteRanking,
+        allowed: &dyn Fn(&str) -> bool,
+    ) -> Vec<(i64, String, f32, f32)> {
+        // A stale view cannot reach here (see `search`); it would rank nothing.
+        let notes = self
+            .index
+            .rank_notes(Some(visible), query, wanted, ranking, &mut |path| {
+                allowed(path)
+            })
+            .unwrap_or_default();
+        notes
+            .into_iter()
+            .filter_map(|note| {
+                let id = *self.ids.get(&note.chunk)?;
+                Some((id, note.path, note.score, note.chunk_score))
             })
             .collect()
     }

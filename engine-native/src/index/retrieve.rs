@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use engine_core::rank::{self, Hit, Normalization, ScoredList, Visible, fuse_scores};
+use engine_core::rank::{self, Hit, Normalization, NoteRanking, ScoredList, Visible, fuse_scores};
 
 use super::lexical::{ChunkHit, LexicalView};
 use super::semantic::{SemanticError, SemanticIndex};
@@ -69,6 +69,8 @@ pub struct Retriever<'a> {
     pub vault: &'a str,
     /// Which notes may be ranked.
     pub allowed: &'a dyn Fn(&str) -> bool,
+    /// How chunk scores make a note's lexical score.
+    pub ranking: NoteRanking,
 }
 
 impl Retriever<'_> {
@@ -102,21 +104,17 @@ impl Retriever<'_> {
 
     /// The lexical ranking.
     fn rank_by_words(&self, query: &str, wanted: usize) -> Vec<NoteHit> {
-        best_per_note(self.view, wanted, self.allowed, &mut |depth| {
-            self.chunks(query, depth)
-                .into_iter()
-                .map(|hit| (hit.chunk_id, hit.score))
-                .collect()
-        })
-        .into_iter()
-        .map(|(chunk_id, path, score)| NoteHit {
-            chunk_id,
-            path,
-            score: f64::from(score),
-            lexical: Some(score),
-            semantic: None,
-        })
-        .collect()
+        self.view
+            .rank_notes(self.visible, query, wanted, &self.ranking, self.allowed)
+            .into_iter()
+            .map(|(chunk_id, path, score, chunk_score)| NoteHit {
+                chunk_id,
+                path,
+                score: f64::from(score),
+                lexical: Some(chunk_score),
+                semantic: None,
+            })
+            .collect()
     }
 
     /// The semantic ranking.

@@ -3,7 +3,7 @@
 //! engine-core's markdown extraction and chunking, so the plugin sees the same structure.
 
 use engine_core::markdown::{
-    Chunk, ChunkOptions, LinkSyntax, NoteMetadata, Subpath, chunk_extracted, extract, note_fields,
+    Chunk, ChunkOptions, LinkSyntax, NoteMetadata, Subpath, extract, index_chunks, note_fields,
 };
 use serde_json::{Map, Value};
 
@@ -97,7 +97,7 @@ pub fn parse_note(path: &str, text: &str, options: &ChunkOptions) -> ParsedNote 
         tags: fields.tags,
         links,
         tasks: tasks(&meta),
-        chunks: chunk_extracted(text, &meta, options),
+        chunks: index_chunks(text, &meta, options),
         frontmatter,
         frontmatter_error,
     }

@@ -222,6 +222,18 @@ BEGIN
 END;
 "#,
     },
+    // A note with no text past its frontmatter is now searched by one chunk of its own
+    // (engine-core's `index_chunks`): the notes indexed without any chunk are read again at the
+    // next scan (a stamp with no hash and a time before 1970 never matches the file's).
+    Migration {
+        version: 6,
+        sql: r#"
+UPDATE notes SET sha256 = '', mtime = -1
+WHERE NOT EXISTS (
+    SELECT 1 FROM chunks WHERE chunks.vault_id = notes.vault_id AND chunks.path = notes.path
+);
+"#,
+    },
 ];
 
 /// The schema version this build writes.

@@ -1,15 +1,15 @@
 //! Notes in the `LexicalIndex` class, the way the native server indexes them: a note is cut
 //! into chunks (engine-core's extraction and chunking, default options), each chunk indexed
 //! under its [`chunk_key`] with the note's title, aliases and tags ([`note_fields`]), its
-//! heading breadcrumb and its text; a search ranks notes by their best chunk
-//! ([`best_per_note`]). Same code, same documents, same ids: the same ranking and scores.
+//! heading breadcrumb and its text; a search ranks notes with engine-core's note ranking
+//! ([`rank_notes`]). Same code, same documents, same ids: the same ranking and scores.
 
 use engine_core::markdown::{
-    ChunkOptions, NoteMetadata, chunk_extracted, extract, note_fields, note_text,
+    ChunkOptions, NoteMetadata, extract, index_chunks, note_fields, note_text,
 };
 use std::rc::Rc;
 
-use engine_core::rank::{Document, Visible, best_per_note, chunk_key, chunk_key_path};
+use engine_core::rank::{Document, NoteRanking, Visible, chunk_key};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
@@ -44,7 +44,7 @@ fn chunks_of(
     properties: &Map<String, Value>,
 ) -> Vec<NoteChunk> {
     let fields = note_fields(path, meta, properties);
-    chunk_extracted(text, meta, &ChunkOptions::default())
+    index_chunks(text, meta, &ChunkOptions::default())
         .into_iter()
         .map(|chunk| NoteChunk {
             key: chunk_key(path, u32::try_from(chunk.index).unwrap_or(u32::MAX)),
@@ -67,7 +67,8 @@ pub struct NoteHit {
     pub path: String,
     /// Its best chunk's key.
     pub key: String,
-    /// Its best chunk's BM25F score, widened from `f32`.
+    /// The note's score (its best chunk's BM25F raised by its title and other chunks, see
+    /// `NoteRanking`), widened from `f32`.
     pub score: f64,
 }
 
@@ -177,9 +178,11 @@ fn asks(predicate: &js_sys::Function, path: &str) -> bool {
         .is_ok_and(|answer| answer.is_truthy())
 }
 
-/// The note ranking behind [`LexicalIndexHandle::search_notes`]: BM25F over the chunks of
-/// `visible` with their statistics (the whole index when `None`: every note readable), then
-/// the notes `allowed` admits.
+/// The note ranking behind [`LexicalIndexHandle::search_notes`]: engine-core's
+/// [`LexicalIndex::rank_notes`](engine_core::rank::LexicalIndex::rank_notes) with the default
+/// [`NoteRanking`] (the server's default `search` settings) over the chunks of `visible` with
+/// their statistics (the whole index when `None`: every note readable), then the notes
+/// `allowed` admits.
 pub fn rank_notes(
     index: &LexicalIndexHandle,
     query: &str,
@@ -187,27 +190,17 @@ pub fn rank_notes(
     visible: Option<&Visible>,
     allowed: &mut dyn FnMut(&str) -> bool,
 ) -> Vec<NoteHit> {
-    let note_of = |key: &String| chunk_key_path(key).map(str::to_owned);
-    let mut rank = |depth: usize| {
-        match visible {
-            Some(visible) => index
-                .inner
-                .search_visible(visible, query, depth)
-                // A kept view is checked against the index before use; a stale one ranks
-                // nothing rather than scoring with another corpus's statistics.
-                .unwrap_or_default(),
-            None => index.inner.search(query, depth),
-        }
+    index
+        .inner
+        .rank_notes(visible, query, wanted, &NoteRanking::default(), allowed)
+        // A kept view is checked against the index before use; a stale one ranks nothing
+        // rather than scoring with another corpus's statistics.
+        .unwrap_or_default()
         .into_iter()
-        .map(|hit| (hit.id, hit.score))
-        .collect()
-    };
-    best_per_note(wanted, allowed, &note_of, &mut rank)
-        .into_iter()
-        .map(|(key, path, score)| NoteHit {
-            path,
-            key,
-            score: f64::from(score),
+        .map(|note| NoteHit {
+            path: note.path,
+            key: note.chunk,
+            score: f64::from(note.score),
         })
         .collect()
 }

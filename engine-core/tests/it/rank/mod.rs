@@ -1,1 +1,2 @@
+mod notes;
 mod props;

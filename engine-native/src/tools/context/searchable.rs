@@ -53,6 +53,7 @@ impl Searchable {
             semantic: self.semantic.as_deref(),
             vault: ctx.vault_id(),
             allowed: &allowed,
+            ranking: ctx.served().config().config.search.note_ranking(),
         })
     }
 

@@ -323,6 +323,7 @@ fn ranked(
         semantic: semantic.as_deref(),
         vault: ctx.vault_id(),
         allowed: &allowed,
+        ranking: ctx.served().config().config.search.note_ranking(),
     };
     let how = match ranking {
         Ranking::Notes(how) => how,
