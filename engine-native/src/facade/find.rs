@@ -1,4 +1,7 @@
-//! `find_capability`: the tools listed to the caller that best match a task in plain words.
+//! `find_capability`: the tools listed to the caller that best match a task in plain words,
+//! ranked by words (BM25F), and by meaning too when the server has an embedding model.
+
+use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -7,7 +10,9 @@ use serde_json::Value;
 use crate::errors::ToolError;
 use crate::facade::catalog::{one_line, rank_catalog};
 use crate::facade::domains::catalog_tools;
+use crate::facade::meaning::rank_catalog_by_meaning;
 use crate::facade::{FACADE_DOMAIN, FIND_CAPABILITY};
+use crate::index::semantic::SemanticIndex;
 use crate::server::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::companion::BRIDGE_DOMAIN;
@@ -30,6 +35,19 @@ struct FindArgs {
 struct Found {
     /// The best matches, best first.
     results: Vec<FoundTool>,
+    /// How they were ranked: `words` (BM25F) or `words_and_meaning` (BM25F fused with the
+    /// cosine of the loaded embedding model).
+    ranking: Ranking,
+}
+
+/// How `find_capability` ranked.
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Ranking {
+    /// BM25F over the tool documents.
+    Words,
+    /// BM25F fused with embedding similarity.
+    WordsAndMeaning,
 }
 
 /// One match.
@@ -43,7 +61,8 @@ struct FoundTool {
     description: &'static str,
     /// Its domain.
     domain: &'static str,
-    /// Its relevance (BM25F, higher is better).
+    /// Its relevance (higher is better): the BM25F score, or the fused z-score when ranked
+    /// by meaning too.
     score: f32,
 }
 
@@ -79,7 +98,21 @@ fn find_capability(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErro
         .into_iter()
         .filter(|tool| companion || tool.def.domain != BRIDGE_DOMAIN)
         .collect();
-    let matches = rank_catalog(&catalog, &args.query, args.limit.unwrap_or(DEFAULT_LIMIT))?;
+    let limit = args.limit.unwrap_or(DEFAULT_LIMIT);
+    let (matches, ranking) = match semantic(ctx) {
+        Some(semantic) => (
+            rank_catalog_by_meaning(
+                ctx.served().registry(),
+                &catalog,
+                &args.query,
+                limit,
+                &semantic,
+                ctx.server().catalog_vectors(),
+            )?,
+            Ranking::WordsAndMeaning,
+        ),
+        None => (rank_catalog(&catalog, &args.query, limit)?, Ranking::Words),
+    };
     let results = matches
         .into_iter()
         .map(|found| FoundTool {
@@ -90,5 +123,18 @@ fn find_capability(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErro
             score: (found.score * 1000.0).round() / 1000.0,
         })
         .collect();
-    structured(&Found { results })
+    structured(&Found { results, ranking })
+}
+
+/// The embedding model search uses, when embeddings are on and it is (or can be) loaded: the
+/// same provider `search_vault` takes, so no model is loaded that search would not load. A
+/// provider that cannot open leaves `find_capability` ranking by words (and is logged).
+fn semantic(ctx: &ToolContext<'_>) -> Option<Arc<SemanticIndex>> {
+    ctx.server()
+        .indexes()
+        .semantic(ctx.store(), &ctx.served().config().config.embeddings)
+        .unwrap_or_else(|error| {
+            tracing::warn!("find_capability ranks by words only: {error}");
+            None
+        })
 }

@@ -1,7 +1,8 @@
 //! The tool facade (`toolFacade.mode`, v1 §1.5, seed 002 §1–§2): how the catalog is
 //! presented to MCP clients, never what a call may do.
 //!
-//! - `triad` (default): `find_capability` (BM25 over the caller-visible catalog),
+//! - `triad` (default): `find_capability` (BM25F over the caller-visible catalog, fused
+//!   with embedding similarity when a model is loaded),
 //!   `describe_capability` (one tool's schemas, annotations and help) and `call_capability`
 //!   (`{name, arguments}`).
 //! - `domain`: one tool per domain taking `{action, args}`, plus `describe_capability`.
@@ -19,6 +20,7 @@ mod describe;
 mod domains;
 mod envelope;
 mod find;
+mod meaning;
 
 pub use catalog::{CatalogMatch, rank_catalog};
 pub(crate) use domains::catalog_tools;

@@ -1,3 +1,4 @@
+mod catalog_vectors;
 mod envelope;
 mod find;
 mod listing;
