@@ -11,7 +11,7 @@ use crate::errors::ToolError;
 use crate::facade::catalog::{one_line, rank_catalog};
 use crate::facade::domains::catalog_tools;
 use crate::facade::meaning::rank_catalog_by_meaning;
-use crate::facade::{FACADE_DOMAIN, FIND_CAPABILITY};
+use crate::facade::{FACADE_DOMAIN, FIND_CAPABILITY, call_envelope_for};
 use crate::index::semantic::SemanticIndex;
 use crate::server::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
@@ -61,6 +61,9 @@ struct FoundTool {
     description: &'static str,
     /// Its domain.
     domain: &'static str,
+    /// The envelope to call it through: `call_read_capability` (read-only) or
+    /// `call_capability`.
+    call_with: &'static str,
     /// Its relevance (higher is better): the BM25F score, or the fused z-score when ranked
     /// by meaning too.
     score: f32,
@@ -74,7 +77,8 @@ pub(crate) fn tool() -> ToolDef {
     ToolDef::scope_free(
         (FIND_CAPABILITY, "Find capability", FACADE_DOMAIN),
         "Search the available tools by task in plain words; returns the best \
-matches (name, title, description, domain, score). Next: describe_capability, call_capability.",
+matches (name, title, description, domain, call_with, score). Next: describe_capability, then \
+call_with: call_read_capability (read-only tools) or call_capability.",
         (input_schema::<FindArgs>(), output_schema::<Found>()),
         false,
         find_capability,
@@ -120,6 +124,7 @@ fn find_capability(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErro
             title: found.tool.def.title,
             description: one_line(found.tool.def.description),
             domain: found.tool.def.domain,
+            call_with: call_envelope_for(found.tool),
             score: (found.score * 1000.0).round() / 1000.0,
         })
         .collect();
