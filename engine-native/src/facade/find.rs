@@ -111,7 +111,7 @@ fn find_capability(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErro
                 &args.query,
                 limit,
                 &semantic,
-                ctx.server().catalog_vectors(),
+                (ctx.server().catalog_vectors(), ctx.store()),
             )?,
             Ranking::WordsAndMeaning,
         ),

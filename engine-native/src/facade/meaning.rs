@@ -13,6 +13,7 @@ use crate::facade::catalog::{CatalogMatch, one_line, rank_catalog};
 use crate::facade::domains::all_catalog_tools;
 use crate::index::semantic::{SemanticError, SemanticIndex};
 use crate::server::{CatalogDocument, CatalogVectors, Registry, Tool};
+use crate::store::Store;
 
 /// The weight of the word (BM25F) ranking in the fusion; the meaning (cosine) ranking has the
 /// rest. Chosen with all-MiniLM-L6-v2 on tests/fixtures/intents.json and
@@ -21,14 +22,15 @@ use crate::server::{CatalogDocument, CatalogVectors, Registry, Tool};
 const WORDS_WEIGHT: f64 = 0.5;
 
 /// The `limit` tools of `tools` that best match `query` by words and meaning, best first;
-/// `registry`'s whole catalog is what is embedded (and kept), so every caller shares one set.
+/// `registry`'s whole catalog is what is embedded (and kept in `cache`, saved in `store`), so
+/// every caller shares one set.
 pub(crate) fn rank_catalog_by_meaning<'r>(
     registry: &Registry,
     tools: &[&'r Tool],
     query: &str,
     limit: usize,
     semantic: &SemanticIndex,
-    cache: &CatalogVectors,
+    (cache, store): (&CatalogVectors, &Store),
 ) -> Result<Vec<CatalogMatch<'r>>, ToolError> {
     let documents: Vec<CatalogDocument> = all_catalog_tools(registry)
         .map(|tool| CatalogDocument {
@@ -36,7 +38,7 @@ pub(crate) fn rank_catalog_by_meaning<'r>(
             text: meaning_text(tool),
         })
         .collect();
-    let vectors = cache.get_or_embed(semantic.fingerprint(), &documents, |texts| {
+    let vectors = cache.get_or_embed(store, semantic.fingerprint(), &documents, |texts| {
         semantic
             .embed_documents(texts)
             .map_err(SemanticError::into_tool_error)

@@ -1,12 +1,10 @@
 //! [`CatalogVectors`]: the embeddings of the tool catalog's documents, made once per catalog
-//! and embedding space and kept for the server's life, so that `find_capability` embeds only
-//! its query. The set is keyed by a SHA-256 of the embedding space (the provider's
-//! fingerprint) and of every document's id and text: a reload that changes a tool, or another
-//! model, embeds the catalog again; the same catalog never does.
-//!
-//! Kept in memory only, not in `cache.db`: the catalog is about a hundred short documents,
-//! embedded in one batch when `find_capability` first ranks by meaning (a second or two with
-//! all-MiniLM-L6-v2 on one core), while a table of its own would need a schema migration.
+//! and embedding space, so that `find_capability` embeds only its query. The set is keyed by
+//! a SHA-256 of the embedding space (the provider's fingerprint) and of every document's id
+//! and text: a reload that changes a tool, or another model, embeds the catalog again; the
+//! same catalog never does. It is kept in memory for the server's life and in `cache.db`
+//! ([`crate::store::CatalogVectorRows`]), so a restart reads it back instead of embedding
+//! the hundred-odd documents again.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -14,6 +12,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use sha2::{Digest, Sha256};
 
 use crate::errors::ToolError;
+use crate::store::Store;
 
 /// One document of the catalog: its id (the tool name) and the text embedded for it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,7 +24,7 @@ pub struct CatalogDocument {
 }
 
 /// The vectors of one catalog in one embedding space, by document id.
-pub type CatalogSet = HashMap<&'static str, Vec<f32>>;
+pub type CatalogSet = HashMap<String, Vec<f32>>;
 
 /// The catalog's vectors of the last catalog and space embedded.
 #[derive(Debug, Default)]
@@ -34,12 +33,15 @@ pub struct CatalogVectors {
 }
 
 impl CatalogVectors {
-    /// The vectors of `documents` in the space `space`: the kept set when neither changed,
-    /// else `embed(texts)` (one vector per text, in order), kept in place of the last set. A
-    /// failure of `embed`, or an answer of another length (`internal`), keeps nothing.
-    /// Concurrent callers wait for one embedding rather than each making their own.
+    /// The vectors of `documents` in the space `space`: the set kept in memory, else the one
+    /// `store` saved, when neither changed; else `embed(texts)` (one vector per text, in
+    /// order), kept and saved in place of the last set. A failure of `embed`, or an answer of
+    /// another length (`internal`), keeps nothing; a store that cannot be read or written is
+    /// logged and only costs an embedding. Concurrent callers wait for one embedding rather
+    /// than each making their own.
     pub fn get_or_embed(
         &self,
+        store: &Store,
         space: &str,
         documents: &[CatalogDocument],
         embed: impl FnOnce(&[&str]) -> Result<Vec<Vec<f32>>, ToolError>,
@@ -51,6 +53,11 @@ impl CatalogVectors {
         {
             return Ok(Arc::clone(set));
         }
+        if let Some(saved) = saved_set(store, &key, documents) {
+            let set = Arc::new(saved);
+            *last = Some((key, Arc::clone(&set)));
+            return Ok(set);
+        }
         let texts: Vec<&str> = documents.iter().map(|doc| doc.text.as_str()).collect();
         let vectors = embed(&texts)?;
         if vectors.len() != documents.len() {
@@ -60,16 +67,29 @@ impl CatalogVectors {
                 vectors.len()
             )));
         }
-        let set: Arc<CatalogSet> = Arc::new(
-            documents
-                .iter()
-                .map(|doc| doc.id)
-                .zip(vectors)
-                .collect::<HashMap<_, _>>(),
-        );
+        let set: CatalogSet = documents
+            .iter()
+            .map(|doc| doc.id.to_owned())
+            .zip(vectors)
+            .collect();
+        if let Err(error) = store.catalog_vectors().save(&key, &set) {
+            tracing::warn!("the catalog's embeddings were not saved: {error}");
+        }
+        let set = Arc::new(set);
         *last = Some((key, Arc::clone(&set)));
         Ok(set)
     }
+}
+
+/// The set `store` saved under `key`, when it has one vector for each of `documents`.
+fn saved_set(store: &Store, key: &[u8], documents: &[CatalogDocument]) -> Option<CatalogSet> {
+    let saved = store.catalog_vectors().load(key).unwrap_or_else(|error| {
+        tracing::warn!("the catalog's saved embeddings could not be read: {error}");
+        None
+    })?;
+    let complete =
+        saved.len() == documents.len() && documents.iter().all(|doc| saved.contains_key(doc.id));
+    complete.then_some(saved)
 }
 
 /// The SHA-256 of `space` and every document's id and text, each NUL-terminated so

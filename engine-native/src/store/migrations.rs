@@ -222,6 +222,17 @@ BEGIN
 END;
 "#,
     },
+    // The tool catalog's embeddings (crate::store::catalog_vectors): the latest catalog and
+    // model only, so that find_capability does not embed the catalog again after a restart.
+    Migration {
+        version: 6,
+        sql: r#"
+CREATE TABLE catalog_vectors (
+    catalog_key  BLOB PRIMARY KEY,
+    vectors_json TEXT NOT NULL
+);
+"#,
+    },
 ];
 
 /// The schema version this build writes.
