@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::errors::ToolError;
+use crate::errors::{ErrorCode, ToolError};
 use crate::facade::catalog::{one_line, rank_catalog};
 use crate::facade::domains::catalog_tools;
 use crate::facade::meaning::rank_catalog_by_meaning;
@@ -103,18 +103,24 @@ fn find_capability(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErro
         .filter(|tool| companion || tool.def.domain != BRIDGE_DOMAIN)
         .collect();
     let limit = args.limit.unwrap_or(DEFAULT_LIMIT);
-    let (matches, ranking) = match semantic(ctx) {
-        Some(semantic) => (
-            rank_catalog_by_meaning(
-                ctx.served().registry(),
-                &catalog,
-                &args.query,
-                limit,
-                &semantic,
-                (ctx.server().catalog_vectors(), ctx.store()),
-            )?,
-            Ranking::WordsAndMeaning,
-        ),
+    let by_meaning = semantic(ctx).map(|semantic| {
+        rank_catalog_by_meaning(
+            ctx.served().registry(),
+            &catalog,
+            &args.query,
+            limit,
+            &semantic,
+            (ctx.server().catalog_vectors(), ctx.store()),
+        )
+    });
+    let (matches, ranking) = match by_meaning {
+        Some(Ok(matches)) => (matches, Ranking::WordsAndMeaning),
+        // A provider that is down or refuses leaves the words, which need no model.
+        Some(Err(error)) if error.code == ErrorCode::EmbeddingProviderError => {
+            tracing::warn!("find_capability ranks by words only: {error}");
+            (rank_catalog(&catalog, &args.query, limit)?, Ranking::Words)
+        }
+        Some(Err(error)) => return Err(error),
         None => (rank_catalog(&catalog, &args.query, limit)?, Ranking::Words),
     };
     let results = matches
@@ -133,7 +139,8 @@ fn find_capability(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErro
 
 /// The embedding model search uses, when embeddings are on and it is (or can be) loaded: the
 /// same provider `search_vault` takes, so no model is loaded that search would not load. A
-/// provider that cannot open leaves `find_capability` ranking by words (and is logged).
+/// provider that cannot open, or fails to embed, leaves `find_capability` ranking by words
+/// (and is logged).
 fn semantic(ctx: &ToolContext<'_>) -> Option<Arc<SemanticIndex>> {
     ctx.server()
         .indexes()
