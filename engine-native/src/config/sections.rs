@@ -195,7 +195,7 @@ pub struct ToolFacadeConfig {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum FacadeMode {
-    /// `find_capability`, `describe_capability` and `call_capability`.
+    /// `find_capability`, `describe_capability`, `call_read_capability` and `call_capability`.
     #[default]
     Triad,
     /// One tool per domain taking an `action`.

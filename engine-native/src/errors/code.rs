@@ -56,6 +56,9 @@ pub enum ErrorCode {
     Internal,
     /// The embedding provider (a local model or a remote API) failed or is misconfigured.
     EmbeddingProviderError,
+    /// The vault's search index is being built by a scan that is still running (another
+    /// `index_vault`, the scan at start, the watcher's); the call changed nothing.
+    IndexBusy,
     /// The call needs TC Bridge (the companion Obsidian plugin) or a plugin behind it, and
     /// the vault has none configured or the plugin is not installed.
     PluginMissing,
@@ -72,7 +75,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 28] = [
+    pub const ALL: [ErrorCode; 29] = [
         ErrorCode::NotFound,
         ErrorCode::ValidationError,
         ErrorCode::Unauthorized,
@@ -96,6 +99,7 @@ impl ErrorCode {
         ErrorCode::InvalidRange,
         ErrorCode::Internal,
         ErrorCode::EmbeddingProviderError,
+        ErrorCode::IndexBusy,
         ErrorCode::PluginMissing,
         ErrorCode::PluginUnreachable,
         ErrorCode::PluginIncompatible,
@@ -129,6 +133,7 @@ impl ErrorCode {
             ErrorCode::InvalidRange => "invalid_range",
             ErrorCode::Internal => "internal",
             ErrorCode::EmbeddingProviderError => "embedding_provider_error",
+            ErrorCode::IndexBusy => "index_busy",
             ErrorCode::PluginMissing => "plugin_missing",
             ErrorCode::PluginUnreachable => "plugin_unreachable",
             ErrorCode::PluginIncompatible => "plugin_incompatible",
@@ -138,7 +143,8 @@ impl ErrorCode {
     }
 
     /// Whether repeating the same call, unchanged, can succeed: after a wait (`throttled`,
-    /// `idempotency_in_flight`, `embedding_provider_error` once the provider is back,
+    /// `idempotency_in_flight`, `index_busy` once the scan is done, `embedding_provider_error`
+    /// once the provider is back,
     /// `plugin_unreachable` once Obsidian runs TC Bridge) or after
     /// re-reading (`concurrent_modification`). Every other code needs different arguments or a
     /// human first.
@@ -149,6 +155,7 @@ impl ErrorCode {
                 | ErrorCode::IdempotencyInFlight
                 | ErrorCode::ConcurrentModification
                 | ErrorCode::EmbeddingProviderError
+                | ErrorCode::IndexBusy
                 | ErrorCode::PluginUnreachable
         )
     }
@@ -221,6 +228,9 @@ impl ErrorCode {
             }
             ErrorCode::EmbeddingProviderError => {
                 "retry later if the provider was unreachable or busy; otherwise ask the user to fix the embeddings config (model folder, endpoint, API key) as the message says, or use a search mode without embeddings"
+            }
+            ErrorCode::IndexBusy => {
+                "nothing was changed; wait a few seconds for the running scan (get_index_status shows its progress), then call again"
             }
             ErrorCode::PluginMissing => {
                 "ask the user to install and enable TC Bridge in Obsidian (and the plugin the call needs, such as Dataview) and to set the vault's companion url and token; meanwhile use a tool or search mode that works without Obsidian"

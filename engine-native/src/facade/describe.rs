@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::errors::ToolError;
-use crate::facade::{CALL_CAPABILITY, DESCRIBE_CAPABILITY, FACADE_DOMAIN};
+use crate::facade::{DESCRIBE_CAPABILITY, FACADE_DOMAIN, call_envelope_for};
 use crate::server::{Annotations, Tool, ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
@@ -34,6 +34,9 @@ struct Description {
     domain: &'static str,
     /// The scopes a caller needs.
     scopes: &'static [&'static str],
+    /// The envelope to call it through: `call_read_capability` (read-only) or
+    /// `call_capability`.
+    call_with: &'static str,
     /// The MCP annotations (readOnlyHint, destructiveHint, idempotentHint, openWorldHint).
     #[schemars(with = "serde_json::Map<String, Value>")]
     annotations: Annotations,
@@ -76,6 +79,7 @@ fn describe_capability(ctx: &ToolContext<'_>, args: Value) -> Result<Value, Tool
         description: tool.def.description,
         domain: tool.def.domain,
         scopes: tool.def.scopes,
+        call_with: call_envelope_for(tool),
         annotations: tool.annotations(),
         input_schema: tool.def.input_schema.clone(),
         output_schema: tool.def.output_schema.clone(),
@@ -90,8 +94,9 @@ fn help(tool: &Tool) -> String {
         format!("Call {name} by name.")
     } else {
         format!(
-            "Call {name} by name, as {CALL_CAPABILITY} {{\"name\": \"{name}\", \"arguments\": {{...}}}}, \
+            "Call {name} by name, as {} {{\"name\": \"{name}\", \"arguments\": {{...}}}}, \
 or as {} {{\"action\": \"{name}\", \"args\": {{...}}}}; every form passes the same checks.",
+            call_envelope_for(tool),
             tool.def.domain
         )
     }];

@@ -28,6 +28,13 @@ pub(crate) fn catalog_tools<'r>(registry: &'r Registry, caller: &Caller) -> Vec<
         .collect()
 }
 
+/// The whole catalog, whoever asks: every registered tool but the facade's own.
+pub(crate) fn all_catalog_tools(registry: &Registry) -> impl Iterator<Item = &Tool> {
+    registry
+        .tools()
+        .filter(|tool| tool.def.domain != FACADE_DOMAIN)
+}
+
 /// Whether `name` is a domain envelope: the domain of a registered tool (other than the
 /// facade's), and not itself a tool name. Visibility plays no part, so a call's fate never
 /// depends on which tools a caller happens to see.

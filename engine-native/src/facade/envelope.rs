@@ -5,16 +5,16 @@ use serde_json::{Value, json};
 
 use crate::auth::Caller;
 use crate::errors::{ErrorCode, ToolError};
-use crate::facade::CALL_CAPABILITY;
 use crate::facade::domains::is_domain;
+use crate::facade::{CALL_CAPABILITY, CALL_READ_CAPABILITY, reads_only};
 use crate::schema::validate_args;
 use crate::server::Registry;
 
 /// The most characters of an inner tool name.
 const MAX_NAME_CHARS: u64 = 128;
 
-/// The input schema of `call_capability`: what it advertises and what its envelope is
-/// checked against (unknown keys are refused, not dropped).
+/// The input schema of `call_capability` and `call_read_capability`: what they advertise and
+/// what their envelope is checked against (unknown keys are refused, not dropped).
 pub(crate) fn call_capability_schema() -> Value {
     json!({
         "type": "object",
@@ -56,18 +56,20 @@ pub(crate) fn domain_schema() -> Value {
     })
 }
 
-/// The tool a call runs and its arguments: an envelope (`call_capability`, a domain name)
-/// unwrapped once, any other name as it came. An envelope whose keys or types are wrong is a
-/// `validation_error`; a domain action that is a callable tool of another domain too. An
-/// inner name that is unknown, hidden or disabled is left for the lookup gate, so it fails
-/// exactly as calling it by name does.
+/// The tool a call runs and its arguments: an envelope (`call_capability`,
+/// `call_read_capability`, a domain name) unwrapped once, any other name as it came. An
+/// envelope whose keys or types are wrong is a `validation_error`; so is a domain action that
+/// is a callable tool of another domain, and a tool that is not read-only (see
+/// [`crate::facade::reads_only`]) through `call_read_capability`. An inner name that is unknown, hidden or
+/// disabled is left for the lookup gate, so it fails exactly as calling it by name does.
 pub fn resolve_envelope(
     registry: &Registry,
     caller: &Caller,
     name: &str,
     args: Value,
 ) -> Result<(String, Value), ToolError> {
-    let (schema, name_key, args_key) = if name == CALL_CAPABILITY {
+    let by_name = name == CALL_CAPABILITY || name == CALL_READ_CAPABILITY;
+    let (schema, name_key, args_key) = if by_name {
         (call_capability_schema(), "name", "arguments")
     } else if is_domain(registry, name) {
         (domain_schema(), "action", "args")
@@ -87,7 +89,20 @@ pub fn resolve_envelope(
         ));
     };
     let inner_args = envelope.remove(args_key).unwrap_or_else(|| json!({}));
-    if name != CALL_CAPABILITY
+    if name == CALL_READ_CAPABILITY
+        && let Some(tool) = registry.callable(&inner, caller)
+        && !reads_only(tool)
+    {
+        return Err(ToolError::new(
+            ErrorCode::ValidationError,
+            format!("'{inner}' is not read-only: {CALL_READ_CAPABILITY} runs only tools that change and destroy nothing"),
+        )
+        .with_recovery(format!(
+            "call {CALL_CAPABILITY} {{\"name\": \"{inner}\", \"arguments\": ...}}, or call {inner} by name"
+        ))
+        .with_details(json!({ "name": inner, "read_only": false, "call_with": CALL_CAPABILITY })));
+    }
+    if !by_name
         && let Some(tool) = registry.callable(&inner, caller)
         && tool.def.domain != name
     {

@@ -1,13 +1,18 @@
-//! `find_capability`: the tools listed to the caller that best match a task in plain words.
+//! `find_capability`: the tools listed to the caller that best match a task in plain words,
+//! ranked by words (BM25F), and by meaning too when the server has an embedding model.
+
+use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::errors::ToolError;
+use crate::errors::{ErrorCode, ToolError};
 use crate::facade::catalog::{one_line, rank_catalog};
 use crate::facade::domains::catalog_tools;
-use crate::facade::{FACADE_DOMAIN, FIND_CAPABILITY};
+use crate::facade::meaning::rank_catalog_by_meaning;
+use crate::facade::{FACADE_DOMAIN, FIND_CAPABILITY, call_envelope_for};
+use crate::index::semantic::SemanticIndex;
 use crate::server::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::companion::BRIDGE_DOMAIN;
@@ -30,6 +35,19 @@ struct FindArgs {
 struct Found {
     /// The best matches, best first.
     results: Vec<FoundTool>,
+    /// How they were ranked: `words` (BM25F) or `words_and_meaning` (BM25F fused with the
+    /// cosine of the loaded embedding model).
+    ranking: Ranking,
+}
+
+/// How `find_capability` ranked.
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Ranking {
+    /// BM25F over the tool documents.
+    Words,
+    /// BM25F fused with embedding similarity.
+    WordsAndMeaning,
 }
 
 /// One match.
@@ -43,7 +61,11 @@ struct FoundTool {
     description: &'static str,
     /// Its domain.
     domain: &'static str,
-    /// Its relevance (BM25F, higher is better).
+    /// The envelope to call it through: `call_read_capability` (read-only) or
+    /// `call_capability`.
+    call_with: &'static str,
+    /// Its relevance (higher is better): the BM25F score, or the fused z-score when ranked
+    /// by meaning too.
     score: f32,
 }
 
@@ -55,7 +77,8 @@ pub(crate) fn tool() -> ToolDef {
     ToolDef::scope_free(
         (FIND_CAPABILITY, "Find capability", FACADE_DOMAIN),
         "Search the available tools by task in plain words; returns the best \
-matches (name, title, description, domain, score). Next: describe_capability, call_capability.",
+matches (name, title, description, domain, call_with, score). Next: describe_capability, then \
+call_with: call_read_capability (read-only tools) or call_capability.",
         (input_schema::<FindArgs>(), output_schema::<Found>()),
         false,
         find_capability,
@@ -79,7 +102,27 @@ fn find_capability(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErro
         .into_iter()
         .filter(|tool| companion || tool.def.domain != BRIDGE_DOMAIN)
         .collect();
-    let matches = rank_catalog(&catalog, &args.query, args.limit.unwrap_or(DEFAULT_LIMIT))?;
+    let limit = args.limit.unwrap_or(DEFAULT_LIMIT);
+    let by_meaning = semantic(ctx).map(|semantic| {
+        rank_catalog_by_meaning(
+            ctx.served().registry(),
+            &catalog,
+            &args.query,
+            limit,
+            &semantic,
+            (ctx.server().catalog_vectors(), ctx.store()),
+        )
+    });
+    let (matches, ranking) = match by_meaning {
+        Some(Ok(matches)) => (matches, Ranking::WordsAndMeaning),
+        // A provider that is down or refuses leaves the words, which need no model.
+        Some(Err(error)) if error.code == ErrorCode::EmbeddingProviderError => {
+            tracing::warn!("find_capability ranks by words only: {error}");
+            (rank_catalog(&catalog, &args.query, limit)?, Ranking::Words)
+        }
+        Some(Err(error)) => return Err(error),
+        None => (rank_catalog(&catalog, &args.query, limit)?, Ranking::Words),
+    };
     let results = matches
         .into_iter()
         .map(|found| FoundTool {
@@ -87,8 +130,23 @@ fn find_capability(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErro
             title: found.tool.def.title,
             description: one_line(found.tool.def.description),
             domain: found.tool.def.domain,
+            call_with: call_envelope_for(found.tool),
             score: (found.score * 1000.0).round() / 1000.0,
         })
         .collect();
-    structured(&Found { results })
+    structured(&Found { results, ranking })
+}
+
+/// The embedding model search uses, when embeddings are on and it is (or can be) loaded: the
+/// same provider `search_vault` takes, so no model is loaded that search would not load. A
+/// provider that cannot open, or fails to embed, leaves `find_capability` ranking by words
+/// (and is logged).
+fn semantic(ctx: &ToolContext<'_>) -> Option<Arc<SemanticIndex>> {
+    ctx.server()
+        .indexes()
+        .semantic(ctx.store(), &ctx.served().config().config.embeddings)
+        .unwrap_or_else(|error| {
+            tracing::warn!("find_capability ranks by words only: {error}");
+            None
+        })
 }

@@ -370,6 +370,12 @@ impl SemanticIndex {
         })?)
     }
 
+    /// The embeddings of `texts` as documents (not note chunks: nothing is stored), in order;
+    /// `find_capability` ranks the tool catalog by them.
+    pub fn embed_documents(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, SemanticError> {
+        Ok(self.provider.embed(texts, EmbedKind::Document)?)
+    }
+
     /// The `k` chunks of `vault` nearest to the query vector `query` among the notes
     /// `allowed` admits, best first, as `(chunk_id, cosine)`.
     pub fn search(

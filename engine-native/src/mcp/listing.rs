@@ -8,13 +8,14 @@ use serde_json::Value;
 use crate::auth::Caller;
 use crate::config::FacadeMode;
 use crate::facade::{
-    CALL_CAPABILITY, DESCRIBE_CAPABILITY, FACADE_DOMAIN, FIND_CAPABILITY, call_capability_schema,
-    catalog_tools, domain_actions, domain_schema,
+    CALL_CAPABILITY, CALL_READ_CAPABILITY, DESCRIBE_CAPABILITY, FACADE_DOMAIN, FIND_CAPABILITY,
+    call_capability_schema, catalog_tools, domain_actions, domain_schema, reads_only,
 };
 use crate::mcp::convert::mcp_tool;
 use crate::server::{Registry, Tool};
 
-/// The tools `tools/list` shows `caller` in `mode`: the triad, the domain tools with
+/// The tools `tools/list` shows `caller` in `mode`: the triad (with `call_read_capability`
+/// next to `call_capability`), the domain tools with `call_read_capability` and
 /// `describe_capability`, or every listed tool. The facade's registered tools appear only
 /// when the visibility rules list them, and without output schemas: each advertised output
 /// schema carries the error shape too (about 2 KB), which would triple the default listing;
@@ -41,7 +42,9 @@ pub fn advertised_tools(registry: &Registry, caller: &Caller, mode: FacadeMode) 
                 .into_iter()
                 .filter_map(facade_tool)
                 .collect();
-            tools.push(call_capability_tool(&catalog_tools(registry, caller)));
+            let reachable = catalog_tools(registry, caller);
+            tools.push(call_read_capability_tool(&reachable));
+            tools.push(call_capability_tool(&reachable));
             tools
         }
         FacadeMode::Domain => {
@@ -49,13 +52,15 @@ pub fn advertised_tools(registry: &Registry, caller: &Caller, mode: FacadeMode) 
                 .into_iter()
                 .map(|(domain, actions)| domain_tool(domain, &actions))
                 .collect();
+            tools.push(call_read_capability_tool(&catalog_tools(registry, caller)));
             tools.extend(facade_tool(DESCRIBE_CAPABILITY));
             tools
         }
     }
 }
 
-/// `call_capability`: its annotations cover every tool it can reach.
+/// `call_capability`: its annotations cover every tool it can reach (not read-only as soon as
+/// one of them changes something).
 fn call_capability_tool(reachable: &[&Tool]) -> McpTool {
     envelope_tool(
         CALL_CAPABILITY,
@@ -64,6 +69,25 @@ fn call_capability_tool(reachable: &[&Tool]) -> McpTool {
 results as calling the tool directly. Find tools with find_capability.",
         call_capability_schema(),
         reachable,
+    )
+}
+
+/// `call_read_capability`: it reaches only the read-only tools, so its `readOnlyHint` is
+/// true and a client may run it without asking.
+fn call_read_capability_tool(reachable: &[&Tool]) -> McpTool {
+    let read_only: Vec<&Tool> = reachable
+        .iter()
+        .copied()
+        .filter(|tool| reads_only(tool))
+        .collect();
+    envelope_tool(
+        CALL_READ_CAPABILITY,
+        "Call read-only capability",
+        "Run a read-only tool by name with its arguments: {name, arguments}. Refuses a tool \
+that changes anything (use call_capability). Same checks, errors and results as calling the \
+tool directly; find_capability says which tools (call_with).",
+        call_capability_schema(),
+        &read_only,
     )
 }
 

@@ -31,9 +31,10 @@ pub const SERVER_NAME: &str = "obsidian-tc";
 
 /// What the server tells the model about itself.
 const INSTRUCTIONS: &str = "obsidian-tc serves Obsidian vaults as tools. When only \
-find_capability, describe_capability and call_capability are listed, search for a tool with \
-find_capability, read its parameters with describe_capability, then call it through \
-call_capability or directly by its name. Paths are vault-relative. Help pages: \
+find_capability, describe_capability, call_read_capability and call_capability are listed, \
+search for a tool with find_capability, read its parameters with describe_capability, then \
+call it through the envelope its call_with names (call_read_capability for read-only tools, \
+call_capability for the others) or directly by its name. Paths are vault-relative. Help pages: \
 obsidian-tc://help/tools/<name>. A failed call returns isError with structured {code, message, retryable, \
 recovery}; follow `recovery`. Destructive calls need the user's confirmation: clients that \
 speak protocol 2026-07-28 with elicitation are asked directly (input required); otherwise the \

@@ -9,6 +9,7 @@
 //! - [`reload`]: the configuration read again and swapped in for later calls.
 //! - `approval`: a human's approval of one exact call (HITL), consumed once.
 //! - [`cache_sweep`]: one maintenance sweep of the cache database.
+//! - [`catalog_vectors`]: the tool catalog's embeddings, for `find_capability`.
 //! - [`clock`], [`metrics`], [`progress`]: the time source, the call counters, and progress
 //!   reports of long calls.
 //!
@@ -18,6 +19,7 @@
 
 mod approval;
 pub mod cache_sweep;
+pub mod catalog_vectors;
 pub mod clock;
 pub mod context;
 pub mod metrics;
@@ -29,6 +31,7 @@ pub mod state;
 pub mod tool;
 
 pub(crate) use approval::{Approval, ApprovalFor};
+pub use catalog_vectors::{CatalogDocument, CatalogSet, CatalogVectors};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use context::ToolContext;
 pub use metrics::{CallCount, Metrics, MetricsSnapshot, OK_CODE, UNREGISTERED_TOOL};

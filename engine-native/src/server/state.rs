@@ -1,6 +1,6 @@
 //! [`Server`]: what every tool call of one running server shares — the cache database, the
-//! live search indexes, the TC Bridge companions, the byte governor, the clock, the call
-//! counters, and the [`Served`] snapshot a reload swaps.
+//! live search indexes, the TC Bridge companions, the tool catalog's embeddings, the byte
+//! governor, the clock, the call counters, and the [`Served`] snapshot a reload swaps.
 
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
@@ -11,6 +11,7 @@ use crate::companion::Companions;
 use crate::config::LoadedConfig;
 use crate::governor::Governor;
 use crate::index::Indexes;
+use crate::server::catalog_vectors::CatalogVectors;
 use crate::server::clock::Clock;
 use crate::server::metrics::Metrics;
 use crate::server::registry::Registry;
@@ -29,6 +30,7 @@ pub struct Server {
     pub(crate) started_ms: u64,
     pub(crate) indexes: Indexes,
     pub(crate) companions: Companions,
+    pub(crate) catalog_vectors: CatalogVectors,
 }
 
 impl fmt::Debug for Server {
@@ -71,6 +73,7 @@ impl Server {
             started_ms,
             indexes: Indexes::default(),
             companions,
+            catalog_vectors: CatalogVectors::default(),
             reload_lock: Mutex::new(()),
             tool_list: watch::Sender::new(0),
             served: RwLock::new(Arc::new(served)),
@@ -111,6 +114,11 @@ impl Server {
     /// The live search index of every vault.
     pub fn indexes(&self) -> &Indexes {
         &self.indexes
+    }
+
+    /// The tool catalog's embeddings, made once per catalog and model.
+    pub fn catalog_vectors(&self) -> &CatalogVectors {
+        &self.catalog_vectors
     }
 
     /// The cache database.

@@ -222,11 +222,22 @@ BEGIN
 END;
 "#,
     },
+    // The tool catalog's embeddings (crate::store::catalog_vectors): the latest catalog and
+    // model only, so that find_capability does not embed the catalog again after a restart.
+    Migration {
+        version: 6,
+        sql: r#"
+CREATE TABLE catalog_vectors (
+    catalog_key  BLOB PRIMARY KEY,
+    vectors_json TEXT NOT NULL
+);
+"#,
+    },
     // A note with no text past its frontmatter is now searched by one chunk of its own
     // (engine-core's `index_chunks`): the notes indexed without any chunk are read again at the
     // next scan (a stamp with no hash and a time before 1970 never matches the file's).
     Migration {
-        version: 6,
+        version: 7,
         sql: r#"
 UPDATE notes SET sha256 = '', mtime = -1
 WHERE NOT EXISTS (

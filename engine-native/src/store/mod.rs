@@ -13,9 +13,10 @@
 //!
 //! # Repositories
 //! One typed handle per concern: [`Store::idempotency`], [`Store::elicit`], [`Store::events`],
-//! [`Store::notes`], [`Store::note_index`], [`Store::note_facts`], [`Store::snapshots`], and
-//! [`Store::sweep`] for maintenance.
+//! [`Store::notes`], [`Store::note_index`], [`Store::note_facts`], [`Store::snapshots`],
+//! [`Store::catalog_vectors`], and [`Store::sweep`] for maintenance.
 
+mod catalog_vectors;
 mod connection;
 mod elicit;
 mod error;
@@ -36,6 +37,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 
+pub use catalog_vectors::CatalogVectorRows;
 pub use elicit::{ApproveError, Elicit, ElicitError, ElicitRequest, PendingElicit};
 pub use error::{StoreError, store_fault};
 pub use events::{Event, EventLog, LoggedEvent, Outcome};
@@ -161,6 +163,11 @@ impl Store {
     /// Snapshots of files before tool calls changed them: record, list, read, undo.
     pub fn snapshots(&self) -> Snapshots<'_> {
         Snapshots::new(self)
+    }
+
+    /// The tool catalog's embeddings, kept across restarts.
+    pub fn catalog_vectors(&self) -> CatalogVectorRows<'_> {
+        CatalogVectorRows::new(self)
     }
 
     /// The rows the link graph is built from: note paths and stored links.

@@ -96,7 +96,13 @@ pub fn tools() -> Vec<ToolDef> {
             (input_schema::<NoArgs>(), output_schema::<VaultList>()),
             list_vaults,
         )
-        .keywords(&["vaults", "available vaults", "all vaults", "workspaces"]),
+        .keywords(&[
+            "vaults",
+            "available vaults",
+            "all vaults",
+            "workspaces",
+            "vaults I can use",
+        ]),
         admin_tool(
             "get_vault",
             "Get vault",

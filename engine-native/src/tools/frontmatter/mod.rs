@@ -54,6 +54,8 @@ pub fn tools() -> Vec<ToolDef> {
             "metadata",
             "properties",
             "all properties",
+            "all metadata",
+            "properties of a note",
             "attributes",
             "tags",
             "fields",
@@ -78,6 +80,7 @@ pub fn tools() -> Vec<ToolDef> {
             "attribute",
             "key",
             "look up",
+            "status",
         ]),
         ToolDef::new(
 ("update_frontmatter", "Update frontmatter", "Change a note's properties (frontmatter metadata, tags). mode set (key, value) / remove (key) / merge (properties; lists are unioned) keep every other byte of the note; mode replace (properties) rewrites the whole block and needs the user's confirmation. dry_run shows the diff and changes nothing; expected_sha256 refuses a stale edit; create makes a missing note."),
@@ -123,6 +126,8 @@ update::update_frontmatter,
             "used across",
             "inventory",
             "types",
+            "metadata fields",
+            "exist",
         ]),
         read_tool(
             "find_notes_by_property",
@@ -145,6 +150,7 @@ update::update_frontmatter,
             "matching",
             "with property",
             "dataview",
+            "have set",
         ]),
     ]
 }

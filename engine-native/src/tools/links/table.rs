@@ -60,13 +60,12 @@ pub(crate) fn complete_link_table(ctx: &ToolContext<'_>) -> Result<Arc<LinkTable
     };
     if status.scanning {
         return Err(ToolError::new(
-            ErrorCode::IdempotencyInFlight,
+            ErrorCode::IndexBusy,
             format!(
                 "the vault is being indexed ({} of {} notes) and links are rewritten from the index; nothing was changed",
                 status.done, status.total
             ),
-        )
-        .with_recovery("call again in a few seconds (get_index_status shows the scan's progress)"));
+        ));
     }
     let generation = ctx
         .store()

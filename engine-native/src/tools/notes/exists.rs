@@ -55,7 +55,7 @@ pub(super) fn tool() -> ToolDef {
         note_exists,
     )
     .keywords(&[
-        "exists", "present", "already", "missing", "check", "lookup", "whether",
+        "exists", "present", "already", "missing", "check", "lookup", "whether", "named", "called",
     ])
     .scopes(&["read:notes"])
     .paths(PATH_READ)

@@ -130,6 +130,7 @@ move_note,
                 "archive",
                 "new name",
                 "filename",
+                "file name",
                 "directory",
                 "another folder",
             ])

@@ -181,7 +181,7 @@ fn index_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
 }
 
 /// Scans the call's vault now, reporting progress; returns the report and how many notes
-/// the vault has. A scan already running is `idempotency_in_flight` (retry after it).
+/// the vault has. A scan already running is `index_busy` (retry after it).
 pub(crate) fn scan_notes(ctx: &ToolContext<'_>) -> Result<(ScanReport, u64), ToolError> {
     let mut notes = 0;
     let report = ctx
@@ -268,8 +268,7 @@ fn readable_chunk_count(ctx: &ToolContext<'_>, index: &VaultIndex) -> usize {
 /// A scan that could not run or failed.
 fn scan_error(error: IndexError) -> ToolError {
     match error {
-        IndexError::Busy => ToolError::new(ErrorCode::IdempotencyInFlight, error.to_string())
-            .with_recovery("wait for the running scan (get_index_status shows its progress), then call again if needed"),
+        IndexError::Busy => ToolError::new(ErrorCode::IndexBusy, error.to_string()),
         other => ToolError::internal(other.to_string()),
     }
 }

@@ -46,6 +46,7 @@ fn every_code_has_a_unique_snake_case_wire_name_that_serde_agrees_with() {
         "invalid_input",
         "internal",
         "embedding_provider_error",
+        "index_busy",
         "plugin_missing",
         "plugin_unreachable",
     ] {
@@ -68,6 +69,7 @@ fn only_waiting_rereading_provider_or_plugin_codes_are_retryable() {
             "throttled",
             "concurrent_modification",
             "embedding_provider_error",
+            "index_busy",
             "plugin_unreachable"
         ]
     );

@@ -1,6 +1,6 @@
-//! The envelopes themselves: `call_capability {name, arguments}` and `<domain> {action,
-//! args}` refuse anything else, are audited under their own name when refused, and are
-//! unwrapped once only.
+//! The envelopes themselves: `call_capability {name, arguments}`, `call_read_capability`
+//! (the same, read-only tools only) and `<domain> {action, args}` refuse anything else, are
+//! audited under their own name when refused, and are unwrapped once only.
 
 use obsidian_tc::errors::ErrorCode;
 use serde_json::json;
@@ -43,6 +43,95 @@ fn unknown_envelope_keys_are_refused_and_nothing_runs() {
         rows.iter()
             .all(|row| row.event.tool == "call_capability" || row.event.tool == "notes")
     );
+}
+
+/// `call_read_capability` refuses every tool that is not read-only, before any gate and
+/// with nothing changed, and runs a read-only one like a call by name.
+#[test]
+fn the_read_only_envelope_refuses_a_write_tool_and_changes_nothing() {
+    let fx = Fixture::new(json!({}));
+    fx.write("main", "a.md", "keep\n");
+    for (tool, args) in [
+        ("delete_note", json!({"path": "a.md"})),
+        ("write_note", json!({"path": "b.md", "content": "new"})),
+        ("append_note", json!({"path": "a.md", "content": "more"})),
+        ("move_note", json!({"from_path": "a.md", "to_path": "c.md"})),
+        // Changes no note, but drops cache rows: destructive, so not through this envelope.
+        ("reset_vault_cache", json!({})),
+    ] {
+        let error = fx.err(
+            "call_read_capability",
+            json!({"name": tool, "arguments": args}),
+            ErrorCode::ValidationError,
+        );
+        assert!(error.message.contains("not read-only"), "{error}");
+        assert_eq!(error.details["name"], tool);
+        assert_eq!(error.details["call_with"], "call_capability");
+        assert!(error.recovery.contains("call_capability"), "{error}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(fx.vault_dir("main").join("a.md")).expect("a.md"),
+        "keep\n"
+    );
+    assert!(!fx.exists("main", "b.md") && !fx.exists("main", "c.md"));
+    let rows = fx.events();
+    assert_eq!(rows.len(), 5);
+    assert!(
+        rows.iter()
+            .all(|row| row.event.tool == "call_read_capability")
+    );
+    // A read-only tool runs, audited under its own name; an unknown one is not_found.
+    let read = fx.ok(
+        "call_read_capability",
+        json!({"name": "read_note", "arguments": {"path": "a.md"}}),
+    );
+    assert_eq!(read["content"], "keep\n");
+    assert_eq!(
+        fx.events().last().map(|row| row.event.tool.clone()),
+        Some("read_note".to_owned())
+    );
+    fx.err(
+        "call_read_capability",
+        json!({"name": "no_such_tool"}),
+        ErrorCode::NotFound,
+    );
+    // Its envelope is checked like call_capability's.
+    fx.err(
+        "call_read_capability",
+        json!({"name": "read_note", "args": {}}),
+        ErrorCode::ValidationError,
+    );
+}
+
+/// find_capability and describe_capability say which envelope calls a tool.
+#[test]
+fn results_name_the_envelope_to_call_with() {
+    let fx = Fixture::new(json!({}));
+    let found = fx.ok(
+        "find_capability",
+        json!({"query": "read or delete a note", "limit": 50}),
+    );
+    let call_with = |name: &str| {
+        found["results"]
+            .as_array()
+            .expect("results")
+            .iter()
+            .find(|item| item["name"] == name)
+            .map(|item| item["call_with"].clone())
+            .unwrap_or_else(|| panic!("{name} in {found}"))
+    };
+    assert_eq!(call_with("read_note"), "call_read_capability");
+    assert_eq!(call_with("delete_note"), "call_capability");
+    let read = fx.ok("describe_capability", json!({"name": "read_note"}));
+    assert_eq!(read["call_with"], "call_read_capability");
+    assert!(
+        read["help"]
+            .as_str()
+            .unwrap()
+            .contains("call_read_capability")
+    );
+    let delete = fx.ok("describe_capability", json!({"name": "delete_note"}));
+    assert_eq!(delete["call_with"], "call_capability");
 }
 
 #[test]

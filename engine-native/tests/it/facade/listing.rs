@@ -38,9 +38,15 @@ fn each_mode_advertises_its_surface_and_the_triad_fits_the_budget() {
     let flat = listing(&fx, FacadeMode::Flat);
     assert_eq!(
         names(&triad),
-        ["find_capability", "describe_capability", "call_capability"]
+        [
+            "find_capability",
+            "describe_capability",
+            "call_read_capability",
+            "call_capability"
+        ]
     );
-    // One tool per domain of the built-in tools (sorted), then describe_capability.
+    // One tool per domain of the built-in tools (sorted), then call_read_capability and
+    // describe_capability.
     let mut domains: Vec<String> = obsidian_tc::tools::all_tools()
         .iter()
         .filter(|tool| !tool.name.ends_with("_capability"))
@@ -48,6 +54,7 @@ fn each_mode_advertises_its_surface_and_the_triad_fits_the_budget() {
         .collect();
     domains.sort();
     domains.dedup();
+    domains.push("call_read_capability".to_owned());
     domains.push("describe_capability".to_owned());
     assert_eq!(names(&domain), domains);
     assert!(domains.len() >= 8, "{domains:?}");
@@ -97,6 +104,36 @@ fn the_cost_of_each_tool_listed_by_itself() {
     assert!(costs.iter().all(|(bytes, _)| *bytes > 0));
 }
 
+/// The two call envelopes say what they may do: `call_read_capability` reaches only
+/// read-only tools (readOnlyHint true, so a client may approve it without asking), while
+/// `call_capability` reaches every tool (not read-only, destructive as its most cautious
+/// tool), in both modes that list them.
+#[test]
+fn the_read_only_envelope_is_read_only_and_the_other_is_not() {
+    let fx = Fixture::new(json!({}));
+    for mode in [FacadeMode::Triad, FacadeMode::Domain] {
+        let tools = listing(&fx, mode);
+        let hints = |name: &str| {
+            tools
+                .iter()
+                .find(|tool| tool.name == name)
+                .and_then(|tool| tool.annotations.clone())
+                .unwrap_or_else(|| panic!("{name} listed with annotations in {mode:?}"))
+        };
+        let read = hints("call_read_capability");
+        assert_eq!(read.read_only_hint, Some(true), "{mode:?}");
+        assert_eq!(read.destructive_hint, Some(false), "{mode:?}");
+        assert_eq!(read.idempotent_hint, Some(true), "{mode:?}");
+        if mode == FacadeMode::Triad {
+            let call = hints("call_capability");
+            assert_eq!(call.read_only_hint, Some(false));
+            assert_eq!(call.destructive_hint, Some(true));
+        } else {
+            assert!(!names(&tools).contains(&"call_capability".to_owned()));
+        }
+    }
+}
+
 #[test]
 fn visibility_rules_shape_every_mode() {
     let fx = Fixture::new(json!({
@@ -104,7 +141,7 @@ fn visibility_rules_shape_every_mode() {
     }));
     assert_eq!(
         names(&listing(&fx, FacadeMode::Triad)),
-        ["find_capability", "call_capability"]
+        ["find_capability", "call_read_capability", "call_capability"]
     );
     let domain = listing(&fx, FacadeMode::Domain);
     let workspace = domain

@@ -178,8 +178,10 @@ fn a_second_writer_is_refused_while_the_lock_is_held() {
     let held = WriterLock::try_acquire(&cache, "main")
         .expect("lock file")
         .expect("free");
-    let error = fx.err("index_vault", json!({}), ErrorCode::IdempotencyInFlight);
+    let error = fx.err("index_vault", json!({}), ErrorCode::IndexBusy);
     assert!(error.message.contains("being indexed"), "{}", error.message);
+    assert!(error.retryable, "{error}");
+    assert!(error.recovery.contains("get_index_status"), "{error}");
     drop(held);
     assert_eq!(index(&fx)["added"], 1);
 }

@@ -24,7 +24,12 @@ async fn the_default_listing_is_the_triad_facade() {
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     assert_eq!(
         names,
-        ["find_capability", "describe_capability", "call_capability"]
+        [
+            "find_capability",
+            "describe_capability",
+            "call_read_capability",
+            "call_capability"
+        ]
     );
     let read = call(&client, "read_note", json!({"path": "hello.md"})).await;
     assert_eq!(

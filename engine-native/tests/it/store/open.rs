@@ -39,6 +39,7 @@ fn open_creates_parent_dirs_and_migrates_an_empty_file() {
         tables,
         [
             "aliases",
+            "catalog_vectors",
             "chunks",
             "elicit_tokens",
             "embedding_chunks",
@@ -60,8 +61,12 @@ fn open_creates_parent_dirs_and_migrates_an_empty_file() {
         .unwrap();
     assert_eq!(mode, "wal");
     // Every table of vault data is scoped by vault_id (embedding_sets only names the embedding
-    // models, shared by every vault).
-    for table in tables.iter().filter(|t| *t != "embedding_sets") {
+    // models, and catalog_vectors holds the tool catalog's embeddings, both shared by every
+    // vault and holding nothing of any vault).
+    for table in tables
+        .iter()
+        .filter(|t| *t != "embedding_sets" && *t != "catalog_vectors")
+    {
         let has_vault: bool = conn
             .query_row(
                 &format!(

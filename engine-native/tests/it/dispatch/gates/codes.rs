@@ -47,6 +47,7 @@
 //! | `ambiguous` | `tools::notes::write::patch_note_errors_are_typed_and_change_nothing`, `dispatch::gates::codes::each_code_through_a_real_tool` |
 //! | `invalid_range` | `tools::notes::read::read_note_range_errors_are_typed`, `dispatch::gates::codes::each_code_through_a_real_tool` |
 //! | `internal` | through a test tool only (`dispatch::idempotency::a_failure_after_an_effect_leaves_the_key_indeterminate`): a real tool reaches it on an I/O fault, which a test running as root cannot provoke portably |
+//! | `index_busy` | `index::scan::a_second_writer_is_refused_while_the_lock_is_held` (`index_vault` while another process holds the vault's scan lock) |
 //! | `embedding_provider_error` | not reachable yet: no tool embeds (the providers' failures are proved by `embed::remote::*`, `embed::local::*` and `embed::config::*`) |
 
 use engine_core::hash::sha256_hex;

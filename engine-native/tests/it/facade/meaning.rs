@@ -1,0 +1,55 @@
+//! `find_capability` by words and meaning through a remote embedding provider (a local mock
+//! of the OpenAI API): the catalog is embedded once, each query once, and a provider that
+//! fails leaves the ranking by words instead of failing the call.
+
+use serde_json::{Value, json};
+
+use crate::support::dispatch::Fixture;
+use crate::support::embed::MockApi;
+
+fn with_provider(api: &MockApi) -> Fixture {
+    Fixture::new(json!({
+        "throttle": {"enabled": false},
+        "embeddings": {
+            "provider": "openai", "endpoint": format!("{}/v1", api.url()), "apiKey": "sk-test",
+            "dimensions": 3, "retries": 0
+        }
+    }))
+}
+
+/// How many texts the provider was sent, over every request.
+fn texts_sent(api: &MockApi) -> usize {
+    api.requests()
+        .iter()
+        .map(|request| request.body["input"].as_array().map_or(1, Vec::len))
+        .sum()
+}
+
+fn find(fx: &Fixture, query: &str) -> Value {
+    fx.ok("find_capability", json!({ "query": query }))
+}
+
+#[test]
+fn the_catalog_is_embedded_once_and_each_query_once() {
+    let api = MockApi::start(3);
+    let fx = with_provider(&api);
+    let first = find(&fx, "rename a note");
+    assert_eq!(first["ranking"], "words_and_meaning", "{first}");
+    let catalog = texts_sent(&api) - 1;
+    assert!(catalog > 50, "{catalog} catalog documents embedded");
+    find(&fx, "delete a note");
+    find(&fx, "rename a note");
+    assert_eq!(texts_sent(&api), catalog + 2, "one more text per new query");
+}
+
+#[test]
+fn a_failing_provider_leaves_the_ranking_by_words() {
+    let api = MockApi::start(3);
+    let fx = with_provider(&api);
+    api.fail_with(&[500]);
+    let found = find(&fx, "rename a note");
+    assert_eq!(found["ranking"], "words", "{found}");
+    let no_model = Fixture::new(json!({"throttle": {"enabled": false}}));
+    assert_eq!(found, find(&no_model, "rename a note"));
+    assert_eq!(find(&fx, "rename a note")["ranking"], "words_and_meaning");
+}
