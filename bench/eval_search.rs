@@ -88,7 +88,8 @@ struct Args {
     #[arg(long)]
     check: bool,
     /// The local embedding model's folder, for modes other than `lexical` (default:
-    /// `OBSIDIAN_TC_TEST_MODEL`, else target/test-model/all-MiniLM-L6-v2).
+    /// `OBSIDIAN_TC_TEST_MODEL`, else target/test-model/all-MiniLM-L6-v2; `none`: no
+    /// embeddings, e.g. graph mode seeded lexically).
     #[arg(long)]
     model: Option<PathBuf>,
     /// Keep each suite's work (written-out corpus, cache with its embeddings) in
@@ -99,6 +100,10 @@ struct Args {
     /// compare ranking settings without rebuilding.
     #[arg(long)]
     search: Option<String>,
+    /// Tuning: only the queries of these vaults (comma-separated folder names under
+    /// `vaults/`), e.g. to leave out the slow-to-embed obsidian-hub.
+    #[arg(long, value_delimiter = ',')]
+    vaults: Vec<String>,
     /// SciFact: also search every query lexically and semantically and report the fusion grid
     /// (run it on `--split train` to choose the hybrid constants).
     #[arg(long)]
@@ -108,7 +113,9 @@ struct Args {
 impl Args {
     /// How the suites set up the product.
     fn setup(&self) -> Setup {
-        let model = (self.mode != "lexical").then(|| {
+        // `--model none`: no embeddings even in a mode that would use them (graph, auto).
+        let none = self.model.as_deref() == Some(std::path::Path::new("none"));
+        let model = (self.mode != "lexical" && !none).then(|| {
             self.model.clone().unwrap_or_else(|| {
                 std::env::var_os("OBSIDIAN_TC_TEST_MODEL").map_or_else(
                     || {
@@ -184,6 +191,7 @@ fn run(args: &Args) -> Result<Vec<Section>, String> {
                 &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tuning/vault-queries.json"),
                 &vaults,
                 &setup,
+                &args.vaults,
                 &args.out,
             )?,
         };

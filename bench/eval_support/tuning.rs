@@ -16,10 +16,19 @@ use super::metrics::dedup;
 use super::product::{Setup, WorkDir};
 use super::report::{Section, f4, table};
 
-/// Runs the suite: the queries of `set` over their vaults under `vaults`, searching in
-/// `setup.mode`; the per-query rankings are written to `out`.
-pub fn run(set: &Path, vaults: &Path, setup: &Setup, out: &Path) -> Result<Section, String> {
-    let queries = load_golden(set)?;
+/// Runs the suite: the queries of `set` over their vaults under `vaults` (only those named in
+/// `only`, when any), searching in `setup.mode`; the per-query rankings are written to `out`.
+pub fn run(
+    set: &Path,
+    vaults: &Path,
+    setup: &Setup,
+    only: &[String],
+    out: &Path,
+) -> Result<Section, String> {
+    let mut queries = load_golden(set)?;
+    if !only.is_empty() {
+        queries.retain(|query| only.contains(&query.vault));
+    }
     let mut by_vault: BTreeMap<&str, Vec<&GoldenQuery>> = BTreeMap::new();
     for query in &queries {
         by_vault

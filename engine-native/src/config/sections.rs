@@ -118,6 +118,10 @@ impl Default for IndexConfig {
     }
 }
 
+/// The default of [`SearchConfig::graph_boost`], chosen on the tuning set (bench/tuning) in
+/// graph mode.
+pub const GRAPH_BOOST: f64 = 0.2;
+
 /// How `search_vault` and the tools built on it rank notes (`search`); the defaults are the
 /// ones TC Bridge's own search uses, so both rank alike.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -133,6 +137,11 @@ pub struct SearchConfig {
     pub chunk_aggregation: f32,
     /// Whether a query word no note contains searches the words one or two letters away.
     pub typo_tolerance: bool,
+    /// Graph search (`search_vault` mode graph, `vault_graph_search`): the most a note's links
+    /// to the best matches may add to its query score (normalised to [0, 1]; 0: links only
+    /// explain, never reorder).
+    #[schemars(range(min = 0.0, max = 10.0))]
+    pub graph_boost: f64,
 }
 
 impl Default for SearchConfig {
@@ -142,6 +151,7 @@ impl Default for SearchConfig {
             title_boost: ranking.title_boost,
             chunk_aggregation: ranking.aggregation,
             typo_tolerance: ranking.fuzzy,
+            graph_boost: GRAPH_BOOST,
         }
     }
 }

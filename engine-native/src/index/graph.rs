@@ -1,38 +1,40 @@
-//! GraphRAG ranking: the notes a query ranks best (the seeds) expanded over the links
-//! between notes, both ways (outgoing links and backlinks), then the seed ranking and the
-//! expansion ranking fused with engine-core's weighted Reciprocal Rank Fusion.
+//! GraphRAG ranking: the query's own note ranking raised by the links between notes. The
+//! best notes (the seeds) start a walk over links both ways (outgoing links and backlinks);
+//! every note ranked or reached receives the mass of a personalized PageRank seeded by the
+//! seeds (weights `1 / rank`, [`super::pagerank`]) through links. A note scores its query
+//! score, min-max normalised to `[0, 1]` over the [`CANDIDATES`] ranked, plus
+//! `boost · mass / largest mass`: the boost is capped at `boost`, so links reorder close
+//! matches but never bury a clear one. In search, a note the query does not rank enters only
+//! through the gate: it must share a word with the query (the lexical ranking has it within
+//! [`GATE_DEPTH`] notes); an expansion (`vault_graph_search`) ranks only its seeds by the
+//! query and takes in every linked note, with [`EXPANSION_BOOST`]. This replaces fusing a link-proximity list by RRF, which
+//! obsidian-hybrid-search measured to hurt (MRR 0.874 -> 0.816; peers-2026.md §2.4).
 //!
 //! The edges are the vault's resolved link table's ([`LinkTable`]: Obsidian's resolution over
 //! every file), every kind counts (wikilinks, embeds, markdown links, frontmatter links), and
 //! a link to a file that is not an indexed note is no edge. A walk only enters
 //! notes `allowed` admits, so a note the caller may not read is never returned and never
 //! connects two notes it links.
-//!
-//! A note reached from seed `s` (1-based rank `r_s`) in `h` hops gets proximity
-//! `Σ_s DECAY^(h-1) / r_s`; the expansion ranking orders the reached notes by it.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use engine_core::rank::{RankedList, rrf};
-
 use super::links::LinkTable;
+use super::pagerank::{positions, received_mass};
 use super::retrieve::{NoteHit, Retrieval, Retriever};
 use super::semantic::SemanticError;
 
 /// The most hops a walk may take.
 pub const MAX_HOPS: usize = 3;
 
-/// How much a note's proximity shrinks with each hop past the first.
-pub const DECAY: f64 = 0.5;
+/// How deep the query's own ranking is read: the notes links may reorder.
+pub const CANDIDATES: usize = 50;
 
-/// The weight of the seed ranking in the fusion.
-pub const SEED_WEIGHT: f64 = 1.0;
+/// The link boost of an expansion (`vault_graph_search`): a note linked with the best match
+/// as strongly as any can rank with it.
+pub const EXPANSION_BOOST: f64 = 1.0;
 
-/// The weight of the expansion ranking in the fusion.
-pub const EXPANSION_WEIGHT: f64 = 1.0;
-
-/// The RRF constant fusing the seed and the expansion rankings (the customary 60).
-pub const RRF_K: f64 = 60.0;
+/// How deep the lexical ranking is read for the gate of notes only links reach.
+pub const GATE_DEPTH: usize = 1000;
 
 /// The most notes one seed's walk visits (a hub note cannot flood the ranking).
 pub const MAX_REACHED_PER_SEED: usize = 500;
@@ -111,7 +113,7 @@ impl LinkGraph {
 }
 
 /// How a graph ranking runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GraphQuery {
     /// How the seeds are ranked.
     pub how: Retrieval,
@@ -119,6 +121,14 @@ pub struct GraphQuery {
     pub seeds: usize,
     /// How many links a walk follows from a seed (at most [`MAX_HOPS`]).
     pub hops: usize,
+    /// The largest score links may add (the config's `search.graphBoost` for search).
+    pub boost: f64,
+    /// How deep the query's own ranking is read (at least `seeds`; [`CANDIDATES`] for
+    /// search).
+    pub candidates: usize,
+    /// Whether a note only links reach must share a word with the query (search), or enters
+    /// by its links alone (an expansion: `vault_graph_search`).
+    pub gate: bool,
 }
 
 /// How a note was reached: from which seed, along which notes.
@@ -135,13 +145,13 @@ pub struct Via {
 pub struct GraphHit {
     /// The note's path.
     pub path: String,
-    /// The fused score (higher is better).
+    /// The score (higher is better): the normalised query score plus the link boost.
     pub score: f64,
-    /// Hops from the nearest seed (0 for a seed).
+    /// Hops from the nearest seed (0 for a seed, and for a ranked note no walk reached).
     pub hop: usize,
-    /// Its seed ranking, when it is a seed: its place (1-based) and its hit.
+    /// Its place (1-based) and hit in the query's own ranking, when it has one.
     pub seed: Option<(usize, NoteHit)>,
-    /// Its proximity to the other seeds through links (0 when no walk reached it).
+    /// The personalized PageRank mass it receives from the seeds through links.
     pub proximity: f64,
     /// The walks that reached it, nearest seed first (at most [`MAX_VIA`]).
     pub via: Vec<Via>,
@@ -151,13 +161,12 @@ pub struct GraphHit {
 #[derive(Debug, Default)]
 struct Reached {
     hop: usize,
-    proximity: f64,
     via: Vec<(usize, Via)>,
 }
 
-/// The first `wanted` notes for `query`: `query.seeds` seeds from `retriever`, expanded over
-/// `graph` for `query.hops` hops through notes `retriever.allowed` admits, both rankings
-/// fused by RRF. Best first.
+/// The first `wanted` notes for `query`: its ranking by `retriever` (`query.candidates`
+/// deep), the first `query.seeds` of them walked over `graph` for `query.hops` hops through notes
+/// `retriever.allowed` admits, every note scored as the module says. Best first.
 pub fn graph_notes(
     retriever: &Retriever<'_>,
     graph: &LinkGraph,
@@ -165,10 +174,11 @@ pub fn graph_notes(
     how: GraphQuery,
     wanted: usize,
 ) -> Result<Vec<GraphHit>, SemanticError> {
-    let seeds = retriever.notes(how.how, query, how.seeds)?;
+    let ranked = retriever.notes(how.how, query, how.candidates.max(how.seeds))?;
+    let seeds = &ranked[..how.seeds.min(ranked.len())];
     let hops = how.hops.min(MAX_HOPS);
     let mut reached: HashMap<String, Reached> = HashMap::new();
-    for (rank0, seed) in seeds.iter().enumerate() {
+    for seed in seeds {
         walk(
             graph,
             &seed.path,
@@ -180,8 +190,6 @@ pub fn graph_notes(
                     ..Reached::default()
                 });
                 entry.hop = entry.hop.min(hop);
-                entry.proximity +=
-                    DECAY.powi(i32::try_from(hop - 1).unwrap_or(i32::MAX)) / (rank0 + 1) as f64;
                 entry.via.push((
                     hop,
                     Via {
@@ -192,43 +200,98 @@ pub fn graph_notes(
             },
         );
     }
-    let mut expansion: Vec<(&String, &Reached)> = reached.iter().collect();
-    expansion.sort_by(|a, b| b.1.proximity.total_cmp(&a.1.proximity).then(a.0.cmp(b.0)));
-    let lists = [
-        RankedList {
-            weight: SEED_WEIGHT,
-            ids: seeds.iter().map(|hit| hit.path.clone()).collect(),
-        },
-        RankedList {
-            weight: EXPANSION_WEIGHT,
-            ids: expansion.iter().map(|(path, _)| (*path).clone()).collect(),
-        },
-    ];
-    let Ok(fused) = rrf(&lists, RRF_K) else {
-        // The weights and k are constants engine-core accepts.
-        unreachable!("engine-core refused the graph fusion's constant weights");
-    };
-    let mut seed_of: HashMap<String, (usize, NoteHit)> = seeds
-        .into_iter()
+    let rank_of: HashMap<&str, usize> = ranked
+        .iter()
         .enumerate()
-        .map(|(rank0, hit)| (hit.path.clone(), (rank0 + 1, hit)))
+        .map(|(at, hit)| (hit.path.as_str(), at))
         .collect();
-    Ok(fused
+    // The gate: a note only links reach must share a word with the query.
+    let unranked = reached
+        .keys()
+        .any(|path| !rank_of.contains_key(path.as_str()));
+    let gate: HashSet<String> = if how.gate && unranked {
+        retriever
+            .notes(Retrieval::Lexical, query, GATE_DEPTH)?
+            .into_iter()
+            .map(|hit| hit.path)
+            .collect()
+    } else {
+        HashSet::new()
+    };
+    let linked: Vec<String> = reached
+        .keys()
+        .filter(|path| !rank_of.contains_key(path.as_str()) && (!how.gate || gate.contains(*path)))
+        .cloned()
+        .collect();
+    let mut paths: Vec<&str> = ranked.iter().map(|hit| hit.path.as_str()).collect();
+    paths.extend(linked.iter().map(String::as_str));
+    paths.sort_unstable();
+    let at = positions(&paths);
+    let seed_weights: Vec<(usize, f64)> = seeds
+        .iter()
+        .enumerate()
+        .map(|(rank0, seed)| (at[seed.path.as_str()], 1.0 / (rank0 + 1) as f64))
+        .collect();
+    let mass = received_mass(paths.len(), &seed_weights, &|node| {
+        graph
+            .neighbours(paths[node])
+            .into_iter()
+            .filter_map(|next| at.get(next).copied())
+            .collect()
+    });
+    let largest = mass.iter().copied().fold(0.0, f64::max);
+    let (low, high) = ranked
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), hit| {
+            (lo.min(hit.score), hi.max(hit.score))
+        });
+    let base = |hit: &NoteHit| {
+        if high > low {
+            (hit.score - low) / (high - low)
+        } else {
+            1.0
+        }
+    };
+    let mut scored: Vec<(f64, usize)> = paths
+        .iter()
+        .enumerate()
+        .map(|(node, path)| {
+            let query_score = rank_of.get(path).map_or(0.0, |&at| base(&ranked[at]));
+            let boost = if largest > 0.0 {
+                how.boost * mass[node] / largest
+            } else {
+                0.0
+            };
+            (query_score + boost, node)
+        })
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(paths[a.1].cmp(paths[b.1])));
+    let mut hits: HashMap<&str, (usize, NoteHit)> = ranked
+        .iter()
+        .enumerate()
+        .map(|(rank0, hit)| (hit.path.as_str(), (rank0 + 1, hit.clone())))
+        .collect();
+    Ok(scored
         .into_iter()
         .take(wanted)
-        .map(|fused| {
-            let seed = seed_of.remove(&fused.id);
-            let found = reached.remove(&fused.id).unwrap_or_default();
+        .map(|(score, node)| {
+            let path = paths[node];
+            let seed = hits.remove(path);
+            let found = reached.remove(path).unwrap_or_default();
             let mut via = found.via;
-            // Seeds in walk order are already by seed rank; nearest first, stable.
+            // Walks run in seed order, so by seed rank; nearest first, stable.
             via.sort_by_key(|(hop, _)| *hop);
             via.truncate(MAX_VIA);
             GraphHit {
-                hop: if seed.is_some() { 0 } else { found.hop },
-                path: fused.id,
-                score: fused.score,
+                hop: if seeds.iter().any(|seed| seed.path == path) {
+                    0
+                } else {
+                    found.hop
+                },
+                path: path.to_owned(),
+                score,
                 seed,
-                proximity: found.proximity,
+                proximity: mass[node],
                 via: via.into_iter().map(|(_, via)| via).collect(),
             }
         })

@@ -12,7 +12,9 @@
 //!   progress, why search is lexical).
 //! - [`query_vectors`]: the vectors of recent queries, so each is embedded once.
 //! - [`retrieve`]: lexical, semantic and hybrid (RRF) note rankings.
-//! - [`graph`]: GraphRAG: seed notes expanded over resolved links both ways, fused by RRF.
+//! - [`graph`]: GraphRAG: the query's ranking raised by a capped personalized-PageRank boost
+//!   over resolved links both ways.
+//! - [`pagerank`]: personalized PageRank over the notes a query reached.
 //! - [`links`]: every link resolved like Obsidian, by source and by target, kept per vault.
 //! - [`task_table`]: every task of a vault parsed, kept per vault.
 //! - [`generations`]: values derived from the stored rows, kept until the rows change.
@@ -27,6 +29,7 @@ pub mod indexes;
 pub mod lexical;
 pub mod links;
 pub mod lock;
+pub mod pagerank;
 pub mod query_vectors;
 pub mod retrieve;
 pub mod scan;

@@ -1,7 +1,7 @@
 //! `vault_graph_search`: GraphRAG over the vault. The notes that best match the query (hybrid
 //! when vectors exist, else lexical) seed a walk over the links between notes, both ways,
-//! for `hops` links; the seed ranking and the link-proximity ranking are fused with RRF
-//! ([`crate::index::graph`]). Each result says which seed reached it and along which notes.
+//! for `hops` links; links to the best matches raise a note by a capped personalized-PageRank
+//! boost ([`crate::index::graph`]). Each result says which seed reached it and along which notes.
 //! Hidden notes are never returned and never walked through.
 
 use schemars::JsonSchema;
@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::searchable::Searchable;
 use crate::errors::ToolError;
-use crate::index::graph::{GraphHit, GraphQuery, MAX_HOPS, graph_notes};
+use crate::index::graph::{EXPANSION_BOOST, GraphHit, GraphQuery, MAX_HOPS, graph_notes};
 use crate::index::retrieve::Retrieval;
 use crate::index::semantic::SemanticError;
 use crate::note::title_of;
@@ -69,16 +69,15 @@ struct ViaPath {
 /// The scores behind a result's rank.
 #[derive(Debug, Serialize, JsonSchema)]
 struct GraphScores {
-    /// Its place in the seed ranking (1 = best), when it is a seed.
+    /// Its place in the query's own ranking (1 = best), when the query ranks it.
     seed_rank: Option<usize>,
-    /// Its seed score (BM25F, cosine or the hybrid RRF score), when it is a seed.
+    /// Its query score (BM25F, cosine or the hybrid score), when the query ranks it.
     seed_score: Option<f64>,
-    /// Its best chunk's BM25F score, when it is a seed the lexical ranking has.
+    /// Its best chunk's BM25F score, when the lexical ranking has it.
     lexical: Option<f32>,
-    /// Its best chunk's cosine, when it is a seed the semantic ranking has.
+    /// Its best chunk's cosine, when the semantic ranking has it.
     semantic: Option<f32>,
-    /// Its link proximity to the seeds: the sum over the seeds reaching it of
-    /// 0.5^(hops-1) / seed rank (0 when no walk reached it).
+    /// The personalized-PageRank mass the seeds pass it through links (0 when none).
     proximity: f64,
 }
 
@@ -94,7 +93,8 @@ struct GraphFound {
     /// The walks that reached it, nearest first (at most 3; empty for a seed no other seed
     /// reaches).
     via: Vec<ViaPath>,
-    /// The fused RRF score (higher is better).
+    /// The score (higher is better): the seed's query score normalised to [0, 1] plus the
+    /// link boost (in [0, 1]).
     score: f64,
     /// Its components.
     scores: GraphScores,
@@ -119,8 +119,8 @@ pub(super) fn tool() -> ToolDef {
             "vault_graph_search",
             "Graph search (GraphRAG)",
             "Find notes for a query and the notes linked with them: the best \
-                      matches seed a walk over wikilinks and backlinks (hops 1-3), fused by \
-                      RRF. Each result says which seed reached it and by which links.",
+                      matches seed a walk over wikilinks and backlinks (hops 1-3), and notes \
+                      linked with the best matches rise. Each result says which seed reached it and by which links.",
         ),
         "find",
         (
@@ -155,6 +155,9 @@ fn vault_graph_search(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolE
             how,
             seeds: args.seeds,
             hops: args.hops.min(MAX_HOPS),
+            boost: EXPANSION_BOOST,
+            candidates: args.seeds,
+            gate: false,
         };
         let mut hits = graph_notes(
             retriever,

@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use crate::content::injection::ContentFlags;
 use crate::errors::{ErrorCode, ToolError};
-use crate::index::graph::{GraphQuery, LinkGraph, graph_notes};
+use crate::index::graph::{CANDIDATES, GraphQuery, LinkGraph, graph_notes};
 use crate::index::retrieve::{Retrieval, Retriever};
 use crate::index::semantic::{SemanticError, SemanticIndex};
 use crate::index::snippet::{Snippet, snippet};
@@ -53,8 +53,9 @@ enum Mode {
     Semantic,
     /// Lexical and semantic rankings fused (z-normalised scores, lexical 0.55, semantic 0.45).
     Hybrid,
-    /// The best notes (hybrid when embeddings are configured, else lexical) and the notes
-    /// linked to or from them, fused by Reciprocal Rank Fusion (GraphRAG).
+    /// The best notes (hybrid when embeddings are configured, else lexical), raised by their
+    /// links to the best matches (a capped personalized-PageRank boost; GraphRAG), with the
+    /// notes one link away that share a word with the query.
     Graph,
     /// Notes containing the query literally (case-insensitive substring), most matches first.
     Text,
@@ -131,7 +132,8 @@ pub(super) struct Found {
     /// note found only through links).
     pub snippet: Snippet,
     /// The rank score (higher is better): BM25F, cosine, the fused hybrid score (weighted
-    /// z-scores), or the graph mode's RRF score; the number
+    /// z-scores), or the graph mode's score (the query score normalised to [0, 1] plus the
+    /// link boost); the number
     /// of matches in the note (text, regex); 1 for every note that satisfies the rule
     /// (jsonlogic, ordered by path) or that the Dataview query names (dql, in its order).
     pub score: f64,
@@ -385,6 +387,9 @@ fn linked(
         },
         seeds: GRAPH_SEEDS,
         hops: 1,
+        boost: ctx.served().config().config.search.graph_boost,
+        candidates: CANDIDATES,
+        gate: true,
     };
     let mut hits = graph_notes(retriever, graph, &args.query, how, offset + args.limit + 1)
         .map_err(SemanticError::into_tool_error)?;
@@ -469,8 +474,9 @@ fn routing(asked: Mode, ran: Mode, lexical_only: Option<&str>) -> String {
              semantic 0.45)"
         }
         Mode::Graph => {
-            "graph: the 5 best notes (hybrid when embeddings are configured, else lexical) and \
-             the notes one link away from them, both directions, fused by RRF"
+            "graph: the best notes (hybrid when embeddings are configured, else lexical) raised \
+             by a capped personalized-PageRank boost from the 5 best through links both ways; \
+             notes one link away enter when they share a word with the query"
         }
         Mode::Text => {
             "text: notes containing the query literally (case-insensitive substring), most \

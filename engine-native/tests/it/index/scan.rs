@@ -171,6 +171,47 @@ fn a_reopened_cache_is_searchable_without_a_scan() {
 }
 
 #[test]
+fn a_cache_of_an_older_build_reads_its_notes_without_chunks_again() {
+    let fx = fixture();
+    fx.write("main", "Kyoto.md", "---\ncountry: Japan\n---\n");
+    fx.write("main", "Body.md", "# Body\n\nSome text.\n");
+    index(&fx);
+    assert_eq!(
+        search(&fx, "kyoto"),
+        ["Kyoto.md"],
+        "a note without a body has a chunk"
+    );
+    // As a build from before note cards left the cache: no chunk for that note, schema 6.
+    let db = fx
+        .dir
+        .path()
+        .join(obsidian_tc::config::CACHE_DIR_NAME)
+        .join("cache.db");
+    let conn = rusqlite::Connection::open(&db).expect("cache.db");
+    conn.execute("DELETE FROM chunks WHERE path = 'Kyoto.md'", [])
+        .expect("delete");
+    conn.pragma_update(None, "user_version", 6)
+        .expect("version");
+    drop(conn);
+    let second = fx.reopen();
+    let call = |tool: &str, args: Value| {
+        second
+            .call(&Caller::stdio(), tool, args)
+            .result
+            .expect(tool)
+    };
+    let report = call("index_vault", json!({}));
+    assert_eq!(
+        report["updated"], 1,
+        "only the note without chunks is read: {report}"
+    );
+    assert_eq!(
+        paths(&call("search_vault", json!({"query": "japan"}))),
+        ["Kyoto.md"]
+    );
+}
+
+#[test]
 fn a_second_writer_is_refused_while_the_lock_is_held() {
     let fx = fixture();
     fx.write("main", "a.md", "alpha\n");
