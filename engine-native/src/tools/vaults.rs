@@ -100,8 +100,10 @@ pub fn tools() -> Vec<ToolDef> {
             "vaults",
             "available vaults",
             "all vaults",
-            "workspaces",
             "vaults I can use",
+            "show vaults",
+            "which vaults",
+            "my vaults",
         ]),
         admin_tool(
             "get_vault",

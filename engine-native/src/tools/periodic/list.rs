@@ -89,7 +89,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<ListPeriodicNotes>(), output_schema::<PeriodicNotePage>()),
 list_periodic_notes,
 )
-.keywords(&["past daily notes", "previous weekly notes"])
+.keywords(&["past daily notes", "previous weekly notes", "all daily notes", "journal entries", "last week", "daily notes between"])
 .scopes(&["read:periodic"])
 }
 
