@@ -57,18 +57,34 @@ pub fn rank_catalog<'r>(
 const FILLER: &str = "i me my mine myself you your yours we us our he him his she her its \
     them what which who whom do does did doing done have has had can could would should shall \
     may might must am been being were please just some any so very also really want need like \
-    let";
+    let one";
 
-/// `query` without its [`FILLER`] words (compared as analyzed terms, so `Does` and `does`
-/// go alike); the remaining words keep their order and spelling.
+/// Words users say for a catalog word, replaced by it in the query: in Obsidian a page is a
+/// note, while the descriptions' `Paged` (results in pages) would otherwise take "page" for
+/// pagination ("pages" goes alike: words compare as analyzed terms).
+const SYNONYMS: &[(&str, &str)] = &[("page", "note")];
+
+/// `query` without its [`FILLER`] words and with its [`SYNONYMS`] replaced (compared as
+/// analyzed terms, so `Does` and `does` go alike); the remaining words keep their order and
+/// spelling.
 fn task_words(query: &str) -> String {
     let analyzer = Analyzer::new(AnalyzerSettings::english());
     let filler = analyzer.terms(FILLER);
+    let synonyms: Vec<(Vec<String>, &str)> = SYNONYMS
+        .iter()
+        .map(|(word, catalog_word)| (analyzer.terms(word), *catalog_word))
+        .collect();
     analyzer
         .analyze(query)
         .into_iter()
         .filter(|token| !filler.contains(&token.term))
-        .filter_map(|token| query.get(token.start as usize..token.end as usize))
+        .filter_map(|token| {
+            synonyms
+                .iter()
+                .find(|(terms, _)| terms.contains(&token.term))
+                .map(|(_, catalog_word)| *catalog_word)
+                .or_else(|| query.get(token.start as usize..token.end as usize))
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -81,11 +97,12 @@ fn catalog_params() -> Bm25Params {
     Bm25Params {
         weights: FieldWeights {
             title: 1.0,
-            aliases: 1.0,
+            aliases: 2.0,
             headings: 0.3,
             tags: 1.0,
             body: 1.0,
         },
+        b: 0.0,
         ..Bm25Params::default()
     }
 }
@@ -157,5 +174,6 @@ mod tests {
     fn filler_words_leave_the_query() {
         assert_eq!(task_words("Which vaults can I use?"), "vaults use");
         assert_eq!(task_words("how many calls failed"), "how many calls failed");
+        assert_eq!(task_words("rename this one page"), "rename note");
     }
 }

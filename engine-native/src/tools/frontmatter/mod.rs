@@ -46,7 +46,7 @@ pub fn tools() -> Vec<ToolDef> {
             PATH_READ,
             read::read_frontmatter,
         )
-        .keywords(&["frontmatter", "front matter", "yaml", "header", "metadata", "properties", "all properties", "all metadata", "note properties", "properties block", "attributes", "fields"]),
+        .keywords(&["frontmatter", "front matter", "get frontmatter", "yaml", "header", "metadata", "all metadata", "properties", "properties of this note", "note properties", "properties block", "attributes"]),
         read_tool(
             "read_property",
             "Read property",

@@ -80,10 +80,13 @@ pub fn tools() -> Vec<ToolDef> {
             "Trace how one note connects to another: the shortest chain of links joining them (direction out, in or both), each step with its direction and link kinds (wikilink, embed, markdown, frontmatter_relation).",
             &[
                 "connection",
+                "connected",
+                "how connected",
                 "chain",
                 "shortest path",
                 "how related",
                 "link path",
+                "path between",
             ],
             (
                 input_schema::<args::PathBetween>(),
@@ -117,7 +120,14 @@ pub fn tools() -> Vec<ToolDef> {
             "find_link_cycles",
             "Find link cycles",
             "Detect circular internal-link chains (a -> b -> ... -> a) among the notes, bounded by length and count, in a stable order; complete says whether all were found.",
-            &["cycles", "circular links", "loops", "graph"],
+            &[
+                "cycles",
+                "circular links",
+                "loops",
+                "graph",
+                "circular",
+                "loop back",
+            ],
             (
                 input_schema::<args::FindCycles>(),
                 output_schema::<cycles::CycleList>(),
@@ -134,6 +144,9 @@ pub fn tools() -> Vec<ToolDef> {
                 "similarity",
                 "connection strength",
                 "co-citation",
+                "strongly linked",
+                "closely related",
+                "similar",
             ],
             (
                 input_schema::<args::LinkStrength>(),
@@ -147,13 +160,10 @@ pub fn tools() -> Vec<ToolDef> {
             "Suggest links",
             "Suggest notes a note could link: notes co-cited with it (linked by the notes linking it) and notes two links away, excluding itself and notes it already links; best first with the evidence.",
             &[
-                "recommend links",
-                "missing links",
+                "recommend",
+                "suggestions",
                 "related notes",
-                "connect",
-                "link ideas",
-                "should link",
-                "link suggestions",
+                "missing connections",
             ],
             (
                 input_schema::<args::SuggestLinks>(),

@@ -25,7 +25,7 @@ pub fn tools() -> Vec<ToolDef> {
         kanban_tool(
             ("list_kanban_boards", "List Kanban boards"),
             "List the Kanban plugin boards (kanban-plugin in frontmatter) you may read, each with its columns and card counts. Paged: limit and cursor; path_prefix narrows to a folder.",
-            &["kanban", "kanban board", "boards", "lanes", "all boards"],
+            &["kanban", "boards", "all boards", "which boards"],
             (
                 input_schema::<args::ListBoards>(),
                 output_schema::<read::BoardList>(),
@@ -41,8 +41,8 @@ pub fn tools() -> Vec<ToolDef> {
                 "kanban board",
                 "cards",
                 "lanes",
-                "columns of board",
-                "show board",
+                "board contents",
+                "cards on board",
             ],
             (
                 input_schema::<args::ReadBoard>(),

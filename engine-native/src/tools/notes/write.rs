@@ -87,7 +87,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<WriteNote>(), output_schema::<WriteResult>()),
 write_note,
 )
-.keywords(&["create", "new", "new note", "make", "save", "overwrite", "replace entire", "draft", "from scratch", "blank", "new page", "write", "compose"])
+.keywords(&["create", "new", "new note", "make", "save", "overwrite", "replace entire", "draft", "brand new", "blank", "empty note", "write", "compose"])
 .scopes(&["write:notes"])
 .paths(WRITE_PATH)
 .idempotent(true)

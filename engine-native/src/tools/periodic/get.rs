@@ -55,12 +55,7 @@ pub(super) fn tools() -> Vec<ToolDef> {
         tool(
             ("create_periodic_note", "Create periodic note"),
             "Create the daily, weekly, monthly, quarterly or yearly note for a day (default today) in the folder and format of the vault's Daily notes / Periodic Notes plugin, from its template (placeholders filled in). Never overwrites an existing one.",
-            &[
-                "new daily note",
-                "new weekly note",
-                "create journal",
-                "make daily note",
-            ],
+            &["new daily note", "journal template"],
             &["write:periodic"],
             create_periodic_note,
         ),

@@ -106,8 +106,7 @@ pub(super) fn read_tool() -> ToolDef {
     .keywords(&[
         "previous content",
         "before the edit",
-        "old version",
-        "earlier version",
+        "earlier text",
         "what it said",
     ])
     .scopes(&["read:notes"])

@@ -60,8 +60,8 @@ pub fn tools() -> Vec<ToolDef> {
                 "categories",
                 "tag counts",
                 "all tags",
-                "tag list",
-                "which tags",
+                "tags used",
+                "tags in use",
             ],
             (
                 input_schema::<args::ListTags>(),
@@ -177,6 +177,8 @@ pub fn tools() -> Vec<ToolDef> {
                 "retag",
                 "hashtag",
                 "refactor tags",
+                "change tag",
+                "everywhere",
             ],
             (
                 input_schema::<args::RenameTag>(),
