@@ -147,7 +147,7 @@ pub(super) fn files_tool() -> ToolDef {
             "export",
             "dump",
             "these notes",
-            "into one",
+            "single bundle",
             "context",
             "budget",
         ],
