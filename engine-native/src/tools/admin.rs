@@ -186,6 +186,8 @@ pub fn tools() -> Vec<ToolDef> {
         )
         .keywords(&[
             "permission",
+            "permissions",
+            "write access",
             "allowed",
             "access",
             "rights",

@@ -214,17 +214,7 @@ pub fn tool() -> ToolDef {
         true,
         generate_uri,
     )
-    .keywords(&[
-        "link",
-        "url",
-        "uri",
-        "deep link",
-        "open in obsidian",
-        "open in app",
-        "shortcut",
-        "advanced uri",
-        "share",
-    ])
+    .keywords(&["link", "url", "uri", "deep link", "obsidian link", "open in obsidian", "open in app", "shortcut", "advanced uri", "share", "clickable"])
 }
 
 fn generate_uri(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

@@ -100,7 +100,7 @@ pub fn tools() -> Vec<ToolDef> {
             "vaults",
             "available vaults",
             "all vaults",
-            "workspaces",
+            "which vaults",
             "vaults I can use",
         ]),
         admin_tool(
@@ -121,7 +121,7 @@ pub fn tools() -> Vec<ToolDef> {
             "stored",
             "on disk",
             "read-only",
-            "one vault",
+            "path of vault",
         ]),
         admin_tool(
             "reload_vault",
@@ -138,11 +138,11 @@ pub fn tools() -> Vec<ToolDef> {
             "reload",
             "refresh",
             "re-read",
-            "config changes",
             "apply config",
             "restart",
             "hot reload",
             "pick up changes",
+            "config file",
         ]),
         admin_tool(
             "reset_vault_cache",

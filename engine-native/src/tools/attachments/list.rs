@@ -74,9 +74,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<ListAttachments>(), output_schema::<AttachmentPage>()),
 list_attachments,
 )
-.keywords(&[
-            "images", "files", "pdf", "media", "assets", "unused", "orphan",
-        ])
+.keywords(&["attachments", "images", "files", "pdf", "pdfs", "media", "assets", "unused", "unreferenced", "pictures", "photos", "audio", "all images"])
 .scopes(&["read:attachments"])
 }
 

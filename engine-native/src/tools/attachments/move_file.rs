@@ -68,7 +68,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<MoveAttachment>(), output_schema::<Moved>()),
 move_attachment,
 )
-.keywords(&["relocate", "image", "reorganize"])
+.keywords(&["relocate", "image", "reorganize", "move picture", "move image"])
 .scopes(&["write:attachments", "delete:attachments"])
 .paths(MOVE_PATHS)
 .idempotent(true)

@@ -52,15 +52,7 @@ pub fn tools() -> Vec<ToolDef> {
             ),
             read::read_base,
         )
-        .keywords(&[
-            "base",
-            ".base",
-            "bases",
-            "database",
-            "view",
-            "table view",
-            "schema",
-        ]),
+        .keywords(&["base", ".base", "bases", "database", "base definition", "view settings", "schema"]),
         read_tool(
             "query_base",
             "Query base",
@@ -71,16 +63,7 @@ pub fn tools() -> Vec<ToolDef> {
             ),
             query::query_base,
         )
-        .keywords(&[
-            "base",
-            "bases",
-            "database",
-            "run view",
-            "table",
-            "rows",
-            "filter notes",
-            "query",
-        ]),
+        .keywords(&["base", "bases", "database", "run view", "base results", "rows", "filter notes", "query base"]),
         read_tool(
             "create_base",
             "Create base",
@@ -91,7 +74,7 @@ pub fn tools() -> Vec<ToolDef> {
             ),
             create::create_base,
         )
-        .keywords(&["new base", "create base", "bases view", "database view"])
+        .keywords(&["new base", "create base", "bases view", "database view", "new database"])
 .scopes(&["write:bases"])
 .idempotent(true)
 .paths(PATH_WRITE),
@@ -105,7 +88,7 @@ pub fn tools() -> Vec<ToolDef> {
             ),
             update::update_base,
         )
-        .keywords(&["edit base", "add view", "base formula", "base filters"])
+        .keywords(&["edit base", "add view", "base formula", "base filters", "change base"])
 .scopes(&["write:bases"])
 .paths(PATH_READ_WRITE),
     ]

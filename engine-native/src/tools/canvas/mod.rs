@@ -35,7 +35,7 @@ pub fn tools() -> Vec<ToolDef> {
 (input_schema::<args::ReadCanvas>(), output_schema::<read::CanvasRead>()),
 read::read_canvas,
 )
-.keywords(&["canvas", ".canvas", "json canvas", "whiteboard", "mind map"])
+.keywords(&["canvas", ".canvas", "json canvas", "whiteboard", "mind map", "show canvas", "canvas contents"])
 .scopes(&["read:canvas"])
 .paths(PATH_READ),
         ToolDef::new(
@@ -44,13 +44,7 @@ read::read_canvas,
 (input_schema::<args::CreateCanvas>(), output_schema::<create::CanvasWritten>()),
 create::create_canvas,
 )
-.keywords(&[
-                "canvas",
-                "new canvas",
-                "json canvas",
-                "whiteboard",
-                "mind map",
-            ])
+.keywords(&["canvas", "new canvas", "whiteboard", "mind map", "draw", "diagram"])
 .scopes(&["write:canvas"])
 .paths(PATH_READ_WRITE)
 .idempotent(true),
@@ -60,13 +54,7 @@ create::create_canvas,
 (input_schema::<args::UpdateCanvas>(), output_schema::<update::CanvasUpdated>()),
 update::update_canvas,
 )
-.keywords(&[
-                "canvas",
-                "edit canvas",
-                "canvas node",
-                "canvas edge",
-                "connect nodes",
-            ])
+.keywords(&["canvas", "edit canvas", "canvas node", "canvas edge", "connect nodes", "add node", "box", "arrow"])
 .scopes(&["write:canvas"])
 .paths(PATH_READ_WRITE),
         ToolDef::new(
@@ -75,7 +63,7 @@ update::update_canvas,
 (input_schema::<args::QueryCanvas>(), output_schema::<query::CanvasMatches>()),
 query::query_canvas,
 )
-.keywords(&["canvas", "find canvas node", "canvases", "canvas search"])
+.keywords(&["canvas", "find canvas node", "canvases", "canvas search", "which canvas"])
 .scopes(&["read:canvas"]),
     ]
 }

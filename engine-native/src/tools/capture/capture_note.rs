@@ -55,15 +55,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<CaptureNote>(), output_schema::<CaptureResult>()),
 capture_note,
 )
-.keywords(&[
-            "inbox",
-            "quick note",
-            "jot",
-            "capture",
-            "fleeting",
-            "idea",
-            "remember",
-        ])
+.keywords(&["inbox", "quick note", "jot", "jot down", "capture", "fleeting", "idea", "remember", "note to self", "quickly"])
 .scopes(&["write:notes"])
 .idempotent(true)
 }

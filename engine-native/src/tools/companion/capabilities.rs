@@ -27,7 +27,7 @@ pub(crate) fn tool() -> ToolDef {
 (input_schema::<RefreshArgs>(), output_schema::<CapabilityReport>()),
 refresh,
 )
-.keywords(&["companion", "probe", "plugins", "reconnect", "tc bridge"])
+.keywords(&["companion", "probe", "plugins", "reconnect", "tc bridge", "plugin check", "installed plugins"])
 .scopes(&["admin:vault"])
 }
 

@@ -96,6 +96,7 @@ fn definition(
     name: &'static str,
     title: &'static str,
     description: &'static str,
+    keywords: &'static [&'static str],
     input_schema: Value,
     handler: fn(&ToolContext<'_>, Value) -> Result<Value, ToolError>,
 ) -> ToolDef {
@@ -105,17 +106,7 @@ fn definition(
         (input_schema, output_schema::<Bundle>()),
         handler,
     )
-    .keywords(&[
-        "bundle",
-        "concatenate",
-        "combine",
-        "export",
-        "dump",
-        "all notes",
-        "whole",
-        "context",
-        "budget",
-    ])
+    .keywords(keywords)
     .scopes(&["read:notes"])
 }
 
@@ -126,6 +117,17 @@ pub(super) fn folder_tool() -> ToolDef {
         "Bundle a folder",
         "Concatenate a whole directory tree of markdown into one bundle with path headers, \
          whole files only, to a token budget (max_tokens); lists what was cut.",
+        &[
+            "bundle",
+            "concatenate",
+            "combine",
+            "export folder",
+            "dump",
+            "whole folder",
+            "folder into one",
+            "context",
+            "budget",
+        ],
         input_schema::<BundleFolder>(),
         bundle_folder,
     )
@@ -138,6 +140,17 @@ pub(super) fn files_tool() -> ToolDef {
         "Bundle notes",
         "The named notes concatenated with path headers, whole notes only, to a token \
          budget (max_tokens); lists the notes cut and each path that cannot be read.",
+        &[
+            "bundle",
+            "concatenate",
+            "combine",
+            "export",
+            "dump",
+            "these notes",
+            "single bundle",
+            "context",
+            "budget",
+        ],
         input_schema::<BundleFiles>(),
         bundle_files,
     )

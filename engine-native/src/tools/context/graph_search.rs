@@ -134,11 +134,10 @@ pub(super) fn tool() -> ToolDef {
         "graphrag",
         "related",
         "linked",
-        "connected",
+        "connected notes",
         "neighbours",
-        "backlinks",
-        "wikilinks",
         "expand",
+        "search with links",
     ])
     .scopes(&["read:notes"])
 }

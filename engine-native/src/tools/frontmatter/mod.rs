@@ -46,20 +46,7 @@ pub fn tools() -> Vec<ToolDef> {
             PATH_READ,
             read::read_frontmatter,
         )
-        .keywords(&[
-            "frontmatter",
-            "front matter",
-            "yaml",
-            "header",
-            "metadata",
-            "properties",
-            "all properties",
-            "all metadata",
-            "properties of a note",
-            "attributes",
-            "tags",
-            "fields",
-        ]),
+        .keywords(&["frontmatter", "front matter", "get frontmatter", "yaml", "header", "metadata", "all metadata", "properties", "properties of this note", "note properties", "properties block", "attributes"]),
         read_tool(
             "read_property",
             "Read property",
@@ -71,38 +58,14 @@ pub fn tools() -> Vec<ToolDef> {
             PATH_READ,
             read::read_property,
         )
-        .keywords(&[
-            "property",
-            "field",
-            "value",
-            "one property",
-            "single field",
-            "attribute",
-            "key",
-            "look up",
-            "status",
-        ]),
+        .keywords(&["property", "field", "value", "one property", "single field", "attribute", "key", "look up", "value of", "status", "get property"]),
         ToolDef::new(
 ("update_frontmatter", "Update frontmatter", "Change a note's properties (frontmatter metadata, tags). mode set (key, value) / remove (key) / merge (properties; lists are unioned) keep every other byte of the note; mode replace (properties) rewrites the whole block and needs the user's confirmation. dry_run shows the diff and changes nothing; expected_sha256 refuses a stale edit; create makes a missing note."),
 "frontmatter",
 (input_schema::<args::UpdateFrontmatter>(), output_schema::<results::FrontmatterUpdated>()),
 update::update_frontmatter,
 )
-.keywords(&[
-                "set",
-                "set tags",
-                "change",
-                "update",
-                "edit",
-                "add tag",
-                "remove tag",
-                "tags",
-                "metadata",
-                "properties",
-                "yaml",
-                "mark as",
-                "alias",
-            ])
+.keywords(&["set", "set tags", "change", "update", "edit", "metadata", "properties", "yaml", "mark as", "alias", "set status", "change value"])
 .scopes(&["write:notes"])
 .paths(PATH_READ_WRITE)
 .idempotent(true),
@@ -117,18 +80,7 @@ update::update_frontmatter,
             &[],
             survey::list_properties,
         )
-        .keywords(&[
-            "property names",
-            "keys",
-            "fields",
-            "schema",
-            "all properties",
-            "used across",
-            "inventory",
-            "types",
-            "metadata fields",
-            "exist",
-        ]),
+        .keywords(&["property names", "keys", "fields", "schema", "all properties", "used across", "inventory", "types", "fields in use", "exist", "which properties"]),
         read_tool(
             "find_notes_by_property",
             "Find notes by property",
@@ -140,17 +92,6 @@ update::update_frontmatter,
             &[],
             survey::find_notes_by_property,
         )
-        .keywords(&[
-            "filter",
-            "query",
-            "search",
-            "where",
-            "whose",
-            "tagged",
-            "matching",
-            "with property",
-            "dataview",
-            "have set",
-        ]),
+        .keywords(&["filter", "query", "where", "whose", "matching", "with property", "dataview", "have set", "notes with", "notes whose", "notes where"]),
     ]
 }

@@ -80,10 +80,13 @@ pub fn tools() -> Vec<ToolDef> {
             "Trace how one note connects to another: the shortest chain of links joining them (direction out, in or both), each step with its direction and link kinds (wikilink, embed, markdown, frontmatter_relation).",
             &[
                 "connection",
+                "connected",
+                "how connected",
                 "chain",
                 "shortest path",
                 "how related",
                 "link path",
+                "path between",
             ],
             (
                 input_schema::<args::PathBetween>(),
@@ -98,11 +101,13 @@ pub fn tools() -> Vec<ToolDef> {
             "The notes within 1-3 links of a note (outgoing, backlinks or both), optionally only along some link kinds, nearest first, each with the link that reached it.",
             &[
                 "neighbours",
+                "neighbors",
                 "nearby notes",
                 "related",
-                "backlinks",
                 "hops",
                 "local graph",
+                "around",
+                "close to",
             ],
             (
                 input_schema::<args::Neighbors>(),
@@ -115,7 +120,14 @@ pub fn tools() -> Vec<ToolDef> {
             "find_link_cycles",
             "Find link cycles",
             "Detect circular internal-link chains (a -> b -> ... -> a) among the notes, bounded by length and count, in a stable order; complete says whether all were found.",
-            &["cycles", "circular links", "loops", "graph"],
+            &[
+                "cycles",
+                "circular links",
+                "loops",
+                "graph",
+                "circular",
+                "loop back",
+            ],
             (
                 input_schema::<args::FindCycles>(),
                 output_schema::<cycles::CycleList>(),
@@ -132,6 +144,9 @@ pub fn tools() -> Vec<ToolDef> {
                 "similarity",
                 "connection strength",
                 "co-citation",
+                "strongly linked",
+                "closely related",
+                "similar",
             ],
             (
                 input_schema::<args::LinkStrength>(),
@@ -145,10 +160,10 @@ pub fn tools() -> Vec<ToolDef> {
             "Suggest links",
             "Suggest notes a note could link: notes co-cited with it (linked by the notes linking it) and notes two links away, excluding itself and notes it already links; best first with the evidence.",
             &[
-                "recommend links",
-                "missing links",
+                "recommend",
+                "suggestions",
                 "related notes",
-                "connect",
+                "missing connections",
             ],
             (
                 input_schema::<args::SuggestLinks>(),
@@ -167,6 +182,9 @@ pub fn tools() -> Vec<ToolDef> {
                 "hubs",
                 "most linked",
                 "central",
+                "most important",
+                "key notes",
+                "influential",
             ],
             (
                 input_schema::<args::Centrality>(),
@@ -179,7 +197,15 @@ pub fn tools() -> Vec<ToolDef> {
             "graph_communities",
             "Graph communities",
             "Community detection over the link graph (Louvain, deterministic): groups of notes more linked among themselves than to the rest, largest first, with the partition's modularity.",
-            &["clusters", "topics", "groups", "louvain", "modularity"],
+            &[
+                "clusters",
+                "topics",
+                "groups",
+                "louvain",
+                "modularity",
+                "clusters of notes",
+                "themes",
+            ],
             (
                 input_schema::<args::Communities>(),
                 output_schema::<communities::CommunityList>(),
@@ -191,7 +217,16 @@ pub fn tools() -> Vec<ToolDef> {
             "vault_health_score",
             "Vault health score",
             "Composite vault link-health score (0-100) with a breakdown: orphan notes, unresolved links, hub density and link cycles, over the notes the caller may read.",
-            &["orphans", "broken links", "hygiene", "health", "quality"],
+            &[
+                "vault health",
+                "health score",
+                "hygiene score",
+                "quality",
+                "overall",
+                "how healthy",
+                "link health",
+                "report",
+            ],
             (
                 input_schema::<args::HealthScore>(),
                 output_schema::<health::Health>(),

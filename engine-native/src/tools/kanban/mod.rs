@@ -25,7 +25,7 @@ pub fn tools() -> Vec<ToolDef> {
         kanban_tool(
             ("list_kanban_boards", "List Kanban boards"),
             "List the Kanban plugin boards (kanban-plugin in frontmatter) you may read, each with its columns and card counts. Paged: limit and cursor; path_prefix narrows to a folder.",
-            &["kanban", "kanban board", "boards", "lanes"],
+            &["kanban", "boards", "all boards", "which boards"],
             (
                 input_schema::<args::ListBoards>(),
                 output_schema::<read::BoardList>(),
@@ -36,7 +36,14 @@ pub fn tools() -> Vec<ToolDef> {
         kanban_tool(
             ("read_kanban_board", "Read Kanban board"),
             "Read a Kanban plugin board: its columns (## headings; complete and archived flags) and their cards (card, checked, line), and its SHA-256 for add_kanban_card / move_kanban_card.",
-            &["kanban", "kanban board", "cards", "lanes"],
+            &[
+                "kanban",
+                "kanban board",
+                "cards",
+                "lanes",
+                "board contents",
+                "cards on board",
+            ],
             (
                 input_schema::<args::ReadBoard>(),
                 output_schema::<read::BoardRead>(),
@@ -47,7 +54,7 @@ pub fn tools() -> Vec<ToolDef> {
         kanban_tool(
             ("add_kanban_card", "Add Kanban card"),
             "Add a card (- [ ] ...) to a Kanban board column by name, at its top or bottom (default). Every other byte, the settings block included, is kept. expected_sha256 refuses a board that changed.",
-            &["kanban", "kanban card", "new card"],
+            &["kanban", "kanban card", "new card", "add card", "board"],
             (
                 input_schema::<args::AddCard>(),
                 output_schema::<edit::CardWritten>(),
@@ -58,7 +65,14 @@ pub fn tools() -> Vec<ToolDef> {
         kanban_tool(
             ("move_kanban_card", "Move Kanban card"),
             "Move a Kanban card, matched by its exact text (from_column narrows it; several matches fail with ambiguous listing them), to another column's top or bottom, keeping its lines as they are (checkbox, inline fields, indented lines).",
-            &["kanban", "kanban card", "move card", "lanes"],
+            &[
+                "kanban",
+                "kanban card",
+                "move card",
+                "lanes",
+                "another column",
+                "board",
+            ],
             (
                 input_schema::<args::MoveCard>(),
                 output_schema::<edit::CardWritten>(),

@@ -78,14 +78,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<BacklinksArgs>(), output_schema::<BacklinksResult>()),
 get_backlinks,
 )
-.keywords(&[
-            "incoming links",
-            "linked mentions",
-            "who links here",
-            "references to",
-            "citations",
-            "inbound",
-        ])
+.keywords(&["incoming links", "linked mentions", "who links here", "references to", "citations", "inbound", "backlinks", "linking to", "links to this note", "notes that link here"])
 .scopes(&["read:notes"])
 .paths(PATH_READ)
 }

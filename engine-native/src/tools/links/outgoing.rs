@@ -62,15 +62,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<OutgoingArgs>(), output_schema::<OutgoingResult>()),
 get_outgoing_links,
 )
-.keywords(&[
-            "forward links",
-            "links from",
-            "references",
-            "what does this note link to",
-            "embeds",
-            "broken links",
-            "wikilinks",
-        ])
+.keywords(&["forward links", "links from", "links out", "what does this note link to", "embeds", "wikilinks", "outbound", "outgoing"])
 .scopes(&["read:notes"])
 .paths(PATH_READ)
 }

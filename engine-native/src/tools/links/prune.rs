@@ -120,13 +120,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<PruneArgs>(), output_schema::<PruneResult>()),
 prune_hub_links,
 )
-.keywords(&[
-            "prune links",
-            "remove links",
-            "declutter hub",
-            "map of content cleanup",
-            "unlink",
-        ])
+.keywords(&["prune links", "remove links", "declutter hub", "map of content cleanup", "unlink", "too many links"])
 .scopes(&["write:notes"])
 .paths(PATH_READ_WRITE)
 }

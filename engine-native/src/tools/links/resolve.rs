@@ -96,13 +96,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<ResolveArgs>(), output_schema::<ResolveResult>()),
 resolve_note,
 )
-.keywords(&[
-            "which note",
-            "resolve wikilink",
-            "find note by alias",
-            "note by title",
-            "disambiguate",
-        ])
+.keywords(&["which note", "resolve wikilink", "find note by alias", "note by title", "disambiguate", "alias", "title to path"])
 .scopes(&["read:notes"])
 .paths(FROM_READ)
 }

@@ -90,13 +90,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<RewriteLinkArgs>(), output_schema::<RewriteLinkResult>()),
 rewrite_link,
 )
-.keywords(&[
-            "retarget links",
-            "redirect links",
-            "replace link target",
-            "fix unresolved link",
-            "merge notes links",
-        ])
+.keywords(&["retarget links", "redirect links", "replace link target", "fix unresolved link", "merge notes links", "point links elsewhere"])
 .scopes(&["write:notes"])
 }
 

@@ -60,10 +60,7 @@ pub(super) fn tool() -> ToolDef {
         input_schema::<AppendNote>(),
         append_note,
     )
-    .keywords(&[
-        "append", "prepend", "add", "insert", "attach", "tack on", "end", "bottom", "top",
-        "line", "bullet", "item", "log", "entry", "todo",
-    ])
+    .keywords(&["append", "prepend", "add", "insert", "attach", "tack on", "end", "bottom", "top", "add a line", "bullet", "item", "log", "entry", "todo", "add text"])
 }
 
 fn append_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

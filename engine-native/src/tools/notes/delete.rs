@@ -49,18 +49,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<DeleteNote>(), output_schema::<NoteDeleted>()),
 delete_note,
 )
-.keywords(&[
-            "remove",
-            "remove note",
-            "erase",
-            "discard",
-            "destroy",
-            "trash",
-            "bin",
-            "throw away",
-            "get rid of",
-            "unwanted",
-        ])
+.keywords(&["remove", "remove note", "erase", "discard", "destroy", "trash", "bin", "throw away", "get rid of", "unwanted", "anymore", "no longer", "obsolete", "delete page"])
 .scopes(&["delete:notes"])
 .paths(DELETE_PATH)
 .destructive()

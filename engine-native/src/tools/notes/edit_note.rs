@@ -44,15 +44,7 @@ pub(super) fn tool() -> ToolDef {
         input_schema::<EditNote>(),
         edit_note,
     )
-    .keywords(&[
-        "line",
-        "lines",
-        "insert",
-        "delete lines",
-        "replace lines",
-        "patch",
-        "diff",
-    ])
+    .keywords(&["line", "lines", "line numbers", "insert after line", "delete lines", "replace lines", "line range", "by line", "diff"])
 }
 
 fn edit_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

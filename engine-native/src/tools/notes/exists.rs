@@ -55,7 +55,19 @@ pub(super) fn tool() -> ToolDef {
         note_exists,
     )
     .keywords(&[
-        "exists", "present", "already", "missing", "check", "lookup", "whether", "named", "called",
+        "exists",
+        "exist",
+        "present",
+        "already",
+        "is there a note",
+        "missing",
+        "check",
+        "whether",
+        "named",
+        "called",
+        "taken",
+        "file exists",
+        "page exists",
     ])
     .scopes(&["read:notes"])
     .paths(PATH_READ)

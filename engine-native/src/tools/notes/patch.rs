@@ -71,24 +71,7 @@ pub(super) fn tool() -> ToolDef {
         input_schema::<PatchNote>(),
         patch_note,
     )
-    .keywords(&[
-        "edit",
-        "modify",
-        "fix",
-        "correct",
-        "change",
-        "update",
-        "replace",
-        "find and replace",
-        "search and replace",
-        "typo",
-        "word",
-        "sentence",
-        "paragraph",
-        "section",
-        "in place",
-        "tweak",
-    ])
+    .keywords(&["edit", "modify", "fix", "correct", "change", "update", "replace", "find and replace", "search and replace", "typo", "word", "sentence", "paragraph", "section", "in place", "tweak", "reword", "spelling"])
 }
 
 fn patch_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

@@ -119,21 +119,7 @@ pub(super) fn tools() -> Vec<ToolDef> {
 (input_schema::<Transfer>(), output_schema::<TransferResult>()),
 move_note,
 )
-.keywords(&[
-                "rename",
-                "rename note",
-                "relocate",
-                "retitle",
-                "reorganize",
-                "transfer",
-                "file away",
-                "archive",
-                "new name",
-                "filename",
-                "file name",
-                "directory",
-                "another folder",
-            ])
+.keywords(&["rename", "rename note", "relocate", "retitle", "reorganize", "file away", "archive", "new name", "filename", "file name", "change the name", "another folder", "directory"])
 .scopes(&["write:notes", "delete:notes"])
 .paths(MOVE_PATHS)
 .idempotent(true),
@@ -143,14 +129,7 @@ move_note,
 (input_schema::<Transfer>(), output_schema::<TransferResult>()),
 copy_note,
 )
-.keywords(&[
-                "duplicate",
-                "clone",
-                "replicate",
-                "template",
-                "save as",
-                "backup",
-            ])
+.keywords(&["duplicate", "clone", "replicate", "copy", "template", "save as", "backup", "second copy", "make a copy"])
 .scopes(&["write:notes"])
 .paths(COPY_PATHS)
 .idempotent(true),

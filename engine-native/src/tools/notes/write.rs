@@ -87,19 +87,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<WriteNote>(), output_schema::<WriteResult>()),
 write_note,
 )
-.keywords(&[
-            "create",
-            "new",
-            "make",
-            "save",
-            "overwrite",
-            "replace entire",
-            "whole",
-            "draft",
-            "from scratch",
-            "blank",
-            "new page",
-        ])
+.keywords(&["create", "new", "new note", "make", "save", "overwrite", "replace entire", "draft", "brand new", "blank", "empty note", "write", "compose"])
 .scopes(&["write:notes"])
 .paths(WRITE_PATH)
 .idempotent(true)

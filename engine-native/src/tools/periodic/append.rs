@@ -66,7 +66,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<AppendToPeriodicNote>(), output_schema::<AppendResult>()),
 append_to_periodic_note,
 )
-.keywords(&["daily log", "add to today's note"])
+.keywords(&["daily log", "add to today's note", "log to daily", "log to journal", "append to daily note"])
 .scopes(&["write:periodic"])
 .idempotent(true)
 }

@@ -89,7 +89,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<ListPeriodicNotes>(), output_schema::<PeriodicNotePage>()),
 list_periodic_notes,
 )
-.keywords(&["past daily notes", "previous weekly notes"])
+.keywords(&["past daily notes", "previous weekly notes", "journal entries", "between dates", "last month", "recent daily notes"])
 .scopes(&["read:periodic"])
 }
 

@@ -96,7 +96,17 @@ pub(super) fn index_tool() -> ToolDef {
         (input_schema::<NoArgs>(), output_schema::<Indexed>()),
         index_vault,
     )
-    .keywords(&["index", "reindex", "rebuild", "refresh", "scan", "update"])
+    .keywords(&[
+        "index",
+        "reindex",
+        "rebuild",
+        "refresh",
+        "scan",
+        "update",
+        "rescan",
+        "embed",
+        "index now",
+    ])
     .scopes(&["admin:vault"])
 }
 
@@ -116,7 +126,16 @@ pub(super) fn status_tool() -> ToolDef {
         get_index_status,
     )
     .keywords(&[
-        "index", "status", "progress", "coverage", "failed", "indexed", "ready",
+        "index",
+        "index status",
+        "progress",
+        "coverage",
+        "indexed",
+        "ready",
+        "how far",
+        "embedding progress",
+        "not indexed",
+        "indexing",
     ])
     .scopes(&["read:notes"])
 }

@@ -77,6 +77,7 @@ pub(super) fn tool() -> ToolDef {
         "grep",
         "wildcard",
         "expression",
+        "regular expression",
         "match",
         "lines",
     ])

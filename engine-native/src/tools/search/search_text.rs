@@ -70,6 +70,9 @@ pub(super) fn tool() -> ToolDef {
         "occurrence",
         "phrase",
         "line",
+        "verbatim",
+        "exact words",
+        "ctrl f",
     ])
     .scopes(&["read:notes"])
 }

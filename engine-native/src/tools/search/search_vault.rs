@@ -201,8 +201,22 @@ pub(super) fn tool() -> ToolDef {
         search_vault,
     )
     .keywords(&[
-        "search", "find", "query", "lookup", "look", "about", "mention", "relevant", "keyword",
-        "match", "where", "discuss",
+        "search",
+        "find",
+        "query",
+        "lookup",
+        "look",
+        "about",
+        "mention",
+        "relevant",
+        "keyword",
+        "match",
+        "where",
+        "discuss",
+        "topic",
+        "notes about",
+        "semantic",
+        "full text",
     ])
     .scopes(&["read:notes"])
 }

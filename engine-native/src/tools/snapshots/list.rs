@@ -83,7 +83,7 @@ pub(super) fn list_tool() -> ToolDef {
 (input_schema::<ListSnapshots>(), output_schema::<SnapshotPage>()),
 list_snapshots,
 )
-.keywords(&["edits", "audit", "earlier contents"])
+.keywords(&["edits", "audit", "earlier contents", "history", "versions", "version history", "changes over time", "who changed", "when changed"])
 .scopes(&["read:notes"])
 .paths(READ_PATH)
 }
@@ -103,7 +103,12 @@ pub(super) fn read_tool() -> ToolDef {
         ),
         read_snapshot,
     )
-    .keywords(&["previous content", "before the edit"])
+    .keywords(&[
+        "previous content",
+        "before the edit",
+        "earlier text",
+        "what it said",
+    ])
     .scopes(&["read:notes"])
 }
 

@@ -101,24 +101,56 @@ pub fn tools() -> Vec<ToolDef> {
         table_tool(
             ("format_table", "Format table"),
             "Reformat a GFM markdown table in a note: pad every column to its widest cell, honouring the delimiter row's alignment. The table is the index-th of the note (default 0) or of the section under heading. dry_run previews.",
+            &[
+                "table",
+                "markdown table",
+                "align columns",
+                "tidy table",
+                "pretty print table",
+                "reformat",
+                "pad columns",
+            ],
             input_schema::<FormatTable>(),
             format_table,
         ),
         table_tool(
             ("insert_table_row", "Insert table row"),
             "Insert a data row (cells left to right) into a GFM table of a note at position (default last); the table is written back formatted. Table by index or by the heading it sits under. dry_run previews.",
+            &[
+                "table",
+                "add row",
+                "new row",
+                "table entry",
+                "append row",
+                "rows",
+            ],
             input_schema::<InsertRow>(),
             insert_row,
         ),
         table_tool(
             ("insert_table_column", "Insert table column"),
             "Insert a column (header, per-row values, alignment left/right/center/none) into a GFM table of a note at position (default last). Table by index or heading. dry_run previews.",
+            &[
+                "table",
+                "add column",
+                "new column",
+                "table field",
+                "columns",
+            ],
             input_schema::<InsertColumn>(),
             insert_column,
         ),
         table_tool(
             ("sort_table_by_column", "Sort table"),
             "Sort a GFM table's data rows by a column (header text or 0-based index), ascending or descending, optionally numeric; the header and alignment stay. Table by index or heading. dry_run previews.",
+            &[
+                "table",
+                "sort",
+                "order rows",
+                "ascending",
+                "descending",
+                "sort by column",
+            ],
             input_schema::<SortTable>(),
             sort_table,
         ),
@@ -128,12 +160,13 @@ pub fn tools() -> Vec<ToolDef> {
 fn table_tool(
     names: (&'static str, &'static str),
     description: &'static str,
+    keywords: &'static [&'static str],
     schema: Value,
     handler: Handler,
 ) -> ToolDef {
     ToolDef {
         domain: "structured",
-        keywords: &["table", "markdown table", "grid", "columns", "rows", "csv"],
+        keywords,
         ..edit_tool(names, description, schema, handler)
     }
 }

@@ -22,18 +22,7 @@ pub fn tools() -> Vec<ToolDef> {
 (input_schema::<args::ListTasks>(), output_schema::<results::TaskList>()),
 list::list_tasks,
 )
-.keywords(&[
-                "todo",
-                "checkbox",
-                "due",
-                "overdue",
-                "deadline",
-                "agenda",
-                "open tasks",
-                "tasks plugin",
-                "dataview",
-                "checklist",
-            ])
+.keywords(&["todo", "checkbox", "due", "overdue", "deadline", "agenda", "open tasks", "tasks plugin", "dataview", "checklist", "to do list", "pending", "unfinished", "tasks"])
 .scopes(&["read:tasks"]),
         ToolDef::new(
 ("update_task", "Update task", "Change one task in place: toggle or set its status, set or clear its dates (due, scheduled, start, done, created, cancelled) and priority. Give path, line and the task's text as list_tasks returned it: a task that moved is refused. Completing adds ✅ today. Reopening a task done more than 7 days ago needs the user's confirmation. dry_run previews."),
@@ -41,18 +30,7 @@ list::list_tasks,
 (input_schema::<args::UpdateTask>(), output_schema::<results::TaskUpdated>()),
 update::update_task,
 )
-.keywords(&[
-                "complete",
-                "check off",
-                "tick",
-                "mark done",
-                "reopen",
-                "reschedule",
-                "postpone",
-                "due date",
-                "priority",
-                "todo",
-            ])
+.keywords(&["complete", "check off", "tick", "mark done", "reopen", "reschedule", "postpone", "due date", "priority", "todo", "finished"])
 .scopes(&["write:tasks"])
 .paths(PATH_READ_WRITE),
     ]

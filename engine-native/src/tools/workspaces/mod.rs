@@ -49,7 +49,7 @@ pub fn tools() -> Vec<ToolDef> {
                 "List workspaces",
                 "Saved workspace layouts (Workspaces core plugin): which one is active and the tabs each layout shows.",
             ),
-            &["workspaces", "saved layouts", "workspace layout"],
+            &["workspaces", "saved layouts", "workspace layout", "layouts", "which layout"],
             (
                 input_schema::<args::NoArgs>(),
                 output_schema::<layouts::WorkspaceList>(),
@@ -63,7 +63,7 @@ pub fn tools() -> Vec<ToolDef> {
                 "Save workspace",
                 "Store the current pane and tab layout as a saved workspace layout and make it active. Replacing a saved layout asks the user first.",
             ),
-            &["save layout", "save workspace", "workspace layout"],
+            &["save layout", "save workspace", "workspace layout", "remember layout", "keep tabs"],
             (
                 input_schema::<args::WorkspaceName>(),
                 output_schema::<layouts::WorkspaceSaved>(),
@@ -78,7 +78,7 @@ pub fn tools() -> Vec<ToolDef> {
                 "Switch workspace",
                 "Switch the app to a saved workspace layout (its panes, splits, sidebars and tabs), carried out in the running app by the TC Bridge companion; without a reachable companion the call fails with plugin_missing or plugin_unreachable and does nothing.",
             ),
-            &["load layout", "switch workspace", "workspace layout"],
+            &["load layout", "switch workspace", "workspace layout", "switch layout", "change layout"],
             (
                 input_schema::<args::WorkspaceName>(),
                 output_schema::<layouts::WorkspaceOpened>(),
@@ -92,7 +92,7 @@ pub fn tools() -> Vec<ToolDef> {
                 "List bookmarks",
                 "Every bookmark (Bookmarks core plugin) flattened: type (file, folder, heading, block, search, url, graph, group), its group path, target and a stable id for remove_bookmark.",
             ),
-            &["bookmarks", "bookmarked", "starred", "favorites"],
+            &["bookmarks", "bookmarked", "starred", "favorites", "show bookmarks", "my bookmarks"],
             (
                 input_schema::<args::NoArgs>(),
                 output_schema::<bookmarks::BookmarkList>(),
@@ -121,7 +121,7 @@ pub fn tools() -> Vec<ToolDef> {
                 "Remove bookmark",
                 "Remove a bookmark (or a group with its contents) by the id list_bookmarks gives. Always asks the user first.",
             ),
-            &["remove bookmark", "unbookmark", "unstar"],
+            &["remove bookmark", "unbookmark", "unstar", "delete bookmark", "unfavorite"],
             (
                 input_schema::<args::RemoveBookmark>(),
                 output_schema::<bookmarks::BookmarkChanged>(),
