@@ -9,8 +9,8 @@ The expected notes are the notes encoded; the error codes are written by hand fr
 documented validation rules.
 
 The roundtrip cases' expectations are written by hand: the chunks follow the documented
-chunking (a chunk per heading, text before the first heading under `[]`, an empty note has
-none), a chunk's key is `path NUL ordinal` (ten digits), notes come back sorted by path, and
+chunking (a chunk per heading, text before the first heading under `[]`, a note with no
+text past its frontmatter, an empty one too, has one chunk under `[]`: engine-core index_chunks), a chunk's key is `path NUL ordinal` (ten digits), notes come back sorted by path, and
 a snapshot read back ranks, scores included, as the index it was written from.
 
 Run: python3 tests/vectors/gen/rank_snapshot.py
@@ -139,7 +139,7 @@ TEXT_NOTES = [
     {"path": "Daily/2026-11-20.md", "text": DAILY, "mtime": 1732630000123.4567, "size": len(DAILY.encode("utf-8"))},
     {"path": "Empty.md", "text": "", "mtime": 0.0, "size": 0},
 ]
-CHUNKS = {"Recipes/Bread.md": [["Bread"], ["Bread", "Baking"]], "Daily/2026-11-20.md": [[]], "Empty.md": []}
+CHUNKS = {"Recipes/Bread.md": [["Bread"], ["Bread", "Baking"]], "Daily/2026-11-20.md": [[]], "Empty.md": [[]]}
 
 roundtrip_cases = [
     {"name": "notes read back as written", "input": {"build": BUILD, "notes": TEXT_NOTES, "query": "bread", "k": 10},
