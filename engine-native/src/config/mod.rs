@@ -31,8 +31,8 @@ pub use problem::{ConfigErrors, ConfigProblem};
 pub use provenance::{Provenance, Source};
 pub use schema::{SCHEMA_FILE, config_schema, config_schema_text};
 pub use sections::{
-    AuthConfig, AuthMode, EmbeddingProvider, EmbeddingsConfig, FacadeMode, GovernorConfig,
-    HttpConfig, IndexConfig, JwtAlgorithm, MaintenanceConfig, ResourceMetadataConfig, SearchConfig,
-    StdioConfig, ThrottleConfig, ThrottleTier, ThrottleTiers, ToolFacadeConfig,
-    ToolVisibilityConfig, TransportsConfig, VisibilityProfile,
+    AuthConfig, AuthMode, EmbeddingProvider, EmbeddingsConfig, FacadeMode, GRAPH_BOOST,
+    GovernorConfig, HttpConfig, IndexConfig, JwtAlgorithm, LEXICAL_WEIGHT, MaintenanceConfig,
+    ResourceMetadataConfig, SearchConfig, StdioConfig, ThrottleConfig, ThrottleTier, ThrottleTiers,
+    ToolFacadeConfig, ToolVisibilityConfig, TransportsConfig, VisibilityProfile,
 };

@@ -13,19 +13,6 @@ use engine_core::rank::{self, Hit, Normalization, NoteRanking, ScoredList, Visib
 use super::lexical::{ChunkHit, LexicalView};
 use super::semantic::{SemanticError, SemanticIndex};
 
-/// The weight of the lexical ranking in hybrid fusion; the semantic ranking has the rest.
-///
-/// Tuned on the SciFact train split (809 queries) with all-MiniLM-L6-v2 vectors:
-/// `eval_search scifact --split train --mode hybrid --tune` scores weighted RRF (k 5 to 100,
-/// lexical weight 0.5 to 3) and convex fusion of min-max and z-score normalised scores
-/// (lexical weight 0 to 1 by 0.05) over the same two top-100 lists. Z-score at 0.55 was best,
-/// nDCG@10 0.7435 (min-max 0.7394 at 0.6, the best RRF 0.7320 at k 5, RRF k 60 with equal
-/// weights 0.7201; lexical alone 0.7049, semantic alone 0.6695).
-pub const LEXICAL_WEIGHT: f64 = 0.55;
-
-/// The weight of the semantic ranking in hybrid fusion.
-pub const SEMANTIC_WEIGHT: f64 = 1.0 - LEXICAL_WEIGHT;
-
 /// How deep each ranking is read before fusion (deeper when the page asks for more). The
 /// z-scores are taken over these lists, so this is part of the tuned setting.
 pub const FUSION_DEPTH: usize = 100;
@@ -71,6 +58,10 @@ pub struct Retriever<'a> {
     pub allowed: &'a dyn Fn(&str) -> bool,
     /// How chunk scores make a note's lexical score.
     pub ranking: NoteRanking,
+    /// The lexical ranking's weight in hybrid fusion (the semantic one has the rest; the
+    /// config's `search.lexicalWeight`, default
+    /// [`LEXICAL_WEIGHT`](crate::config::LEXICAL_WEIGHT)).
+    pub lexical_weight: f64,
 }
 
 impl Retriever<'_> {
@@ -94,7 +85,7 @@ impl Retriever<'_> {
         let depth = wanted.max(FUSION_DEPTH);
         let by_words = self.rank_by_words(query, depth);
         let by_vector = self.rank_by_vector(semantic, &vector, depth)?;
-        Ok(fuse(by_words, by_vector, wanted))
+        Ok(fuse(by_words, by_vector, self.lexical_weight, wanted))
     }
 
     /// The `k` best readable chunks for `query` by BM25F, best first.
@@ -164,9 +155,14 @@ fn best_per_note(
 }
 
 /// The two note rankings fused: each list's scores z-normalised (a note missing from a list
-/// takes that list's lowest z-score) and summed with [`LEXICAL_WEIGHT`] and
-/// [`SEMANTIC_WEIGHT`]; a note keeps its best lexical chunk when it has one.
-fn fuse(by_words: Vec<NoteHit>, by_vector: Vec<NoteHit>, wanted: usize) -> Vec<NoteHit> {
+/// takes that list's lowest z-score) and summed with `lexical_weight` and `1 - lexical_weight`;
+/// a note keeps its best lexical chunk when it has one.
+fn fuse(
+    by_words: Vec<NoteHit>,
+    by_vector: Vec<NoteHit>,
+    lexical_weight: f64,
+    wanted: usize,
+) -> Vec<NoteHit> {
     let scored = |weight: f64, hits: &[NoteHit]| ScoredList {
         weight,
         hits: hits
@@ -178,8 +174,8 @@ fn fuse(by_words: Vec<NoteHit>, by_vector: Vec<NoteHit>, wanted: usize) -> Vec<N
             .collect(),
     };
     let lists = [
-        scored(LEXICAL_WEIGHT, &by_words),
-        scored(SEMANTIC_WEIGHT, &by_vector),
+        scored(lexical_weight, &by_words),
+        scored(1.0 - lexical_weight, &by_vector),
     ];
     let Ok(fused) = fuse_scores(&lists, Normalization::ZScore) else {
         // Weights are constants and scores finite (BM25F and cosines); keep the lexical order.

@@ -54,6 +54,7 @@ impl Searchable {
             vault: ctx.vault_id(),
             allowed: &allowed,
             ranking: ctx.served().config().config.search.note_ranking(),
+            lexical_weight: ctx.served().config().config.search.lexical_weight,
         })
     }
 

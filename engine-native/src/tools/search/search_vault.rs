@@ -340,6 +340,7 @@ fn ranked(
         vault: ctx.vault_id(),
         allowed: &allowed,
         ranking: ctx.served().config().config.search.note_ranking(),
+        lexical_weight: ctx.served().config().config.search.lexical_weight,
     };
     let how = match ranking {
         Ranking::Notes(how) => how,
