@@ -304,9 +304,10 @@ fn search_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
             scanning: status.scanning,
             lexical_only: lexical_only.clone(),
         },
-        routing: args
-            .explain
-            .then(|| routing(args.mode, mode, lexical_only.as_deref())),
+        routing: args.explain.then(|| {
+            let weight = ctx.served().config().config.search.lexical_weight;
+            routing(args.mode, mode, lexical_only.as_deref(), weight)
+        }),
     })
 }
 
@@ -480,14 +481,16 @@ fn route(asked: Mode, lexical_only: Option<&str>) -> Result<Mode, ToolError> {
 }
 
 /// Why the query ran the way it did.
-fn routing(asked: Mode, ran: Mode, lexical_only: Option<&str>) -> String {
+fn routing(asked: Mode, ran: Mode, lexical_only: Option<&str>, lexical_weight: f64) -> String {
+    let hybrid = format!(
+        "hybrid: the lexical and semantic rankings fused (z-normalised scores, lexical \
+         {lexical_weight:.2}, semantic {:.2})",
+        1.0 - lexical_weight
+    );
     let how = match ran {
         Mode::Lexical => "lexical: BM25F over titles, aliases, headings, tags and text",
         Mode::Semantic => "semantic: cosine similarity of the query's embedding to each chunk's",
-        Mode::Hybrid => {
-            "hybrid: the lexical and semantic rankings fused (z-normalised scores, lexical 0.55, \
-             semantic 0.45)"
-        }
+        Mode::Hybrid => hybrid.as_str(),
         Mode::Graph => {
             "graph: the best notes (hybrid when embeddings are configured, else lexical) raised \
              by a capped personalized-PageRank boost from the 5 best through links both ways; \
