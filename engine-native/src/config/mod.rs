@@ -33,6 +33,7 @@ pub use schema::{SCHEMA_FILE, config_schema, config_schema_text};
 pub use sections::{
     AuthConfig, AuthMode, EmbeddingProvider, EmbeddingsConfig, FacadeMode, GRAPH_BOOST,
     GovernorConfig, HttpConfig, IndexConfig, JwtAlgorithm, LEXICAL_WEIGHT, MaintenanceConfig,
-    ResourceMetadataConfig, SearchConfig, StdioConfig, ThrottleConfig, ThrottleTier, ThrottleTiers,
-    ToolFacadeConfig, ToolVisibilityConfig, TransportsConfig, VisibilityProfile,
+    RERANK_DEPTH, RerankConfig, ResourceMetadataConfig, SearchConfig, StdioConfig, ThrottleConfig,
+    ThrottleTier, ThrottleTiers, ToolFacadeConfig, ToolVisibilityConfig, TransportsConfig,
+    VisibilityProfile,
 };

@@ -142,7 +142,7 @@ pub const LEXICAL_WEIGHT: f64 = 0.55;
 
 /// How `search_vault` and the tools built on it rank notes (`search`); the defaults are the
 /// ones TC Bridge's own search uses, so both rank alike.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct SearchConfig {
     /// How much a title or alias that names the query raises a note (0: off): its score is
@@ -164,6 +164,36 @@ pub struct SearchConfig {
     /// has the rest).
     #[schemars(range(min = 0.0, max = 1.0))]
     pub lexical_weight: f64,
+    /// Reranking of the first notes of lexical, semantic and hybrid search by a cross-encoder
+    /// (off when omitted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rerank: Option<RerankConfig>,
+}
+
+/// The notes reranked when `search.rerank` is omitted and `depth` is not given.
+pub const RERANK_DEPTH: u32 = 20;
+
+/// A cross-encoder that reorders the first notes of a search (`search.rerank`): it reads the
+/// query with each note's best passage. It runs on the ONNX Runtime engine.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RerankConfig {
+    /// A folder holding the cross-encoder (`config.json`, `tokenizer.json`, an ONNX file such
+    /// as `onnx/model.onnx`), or its Hugging Face id when it is in the Hugging Face cache.
+    #[schemars(length(min = 1, max = 1024))]
+    pub model: String,
+    /// How many of the first notes are reranked (the rest keep their order after them).
+    #[serde(default = "rerank_depth")]
+    #[schemars(range(min = 1, max = 100))]
+    pub depth: u32,
+    /// Intra-op threads of the model (omitted: one per core).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 256))]
+    pub threads: Option<u32>,
+}
+
+fn rerank_depth() -> u32 {
+    RERANK_DEPTH
 }
 
 impl Default for SearchConfig {
@@ -175,6 +205,7 @@ impl Default for SearchConfig {
             typo_tolerance: ranking.fuzzy,
             graph_boost: GRAPH_BOOST,
             lexical_weight: LEXICAL_WEIGHT,
+            rerank: None,
         }
     }
 }

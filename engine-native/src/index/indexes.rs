@@ -14,10 +14,11 @@ use serde::Serialize;
 use super::lexical::LexicalView;
 use super::links::LinkTables;
 use super::lock::WriterLock;
+use super::rerank::{Reranker, Rerankers};
 use super::scan::{ScanError, ScanReport, Scanner};
 use super::semantic::{Coverage, SemanticError, SemanticIndex};
 use super::task_table::TaskTables;
-use crate::config::EmbeddingsConfig;
+use crate::config::{EmbeddingsConfig, RerankConfig};
 use crate::embed::settings::EmbeddingProvider as ProviderName;
 use crate::embed::{AutoModel, provider_from_config};
 use crate::store::{Store, StoreError};
@@ -109,6 +110,7 @@ pub struct Indexes {
     auto: AutoModel,
     links: LinkTables,
     tasks: TaskTables,
+    rerankers: Rerankers,
 }
 
 impl Indexes {
@@ -281,6 +283,11 @@ impl Indexes {
     /// The model of provider `auto`: where finding, downloading or loading it stands.
     pub fn auto_model(&self) -> &AutoModel {
         &self.auto
+    }
+
+    /// The cross-encoder of `search.rerank`, loaded on first use (see [`Rerankers::get`]).
+    pub fn reranker(&self, config: &RerankConfig) -> Result<Arc<dyn Reranker>, String> {
+        self.rerankers.get(config)
     }
 
     /// The vectors, if they are open (never loads a provider).

@@ -11,7 +11,8 @@
 //! - [`mod@embedding_status`]: where semantic search stands (model download, embedding
 //!   progress, why search is lexical).
 //! - [`query_vectors`]: the vectors of recent queries, so each is embedded once.
-//! - [`retrieve`]: lexical, semantic and hybrid (RRF) note rankings.
+//! - [`retrieve`]: lexical, semantic and hybrid (z-scores fused) note rankings.
+//! - [`rerank`]: the first notes of a ranking reordered by a cross-encoder (`search.rerank`).
 //! - [`graph`]: GraphRAG: the query's ranking raised by a capped personalized-PageRank boost
 //!   over resolved links both ways.
 //! - [`pagerank`]: personalized PageRank over the notes a query reached.
@@ -31,6 +32,7 @@ pub mod links;
 pub mod lock;
 pub mod pagerank;
 pub mod query_vectors;
+pub mod rerank;
 pub mod retrieve;
 pub mod scan;
 pub mod secret_screen;

@@ -363,6 +363,27 @@ def onnx_inputs(spec):
     return names + (["token_type_ids"] if spec["arch"] == "bert" else [])
 
 
+def export_output(model, args, names, output, output_axes, path):
+    """Exports `model` (called with the inputs `names`) to ONNX at `path`, its output `output`
+    (an attribute of what the model returns) the graph's only output; dynamic batch and sequence
+    axes on the inputs, `output_axes` on the output."""
+
+    class Output(torch.nn.Module):
+        def __init__(self, inner):
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, *inputs):
+            return getattr(self.inner(**dict(zip(names, inputs))), output)
+
+    axes = {n: {0: "batch", 1: "sequence"} for n in names}
+    axes[output] = output_axes
+    torch.onnx.export(
+        Output(model), args, str(path), input_names=names,
+        output_names=[output], dynamic_axes=axes, opset_version=17, dynamo=False,
+    )
+
+
 def export_onnx(st, spec, folder):
     model = st[0].auto_model.eval()
     (folder / "onnx").mkdir()
@@ -370,21 +391,8 @@ def export_onnx(st, spec, folder):
     batch = st.tokenizer(["a short one", "and a somewhat longer second text"], padding=True,
                          return_tensors="pt")
     args = tuple(batch[n] if n in batch else torch.zeros_like(batch["input_ids"]) for n in names)
-    axes = {n: {0: "batch", 1: "sequence"} for n in names}
-    axes["last_hidden_state"] = {0: "batch", 1: "sequence"}
-
-    class Hidden(torch.nn.Module):
-        def __init__(self, inner):
-            super().__init__()
-            self.inner = inner
-
-        def forward(self, *inputs):
-            return self.inner(**dict(zip(names, inputs))).last_hidden_state
-
-    torch.onnx.export(
-        Hidden(model), args, str(folder / "onnx" / "model.onnx"), input_names=names,
-        output_names=["last_hidden_state"], dynamic_axes=axes, opset_version=17, dynamo=False,
-    )
+    export_output(model, args, names, "last_hidden_state", {0: "batch", 1: "sequence"},
+                  folder / "onnx" / "model.onnx")
     quantize_dynamic(str(folder / "onnx" / "model.onnx"),
                      str(folder / "onnx" / "model_quantized.onnx"), weight_type=QuantType.QInt8)
 

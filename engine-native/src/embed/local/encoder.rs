@@ -6,7 +6,9 @@
 
 use std::path::Path;
 
-use tokenizers::{Encoding, PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
+use tokenizers::{
+    EncodeInput, Encoding, PaddingParams, PaddingStrategy, Tokenizer, TruncationParams,
+};
 
 use crate::embed::error::EmbedError;
 use crate::embed::fingerprint::{EmbeddingFingerprint, Pooling};
@@ -167,12 +169,33 @@ pub struct TokenBatch {
 impl TokenBatch {
     /// `texts` tokenized by `tokenizer` (from [`load_tokenizer`]).
     pub fn encode(tokenizer: &Tokenizer, texts: &[&str]) -> Result<TokenBatch, EmbedError> {
-        let encodings =
-            tokenizer
-                .encode_batch(texts.to_vec(), true)
-                .map_err(|e| EmbedError::Model {
-                    message: format!("tokenizing failed: {e}"),
-                })?;
+        TokenBatch::encode_inputs(tokenizer, texts.to_vec())
+    }
+
+    /// `query` paired with each of `passages` (`[CLS] query [SEP] passage [SEP]` for BERT, as
+    /// the tokenizer's post-processor says; segment ids 0 then 1), the longer of the two cut
+    /// first when a pair is too long: a cross-encoder's input.
+    pub fn encode_pairs(
+        tokenizer: &Tokenizer,
+        query: &str,
+        passages: &[&str],
+    ) -> Result<TokenBatch, EmbedError> {
+        let pairs: Vec<EncodeInput<'_>> = passages
+            .iter()
+            .map(|&passage| EncodeInput::Dual(query.into(), passage.into()))
+            .collect();
+        TokenBatch::encode_inputs(tokenizer, pairs)
+    }
+
+    fn encode_inputs<'s>(
+        tokenizer: &Tokenizer,
+        inputs: Vec<impl Into<EncodeInput<'s>> + Send>,
+    ) -> Result<TokenBatch, EmbedError> {
+        let encodings = tokenizer
+            .encode_batch(inputs, true)
+            .map_err(|e| EmbedError::Model {
+                message: format!("tokenizing failed: {e}"),
+            })?;
         let flat = |part: fn(&Encoding) -> &[u32]| -> Vec<u32> {
             encodings
                 .iter()

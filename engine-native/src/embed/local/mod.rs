@@ -6,10 +6,13 @@
 //! [`engine`]: ONNX Runtime ([`OnnxProvider`], default-on cargo feature `onnx-runtime`, the
 //! library loaded at run time by [`onnx_library`]) or candle ([`LocalProvider`] over its
 //! [`transformer`]). Both share [`encoder`] (tokenizer, prefixes, shortest-first batches,
-//! [`pool`]ing, fingerprint) and [`weights`].
+//! [`pool`]ing, fingerprint) and [`weights`]. A [`CrossEncoder`] (a reranking model) runs on
+//! ONNX Runtime with the same tokenizer and session code.
 
 #[cfg(feature = "local-embeddings")]
 mod bert;
+#[cfg(feature = "onnx-runtime")]
+pub mod cross_encoder;
 #[cfg(feature = "local-embeddings")]
 pub mod encoder;
 #[cfg(feature = "local-embeddings")]
@@ -32,6 +35,8 @@ pub mod weights;
 
 #[cfg(feature = "local-embeddings")]
 pub use bert::LocalProvider;
+#[cfg(feature = "onnx-runtime")]
+pub use cross_encoder::CrossEncoder;
 pub use known::{KNOWN_MODELS, KnownModel, known_model};
 pub use locate::{Located, locate, locate_model, model_name, weights_format};
 pub use model_files::{Architecture, ModelFiles};

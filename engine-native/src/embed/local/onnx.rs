@@ -57,15 +57,22 @@ pub struct OnnxSettings {
 
 /// A sentence-transformer's ONNX graph loaded in ONNX Runtime.
 pub struct OnnxProvider {
-    session: Mutex<Session>,
-    /// The graph's inputs, in its order.
-    inputs: Vec<GraphInput>,
+    graph: OnnxGraph,
     /// The name of the token-vector output.
     output: String,
     text: TextEncoder,
 }
 
-/// A graph input this provider feeds.
+/// An ONNX graph in an ONNX Runtime session, with the inputs it declares: what a
+/// sentence-transformer ([`OnnxProvider`]) and a cross-encoder
+/// ([`super::cross_encoder::CrossEncoder`]) share.
+pub struct OnnxGraph {
+    session: Mutex<Session>,
+    /// The graph's inputs, in its order.
+    inputs: Vec<GraphInput>,
+}
+
+/// A graph input this engine feeds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum GraphInput {
     Ids,
@@ -73,21 +80,17 @@ enum GraphInput {
     TypeIds,
 }
 
-impl OnnxProvider {
-    /// Loads `model_file` (an ONNX file of the model folder `folder`, whose tokenizer and
-    /// settings it uses) under the name `model` in `runtime`. The fingerprint's model is
-    /// `model@` the start of the ONNX file's SHA-256 (refused when it is not `pinned`).
-    pub fn load(
+impl OnnxGraph {
+    /// `weights` (an ONNX file's bytes, read from `model_file`) in a session of `runtime`
+    /// with `threads` intra-op threads (`None`: one per core); the graph must take
+    /// `input_ids` and may take the mask and segment ids, nothing else.
+    pub fn open(
         runtime: &OnnxRuntime,
-        folder: &Path,
+        weights: Vec<u8>,
         model_file: &Path,
-        model: &str,
-        settings: OnnxSettings,
-        pinned: Option<&str>,
-    ) -> Result<OnnxProvider, EmbedError> {
-        let files = ModelFiles::read(folder, model)?;
-        let weights = Weights::read(model_file, model, pinned)?;
-        let threads = settings.threads.unwrap_or_else(|| {
+        threads: Option<usize>,
+    ) -> Result<OnnxGraph, EmbedError> {
+        let threads = threads.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
         });
         let build = || -> ort::Result<Session> {
@@ -98,10 +101,10 @@ impl OnnxProvider {
                 .with_intra_op_spinning(false)?
                 .with_inter_op_spinning(false)?
                 .with_memory_pattern(false)?
-                .commit_from_memory(&weights.bytes)
+                .commit_from_memory(&weights)
         };
         let session = build().map_err(|e| onnx_error(model_file, &e.to_string()))?;
-        drop(weights.bytes);
+        drop(weights);
         release_free_heap();
         let inputs = session
             .inputs()
@@ -122,16 +125,77 @@ impl OnnxProvider {
                 &format!("the graph has no input {IDS_INPUT}"),
             ));
         }
-        let outputs = session.outputs();
-        let output = outputs
-            .iter()
-            .find(|o| o.name() == TOKENS_OUTPUT)
-            .or_else(|| outputs.first())
-            .map(|o| o.name().to_owned())
-            .ok_or_else(|| onnx_error(model_file, "the graph has no output"))?;
-        Ok(OnnxProvider {
+        Ok(OnnxGraph {
             session: Mutex::new(session),
             inputs,
+        })
+    }
+
+    /// The name of the output called `preferred`, else of the first output.
+    pub fn output(&self, preferred: &str, model_file: &Path) -> Result<String, EmbedError> {
+        let session = self.session.lock().unwrap_or_else(PoisonError::into_inner);
+        let outputs = session.outputs();
+        outputs
+            .iter()
+            .find(|o| o.name() == preferred)
+            .or_else(|| outputs.first())
+            .map(|o| o.name().to_owned())
+            .ok_or_else(|| onnx_error(model_file, "the graph has no output"))
+    }
+
+    /// One session run over `batch`: the shape and values of the f32 output `output`.
+    pub fn run(
+        &self,
+        batch: &TokenBatch,
+        output: &str,
+    ) -> Result<(Vec<usize>, Vec<f32>), EmbedError> {
+        let wide = |part: &[u32]| part.iter().map(|&v| i64::from(v)).collect::<Vec<i64>>();
+        let (ids, mask, type_ids) = (wide(&batch.ids), wide(&batch.mask), wide(&batch.type_ids));
+        let shape = [batch.rows, batch.width];
+        let feeds = self
+            .inputs
+            .iter()
+            .map(|input| {
+                let (name, data) = match input {
+                    GraphInput::Ids => (IDS_INPUT, &ids),
+                    GraphInput::Mask => (MASK_INPUT, &mask),
+                    GraphInput::TypeIds => (TYPE_IDS_INPUT, &type_ids),
+                };
+                TensorRef::from_array_view((shape, data.as_slice())).map(|t| (name, t.into()))
+            })
+            .collect::<Result<Vec<(&str, ort::session::SessionInputValue<'_>)>, _>>()
+            .map_err(run_error)?;
+        let mut session = self.session.lock().unwrap_or_else(PoisonError::into_inner);
+        let outputs = session.run(feeds).map_err(run_error)?;
+        let (out_shape, values) = outputs[output]
+            .try_extract_tensor::<f32>()
+            .map_err(run_error)?;
+        let out_shape = out_shape
+            .iter()
+            .map(|&d| usize::try_from(d).unwrap_or(0))
+            .collect();
+        Ok((out_shape, values.to_vec()))
+    }
+}
+
+impl OnnxProvider {
+    /// Loads `model_file` (an ONNX file of the model folder `folder`, whose tokenizer and
+    /// settings it uses) under the name `model` in `runtime`. The fingerprint's model is
+    /// `model@` the start of the ONNX file's SHA-256 (refused when it is not `pinned`).
+    pub fn load(
+        runtime: &OnnxRuntime,
+        folder: &Path,
+        model_file: &Path,
+        model: &str,
+        settings: OnnxSettings,
+        pinned: Option<&str>,
+    ) -> Result<OnnxProvider, EmbedError> {
+        let files = ModelFiles::read(folder, model)?;
+        let weights = Weights::read(model_file, model, pinned)?;
+        let graph = OnnxGraph::open(runtime, weights.bytes, model_file, settings.threads)?;
+        let output = graph.output(TOKENS_OUTPUT, model_file)?;
+        Ok(OnnxProvider {
+            graph,
             output,
             text: TextEncoder::new(folder, &files, ENGINE, weights.model_id, settings.batch)?,
         })
@@ -164,34 +228,9 @@ impl Network for OnnxProvider {
 impl OnnxProvider {
     /// The token vectors of `batch` from one session run.
     fn run(&self, batch: &TokenBatch) -> Result<Vec<f32>, EmbedError> {
-        let wide = |part: &[u32]| part.iter().map(|&v| i64::from(v)).collect::<Vec<i64>>();
-        let (ids, mask, type_ids) = (wide(&batch.ids), wide(&batch.mask), wide(&batch.type_ids));
-        let shape = [batch.rows, batch.width];
-        let feeds = self
-            .inputs
-            .iter()
-            .map(|input| {
-                let (name, data) = match input {
-                    GraphInput::Ids => (IDS_INPUT, &ids),
-                    GraphInput::Mask => (MASK_INPUT, &mask),
-                    GraphInput::TypeIds => (TYPE_IDS_INPUT, &type_ids),
-                };
-                TensorRef::from_array_view((shape, data.as_slice())).map(|t| (name, t.into()))
-            })
-            .collect::<Result<Vec<(&str, ort::session::SessionInputValue<'_>)>, _>>()
-            .map_err(run_error)?;
-        let mut session = self.session.lock().unwrap_or_else(PoisonError::into_inner);
-        let outputs = session.run(feeds).map_err(run_error)?;
-        let (out_shape, hidden) = outputs[self.output.as_str()]
-            .try_extract_tensor::<f32>()
-            .map_err(run_error)?;
+        let (out_shape, hidden) = self.graph.run(batch, &self.output)?;
         let expected = [batch.rows, batch.width, self.text.fingerprint().dimensions];
-        if out_shape.len() != 3
-            || out_shape
-                .iter()
-                .zip(expected)
-                .any(|(&d, e)| d as usize != e)
-        {
+        if out_shape != expected {
             return Err(EmbedError::Model {
                 message: format!(
                     "the ONNX output {} has shape {:?}, not the token vectors {expected:?}",
@@ -200,7 +239,7 @@ impl OnnxProvider {
                 ),
             });
         }
-        Ok(hidden.to_vec())
+        Ok(hidden)
     }
 }
 
@@ -220,7 +259,7 @@ fn onnx_error(path: &Path, message: &str) -> EmbedError {
     EmbedError::setup(
         "local",
         format!(
-            "{} is not an ONNX sentence-transformer this server can run: {message}",
+            "{} is not an ONNX model this server can run: {message}",
             path.display()
         ),
     )

@@ -9,6 +9,7 @@
 //! page with `cursor`. The search never waits for indexing: while a scan runs it answers from
 //! what is indexed and says so in `coverage`.
 
+use std::collections::HashMap;
 use std::sync::{Arc, PoisonError};
 
 use engine_core::acl::AclOp;
@@ -16,10 +17,12 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::config::RerankConfig;
 use crate::content::injection::ContentFlags;
 use crate::errors::{ErrorCode, ToolError};
 use crate::index::graph::{CANDIDATES, GraphQuery, LinkGraph, graph_notes};
-use crate::index::retrieve::{Retrieval, Retriever};
+use crate::index::rerank::reranked_order;
+use crate::index::retrieve::{NoteHit, Retrieval, Retriever};
 use crate::index::semantic::{SemanticError, SemanticIndex};
 use crate::index::snippet::{Snippet, snippet};
 use crate::index::{VaultIndex, lexical_reason};
@@ -115,6 +118,10 @@ pub(super) struct Scores {
     pub lexical: Option<f32>,
     /// The cosine of the note's best chunk, when the semantic ranking has the note.
     pub semantic: Option<f32>,
+    /// The reranker's score of the note's title and best chunk, when `search.rerank`
+    /// reordered it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rerank: Option<f32>,
 }
 
 /// One found note.
@@ -177,6 +184,24 @@ struct SearchResults {
     /// How the query was routed (when `explain` is set).
     #[serde(skip_serializing_if = "Option::is_none")]
     routing: Option<String>,
+    /// What the reranker did (only when `search.rerank` is configured and the page is
+    /// within its depth).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rerank: Option<Reranked>,
+}
+
+/// What the reranker (`search.rerank`) did to a page.
+#[derive(Debug, Serialize, JsonSchema)]
+struct Reranked {
+    /// The model: its name and the start of its weights' SHA-256 (absent when it could not be
+    /// loaded).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    model: Option<String>,
+    /// How many of the first notes it reordered (0 when it failed).
+    notes: usize,
+    /// Why the page is in the ranking's own order: the model could not be loaded or run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
 }
 
 /// The `search_vault` tool.
@@ -247,6 +272,7 @@ fn search_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
     };
     let mode = route(args.mode, lexical_only.as_deref())?;
     let status = index.status();
+    let mut reranked = None;
     let page = match mode {
         Mode::Text => {
             let pattern = Pattern::literal(&args.query, false, false)?;
@@ -265,6 +291,7 @@ fn search_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
             Ranking::Notes(Retrieval::Semantic),
             &args,
             offset,
+            &mut reranked,
         )?,
         Mode::Hybrid => ranked(
             &scope,
@@ -273,8 +300,17 @@ fn search_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
             Ranking::Notes(Retrieval::Hybrid),
             &args,
             offset,
+            &mut reranked,
         )?,
-        Mode::Graph => ranked(&scope, &index, &semantic, Ranking::Graph, &args, offset)?,
+        Mode::Graph => ranked(
+            &scope,
+            &index,
+            &semantic,
+            Ranking::Graph,
+            &args,
+            offset,
+            &mut reranked,
+        )?,
         Mode::Auto | Mode::Lexical => ranked(
             &scope,
             &index,
@@ -282,6 +318,7 @@ fn search_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
             Ranking::Notes(Retrieval::Lexical),
             &args,
             offset,
+            &mut reranked,
         )?,
     };
     // Coverage counts only what the caller may read.
@@ -308,6 +345,7 @@ fn search_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
             let weight = ctx.served().config().config.search.lexical_weight;
             routing(args.mode, mode, lexical_only.as_deref(), weight)
         }),
+        rerank: reranked,
     })
 }
 
@@ -321,7 +359,7 @@ enum Ranking {
     Graph,
 }
 
-/// A page of a ranking.
+/// A page of a ranking; `reranked` says what `search.rerank` did to it.
 fn ranked(
     scope: &Scope<'_, '_>,
     index: &VaultIndex,
@@ -329,8 +367,10 @@ fn ranked(
     ranking: Ranking,
     args: &SearchVault,
     offset: usize,
+    reranked: &mut Option<Reranked>,
 ) -> Result<Page, ToolError> {
     let ctx = scope.ctx;
+    let search = &ctx.served().config().config.search;
     let view = index.view.read().unwrap_or_else(PoisonError::into_inner);
     let allowed = |path: &str| scope.allows(path);
     let visible = readable_chunks(ctx, &view);
@@ -340,8 +380,8 @@ fn ranked(
         semantic: semantic.as_deref(),
         vault: ctx.vault_id(),
         allowed: &allowed,
-        ranking: ctx.served().config().config.search.note_ranking(),
-        lexical_weight: ctx.served().config().config.search.lexical_weight,
+        ranking: search.note_ranking(),
+        lexical_weight: search.lexical_weight,
     };
     let how = match ranking {
         Ranking::Notes(how) => how,
@@ -357,9 +397,38 @@ fn ranked(
             );
         }
     };
+    let wanted = offset + args.limit + 1;
+    // The reranked notes are the same on every page, so pages never repeat or skip one.
+    let rerank = search
+        .rerank
+        .as_ref()
+        .filter(|config| offset < config.depth as usize);
+    let depth = rerank.map_or(0, |config| config.depth as usize);
     let mut found = retriever
-        .notes(how, &args.query, offset + args.limit + 1)
+        .notes(how, &args.query, wanted.max(depth))
         .map_err(SemanticError::into_tool_error)?;
+    let mut texts: HashMap<i64, String> = HashMap::new();
+    let mut rerank_scores: HashMap<String, f32> = HashMap::new();
+    if let Some(config) = rerank {
+        let head = depth.min(found.len());
+        for hit in &found[..head] {
+            texts.insert(hit.chunk_id, chunk_text(ctx, hit.chunk_id));
+        }
+        let (report, scores) = rerank_head(ctx, config, &args.query, &found[..head], &texts);
+        if let Some(scores) = scores {
+            let head_hits: Vec<NoteHit> = found.drain(..head).collect();
+            for (hit, &score) in head_hits.iter().zip(&scores) {
+                rerank_scores.insert(hit.path.clone(), score);
+            }
+            let mut reordered: Vec<NoteHit> = reranked_order(&scores)
+                .into_iter()
+                .map(|i| head_hits[i].clone())
+                .collect();
+            reordered.append(&mut found);
+            found = reordered;
+        }
+        *reranked = Some(report);
+    }
     let more = found.len() > offset + args.limit;
     found.truncate(offset + args.limit);
     let results = found
@@ -367,22 +436,76 @@ fn ranked(
         .skip(offset)
         .filter_map(|hit| {
             let place = view.place(hit.chunk_id)?;
-            let text = chunk_text(ctx, hit.chunk_id);
+            let text = texts
+                .remove(&hit.chunk_id)
+                .unwrap_or_else(|| chunk_text(ctx, hit.chunk_id));
             Some(Found {
                 title: title_of(&hit.path),
                 heading: place.headings.join(" > "),
                 snippet: snippet(&text, &args.query),
                 flags: ContentFlags::of(&text),
-                path: hit.path,
-                score: hit.score,
                 scores: Scores {
                     lexical: hit.lexical,
                     semantic: hit.semantic,
+                    rerank: rerank_scores.get(&hit.path).copied(),
                 },
+                path: hit.path,
+                score: hit.score,
             })
         })
         .collect();
     Ok(Page { results, more })
+}
+
+/// The reranker's scores of `hits` (each read as its title and best chunk, `texts`), with
+/// the report of what it did; no scores when it could not be loaded or run.
+fn rerank_head(
+    ctx: &ToolContext<'_>,
+    config: &RerankConfig,
+    query: &str,
+    hits: &[NoteHit],
+    texts: &HashMap<i64, String>,
+) -> (Reranked, Option<Vec<f32>>) {
+    let model = match ctx.server().indexes().reranker(config) {
+        Ok(model) => model,
+        Err(error) => {
+            let report = Reranked {
+                model: None,
+                notes: 0,
+                error: Some(error),
+            };
+            return (report, None);
+        }
+    };
+    let passages: Vec<String> = hits
+        .iter()
+        .map(|hit| {
+            let text = texts.get(&hit.chunk_id).map_or("", String::as_str);
+            format!("{}\n{text}", title_of(&hit.path))
+        })
+        .collect();
+    let passages: Vec<&str> = passages.iter().map(String::as_str).collect();
+    match model.score(query, &passages) {
+        Ok(scores) => (
+            Reranked {
+                model: Some(model.model_id().to_owned()),
+                notes: scores.len(),
+                error: None,
+            },
+            Some(scores),
+        ),
+        Err(error) => {
+            tracing::warn!("search.rerank: {error}; this page is in the ranking's own order");
+            (
+                Reranked {
+                    model: Some(model.model_id().to_owned()),
+                    notes: 0,
+                    error: Some(format!("the reranker failed: {error}")),
+                },
+                None,
+            )
+        }
+    }
 }
 
 /// A page of the graph ranking.
@@ -454,6 +577,7 @@ fn linked(
                 scores: Scores {
                     lexical: seed.as_ref().and_then(|seed| seed.lexical),
                     semantic: seed.as_ref().and_then(|seed| seed.semantic),
+                    rerank: None,
                 },
                 path: hit.path,
             }

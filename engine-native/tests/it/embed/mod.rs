@@ -1,5 +1,7 @@
 mod auto;
 mod config;
+#[cfg(feature = "onnx-runtime")]
+mod cross_encoder;
 mod hub;
 mod local;
 #[cfg(feature = "onnx-runtime")]
