@@ -54,7 +54,7 @@ pub fn rank_catalog<'r>(
 /// description happens to contain ("a retry does not ...") would weigh as a rare, telling
 /// term; the query drops them. Kept: words that name a task or a place even in a question
 /// (`how many`, `why`, `where`, `whose`, `not`, `all`).
-const FILLER: &str = "i me my mine myself you your yours we us our he him his she her its \
+const FILLER: &str = "i me my mine myself you your yours we us our he him his she her its got \
     them what which who whom do does did doing done have has had can could would should shall \
     may might must am been being were please just some any so very also really want need like \
     let one";
@@ -64,9 +64,37 @@ const FILLER: &str = "i me my mine myself you your yours we us our he him his sh
 /// pagination ("pages" goes alike: words compare as analyzed terms).
 const SYNONYMS: &[(&str, &str)] = &[("page", "note")];
 
+/// Phrases that ask for a listing ("what boards do I have", "which templates have I got"),
+/// made of filler words only: a query with one gets the catalog word `list` in their place.
+const LISTING_PHRASES: &[&str] = &[
+    "do i have",
+    "have i got",
+    "do we have",
+    "have we got",
+    "are set up",
+    "are there any",
+];
+
+/// Whether `query` asks for a listing in one of the [`LISTING_PHRASES`] (compared as lowercase
+/// words).
+fn asks_for_a_list(query: &str) -> bool {
+    let words: String = query
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { ' ' })
+        .collect();
+    let words = format!(
+        " {} ",
+        words.split_whitespace().collect::<Vec<_>>().join(" ")
+    );
+    LISTING_PHRASES
+        .iter()
+        .any(|phrase| words.contains(&format!(" {phrase} ")))
+}
+
 /// `query` without its [`FILLER`] words and with its [`SYNONYMS`] replaced (compared as
-/// analyzed terms, so `Does` and `does` go alike); the remaining words keep their order and
-/// spelling.
+/// analyzed terms, so `Does` and `does` go alike), plus `list` when it
+/// [asks for a list](asks_for_a_list); the remaining words keep their order and spelling.
 fn task_words(query: &str) -> String {
     let analyzer = Analyzer::new(AnalyzerSettings::english());
     let filler = analyzer.terms(FILLER);
@@ -85,6 +113,7 @@ fn task_words(query: &str) -> String {
                 .map(|(_, catalog_word)| *catalog_word)
                 .or_else(|| query.get(token.start as usize..token.end as usize))
         })
+        .chain(asks_for_a_list(query).then_some("list"))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -179,5 +208,15 @@ mod tests {
         assert_eq!(task_words("Which vaults can I use?"), "vaults use");
         assert_eq!(task_words("how many calls failed"), "how many calls failed");
         assert_eq!(task_words("rename this one page"), "rename note");
+    }
+
+    #[test]
+    fn a_question_for_what_there_is_asks_for_a_list() {
+        assert_eq!(
+            task_words("What Kanban boards do I have?"),
+            "Kanban boards list"
+        );
+        assert_eq!(task_words("which templates have I got"), "templates list");
+        assert_eq!(task_words("what do I think of it"), "think");
     }
 }

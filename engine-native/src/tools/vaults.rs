@@ -97,6 +97,8 @@ pub fn tools() -> Vec<ToolDef> {
             list_vaults,
         )
         .keywords(&[
+            "get into",
+            "access",
             "vaults",
             "available vaults",
             "all vaults",

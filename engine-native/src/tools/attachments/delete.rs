@@ -54,7 +54,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<DeleteAttachment>(), output_schema::<Deleted>()),
 delete_attachment,
 )
-.keywords(&["remove", "trash", "image", "file", "cleanup", "delete image", "delete picture", "remove pdf"])
+.keywords(&["picture", "logo", "remove file", "unused file", "remove", "trash", "image", "file", "cleanup", "delete image", "delete picture", "remove pdf"])
 .scopes(&["delete:attachments"])
 .paths(DELETE_PATH)
 .destructive()

@@ -60,7 +60,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<GetAttachment>(), output_schema::<AttachmentInfo>()),
 get_attachment,
 )
-.keywords(&["image", "pdf", "download", "base64", "file size", "picture", "photo", "image details", "where embedded", "bytes"])
+.keywords(&["how big", "which notes show it", "embedded where", "image", "pdf", "download", "base64", "file size", "picture", "photo", "image details", "where embedded", "bytes"])
 .scopes(&["read:attachments"])
 .paths(PATH_READ)
 }

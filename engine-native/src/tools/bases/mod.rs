@@ -52,7 +52,7 @@ pub fn tools() -> Vec<ToolDef> {
             ),
             read::read_base,
         )
-        .keywords(&["base", ".base", "bases", "database", "base definition", "view settings", "schema"]),
+        .keywords(&["filters", "columns", "what views", "base", ".base", "bases", "database", "base definition", "view settings", "schema"]),
         read_tool(
             "query_base",
             "Query base",
@@ -74,7 +74,7 @@ pub fn tools() -> Vec<ToolDef> {
             ),
             create::create_base,
         )
-        .keywords(&["new base", "create base", "bases view", "database view", "new database"])
+        .keywords(&["make a base", "new base", "create base", "bases view", "database view", "new database"])
 .scopes(&["write:bases"])
 .idempotent(true)
 .paths(PATH_WRITE),
@@ -88,7 +88,7 @@ pub fn tools() -> Vec<ToolDef> {
             ),
             update::update_base,
         )
-        .keywords(&["edit base", "add view", "base formula", "base filters", "change base"])
+        .keywords(&["add a view", "cards view", "edit base", "add view", "base formula", "base filters", "change base"])
 .scopes(&["write:bases"])
 .paths(PATH_READ_WRITE),
     ]

@@ -54,7 +54,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<BulkCreateNotes>(), output_schema::<BulkResult>()),
 bulk_create_notes,
 )
-.keywords(&[
+.keywords(&["for each of these", "separate note for each", "one note each", 
             "batch",
             "many notes",
             "import",

@@ -58,7 +58,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<BulkSetProperty>(), output_schema::<BulkResult>()),
 bulk_set_property,
 )
-.keywords(&["batch", "mass edit", "frontmatter", "yaml", "many notes", "every note", "in bulk"])
+.keywords(&["every note in", "on all notes", "set on every", "batch", "mass edit", "frontmatter", "yaml", "many notes", "every note", "in bulk"])
 .scopes(&["write:notes", "bulk:notes"])
 .precheck(precheck)
 }

@@ -44,7 +44,7 @@ read::read_canvas,
 (input_schema::<args::CreateCanvas>(), output_schema::<create::CanvasWritten>()),
 create::create_canvas,
 )
-.keywords(&["canvas", "new canvas", "whiteboard", "mind map", "draw", "diagram"])
+.keywords(&["make a canvas", "canvas with", "canvas", "new canvas", "whiteboard", "mind map", "draw", "diagram"])
 .scopes(&["write:canvas"])
 .paths(PATH_READ_WRITE)
 .idempotent(true),
@@ -54,7 +54,7 @@ create::create_canvas,
 (input_schema::<args::UpdateCanvas>(), output_schema::<update::CanvasUpdated>()),
 update::update_canvas,
 )
-.keywords(&["canvas", "edit canvas", "canvas node", "canvas edge", "connect nodes", "add node", "box", "arrow"])
+.keywords(&["on the canvas", "canvas", "edit canvas", "canvas node", "canvas edge", "connect nodes", "add node", "box", "arrow"])
 .scopes(&["write:canvas"])
 .paths(PATH_READ_WRITE),
         ToolDef::new(

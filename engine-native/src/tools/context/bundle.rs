@@ -118,6 +118,10 @@ pub(super) fn folder_tool() -> ToolDef {
         "Concatenate a whole directory tree of markdown into one bundle with path headers, \
          whole files only, to a token budget (max_tokens); lists what was cut.",
         &[
+            "one big chunk",
+            "paste",
+            "everything in the folder",
+            "as one text",
             "bundle",
             "concatenate",
             "combine",
@@ -141,6 +145,9 @@ pub(super) fn files_tool() -> ToolDef {
         "The named notes concatenated with path headers, whole notes only, to a token \
          budget (max_tokens); lists the notes cut and each path that cannot be read.",
         &[
+            "glue",
+            "together",
+            "single document",
             "bundle",
             "concatenate",
             "combine",

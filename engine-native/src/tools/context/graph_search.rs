@@ -129,7 +129,7 @@ pub(super) fn tool() -> ToolDef {
         ),
         vault_graph_search,
     )
-    .keywords(&[
+    .keywords(&["best hits", "also bring in", "and their links", 
         "graph",
         "graphrag",
         "related",

@@ -46,7 +46,7 @@ pub fn tools() -> Vec<ToolDef> {
             PATH_READ,
             read::read_frontmatter,
         )
-        .keywords(&["frontmatter", "front matter", "get frontmatter", "yaml", "header", "metadata", "all metadata", "properties", "properties of this note", "note properties", "properties block", "attributes"]),
+        .keywords(&["top of the note", "header block", "frontmatter", "front matter", "get frontmatter", "yaml", "header", "metadata", "all metadata", "properties", "properties of this note", "note properties", "properties block", "attributes"]),
         read_tool(
             "read_property",
             "Read property",
@@ -92,6 +92,6 @@ update::update_frontmatter,
             &[],
             survey::find_notes_by_property,
         )
-        .keywords(&["filter", "query", "where", "whose", "matching", "with property", "dataview", "have set", "notes with", "notes whose", "notes where"]),
+        .keywords(&["which notes have", "filter", "query", "where", "whose", "matching", "with property", "dataview", "have set", "notes with", "notes whose", "notes where"]),
     ]
 }

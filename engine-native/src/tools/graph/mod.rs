@@ -177,6 +177,9 @@ pub fn tools() -> Vec<ToolDef> {
             "Graph centrality",
             "The structurally most important notes of the link graph by PageRank or degree, best first, each with its in/out degree.",
             &[
+                "big hubs",
+                "most connected",
+                "central notes",
                 "important notes",
                 "pagerank",
                 "hubs",

@@ -37,6 +37,8 @@ pub fn tools() -> Vec<ToolDef> {
             ("read_kanban_board", "Read Kanban board"),
             "Read a Kanban plugin board: its columns (## headings; complete and archived flags) and their cards (card, checked, line), and its SHA-256 for add_kanban_card / move_kanban_card.",
             &[
+                "column",
+                "what's in the column",
                 "kanban",
                 "kanban board",
                 "cards",
@@ -54,7 +56,16 @@ pub fn tools() -> Vec<ToolDef> {
         kanban_tool(
             ("add_kanban_card", "Add Kanban card"),
             "Add a card (- [ ] ...) to a Kanban board column by name, at its top or bottom (default). Every other byte, the settings block included, is kept. expected_sha256 refuses a board that changed.",
-            &["kanban", "kanban card", "new card", "add card", "board"],
+            &[
+                "put in column",
+                "to do column",
+                "put on the board",
+                "kanban",
+                "kanban card",
+                "new card",
+                "add card",
+                "board",
+            ],
             (
                 input_schema::<args::AddCard>(),
                 output_schema::<edit::CardWritten>(),

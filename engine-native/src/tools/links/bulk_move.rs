@@ -96,7 +96,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<BulkMoveArgs>(), output_schema::<BulkMoveResult>()),
 bulk_move_notes,
 )
-.keywords(&["batch move", "mass move", "restructure folders", "relocate many", "move many", "move several"])
+.keywords(&["these notes", "all at once", "many notes", "batch move", "mass move", "restructure folders", "relocate many", "move many", "move several"])
 .scopes(&["write:notes", "delete:notes", "bulk:notes"])
 .idempotent(true)
 }

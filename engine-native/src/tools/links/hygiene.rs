@@ -55,7 +55,7 @@ pub(super) fn tools() -> Vec<ToolDef> {
 (input_schema::<HygieneArgs>(), output_schema::<Page<String>>()),
 find_orphans,
 )
-.keywords(&["orphaned", "unlinked", "isolated", "no backlinks", "nothing links", "no incoming links", "dangling notes", "hygiene", "cleanup"])
+.keywords(&["not linked from anywhere", "aren't linked", "nothing links to", "orphaned", "unlinked", "isolated", "no backlinks", "nothing links", "no incoming links", "dangling notes", "hygiene", "cleanup"])
 .scopes(&["read:notes"]),
         ToolDef::new(
 ("find_unresolved_links", "Find unresolved links", "List the links that lead to no file (Obsidian's unresolved or 'not created yet' links): source note, target as written, kind and line; optionally only in notes under a folder. Paged."),

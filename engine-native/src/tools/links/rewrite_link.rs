@@ -90,7 +90,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<RewriteLinkArgs>(), output_schema::<RewriteLinkResult>()),
 rewrite_link,
 )
-.keywords(&["retarget links", "redirect links", "replace link target", "fix unresolved link", "merge notes links", "point links elsewhere"])
+.keywords(&["point to instead", "every link to", "should point", "retarget links", "redirect links", "replace link target", "fix unresolved link", "merge notes links", "point links elsewhere"])
 .scopes(&["write:notes"])
 }
 

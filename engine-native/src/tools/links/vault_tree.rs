@@ -77,7 +77,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<TreeArgs>(), output_schema::<TreeResult>()),
 get_vault_tree,
 )
-.keywords(&["directory tree", "folder hierarchy", "subfolders", "structure overview", "folder structure", "folders", "tree"])
+.keywords(&["laid out", "layout", "directory tree", "folder hierarchy", "subfolders", "structure overview", "folder structure", "folders", "tree"])
 .scopes(&["read:notes"])
 }
 

@@ -79,7 +79,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<ListNotes>(), output_schema::<NotePage>()),
 list_notes,
 )
-.keywords(&["list", "browse", "folder contents", "notes in a folder", "inside", "ls", "enumerate", "all notes", "every note", "directory"])
+.keywords(&["what's in a folder", "in my folder", "list", "browse", "folder contents", "notes in a folder", "inside", "ls", "enumerate", "all notes", "every note", "directory"])
 .scopes(&["read:notes"])
 }
 

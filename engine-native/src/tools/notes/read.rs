@@ -96,7 +96,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<ReadNote>(), output_schema::<NoteRead>()),
 read_note,
 )
-.keywords(&["open", "view", "display", "show", "print", "contents", "content of", "body", "look at", "what it says", "tell me", "text of", "get note text", "read a page"])
+.keywords(&["pull up", "what does it say", "say", "open", "view", "display", "show", "print", "contents", "content of", "body", "look at", "what it says", "tell me", "text of", "get note text", "read a page"])
 .scopes(&["read:notes"])
 .paths(PATH_READ)
 }

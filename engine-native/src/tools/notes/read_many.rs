@@ -78,7 +78,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<ReadNotes>(), output_schema::<NotesRead>()),
 read_notes,
 )
-.keywords(&["batch", "several", "multiple", "many", "read many", "at once", "together", "in one go", "few notes"])
+.keywords(&["combined", "all three", "these notes", "several notes", "batch", "several", "multiple", "many", "read many", "at once", "together", "in one go", "few notes"])
 .scopes(&["read:notes"])
 }
 

@@ -119,7 +119,7 @@ pub(super) fn tools() -> Vec<ToolDef> {
 (input_schema::<Transfer>(), output_schema::<TransferResult>()),
 move_note,
 )
-.keywords(&["rename", "rename note", "relocate", "retitle", "reorganize", "file away", "archive", "new name", "filename", "file name", "change the name", "another folder", "directory"])
+.keywords(&["filed under", "into the folder", "rename", "rename note", "relocate", "retitle", "reorganize", "file away", "archive", "new name", "filename", "file name", "change the name", "another folder", "directory"])
 .scopes(&["write:notes", "delete:notes"])
 .paths(MOVE_PATHS)
 .idempotent(true),

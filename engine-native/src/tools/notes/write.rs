@@ -87,7 +87,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<WriteNote>(), output_schema::<WriteResult>()),
 write_note,
 )
-.keywords(&["create", "new", "new note", "make", "save", "overwrite", "replace entire", "draft", "brand new", "blank", "empty note", "write", "compose"])
+.keywords(&["replace everything", "everything in", "jot", "fresh note", "titled", "create", "new", "new note", "make", "save", "overwrite", "replace entire", "draft", "brand new", "blank", "empty note", "write", "compose"])
 .scopes(&["write:notes"])
 .paths(WRITE_PATH)
 .idempotent(true)

@@ -42,6 +42,7 @@ pub(super) fn tools() -> Vec<ToolDef> {
             ("get_periodic_note", "Get periodic note"),
             "Get the daily, weekly, monthly, quarterly or yearly note for a day (default today) where the vault's Daily notes / Periodic Notes plugin puts it: path, whether it exists, content. Never creates it.",
             &[
+                "write in my journal on",
                 "daily note",
                 "weekly note",
                 "monthly note",
@@ -66,6 +67,9 @@ pub(super) fn tools() -> Vec<ToolDef> {
             ),
             "Get the daily, weekly, monthly, quarterly or yearly note for a day (default today), creating it from the configured template when missing: the usual way to reach today's daily note.",
             &[
+                "make it if",
+                "isn't there yet",
+                "if missing",
                 "today's note",
                 "daily note if missing",
                 "today",

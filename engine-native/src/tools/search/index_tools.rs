@@ -97,6 +97,9 @@ pub(super) fn index_tool() -> ToolDef {
         index_vault,
     )
     .keywords(&[
+        "synced",
+        "pick up new notes",
+        "picks them up",
         "index",
         "reindex",
         "rebuild",
@@ -126,6 +129,9 @@ pub(super) fn status_tool() -> ToolDef {
         get_index_status,
     )
     .keywords(&[
+        "catching up",
+        "doesn't come up",
+        "not showing up in search",
         "index",
         "index status",
         "progress",

@@ -71,6 +71,9 @@ pub(super) fn tool() -> ToolDef {
         search_regex,
     )
     .keywords(&[
+        "phone numbers",
+        "stuff like",
+        "shaped like",
         "regex",
         "regexp",
         "pattern",

@@ -226,6 +226,10 @@ pub(super) fn tool() -> ToolDef {
         search_vault,
     )
     .keywords(&[
+        "anything on",
+        "anything about",
+        "how to",
+        "anything in my vault",
         "search",
         "find",
         "query",

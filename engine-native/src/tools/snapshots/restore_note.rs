@@ -51,7 +51,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<RestoreNote>(), output_schema::<Restored>()),
 restore_note,
 )
-.keywords(&["revert a note", "recover", "restore", "bring back", "older version", "back to earlier", "undelete"])
+.keywords(&["roll back", "revert a note", "recover", "restore", "bring back", "older version", "back to earlier", "undelete"])
 .scopes(&["write:notes"])
 }
 

@@ -56,7 +56,7 @@ pub(super) fn tool() -> ToolDef {
 (input_schema::<UndoLastChange>(), output_schema::<Undone>()),
 undo_last_change,
 )
-.keywords(&["undo", "revert", "roll back", "oops", "take back", "mistake", "last edit", "cancel that"])
+.keywords(&["just now", "touched", "back the way it was", "undo", "revert", "roll back", "oops", "take back", "mistake", "last edit", "cancel that"])
 .scopes(&["write:notes"])
 }
 

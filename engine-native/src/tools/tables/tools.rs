@@ -144,6 +144,9 @@ pub fn tools() -> Vec<ToolDef> {
             ("sort_table_by_column", "Sort table"),
             "Sort a GFM table's data rows by a column (header text or 0-based index), ascending or descending, optionally numeric; the header and alignment stay. Table by index or heading. dry_run previews.",
             &[
+                "order by",
+                "newest first",
+                "oldest first",
                 "table",
                 "sort",
                 "order rows",

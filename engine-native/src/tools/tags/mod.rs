@@ -79,6 +79,9 @@ pub fn tools() -> Vec<ToolDef> {
                 "All #tags of one file: the frontmatter tags and the inline #tags (with their lines) apart, and every tag key once.",
             ),
             &[
+                "tags on",
+                "tags of a note",
+                "which tags does",
                 "tags of note",
                 "tags on this note",
                 "hashtags",
@@ -101,6 +104,8 @@ pub fn tools() -> Vec<ToolDef> {
                 "Find all notes carrying a tag, case-insensitively; by default hierarchical (#parent matches #parent/child), exact for the tag alone.",
             ),
             &[
+                "everything tagged",
+                "with the tag",
                 "tagged",
                 "with tag",
                 "hashtag",
@@ -125,6 +130,8 @@ pub fn tools() -> Vec<ToolDef> {
                 "Add a #tag to one file: to the frontmatter tags list (default) or inline as #tag at the end of the body. Keeps every other byte; dry_run previews the diff; expected_sha256 refuses a stale edit.",
             ),
             &[
+                "tag with",
+                "tag a note",
                 "tag note",
                 "label",
                 "hashtag",

@@ -30,7 +30,7 @@ list::list_tasks,
 (input_schema::<args::UpdateTask>(), output_schema::<results::TaskUpdated>()),
 update::update_task,
 )
-.keywords(&["complete", "check off", "tick", "mark done", "reopen", "reschedule", "postpone", "due date", "priority", "todo", "finished"])
+.keywords(&["mark as done", "push", "complete", "check off", "tick", "mark done", "reopen", "reschedule", "postpone", "due date", "priority", "todo", "finished"])
 .scopes(&["write:tasks"])
 .paths(PATH_READ_WRITE),
     ]

@@ -65,6 +65,7 @@ pub fn tools() -> Vec<ToolDef> {
                 description: "List a note's typed links: frontmatter relations such as part_of, depends_on, instance_of holding wikilinks or note names, each with its key, raw value and the target it resolves to (or ambiguous, unresolved), as Obsidian resolves links.",
                 domain: "metadata",
                 keywords: &[
+                    "depends on",
                     "typed links",
                     "relations",
                     "part_of",
@@ -91,6 +92,8 @@ pub fn tools() -> Vec<ToolDef> {
                 description: "Find typed link backrefs: every file with a frontmatter relation (part_of, depends_on, ...) pointing at a given note, optionally one relation key only; paged.",
                 domain: "metadata",
                 keywords: &[
+                    "parent",
+                    "list it in a property",
                     "typed backlinks",
                     "incoming relations",
                     "backrefs",
@@ -116,6 +119,8 @@ pub fn tools() -> Vec<ToolDef> {
                 description: "Suggest typed links for a note: each body link target that no frontmatter relation names yet, with a proposed key (part_of for its folder note, the key its folder siblings relate it by, else see_also) and the reason. Read-only.",
                 domain: "metadata",
                 keywords: &[
+                    "relationship properties",
+                    "relationship",
                     "typed link suggestions",
                     "propose relations",
                     "see_also",

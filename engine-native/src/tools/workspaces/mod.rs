@@ -121,7 +121,7 @@ pub fn tools() -> Vec<ToolDef> {
                 "Remove bookmark",
                 "Remove a bookmark (or a group with its contents) by the id list_bookmarks gives. Always asks the user first.",
             ),
-            &["remove bookmark", "unbookmark", "unstar", "delete bookmark", "unfavorite"],
+            &["take out of bookmarks", "starred", "remove bookmark", "unbookmark", "unstar", "delete bookmark", "unfavorite"],
             (
                 input_schema::<args::RemoveBookmark>(),
                 output_schema::<bookmarks::BookmarkChanged>(),
