@@ -54,7 +54,8 @@ enum Mode {
     Lexical,
     /// Cosine similarity of embeddings (needs an embedding provider).
     Semantic,
-    /// Lexical and semantic rankings fused (z-normalised scores, lexical 0.55, semantic 0.45).
+    /// Lexical and semantic rankings fused (z-normalised scores weighted by the config's
+    /// `search.lexicalWeight`, 0.55 by default, and the rest).
     Hybrid,
     /// The best notes (hybrid when embeddings are configured, else lexical), raised by their
     /// links to the best matches (a capped personalized-PageRank boost; GraphRAG), with the
