@@ -21,8 +21,8 @@
 //! 10. [`auth`], [`embed`], [`governor`], [`schema`], [`store`], [`throttle`]: bearer tokens
 //!     and callers; embedding providers; the result byte limit; JSON Schema validation; the
 //!     SQLite cache; rate limits.
-//! 11. [`bases`], [`note`], [`periodic`], [`task_line`]: what an Obsidian file says (a base,
-//!     a note, a periodic note's place, a task line).
+//! 11. [`bases`], [`memory`], [`note`], [`periodic`], [`task_line`]: what an Obsidian file
+//!     says (a base, an entity of agent memory, a note, a periodic note's place, a task line).
 //! 12. [`calendar`], [`content`], [`edits`], [`errors`], [`frontmatter`], [`vault`]: dates,
 //!     secrets and prompt-injection shapes in text, text edits, the tool error, YAML
 //!     frontmatter, and the vault's files.
@@ -44,6 +44,7 @@ pub mod frontmatter;
 pub mod governor;
 pub mod index;
 pub mod mcp;
+pub mod memory;
 pub mod note;
 pub mod periodic;
 pub mod schema;

@@ -101,6 +101,9 @@ pub struct VaultConfig {
     /// The folder `capture_note` writes quick captures into (default `Inbox`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inbox_folder: Option<String>,
+    /// The folder agent memory keeps its entity notes in (default `Memory`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_folder: Option<String>,
 }
 
 impl ServerConfig {

@@ -31,7 +31,9 @@
 //! - [`attachments`]: `list_attachments`, `get_attachment`, `move_attachment` (rewrites
 //!   references, all or nothing), `delete_attachment` (destructive).
 //! - [`bulk`]: `bulk_create_notes`, `bulk_set_property` (HITL floor, per-item results,
-//!   `bulk_partial`); [`capture`]: `capture_note` (a new timestamped note in the inbox).
+//!   `bulk_partial`); [`capture`]: `capture_note` (a new timestamped note in the inbox);
+//!   [`memory`]: agent memory as entity notes (`create_entity`, `get_entity`, `add_observation`,
+//!   `link_entities`, `unlink_entities`).
 //! - [`tables`]: `format_table`, `insert_table_row`, `insert_table_column`,
 //!   `sort_table_by_column` (GFM tables by index or heading).
 //! - [`canvas`]: `read_canvas`, `create_canvas`, `update_canvas` (all or nothing),
@@ -61,6 +63,7 @@ pub mod frontmatter;
 pub mod graph;
 pub mod kanban;
 pub mod links;
+pub mod memory;
 pub mod notes;
 pub(crate) mod ordered_json;
 pub mod periodic;
@@ -86,6 +89,7 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(notes::tools());
     tools.extend(bulk::tools());
     tools.extend(capture::tools());
+    tools.extend(memory::tools());
     tools.extend(attachments::tools());
     tools.extend(tables::tools());
     tools.extend(frontmatter::tools());

@@ -9,6 +9,7 @@ mod frontmatter;
 mod graph;
 mod kanban;
 mod links;
+mod memory;
 mod notes;
 mod output_schemas;
 mod periodic;

@@ -41,6 +41,12 @@ fn fixture() -> Fixture {
     fx.write("main", "hub.md", "- [[missing note]]\n- [[a]]\n");
     fx.write(
         "main",
+        "Memory/Jo.md",
+        "---\ntype: person\nknows: \"[[Ann]]\"\n---\n# Jo\n\n## Observations\n\n- Likes tea\n",
+    );
+    fx.write("main", "Memory/Ann.md", "---\ntype: person\n---\n# Ann\n");
+    fx.write(
+        "main",
         "board.md",
         "---\nkanban-plugin: basic\n---\n\n## Todo\n\n- [ ] card one\n\n## Done\n\n\n\n%% kanban:settings\n```\n{\"kanban-plugin\":\"basic\"}\n```\n%%\n",
     );
@@ -228,6 +234,22 @@ fn undo_restores_byte_identical_content_after_each_kind_of_mutation() {
             json!({"path": "board.md", "card": "card one", "to_column": "Done"}),
         ),
         ("save_workspace", json!({"name": "Writing"})),
+        (
+            "create_entity",
+            json!({"name": "Acme", "type": "other", "observations": ["A firm"]}),
+        ),
+        (
+            "add_observation",
+            json!({"name": "Jo", "text": "Plays chess", "session": "s-1"}),
+        ),
+        (
+            "link_entities",
+            json!({"from": "Ann", "relation": "knows", "to": "Jo"}),
+        ),
+        (
+            "unlink_entities",
+            json!({"from": "Jo", "relation": "knows", "to": "Ann"}),
+        ),
         ("add_bookmark", json!({"type": "file", "path": "c.md"})),
         ("remove_bookmark", json!({"id": "FIRST_BOOKMARK"})),
         (

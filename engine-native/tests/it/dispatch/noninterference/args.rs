@@ -5,8 +5,8 @@
 use serde_json::{Map, Value, json};
 
 /// The public file of the fixture (see [`super::vaults`]) a tool's path arguments name: one
-/// of the kind the tool's name says it reads (canvas, base, board, attachment, drawing),
-/// else a note.
+/// of the kind the tool's name says it reads (canvas, base, board, attachment, drawing,
+/// memory entity), else a note.
 pub fn fixture_path(tool: &str) -> &'static str {
     [
         ("canvas", "Public/map.canvas"),
@@ -14,6 +14,7 @@ pub fn fixture_path(tool: &str) -> &'static str {
         ("kanban", "Public/board.md"),
         ("attachment", "Public/pic.png"),
         ("excalidraw", "Public/drawing.excalidraw.md"),
+        ("entity", "Public/Memory/merger.md"),
     ]
     .into_iter()
     .find(|(kind, _)| tool.contains(kind))
@@ -109,6 +110,13 @@ fn text(name: &str, description: &str, path: &str) -> String {
         "Public".to_owned()
     } else if name == "name" && description.contains("tool") {
         "search_vault".to_owned()
+    } else if name == "name" && description.contains("entity") {
+        // An entity is named by its note's name: the note `path` names, in the memory folder.
+        path.rsplit('/')
+            .next()
+            .unwrap_or(path)
+            .trim_end_matches(".md")
+            .to_owned()
     } else if is(&["path", "note", "file", "source", "target", "from"])
         || ["path", "note"]
             .iter()

@@ -47,6 +47,12 @@ const PUBLIC: &[(&str, &str)] = &[
         "Public/table.base",
         "views:\n  - type: table\n    name: All\n",
     ),
+    // The memory folder is `Public/Memory`: an entity related to a secret note and a public one.
+    (
+        "Public/Memory/merger.md",
+        "---\ntype: concept\nabout: \"[[plan]]\"\nsee: \"[[alpha]]\"\n---\n# merger\n\n\
+         ## Observations\n\n- Two clubs [date:: 2026-01-01]\n",
+    ),
 ];
 
 /// What `Secret/` holds in each vault: a few notes in one, many more (sharing the public
@@ -104,7 +110,11 @@ impl Variant {
                 "rules": [{"glob": "Secret/**", "scopes": ["read:secret"]}]
             }),
         };
-        json!({"throttle": {"enabled": false}, "acl": acl})
+        json!({
+            "throttle": {"enabled": false},
+            "acl": acl,
+            "vaults": [{"id": "main", "path": "main", "memoryFolder": "Public/Memory"}]
+        })
     }
 
     /// The caller of this variant on `fx`.

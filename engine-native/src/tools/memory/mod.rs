@@ -1,0 +1,31 @@
+//! Agent memory as notes (domain `memory`, issue 23): each entity is a note in the vault's
+//! memory folder (`vaults[].memoryFolder`, default `Memory`) in the shape of
+//! [`crate::memory::entity`].
+//!
+//! - `create_entity`: a new entity note (the name is the natural key: creating it again with
+//!   the same type changes nothing).
+//! - `get_entity`: what the note says, its relations resolved as Obsidian resolves links.
+//! - `add_observation`: a dated fact added once.
+//! - `link_entities`, `unlink_entities`: a typed relation in the frontmatter added or removed.
+//!
+//! Every tool reads and writes through the vault, under the folder ACL of the entity's path
+//! and the scopes `read:memory` / `write:memory`.
+
+mod create;
+mod entity_note;
+mod get;
+mod observe;
+mod relate;
+
+use crate::server::ToolDef;
+
+/// The memory tools.
+pub fn tools() -> Vec<ToolDef> {
+    vec![
+        create::tool(),
+        get::tool(),
+        observe::tool(),
+        relate::link_tool(),
+        relate::unlink_tool(),
+    ]
+}
