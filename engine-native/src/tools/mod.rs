@@ -33,7 +33,7 @@
 //! - [`bulk`]: `bulk_create_notes`, `bulk_set_property` (HITL floor, per-item results,
 //!   `bulk_partial`); [`capture`]: `capture_note` (a new timestamped note in the inbox);
 //!   [`memory`]: agent memory as entity notes (`create_entity`, `get_entity`, `add_observation`,
-//!   `link_entities`, `unlink_entities`).
+//!   `link_entities`, `unlink_entities`, `query_entity_graph`).
 //! - [`tables`]: `format_table`, `insert_table_row`, `insert_table_column`,
 //!   `sort_table_by_column` (GFM tables by index or heading).
 //! - [`canvas`]: `read_canvas`, `create_canvas`, `update_canvas` (all or nothing),

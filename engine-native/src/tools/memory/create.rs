@@ -8,7 +8,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::entity_note::{EntityWritten, check_relation, entity_path, read_entity_note, today};
+use super::entity_note::{
+    EntityWritten, check_relation, check_session, entity_path, read_entity_note, today,
+};
 use crate::errors::{ErrorCode, ToolError};
 use crate::memory::{EntityType, Observation, Relation, new_entity_text};
 use crate::server::{ToolContext, ToolDef};
@@ -77,6 +79,7 @@ pub(super) fn tool() -> ToolDef {
 fn create_entity(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: CreateEntity = parse(args)?;
     let path = entity_path(ctx, &args.name, AclOp::Write)?;
+    check_session(args.session.as_deref())?;
     for relation in &args.relations {
         check_relation(&relation.relation)?;
     }

@@ -2,6 +2,7 @@
 //! entity note and writing it back.
 
 use engine_core::acl::AclOp;
+use engine_core::links::{LinkResolver, Resolution};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -93,6 +94,23 @@ pub(super) fn check_relation(relation: &str) -> Result<(), ToolError> {
     Ok(())
 }
 
+/// A session id as written into an observation's `[session:: …]` field: no brackets or line
+/// breaks, which would end the field early.
+pub(super) fn check_session(session: Option<&str>) -> Result<(), ToolError> {
+    match session.and_then(|id| {
+        id.chars()
+            .find(|c| matches!(c, '[' | ']') || c.is_control())
+    }) {
+        Some(c) => Err(ToolError::new(
+            ErrorCode::InvalidInput,
+            format!(
+                "the session {session:?} contains {c:?}; a session id is one word or a few, without brackets"
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// An entity note as read: its text (with path and SHA-256) and what it says.
 pub(super) struct EntityNote {
     /// The note's text.
@@ -127,6 +145,26 @@ pub(super) fn write_entity_note(
 ) -> Result<String, ToolError> {
     write_back(ctx, &note.path, text.as_bytes(), Some(note.sha256.clone()))?;
     Ok(engine_core::hash::sha256_hex(text.as_bytes()))
+}
+
+/// The note a relation's `target`, written in the note at `source`, links to as Obsidian
+/// resolves it (of several, the first the caller may read); `None` when it resolves to no
+/// note the caller may read.
+pub(super) fn readable_target(
+    ctx: &ToolContext<'_>,
+    resolver: &LinkResolver,
+    target: &str,
+    source: &str,
+) -> Option<String> {
+    let candidates = match resolver.resolve(target, source) {
+        Resolution::Resolved(path) => vec![path],
+        Resolution::Ambiguous(all) => all,
+        Resolution::Unresolved => Vec::new(),
+    };
+    candidates
+        .into_iter()
+        .find(|path| ctx.may(path, AclOp::Read))
+        .map(str::to_owned)
 }
 
 /// Today (UTC, by the dispatch clock) as `YYYY-MM-DD`: an observation's date.

@@ -2,12 +2,11 @@
 //! each relation resolved as Obsidian resolves the link.
 
 use engine_core::acl::AclOp;
-use engine_core::links::Resolution;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::entity_note::{entity_path, read_entity_note};
+use super::entity_note::{entity_path, read_entity_note, readable_target};
 use crate::errors::ToolError;
 use crate::memory::{EntityType, Observation};
 use crate::server::{ToolContext, ToolDef};
@@ -82,15 +81,7 @@ fn get_entity(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
         .relations
         .into_iter()
         .map(|relation| {
-            let candidates = match resolver.resolve(&relation.target, &found.note.path) {
-                Resolution::Resolved(target) => vec![target],
-                Resolution::Ambiguous(all) => all,
-                Resolution::Unresolved => Vec::new(),
-            };
-            let path = candidates
-                .into_iter()
-                .find(|target| ctx.may(target, AclOp::Read))
-                .map(str::to_owned);
+            let path = readable_target(ctx, resolver, &relation.target, &found.note.path);
             RelationFound {
                 relation: relation.relation,
                 target: relation.target,

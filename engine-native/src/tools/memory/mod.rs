@@ -7,6 +7,7 @@
 //! - `get_entity`: what the note says, its relations resolved as Obsidian resolves links.
 //! - `add_observation`: a dated fact added once.
 //! - `link_entities`, `unlink_entities`: a typed relation in the frontmatter added or removed.
+//! - `query_entity_graph`: the entities around one, breadth first over relations both ways.
 //!
 //! Every tool reads and writes through the vault, under the folder ACL of the entity's path
 //! and the scopes `read:memory` / `write:memory`.
@@ -14,6 +15,7 @@
 mod create;
 mod entity_note;
 mod get;
+mod graph;
 mod observe;
 mod relate;
 
@@ -24,6 +26,7 @@ pub fn tools() -> Vec<ToolDef> {
     vec![
         create::tool(),
         get::tool(),
+        graph::tool(),
         observe::tool(),
         relate::link_tool(),
         relate::unlink_tool(),

@@ -6,7 +6,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::entity_note::{EntityWritten, entity_path, read_entity_note, today, write_entity_note};
+use super::entity_note::{
+    EntityWritten, check_session, entity_path, read_entity_note, today, write_entity_note,
+};
 use crate::errors::ToolError;
 use crate::memory::{Observation, add_observation};
 use crate::server::{ToolContext, ToolDef};
@@ -48,6 +50,7 @@ pub(super) fn tool() -> ToolDef {
 fn add(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: AddObservation = parse(args)?;
     let path = entity_path(ctx, &args.name, AclOp::Write)?;
+    check_session(args.session.as_deref())?;
     let found = read_entity_note(ctx, &args.name, &path)?;
     let observation = Observation {
         text: args.text,

@@ -209,6 +209,85 @@ fn bad_names_and_reserved_relations_are_invalid_input_and_write_nothing() {
         fx.err("create_entity", args, ErrorCode::ValidationError);
     }
     assert!(!fx.exists("main", "Memory"));
+    create(&fx, json!({"name": "Jo", "type": "person"}));
+    let before = note(&fx, "Memory/Jo.md");
+    fx.err(
+        "add_observation",
+        json!({"name": "Jo", "text": "x", "session": "a]b"}),
+        ErrorCode::InvalidInput,
+    );
+    assert_eq!(note(&fx, "Memory/Jo.md"), before);
+}
+
+#[test]
+fn the_graph_walks_relations_both_ways_to_the_depth_asked() {
+    let fx = fixture();
+    fx.write("main", "Notes/Readme.md", "# Readme\n");
+    for (name, kind) in [
+        ("Jo", "person"),
+        ("Ann", "person"),
+        ("Acme", "other"),
+        ("Group", "other"),
+        ("Bob", "person"),
+    ] {
+        create(&fx, json!({"name": name, "type": kind}));
+    }
+    for (from, relation, to) in [
+        ("Jo", "works_at", "Acme"),
+        ("Ann", "knows", "Jo"),
+        ("Acme", "part_of", "Group"),
+    ] {
+        fx.ok(
+            "link_entities",
+            json!({"from": from, "relation": relation, "to": to}),
+        );
+    }
+    let see =
+        note(&fx, "Memory/Jo.md").replace("type: person\n", "type: person\nsee: \"[[Readme]]\"\n");
+    fx.write("main", "Memory/Jo.md", &see);
+    let walk = |args: Value| {
+        let graph = fx.ok("query_entity_graph", args);
+        let nodes: Vec<(String, u64)> = graph["nodes"]
+            .as_array()
+            .expect("nodes")
+            .iter()
+            .map(|n| {
+                (
+                    n["name"].as_str().expect("name").to_owned(),
+                    n["depth"].as_u64().expect("depth"),
+                )
+            })
+            .collect();
+        (nodes, graph)
+    };
+    let (nodes, graph) = walk(json!({"name": "Jo", "depth": 1}));
+    let named: Vec<(&str, u64)> = nodes.iter().map(|(n, d)| (n.as_str(), *d)).collect();
+    assert_eq!(named, [("Jo", 0), ("Acme", 1), ("Ann", 1), ("Readme", 1)]);
+    assert_eq!(
+        graph["edges"],
+        json!([
+            {"from": "Memory/Ann.md", "relation": "knows", "to": "Memory/Jo.md"},
+            {"from": "Memory/Jo.md", "relation": "see", "to": "Notes/Readme.md"},
+            {"from": "Memory/Jo.md", "relation": "works_at", "to": "Memory/Acme.md"}
+        ])
+    );
+    assert_eq!(
+        graph["nodes"][3]["type"],
+        Value::Null,
+        "a note outside the memory has no type"
+    );
+    assert_eq!(graph["nodes"][1]["type"], "other");
+    assert_eq!(graph["truncated"], false);
+    let (deeper, _) = walk(json!({"name": "Jo"}));
+    assert!(deeper.contains(&("Group".to_owned(), 2)), "{deeper:?}");
+    assert!(!deeper.iter().any(|(n, _)| n == "Bob"));
+    let (known, _) = walk(json!({"name": "Jo", "depth": 5, "relation": "knows"}));
+    assert_eq!(known, [("Jo".to_owned(), 0), ("Ann".to_owned(), 1)]);
+    fx.err(
+        "query_entity_graph",
+        json!({"name": "Nobody"}),
+        ErrorCode::NotFound,
+    );
 }
 
 #[test]
