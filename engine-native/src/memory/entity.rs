@@ -217,44 +217,27 @@ pub fn add_observation(text: &str, observation: &Observation) -> Option<String> 
     let last = (heading + 1..section_end)
         .rev()
         .find(|&i| !lines[i].trim().is_empty());
-    let mut out = String::with_capacity(text.len() + line.len() + 2);
-    match last {
-        Some(i) => {
-            for part in &lines[..=i] {
-                out.push_str(part);
-            }
-            if !out.ends_with('\n') {
-                out.push('\n');
-            }
-            out.push_str(&line);
-            out.push('\n');
-            for part in &lines[i + 1..] {
-                out.push_str(part);
-            }
-        }
-        None => {
-            for part in &lines[..=heading] {
-                out.push_str(part);
-            }
-            if !out.ends_with('\n') {
-                out.push('\n');
-            }
-            out.push('\n');
-            out.push_str(&line);
-            out.push('\n');
-            let rest: Vec<&str> = lines[heading + 1..]
-                .iter()
-                .copied()
-                .skip_while(|line| line.trim().is_empty())
-                .collect();
-            if !rest.is_empty() {
-                out.push('\n');
-            }
-            for part in rest {
-                out.push_str(part);
-            }
-        }
+    // An empty section gets its first item after a blank line, and one before what follows.
+    let (end, lead) = match last {
+        Some(i) => (i, ""),
+        None => (heading, "\n"),
+    };
+    let rest: Vec<&str> = lines[end + 1..]
+        .iter()
+        .copied()
+        .skip_while(|part| last.is_none() && part.trim().is_empty())
+        .collect();
+    let mut out = lines[..=end].concat();
+    if !out.ends_with('\n') {
+        out.push('\n');
     }
+    out.push_str(lead);
+    out.push_str(&line);
+    out.push('\n');
+    if last.is_none() && !rest.is_empty() {
+        out.push('\n');
+    }
+    out.push_str(&rest.concat());
     Some(out)
 }
 

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::entity_note::{
     EntityWritten, check_relation, check_session, entity_path, read_entity_note, today,
+    write_entity_note,
 };
 use crate::errors::{ErrorCode, ToolError};
 use crate::memory::{EntityType, Observation, Relation, new_entity_text};
@@ -86,11 +87,9 @@ fn create_entity(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError>
     match read_entity_note(ctx, &args.name, &path) {
         Ok(existing) => {
             return match existing.entity.kind {
-                Some(kind) if kind == args.kind => structured(&EntityWritten {
-                    path: existing.note.path,
-                    changed: false,
-                    sha256: existing.note.sha256,
-                }),
+                Some(kind) if kind == args.kind => {
+                    structured(&write_entity_note(ctx, existing.note, None)?)
+                }
                 other => Err(ToolError::new(
                     ErrorCode::AlreadyExists,
                     format!(

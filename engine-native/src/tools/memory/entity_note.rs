@@ -137,14 +137,26 @@ pub(super) fn read_entity_note(
     Ok(EntityNote { note, entity })
 }
 
-/// Writes `text` over the entity note read as `note` (refused when it changed since).
+/// Writes `text` over the entity note read as `note` (refused when it changed since); with
+/// no text, nothing is written and the note is reported unchanged.
 pub(super) fn write_entity_note(
     ctx: &ToolContext<'_>,
-    note: &NoteText,
-    text: &str,
-) -> Result<String, ToolError> {
-    write_back(ctx, &note.path, text.as_bytes(), Some(note.sha256.clone()))?;
-    Ok(engine_core::hash::sha256_hex(text.as_bytes()))
+    note: NoteText,
+    text: Option<&str>,
+) -> Result<EntityWritten, ToolError> {
+    let Some(text) = text else {
+        return Ok(EntityWritten {
+            path: note.path,
+            changed: false,
+            sha256: note.sha256,
+        });
+    };
+    write_back(ctx, &note.path, text.as_bytes(), Some(note.sha256))?;
+    Ok(EntityWritten {
+        path: note.path,
+        changed: true,
+        sha256: engine_core::hash::sha256_hex(text.as_bytes()),
+    })
 }
 
 /// The note a relation's `target`, written in the note at `source`, links to as Obsidian

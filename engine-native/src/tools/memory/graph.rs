@@ -103,7 +103,7 @@ fn query_entity_graph(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolE
     let args: QueryEntityGraph = parse(args)?;
     let start = entity_path(ctx, &args.name, AclOp::Read)?;
     let root = read_entity_note(ctx, &args.name, &start)?.note.path;
-    let edges = memory_edges(ctx, args.relation.as_deref())?;
+    let MemoryGraph { edges, kinds } = memory_graph(ctx, args.relation.as_deref())?;
     let mut depth_of: BTreeMap<String, u32> = BTreeMap::from([(root.clone(), 0)]);
     let mut queue = VecDeque::from([root]);
     let mut truncated = false;
@@ -137,21 +137,16 @@ fn query_entity_graph(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolE
         .iter()
         .map(|(path, &depth)| Node {
             name: note_name(path),
-            kind: read_text(ctx.vault(), path)
-                .ok()
-                .and_then(|note| read_entity(&note.text).ok())
-                .and_then(|entity| entity.kind),
+            kind: kinds.get(path).copied().flatten(),
             path: path.clone(),
             depth,
         })
         .collect();
     nodes.sort_by(|a, b| (a.depth, &a.path).cmp(&(b.depth, &b.path)));
-    let mut shown: Vec<Edge> = edges
+    let shown: Vec<Edge> = edges
         .into_iter()
         .filter(|edge| depth_of.contains_key(&edge.from) && depth_of.contains_key(&edge.to))
         .collect();
-    shown.sort();
-    shown.dedup();
     structured(&EntityGraph {
         nodes,
         edges: shown,
@@ -159,13 +154,24 @@ fn query_entity_graph(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolE
     })
 }
 
-/// Every relation stated by an entity note of the memory folder the caller may read, to a
-/// note the caller may read (resolved as Obsidian resolves the link), `relation` only when
-/// given.
-fn memory_edges(ctx: &ToolContext<'_>, relation: Option<&str>) -> Result<Vec<Edge>, ToolError> {
+/// The entity notes of the memory folder the caller may read, each read once.
+struct MemoryGraph {
+    /// Every relation they state to a note the caller may read, sorted, without repeats.
+    edges: Vec<Edge>,
+    /// Each entity note's type.
+    kinds: BTreeMap<String, Option<EntityType>>,
+}
+
+/// The [`MemoryGraph`] of the caller's memory folder: relations resolved as Obsidian
+/// resolves the links, `relation` only when given.
+fn memory_graph(ctx: &ToolContext<'_>, relation: Option<&str>) -> Result<MemoryGraph, ToolError> {
     let folder = memory_folder(ctx);
+    let mut kinds = BTreeMap::new();
     let Ok(entries) = ctx.vault().list(Some(&folder)) else {
-        return Ok(Vec::new());
+        return Ok(MemoryGraph {
+            edges: Vec::new(),
+            kinds,
+        });
     };
     let table = link_table(ctx)?;
     let resolver = table.resolver();
@@ -185,6 +191,7 @@ fn memory_edges(ctx: &ToolContext<'_>, relation: Option<&str>) -> Result<Vec<Edg
         let Ok(entity) = read_entity(&note.text) else {
             continue;
         };
+        kinds.insert(note.path.clone(), entity.kind);
         for stated in entity.relations {
             if relation.is_some_and(|wanted| wanted != stated.relation) {
                 continue;
@@ -198,7 +205,10 @@ fn memory_edges(ctx: &ToolContext<'_>, relation: Option<&str>) -> Result<Vec<Edg
             }
         }
     }
-    Ok(edges.into_iter().collect())
+    Ok(MemoryGraph {
+        edges: edges.into_iter().collect(),
+        kinds,
+    })
 }
 
 /// A note's name: its file name without `.md`.

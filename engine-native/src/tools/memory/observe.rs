@@ -57,17 +57,6 @@ fn add(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
         date: Some(today(ctx)),
         session: args.session,
     };
-    let Some(text) = add_observation(&found.note.text, &observation) else {
-        return structured(&EntityWritten {
-            path: found.note.path,
-            changed: false,
-            sha256: found.note.sha256,
-        });
-    };
-    let sha256 = write_entity_note(ctx, &found.note, &text)?;
-    structured(&EntityWritten {
-        path: found.note.path,
-        changed: true,
-        sha256,
-    })
+    let text = add_observation(&found.note.text, &observation);
+    structured(&write_entity_note(ctx, found.note, text.as_deref())?)
 }

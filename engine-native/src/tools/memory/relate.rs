@@ -115,19 +115,9 @@ fn edit_relation(
     let found = read_entity_note(ctx, &args.from, &path)?;
     let edited = edit(&found.note.text, &args.relation, &args.to)
         .map_err(|error| tool_error_from_frontmatter(&error, &path))?;
-    match edited {
-        RelationEdit::Unchanged => structured(&EntityWritten {
-            path: found.note.path,
-            changed: false,
-            sha256: found.note.sha256,
-        }),
-        RelationEdit::Changed(text) => {
-            let sha256 = write_entity_note(ctx, &found.note, &text)?;
-            structured(&EntityWritten {
-                path: found.note.path,
-                changed: true,
-                sha256,
-            })
-        }
-    }
+    let text = match edited {
+        RelationEdit::Unchanged => None,
+        RelationEdit::Changed(text) => Some(text),
+    };
+    structured(&write_entity_note(ctx, found.note, text.as_deref())?)
 }
