@@ -226,8 +226,11 @@ if [ "$fuzz_seconds" -gt 0 ]; then
   for target in $(cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz list); do
     log="$(mktemp)"
     # New inputs go to a corpus under the target dir; the seeds in the repo are only read.
+    # The fuzz builds are nightly builds already (RUSTC_BOOTSTRAP), so cargo judges them by the
+    # checksum of every source file rather than its time: .ci/run's old times for unchanged files
+    # can never leave a stale fuzz build behind (one did: engine-native rebuilt, engine-core not).
     corpus="$target_dir/fuzz/corpus/$target"; mkdir -p "$corpus"
-    if (cd fuzz && CARGO_TARGET_DIR="$target_dir/fuzz" RUSTC_BOOTSTRAP=1 cargo fuzz run "$target" "$corpus" "corpus-seeds/$target" -- -max_total_time="$fuzz_seconds" -rss_limit_mb=4096) >"$log" 2>&1; then
+    if (cd fuzz && CARGO_TARGET_DIR="$target_dir/fuzz" RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_CHECKSUM_FRESHNESS=true cargo fuzz run "$target" "$corpus" "corpus-seeds/$target" -- -max_total_time="$fuzz_seconds" -rss_limit_mb=4096) >"$log" 2>&1; then
       echo "fuzz $target: $(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$log" | tail -n 1)s"
     else
       tail -n 60 "$log"; echo "fuzz target $target failed" >&2; exit 1
