@@ -107,6 +107,8 @@ pub struct Entity {
     pub kind: Option<EntityType>,
     /// The `aliases` property.
     pub aliases: Vec<String>,
+    /// The `status` property (`active`, `retired`, or whatever a person wrote), when set.
+    pub status: Option<String>,
     /// The typed links of the frontmatter, in its order.
     pub relations: Vec<Relation>,
     /// The observations, in the note's order.
@@ -123,6 +125,11 @@ pub fn read_entity(text: &str) -> Result<Entity, FrontmatterError> {
         .and_then(Value::as_str)
         .and_then(EntityType::parse);
     let aliases = strings(front.properties.get("aliases"));
+    let status = front
+        .properties
+        .get("status")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
     let relations = front
         .keys
         .iter()
@@ -140,6 +147,7 @@ pub fn read_entity(text: &str) -> Result<Entity, FrontmatterError> {
     Ok(Entity {
         kind,
         aliases,
+        status,
         relations,
         observations: observations(text),
     })
@@ -239,6 +247,21 @@ pub fn add_observation(text: &str, observation: &Observation) -> Option<String> 
     }
     out.push_str(&rest.concat());
     Some(out)
+}
+
+/// `text` with its title heading `# old` (the first line that is exactly that) made
+/// `# new`; the text as it is when it has no such heading (a person may have retitled it).
+pub fn retitle(text: &str, old: &str, new: &str) -> String {
+    let heading = format!("# {old}");
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        if line.trim_end_matches(['\r', '\n']) == heading {
+            let end = offset + heading.len();
+            return format!("{}# {new}{}", &text[..offset], &text[end..]);
+        }
+        offset += line.len();
+    }
+    text.to_owned()
 }
 
 /// The list item of an observation: `- text [date:: …] [session:: …]`.
@@ -417,6 +440,17 @@ mod tests {
             .expect("added"),
             "# Jo\n\n## Observations\n\n- Fact [date:: 2026-11-27] [session:: s-1]\n\n## Later\n"
         );
+    }
+
+    #[test]
+    fn retitling_changes_only_the_title_heading() {
+        let text = "---\ntype: person\n---\n# Jo\n\n## Observations\n\n- # Jo is not a heading\n";
+        assert_eq!(
+            retitle(text, "Jo", "Jo Smith"),
+            "---\ntype: person\n---\n# Jo Smith\n\n## Observations\n\n- # Jo is not a heading\n"
+        );
+        assert_eq!(retitle("# Joanna\r\nx", "Jo", "Ann"), "# Joanna\r\nx");
+        assert_eq!(retitle("# Jo\r\nx", "Jo", "Ann"), "# Ann\r\nx");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! agent reads those edits.
 //!
 //! - [`entity`]: what an entity note says (type, aliases, typed relations, observations) and
-//!   the text of a new one; adding an observation.
+//!   the text of a new one; adding an observation; retitling it after a rename.
 //! - [`relations`]: adding and removing a typed relation in the frontmatter.
 
 pub mod entity;
@@ -11,6 +11,6 @@ pub mod relations;
 
 pub use entity::{
     Entity, EntityType, OBSERVATIONS_HEADING, Observation, Relation, add_observation,
-    new_entity_text, read_entity,
+    new_entity_text, read_entity, retitle,
 };
 pub use relations::{RelationEdit, link, unlink};

@@ -31,7 +31,7 @@ struct CreateEntity {
     /// What it is.
     #[serde(rename = "type")]
     kind: EntityType,
-    /// Other names it goes by (the note's `aliases`, so links by them resolve too).
+    /// Other names it goes by (the note's `aliases`: Obsidian offers them when linking, search finds them).
     #[serde(default)]
     #[schemars(length(max = 50))]
     aliases: Vec<String>,

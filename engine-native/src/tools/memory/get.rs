@@ -46,6 +46,8 @@ struct EntityFound {
     kind: Option<EntityType>,
     /// Other names.
     aliases: Vec<String>,
+    /// Its lifecycle status (`active`, `retired`: see rename_entity), when the note has one.
+    status: Option<String>,
     /// The facts, in the note's order.
     observations: Vec<Observation>,
     /// The typed relations, in the frontmatter's order.
@@ -94,6 +96,7 @@ fn get_entity(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
         path: found.note.path,
         kind: found.entity.kind,
         aliases: found.entity.aliases,
+        status: found.entity.status,
         observations: found.entity.observations,
         relations,
         sha256: found.note.sha256,

@@ -8,16 +8,23 @@
 //! - `add_observation`: a dated fact added once.
 //! - `link_entities`, `unlink_entities`: a typed relation in the frontmatter added or removed.
 //! - `query_entity_graph`: the entities around one, breadth first over relations both ways.
+//! - `rename_entity`: a new name (every link to it rewritten, as `move_note` does) and/or a
+//!   lifecycle status (`active`, `retired`).
+//! - `delete_entity`: the note to `.trash/`, always confirmed by a human.
+//! - `search_entities`: entities ranked for a query as `search_vault` ranks notes.
 //!
 //! Every tool reads and writes through the vault, under the folder ACL of the entity's path
 //! and the scopes `read:memory` / `write:memory`.
 
 mod create;
+mod delete;
 mod entity_note;
 mod get;
 mod graph;
 mod observe;
 mod relate;
+mod rename;
+mod search;
 
 use crate::server::ToolDef;
 
@@ -25,10 +32,13 @@ use crate::server::ToolDef;
 pub fn tools() -> Vec<ToolDef> {
     vec![
         create::tool(),
+        delete::tool(),
         get::tool(),
         graph::tool(),
         observe::tool(),
         relate::link_tool(),
         relate::unlink_tool(),
+        rename::tool(),
+        search::tool(),
     ]
 }

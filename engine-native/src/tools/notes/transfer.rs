@@ -129,7 +129,7 @@ move_note,
 (input_schema::<Transfer>(), output_schema::<TransferResult>()),
 copy_note,
 )
-.keywords(&["duplicate", "clone", "replicate", "copy", "template", "save as", "backup", "second copy", "make a copy"])
+.keywords(&["duplicate", "copy under a new name", "clone", "replicate", "copy", "template", "save as", "backup", "second copy", "make a copy"])
 .scopes(&["write:notes"])
 .paths(COPY_PATHS)
 .idempotent(true),

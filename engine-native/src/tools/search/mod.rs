@@ -12,6 +12,7 @@ mod matching;
 mod search_regex;
 mod search_text;
 mod search_vault;
+pub(crate) use search_vault::{Found, Mode as SearchMode, SearchVault, search};
 mod unranked;
 
 use std::sync::Arc;

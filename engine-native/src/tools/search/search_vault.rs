@@ -46,7 +46,7 @@ const GRAPH_SEEDS: usize = 5;
 /// The search modes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-enum Mode {
+pub(crate) enum Mode {
     /// `hybrid` when the embedding model is loaded, else `lexical` (`coverage.lexical_only`
     /// says why).
     Auto,
@@ -75,7 +75,7 @@ enum Mode {
 /// The arguments of `search_vault`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct SearchVault {
+pub(crate) struct SearchVault {
     /// What to look for: words (auto, lexical, semantic, hybrid), literal text (text), a
     /// regular expression (regex), a JSONLogic rule as a JSON string (jsonlogic; the data is
     /// the note's frontmatter properties plus file facts under `file`: file.path, file.title,
@@ -83,25 +83,25 @@ struct SearchVault {
     /// file.links (outgoing link count), each also at the top level unless a property has
     /// its name), or a Dataview query (dql).
     #[schemars(length(min = 1, max = 2000))]
-    query: String,
+    pub(crate) query: String,
     /// How to search (default `auto`).
     #[serde(default = "auto")]
-    mode: Mode,
+    pub(crate) mode: Mode,
     /// Only notes under this folder (vault-relative).
     #[serde(default)]
     #[schemars(length(min = 1, max = 1024))]
-    folder: Option<String>,
+    pub(crate) folder: Option<String>,
     /// The most notes in this page (default 10).
     #[serde(default = "default_limit")]
     #[schemars(range(min = 1, max = 100))]
-    limit: usize,
+    pub(crate) limit: usize,
     /// The `cursor` of the previous page, to get the next one.
     #[serde(default)]
     #[schemars(length(min = 1, max = 64))]
-    cursor: Option<String>,
+    pub(crate) cursor: Option<String>,
     /// Also say how the query was routed.
     #[serde(default)]
-    explain: bool,
+    pub(crate) explain: bool,
 }
 
 fn auto() -> Mode {
@@ -114,7 +114,7 @@ fn default_limit() -> usize {
 
 /// The scores behind a result's rank (both absent in the text, regex and jsonlogic modes).
 #[derive(Debug, Default, Serialize, JsonSchema)]
-pub(super) struct Scores {
+pub(crate) struct Scores {
     /// The BM25F score of the note's best chunk, when the lexical ranking has the note.
     pub lexical: Option<f32>,
     /// The cosine of the note's best chunk, when the semantic ranking has the note.
@@ -127,7 +127,7 @@ pub(super) struct Scores {
 
 /// One found note.
 #[derive(Debug, Serialize, JsonSchema)]
-pub(super) struct Found {
+pub(crate) struct Found {
     /// The note's vault-relative path.
     pub path: String,
     /// Its title (file name without `.md`).
@@ -172,14 +172,14 @@ struct Coverage {
 
 /// What `search_vault` returns.
 #[derive(Debug, Serialize, JsonSchema)]
-struct SearchResults {
+pub(crate) struct SearchResults {
     /// The mode that ran.
-    mode: Mode,
+    pub(crate) mode: Mode,
     /// Best first.
-    results: Vec<Found>,
+    pub(crate) results: Vec<Found>,
     /// Pass this as `cursor` to get the next page; absent on the last page.
     #[serde(skip_serializing_if = "Option::is_none")]
-    cursor: Option<String>,
+    pub(crate) cursor: Option<String>,
     /// How much of the vault was searched.
     coverage: Coverage,
     /// How the query was routed (when `explain` is set).
@@ -252,7 +252,14 @@ pub(super) fn tool() -> ToolDef {
 }
 
 fn search_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
-    let args: SearchVault = parse(args)?;
+    structured(&search(ctx, &parse(args)?)?)
+}
+
+/// What `search_vault` answers to `args` (for `search_entities` too, over the memory folder).
+pub(crate) fn search(
+    ctx: &ToolContext<'_>,
+    args: &SearchVault,
+) -> Result<SearchResults, ToolError> {
     let offset = cursor_offset(args.cursor.as_deref())?;
     let scope = Scope {
         ctx,
@@ -294,7 +301,7 @@ fn search_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
             &index,
             &semantic,
             Ranking::Notes(Retrieval::Semantic),
-            &args,
+            args,
             offset,
             &mut reranked,
         )?,
@@ -303,7 +310,7 @@ fn search_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
             &index,
             &semantic,
             Ranking::Notes(Retrieval::Hybrid),
-            &args,
+            args,
             offset,
             &mut reranked,
         )?,
@@ -312,7 +319,7 @@ fn search_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
             &index,
             &semantic,
             Ranking::Graph,
-            &args,
+            args,
             offset,
             &mut reranked,
         )?,
@@ -321,7 +328,7 @@ fn search_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
             &index,
             &semantic,
             Ranking::Notes(Retrieval::Lexical),
-            &args,
+            args,
             offset,
             &mut reranked,
         )?,
@@ -336,7 +343,7 @@ fn search_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
         &index.view.read().unwrap_or_else(PoisonError::into_inner),
     )
     .len();
-    structured(&SearchResults {
+    Ok(SearchResults {
         mode,
         results: page.results,
         cursor: page.more.then(|| (offset + args.limit).to_string()),

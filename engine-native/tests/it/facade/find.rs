@@ -82,9 +82,10 @@ const MEANING_HELD_OUT_TOP3_FLOOR: f64 = 0.97;
 const MEANING_HELD_OUT_22_TOP1_FLOOR: f64 = 0.68;
 
 /// With the test model: the least top-3 share on tests/fixtures/intents-heldout-22.json
-/// (measured 0.844 after the keywords tuned on intents-tuning-22.json, 0.828 before them;
-/// 0.844 by words).
-const MEANING_HELD_OUT_22_TOP3_FLOOR: f64 = 0.84;
+/// (measured 0.828 with rename_entity, delete_entity and search_entities in the catalog:
+/// one intent of 64 fewer than 0.844 before them, with nothing tuned on this set; 0.844
+/// after the keywords tuned on intents-tuning-22.json, 0.828 before them; 0.844 by words).
+const MEANING_HELD_OUT_22_TOP3_FLOOR: f64 = 0.82;
 
 #[derive(Deserialize)]
 struct Intent {

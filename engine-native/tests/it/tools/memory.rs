@@ -7,7 +7,7 @@
 use obsidian_tc::errors::ErrorCode;
 use serde_json::{Value, json};
 
-use crate::support::dispatch::{Fixture, caller};
+use crate::support::dispatch::{Fixture, caller, result_paths};
 
 fn fixture() -> Fixture {
     Fixture::new(json!({"throttle": {"enabled": false}}))
@@ -332,4 +332,248 @@ fn the_memory_folder_is_the_vaults_and_its_acl_applies() {
         note(&fenced, "Memory/Jo.md"),
         "---\ntype: person\n---\n# Jo\n"
     );
+}
+
+/// Notes of a person's own that link to the entity `Acme` every way Obsidian can: by name,
+/// with a heading and display text, as an embed, by path, and as a relative markdown link.
+fn human_links_to_acme(fx: &Fixture) {
+    fx.write(
+        "main",
+        "Projects/plan.md",
+        "See [[Acme]] and [[Acme#History|the firm]].\n\n![[Acme]]\n",
+    );
+    fx.write(
+        "main",
+        "Daily/2026-11-27.md",
+        "Met [[Memory/Acme]] today; [their page](../Memory/Acme.md).\n",
+    );
+}
+
+#[test]
+fn renaming_an_entity_keeps_every_link_to_it_resolving() {
+    use crate::support::links::{Oracle, unresolved_count};
+    let fx = fixture();
+    create(
+        &fx,
+        json!({"name": "Acme", "type": "other", "observations": ["A firm"]}),
+    );
+    create(
+        &fx,
+        json!({"name": "Jo", "type": "person", "relations": [{"relation": "works_at", "target": "Acme"}]}),
+    );
+    human_links_to_acme(&fx);
+    fx.ok("index_vault", json!({}));
+    let unresolved = unresolved_count(&fx);
+    let sources_before = Oracle::scan(&fx.vault_dir("main")).backlinks("Memory/Acme.md");
+    assert_eq!(sources_before.len(), 3, "{sources_before:?}");
+
+    let renamed = fx.ok(
+        "rename_entity",
+        json!({"name": "Acme", "new_name": "Acme Corp"}),
+    );
+    assert_eq!(renamed["path"], "Memory/Acme Corp.md");
+    assert_eq!(renamed["previous_path"], "Memory/Acme.md");
+    assert_eq!(renamed["changed"], true);
+    assert_eq!(renamed["links_rewritten"], 6, "{renamed}");
+    assert!(!fx.exists("main", "Memory/Acme.md"));
+    assert_eq!(
+        note(&fx, "Memory/Acme Corp.md"),
+        "---\ntype: other\naliases:\n  - Acme\n---\n# Acme Corp\n\n## Observations\n\n- A firm [date:: 2026-01-01]\n"
+    );
+    assert_eq!(
+        note(&fx, "Projects/plan.md"),
+        "See [[Acme Corp]] and [[Acme Corp#History|the firm]].\n\n![[Acme Corp]]\n"
+    );
+    assert_eq!(
+        note(&fx, "Daily/2026-11-27.md"),
+        "Met [[Memory/Acme Corp]] today; [their page](../Memory/Acme%20Corp.md).\n"
+    );
+    assert!(note(&fx, "Memory/Jo.md").contains("works_at: \"[[Acme Corp]]\"\n"));
+
+    // Vault-wide: nothing became unresolved, and the test's own scan finds every former
+    // backlink reaching the new note.
+    assert_eq!(unresolved_count(&fx), unresolved);
+    let sources_after = Oracle::scan(&fx.vault_dir("main")).backlinks("Memory/Acme Corp.md");
+    assert_eq!(sources_after, sources_before);
+    let jo = fx.ok("get_entity", json!({"name": "Jo"}));
+    assert_eq!(jo["relations"][0]["path"], "Memory/Acme Corp.md", "{jo}");
+    let acme = fx.ok("get_entity", json!({"name": "Acme Corp"}));
+    assert_eq!(acme["aliases"], json!(["Acme"]));
+    fx.err("get_entity", json!({"name": "Acme"}), ErrorCode::NotFound);
+}
+
+#[test]
+fn retiring_an_entity_sets_its_status_once_and_keeps_its_note() {
+    let fx = fixture();
+    create(&fx, json!({"name": "Atlas", "type": "project"}));
+    let retired = fx.ok(
+        "rename_entity",
+        json!({"name": "Atlas", "status": "retired"}),
+    );
+    assert_eq!(retired["changed"], true);
+    assert_eq!(retired["status"], "retired");
+    assert_eq!(
+        note(&fx, "Memory/Atlas.md"),
+        "---\ntype: project\nstatus: retired\n---\n# Atlas\n\n## Observations\n\n"
+    );
+    let again = fx.ok(
+        "rename_entity",
+        json!({"name": "Atlas", "status": "retired"}),
+    );
+    assert_eq!(again["changed"], false);
+    assert_eq!(again["sha256"], retired["sha256"]);
+    assert_eq!(
+        fx.ok("get_entity", json!({"name": "Atlas"}))["status"],
+        "retired"
+    );
+    // Renamed and made active again in one call, without keeping the old name.
+    let both = fx.ok(
+        "rename_entity",
+        json!({"name": "Atlas", "new_name": "Atlas II", "status": "active", "keep_old_name_as_alias": false}),
+    );
+    assert_eq!(both["status"], "active");
+    assert_eq!(
+        note(&fx, "Memory/Atlas II.md"),
+        "---\ntype: project\nstatus: active\n---\n# Atlas II\n\n## Observations\n\n"
+    );
+}
+
+#[test]
+fn renaming_onto_a_taken_name_or_with_nothing_to_do_is_refused_and_changes_nothing() {
+    let fx = fixture();
+    create(&fx, json!({"name": "Ann", "type": "person"}));
+    create(&fx, json!({"name": "Bob", "type": "person"}));
+    let before = crate::support::dispatch::snapshot(&fx.vault_dir("main"));
+    for (args, code) in [
+        (
+            json!({"name": "Ann", "new_name": "Bob"}),
+            ErrorCode::AlreadyExists,
+        ),
+        (json!({"name": "Ann"}), ErrorCode::InvalidInput),
+        (
+            json!({"name": "Ann", "new_name": "../Ann"}),
+            ErrorCode::InvalidInput,
+        ),
+        (
+            json!({"name": "Nobody", "new_name": "Somebody"}),
+            ErrorCode::NotFound,
+        ),
+        (
+            json!({"name": "Ann", "status": "gone"}),
+            ErrorCode::ValidationError,
+        ),
+    ] {
+        fx.err("rename_entity", args, code);
+    }
+    assert_eq!(
+        crate::support::dispatch::snapshot(&fx.vault_dir("main")),
+        before
+    );
+}
+
+#[test]
+fn deleting_an_entity_is_confirmed_first_and_names_the_links_left_behind() {
+    let fx = fixture();
+    create(&fx, json!({"name": "Acme", "type": "other"}));
+    create(
+        &fx,
+        json!({"name": "Jo", "type": "person", "relations": [{"relation": "works_at", "target": "Acme"}]}),
+    );
+    human_links_to_acme(&fx);
+    fx.ok("index_vault", json!({}));
+    let before = crate::support::dispatch::snapshot(&fx.vault_dir("main"));
+    let asked = fx.err(
+        "delete_entity",
+        json!({"name": "Acme"}),
+        ErrorCode::ElicitRequired,
+    );
+    assert_eq!(
+        crate::support::dispatch::snapshot(&fx.vault_dir("main")),
+        before
+    );
+    fx.approve_error(&asked);
+    let deleted = fx.ok("delete_entity", json!({"name": "Acme"}));
+    assert_eq!(deleted["path"], "Memory/Acme.md");
+    assert!(
+        deleted["trashed_to"]
+            .as_str()
+            .expect("trashed_to")
+            .starts_with(".trash/"),
+        "{deleted}"
+    );
+    assert_eq!(
+        deleted["linked_from"],
+        json!(["Daily/2026-11-27.md", "Memory/Jo.md", "Projects/plan.md"])
+    );
+    assert!(!fx.exists("main", "Memory/Acme.md"));
+    fx.err("get_entity", json!({"name": "Acme"}), ErrorCode::NotFound);
+}
+
+#[test]
+fn entities_are_searched_as_search_vault_ranks_the_memory_folder() {
+    let fx = fixture();
+    create(
+        &fx,
+        json!({"name": "Jo", "type": "person", "observations": ["Plays chess on Sundays", "Likes tea"]}),
+    );
+    create(
+        &fx,
+        json!({"name": "Chess Club", "type": "other", "observations": ["Meets in the library"]}),
+    );
+    create(
+        &fx,
+        json!({"name": "Ann", "type": "person", "observations": ["Runs marathons"]}),
+    );
+    fx.write(
+        "main",
+        "Notes/chess.md",
+        "# Chess\n\nchess chess chess openings\n",
+    );
+    fx.ok("index_vault", json!({}));
+    let found = fx.ok(
+        "search_entities",
+        json!({"query": "chess", "mode": "lexical"}),
+    );
+    // The order and scores are search_vault's over the memory folder.
+    let vault = fx.ok(
+        "search_vault",
+        json!({"query": "chess", "mode": "lexical", "folder": "Memory"}),
+    );
+    let as_results = json!({"results": found["entities"]});
+    assert_eq!(
+        result_paths(&as_results),
+        ["Memory/Chess Club.md", "Memory/Jo.md"],
+        "{found}"
+    );
+    assert_eq!(result_paths(&as_results), result_paths(&vault));
+    assert_eq!(found["entities"][0]["score"], vault["results"][0]["score"]);
+    let jo = found["entities"]
+        .as_array()
+        .expect("entities")
+        .iter()
+        .find(|hit| hit["name"] == "Jo")
+        .expect("Jo");
+    assert_eq!(jo["type"], "person");
+    assert_eq!(
+        jo["observations"],
+        json!([{"text": "Plays chess on Sundays", "date": "2026-01-01"}])
+    );
+    // A caller who may not read the memory folder finds nothing in it.
+    let fenced = Fixture::new(json!({
+        "throttle": {"enabled": false},
+        "acl": {"readPaths": ["Notes/**"]}
+    }));
+    fenced.write(
+        "main",
+        "Memory/Jo.md",
+        "---\ntype: person\n---\n# Jo\n\n- chess\n",
+    );
+    fenced.write("main", "Notes/chess.md", "# Chess\n");
+    fenced.ok("index_vault", json!({}));
+    let agent = caller("agent", &["read:memory"], None);
+    let hidden = fenced
+        .call(&agent, "search_entities", json!({"query": "chess"}))
+        .result
+        .expect("search");
+    assert_eq!(hidden["entities"], json!([]), "{hidden}");
 }

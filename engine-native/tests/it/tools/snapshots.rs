@@ -250,6 +250,11 @@ fn undo_restores_byte_identical_content_after_each_kind_of_mutation() {
             "unlink_entities",
             json!({"from": "Jo", "relation": "knows", "to": "Ann"}),
         ),
+        (
+            "rename_entity",
+            json!({"name": "Ann", "new_name": "Ann Lee", "status": "retired"}),
+        ),
+        ("delete_entity", json!({"name": "Ann"})),
         ("add_bookmark", json!({"type": "file", "path": "c.md"})),
         ("remove_bookmark", json!({"id": "FIRST_BOOKMARK"})),
         (

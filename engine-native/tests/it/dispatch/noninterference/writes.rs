@@ -14,6 +14,8 @@ const NAME_ADDRESSED: &[&str] = &[
     "add_observation",
     "link_entities",
     "unlink_entities",
+    "rename_entity",
+    "delete_entity",
 ];
 
 /// A path that exists in `Secret/` in both vaults, and one that exists in neither.
