@@ -245,6 +245,33 @@ WHERE NOT EXISTS (
 );
 "#,
     },
+    // The capture queue (crate::store::capture_queue): content staged for filing later, per
+    // vault, until a commit writes it to a note. One pending capture per content hash.
+    Migration {
+        version: 8,
+        sql: r#"
+CREATE TABLE capture_queue (
+    seq              INTEGER PRIMARY KEY AUTOINCREMENT,
+    capture_id       TEXT    NOT NULL UNIQUE,
+    vault_id         TEXT    NOT NULL,
+    caller           TEXT    NOT NULL,
+    content          TEXT    NOT NULL,
+    content_sha256   TEXT    NOT NULL,
+    title            TEXT,
+    suggested_path   TEXT,
+    tags_json        TEXT    NOT NULL DEFAULT '[]',
+    created_at       INTEGER NOT NULL,
+    committed_at     INTEGER,
+    committed_path   TEXT,
+    committed_sha256 TEXT,
+    CHECK ((committed_at IS NULL) = (committed_path IS NULL)),
+    CHECK ((committed_at IS NULL) = (committed_sha256 IS NULL))
+);
+CREATE UNIQUE INDEX capture_queue_pending ON capture_queue (vault_id, content_sha256)
+    WHERE committed_at IS NULL;
+CREATE INDEX capture_queue_by_vault ON capture_queue (vault_id, seq);
+"#,
+    },
 ];
 
 /// The schema version this build writes.
