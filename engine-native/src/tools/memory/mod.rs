@@ -19,6 +19,8 @@ mod graph;
 mod observe;
 mod relate;
 
+pub(crate) use entity_note::memory_folder;
+
 use crate::server::ToolDef;
 
 /// The memory tools.
