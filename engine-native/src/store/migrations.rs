@@ -247,10 +247,12 @@ WHERE NOT EXISTS (
     },
     // The capture queue (crate::store::capture_queue): content staged for filing later, per
     // vault, until a commit writes it to a note. One pending capture per content hash.
+    // `IF NOT EXISTS`: a file whose version was set back (a test of an older build's cache)
+    // runs this step again over its table.
     Migration {
         version: 8,
         sql: r#"
-CREATE TABLE capture_queue (
+CREATE TABLE IF NOT EXISTS capture_queue (
     seq              INTEGER PRIMARY KEY AUTOINCREMENT,
     capture_id       TEXT    NOT NULL UNIQUE,
     vault_id         TEXT    NOT NULL,
@@ -267,9 +269,9 @@ CREATE TABLE capture_queue (
     CHECK ((committed_at IS NULL) = (committed_path IS NULL)),
     CHECK ((committed_at IS NULL) = (committed_sha256 IS NULL))
 );
-CREATE UNIQUE INDEX capture_queue_pending ON capture_queue (vault_id, content_sha256)
+CREATE UNIQUE INDEX IF NOT EXISTS capture_queue_pending ON capture_queue (vault_id, content_sha256)
     WHERE committed_at IS NULL;
-CREATE INDEX capture_queue_by_vault ON capture_queue (vault_id, seq);
+CREATE INDEX IF NOT EXISTS capture_queue_by_vault ON capture_queue (vault_id, seq);
 "#,
     },
 ];
