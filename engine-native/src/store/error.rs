@@ -52,6 +52,13 @@ pub enum StoreError {
     },
     /// The operating system's random number generator failed.
     Random(getrandom::Error),
+    /// Content to queue is larger than the capture queue keeps.
+    CaptureTooLarge {
+        /// Its size, bytes.
+        size: usize,
+        /// The largest size kept, bytes.
+        max: usize,
+    },
 }
 
 impl fmt::Display for StoreError {
@@ -87,6 +94,11 @@ impl fmt::Display for StoreError {
                 "no in-flight idempotency claim for key {key:?} in vault {vault_id:?}; claim it first"
             ),
             Self::Random(e) => write!(f, "the operating system's random generator failed: {e}"),
+            Self::CaptureTooLarge { size, max } => write!(
+                f,
+                "the capture is {size} bytes, more than the {max} bytes the queue keeps; \
+                 write it as a note with write_note instead, or queue a shorter text"
+            ),
         }
     }
 }

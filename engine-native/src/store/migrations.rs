@@ -245,6 +245,35 @@ WHERE NOT EXISTS (
 );
 "#,
     },
+    // The capture queue (crate::store::capture_queue): content staged for filing later, per
+    // vault, until a commit writes it to a note. One pending capture per content hash.
+    // `IF NOT EXISTS`: a file whose version was set back (a test of an older build's cache)
+    // runs this step again over its table.
+    Migration {
+        version: 8,
+        sql: r#"
+CREATE TABLE IF NOT EXISTS capture_queue (
+    seq              INTEGER PRIMARY KEY AUTOINCREMENT,
+    capture_id       TEXT    NOT NULL UNIQUE,
+    vault_id         TEXT    NOT NULL,
+    caller           TEXT    NOT NULL,
+    content          TEXT    NOT NULL,
+    content_sha256   TEXT    NOT NULL,
+    title            TEXT,
+    suggested_path   TEXT,
+    tags_json        TEXT    NOT NULL DEFAULT '[]',
+    created_at       INTEGER NOT NULL,
+    committed_at     INTEGER,
+    committed_path   TEXT,
+    committed_sha256 TEXT,
+    CHECK ((committed_at IS NULL) = (committed_path IS NULL)),
+    CHECK ((committed_at IS NULL) = (committed_sha256 IS NULL))
+);
+CREATE UNIQUE INDEX IF NOT EXISTS capture_queue_pending ON capture_queue (vault_id, content_sha256)
+    WHERE committed_at IS NULL;
+CREATE INDEX IF NOT EXISTS capture_queue_by_vault ON capture_queue (vault_id, seq);
+"#,
+    },
 ];
 
 /// The schema version this build writes.

@@ -14,8 +14,9 @@
 //! # Repositories
 //! One typed handle per concern: [`Store::idempotency`], [`Store::elicit`], [`Store::events`],
 //! [`Store::notes`], [`Store::note_index`], [`Store::note_facts`], [`Store::snapshots`],
-//! [`Store::catalog_vectors`], and [`Store::sweep`] for maintenance.
+//! [`Store::catalog_vectors`], [`Store::capture_queue`], and [`Store::sweep`] for maintenance.
 
+mod capture_queue;
 mod catalog_vectors;
 mod connection;
 mod elicit;
@@ -37,6 +38,9 @@ use std::sync::{Mutex, MutexGuard};
 
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 
+pub use capture_queue::{
+    Capture, CapturePage, CaptureQueue, Commit, Enqueued, MAX_CAPTURE_BYTES, NewCapture,
+};
 pub use catalog_vectors::CatalogVectorRows;
 pub use elicit::{ApproveError, Elicit, ElicitError, ElicitRequest, PendingElicit};
 pub use error::{StoreError, store_fault};
@@ -168,6 +172,11 @@ impl Store {
     /// The tool catalog's embeddings, kept across restarts.
     pub fn catalog_vectors(&self) -> CatalogVectorRows<'_> {
         CatalogVectorRows::new(self)
+    }
+
+    /// The capture queue: text staged for filing later, until committed to a note.
+    pub fn capture_queue(&self) -> CaptureQueue<'_> {
+        CaptureQueue::new(self)
     }
 
     /// The rows the link graph is built from: note paths and stored links.

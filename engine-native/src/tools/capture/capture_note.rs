@@ -99,7 +99,7 @@ fn capture_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
 }
 
 /// The vault's configured inbox folder (without surrounding slashes), else `Inbox`.
-fn inbox_folder(ctx: &ToolContext<'_>) -> String {
+pub(super) fn inbox_folder(ctx: &ToolContext<'_>) -> String {
     ctx.vault_config()
         .and_then(|vault| vault.inbox_folder.as_deref())
         .map(|folder| folder.trim_matches('/'))

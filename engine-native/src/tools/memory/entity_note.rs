@@ -32,7 +32,7 @@ const MAX_NAME: usize = 200;
 pub(super) const RESERVED_PROPERTIES: [&str; 4] = ["type", "aliases", "status", "tags"];
 
 /// The vault's memory folder (without surrounding slashes).
-pub(super) fn memory_folder(ctx: &ToolContext<'_>) -> String {
+pub(crate) fn memory_folder(ctx: &ToolContext<'_>) -> String {
     ctx.vault_config()
         .and_then(|vault| vault.memory_folder.as_deref())
         .map(|folder| folder.trim_matches('/'))

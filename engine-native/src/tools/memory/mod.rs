@@ -26,6 +26,8 @@ mod relate;
 mod rename;
 mod search;
 
+pub(crate) use entity_note::memory_folder;
+
 use crate::server::ToolDef;
 
 /// The memory tools.

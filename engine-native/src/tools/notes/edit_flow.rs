@@ -52,13 +52,13 @@ pub(crate) struct EditRequest<'a> {
 #[derive(Debug, Serialize, JsonSchema)]
 pub(crate) struct EditResult {
     /// The canonical vault-relative path (NFC).
-    path: String,
+    pub(crate) path: String,
     /// Whether the note's content changed (or, for a dry run, would change).
     changed: bool,
     /// Whether this was a preview that changed nothing.
     dry_run: bool,
     /// The SHA-256 of the note after the edit (for a dry run: what it would be).
-    sha256: String,
+    pub(crate) sha256: String,
     /// The note's size in bytes after the edit (for a dry run: what it would be).
     size: usize,
     /// Lines the edit adds.

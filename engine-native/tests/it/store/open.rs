@@ -39,6 +39,7 @@ fn open_creates_parent_dirs_and_migrates_an_empty_file() {
         tables,
         [
             "aliases",
+            "capture_queue",
             "catalog_vectors",
             "chunks",
             "elicit_tokens",

@@ -1,6 +1,7 @@
 //! Snapshots and undo through the dispatcher on real temp vaults: after each kind of
 //! mutation (every mutating tool: notes, moves, links, tags, typed links, tasks, periodic
-//! notes, canvas, kanban, bases, tables, attachments, bulk, workspaces and bookmarks), `undo_last_change` puts every file back byte for byte (created files go to
+//! notes, canvas, kanban, bases, tables, attachments, bulk, workspaces, bookmarks and filed
+//! captures), `undo_last_change` puts every file back byte for byte (created files go to
 //! `.trash/`); undoing again takes back the change before; a file changed again since is
 //! not overwritten without `force`; `restore_note` shows a diff, then restores with
 //! approval; failed calls record nothing; another caller's hidden notes never show.
@@ -171,6 +172,14 @@ fn undo_restores_byte_identical_content_after_each_kind_of_mutation() {
         ),
         ("capture_note", json!({"content": "a quick thought"})),
         (
+            "commit_capture",
+            json!({"capture_id": "QUEUED_CAPTURE", "path": "Inbox/filed.md"}),
+        ),
+        (
+            "commit_capture",
+            json!({"capture_id": "QUEUED_CAPTURE", "path": "a.md", "append": true}),
+        ),
+        (
             "edit_note",
             json!({"path": "a.md", "operations": [{"op": "replace", "start": 7, "expected": "second line", "content": "2nd line"}],
                    "dry_run": false, "expected_sha256": "SHA_OF_A"}),
@@ -270,6 +279,10 @@ fn undo_restores_byte_identical_content_after_each_kind_of_mutation() {
         let fx = fixture();
         if args["expected_sha256"] == "SHA_OF_A" {
             args["expected_sha256"] = json!(sha_of_a(&fx));
+        }
+        if args["capture_id"] == "QUEUED_CAPTURE" {
+            let queued = fx.ok("enqueue_capture", json!({"content": "filed later\n"}));
+            args["capture_id"] = queued["capture"]["id"].clone();
         }
         if args["id"] == "FIRST_BOOKMARK" {
             args["id"] = fx.ok("list_bookmarks", json!({}))["bookmarks"][0]["id"].clone();

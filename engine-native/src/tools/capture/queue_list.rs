@@ -1,0 +1,90 @@
+//! `list_capture_queue`: the captures waiting in the vault's queue, newest first, paged with
+//! a cursor; committed ones too when asked. Every caller with `read:capture` on the vault
+//! sees its queue; paths the caller may not read are left out ([`super::queue_view`]).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::queue_view::CaptureView;
+use crate::errors::{ErrorCode, ToolError};
+use crate::server::{ToolContext, ToolDef};
+use crate::store::{CaptureQueue, store_fault};
+use crate::tools::args::{input_schema, parse};
+use crate::tools::structured::{output_schema, structured};
+
+/// The arguments of `list_capture_queue`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct ListCaptureQueue {
+    /// Also list the captures already filed (with where and when).
+    #[serde(default)]
+    include_committed: bool,
+    /// Show each capture's whole content (otherwise its first 200 characters).
+    #[serde(default)]
+    include_content: bool,
+    /// The most captures to return (1-1000, default 50).
+    #[serde(default = "default_limit")]
+    #[schemars(range(min = 1, max = 1000))]
+    limit: u32,
+    /// The `cursor` of the previous page, to get the next (older) one.
+    #[serde(default)]
+    cursor: Option<String>,
+}
+
+fn default_limit() -> u32 {
+    50
+}
+
+/// What `list_capture_queue` returns.
+#[derive(Debug, Serialize, JsonSchema)]
+struct CaptureQueuePage {
+    /// Captures, newest first.
+    items: Vec<CaptureView>,
+    /// Pass this as `cursor` to get older captures; absent on the last page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cursor: Option<String>,
+}
+
+/// The `list_capture_queue` tool.
+pub(super) fn tool() -> ToolDef {
+    ToolDef::new(
+("list_capture_queue", "List capture queue", "List the captures waiting in the vault's capture queue (saved with enqueue_capture), newest first, each with a preview (include_content for the whole text; include_committed for those already filed). Paged with cursor. File one with commit_capture."),
+"notes",
+(input_schema::<ListCaptureQueue>(), output_schema::<CaptureQueuePage>()),
+list_capture_queue,
+)
+.keywords(&["saved for later", "queue", "queued", "to file", "unfiled"])
+.scopes(&["read:capture"])
+}
+
+fn list_capture_queue(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
+    let args: ListCaptureQueue = parse(args)?;
+    if let Some(cursor) = args.cursor.as_deref()
+        && !CaptureQueue::is_cursor(cursor)
+    {
+        return Err(ToolError::new(
+            ErrorCode::InvalidInput,
+            format!("cursor '{cursor}' is not one list_capture_queue returned; start without it"),
+        ));
+    }
+    let page = ctx
+        .store()
+        .capture_queue()
+        .list(
+            ctx.vault_id(),
+            args.include_committed,
+            args.cursor.as_deref(),
+            args.limit,
+        )
+        .map_err(store_fault)?;
+    let items = page
+        .items
+        .into_iter()
+        .map(|capture| CaptureView::of(ctx, capture, args.include_content))
+        .collect();
+    structured(&CaptureQueuePage {
+        items,
+        cursor: page.cursor,
+    })
+}
