@@ -157,8 +157,8 @@ mod tests {
         }
         assert_eq!(
             parts(dir, ID).len(),
-            6,
-            "two lines of 43 bytes per 100-byte file"
+            5,
+            "records 0 and 1 with the torn fragment closed between them, then two 43-byte lines per 100-byte file"
         );
         assert_eq!(session_ids(dir).expect("ids"), [ID]);
         let log = read_session(dir, ID).expect("read");
