@@ -20,6 +20,7 @@ pub mod provenance;
 pub mod reload;
 pub mod schema;
 pub mod sections;
+pub mod traces;
 
 pub use disk::load_for_command_line;
 pub use env::{CONFIG_FILE_VAR, ENV_VARS, EnvKind, EnvVar};
@@ -37,3 +38,4 @@ pub use sections::{
     ThrottleTier, ThrottleTiers, ToolFacadeConfig, ToolVisibilityConfig, TransportsConfig,
     VisibilityProfile,
 };
+pub use traces::TracesConfig;

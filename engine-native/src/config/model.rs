@@ -9,6 +9,7 @@ use crate::config::sections::{
     AuthConfig, CompanionSetting, EmbeddingsConfig, GovernorConfig, IndexConfig, MaintenanceConfig,
     SearchConfig, ThrottleConfig, ToolFacadeConfig, ToolVisibilityConfig, TransportsConfig,
 };
+use crate::config::traces::TracesConfig;
 
 /// The whole configuration of one obsidian-tc server (the file's root object).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -54,6 +55,8 @@ pub struct ServerConfig {
     pub index: IndexConfig,
     /// How search ranks notes.
     pub search: SearchConfig,
+    /// The JSONL traces of sessions: rotation, retention, arguments.
+    pub traces: TracesConfig,
 }
 
 impl Default for ServerConfig {
@@ -75,6 +78,7 @@ impl Default for ServerConfig {
             maintenance: MaintenanceConfig::default(),
             index: IndexConfig::default(),
             search: SearchConfig::default(),
+            traces: TracesConfig::default(),
         }
     }
 }

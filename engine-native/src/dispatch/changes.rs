@@ -1,8 +1,8 @@
 //! Snapshots of what a call changed: the handler runs inside a [`journal::record`]ing, and
 //! each file it touched whose content really changed (a failed write leaves none) is kept
 //! as it was before, under one change id per call, for `list_snapshots`, `restore_note` and
-//! `undo_last_change`. Keeping the snapshot never fails the call (the change is on disk):
-//! a failure is logged and counted as a bookkeeping fault.
+//! `undo_last_change`; their paths go to the session trace. Keeping the snapshot never fails
+//! the call (the change is on disk): a failure is logged and counted as a bookkeeping fault.
 
 use engine_core::hash::sha256_hex;
 
@@ -13,12 +13,21 @@ use crate::vault::VaultError;
 use crate::vault::journal::{Before, BeforeState};
 
 impl Dispatcher {
-    /// Records the files of `befores` that the call in `ctx` changed.
-    pub(crate) fn keep_snapshots(&self, ctx: &ToolContext<'_>, befores: &[Before]) {
+    /// Records the files of `befores` that the call in `ctx` changed; returns their paths.
+    pub(crate) fn keep_snapshots(&self, ctx: &ToolContext<'_>, befores: &[Before]) -> Vec<String> {
         if befores.is_empty() {
-            return;
+            return Vec::new();
         }
-        if let Err(error) = self.record_change(ctx, befores) {
+        let afters: Vec<Option<String>> = befores
+            .iter()
+            .map(|before| sha256_now(ctx, &before.path))
+            .collect();
+        let changes: Vec<(&Before, Option<&str>)> = befores
+            .iter()
+            .zip(afters.iter().map(Option::as_deref))
+            .filter(|(before, after)| changed(&before.state, *after))
+            .collect();
+        if let Err(error) = self.record_change(ctx, &changes) {
             self.server.metrics().record_bookkeeping_fault();
             tracing::warn!(
                 vault = ctx.vault_id(),
@@ -26,25 +35,27 @@ impl Dispatcher {
                 "the snapshot of this change was not kept ({error}); it cannot be undone"
             );
         }
+        changes
+            .iter()
+            .map(|(before, _)| before.path.clone())
+            .collect()
     }
 
-    fn record_change(&self, ctx: &ToolContext<'_>, befores: &[Before]) -> Result<(), StoreError> {
-        let afters: Vec<Option<String>> = befores
+    fn record_change(
+        &self,
+        ctx: &ToolContext<'_>,
+        changes: &[(&Before, Option<&str>)],
+    ) -> Result<(), StoreError> {
+        let files: Vec<ChangedFile<'_>> = changes
             .iter()
-            .map(|before| sha256_now(ctx, &before.path))
-            .collect();
-        let files: Vec<ChangedFile<'_>> = befores
-            .iter()
-            .zip(&afters)
-            .filter(|(before, after)| changed(&before.state, after.as_deref()))
-            .map(|(before, after)| ChangedFile {
+            .map(|&(before, after)| ChangedFile {
                 path: &before.path,
                 existed: before.state != BeforeState::Absent,
                 content: match &before.state {
                     BeforeState::Content(bytes) => Some(bytes),
                     BeforeState::Absent | BeforeState::NotKept => None,
                 },
-                after_sha256: after.as_deref(),
+                after_sha256: after,
             })
             .collect();
         if files.is_empty() {

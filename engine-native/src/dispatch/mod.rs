@@ -13,7 +13,8 @@
 //! 8. the folder ACL on each declared path argument (`acl_denied`, `path_invalid`);
 //! 9. the handler, with a [`crate::server::ToolContext`], recorded: each file it changes is
 //!    snapshotted as it was before (undo), and re-read into the search index;
-//! 10. the byte governor (`overflow`), the idempotency record, metrics and an `event_log` row.
+//! 10. the byte governor (`overflow`), the idempotency record, metrics and an `event_log` row,
+//!     and a line in the trace of the caller's open session in the vault, if any.
 //!
 //! A pre-handler failure releases an idempotency claim; a handler failure after
 //! [`crate::server::ToolContext::mark_effect_started`], or an overflow, leaves it
@@ -27,6 +28,7 @@ mod changes;
 pub mod dispatcher;
 pub mod pipeline;
 mod reindex;
+mod session_trace;
 
 pub use dispatcher::{Dispatcher, builtin_tools, register_builtin};
 pub use pipeline::CallOutcome;

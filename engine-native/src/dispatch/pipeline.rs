@@ -37,10 +37,14 @@ pub struct CallOutcome {
 
 /// What the pipeline learnt on the way, for the outcome and the audit row.
 #[derive(Debug, Default)]
-struct Trace {
-    args_hash: String,
-    vault: Option<String>,
-    replayed: bool,
+pub(crate) struct Trace {
+    pub(crate) args_hash: String,
+    pub(crate) vault: Option<String>,
+    pub(crate) replayed: bool,
+    /// The vault paths the handler changed.
+    pub(crate) changed: Vec<String>,
+    /// The arguments, kept only when session traces include them (`traces.includeArguments`).
+    pub(crate) arguments: Option<Value>,
 }
 
 /// Where a gated run failed, which decides what happens to an idempotency claim.
@@ -153,6 +157,9 @@ impl Dispatcher {
         let approval = extras.confirmation.or(token.map(Approval::Token));
         trace.args_hash = args_hash(name, &args)
             .map_err(|error| ToolError::new(ErrorCode::ValidationError, error.to_string()))?;
+        if served.config().config.traces.include_arguments {
+            trace.arguments = Some(args.clone());
+        }
         let tool = tool.ok_or_else(|| ToolError::tool_not_found(name))?;
         // 3. input validation
         validate_args(&tool.def.input_schema, &args)?;
@@ -191,7 +198,7 @@ impl Dispatcher {
         // 7-10
         let Some(key) = key else {
             return self
-                .gated(&ctx, &args, handler_args)
+                .gated(&ctx, &args, handler_args, &mut trace.changed)
                 .map(|(value, _)| value)
                 .map_err(|(error, _)| error);
         };
@@ -223,7 +230,7 @@ impl Dispatcher {
         }
         // 10. the claim's fate: completed with the result, released, or kept indeterminate
         let keys = self.server.store.idempotency();
-        let (result, recorded) = match self.gated(&ctx, &args, handler_args) {
+        let (result, recorded) = match self.gated(&ctx, &args, handler_args, &mut trace.changed) {
             Ok((value, text)) => {
                 let done = keys.complete(&entry.id, &key, &text, self.server.clock.now_seconds());
                 (Ok(value), done.is_ok())
@@ -240,12 +247,14 @@ impl Dispatcher {
     }
 
     /// Gates 7b-10 after the idempotency claim: throttle, HITL, per-path ACL, handler,
-    /// governor. Returns the result and its JSON text, or the error and its stage.
+    /// governor. Returns the result and its JSON text, or the error and its stage; the paths
+    /// the handler changed go to `changed`.
     fn gated(
         &self,
         ctx: &ToolContext<'_>,
         args: &Value,
         handler_args: Value,
+        changed: &mut Vec<String>,
     ) -> Result<(Value, String), (ToolError, Stage)> {
         let tool = ctx.tool();
         let before = |error| (error, Stage::NoEffect);
@@ -279,7 +288,7 @@ impl Dispatcher {
                 run()
             }
         });
-        self.keep_snapshots(ctx, &befores);
+        *changed = self.keep_snapshots(ctx, &befores);
         if tool.is_mutating() || !befores.is_empty() {
             self.refresh_touched(ctx, args, outcome.as_ref().ok(), &befores);
         }
@@ -342,6 +351,7 @@ impl Dispatcher {
         if self.server.store.events().append(&event).is_err() {
             self.server.metrics.record_bookkeeping_fault();
         }
+        self.trace_in_session(served, caller, name, trace, result, duration_ms);
     }
 }
 

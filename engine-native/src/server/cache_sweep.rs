@@ -1,6 +1,8 @@
 //! [`Server::sweep_cache`]: one maintenance sweep of the cache database at the
-//! server's clock, with the retention of the configuration in force.
+//! server's clock, with the retention of the configuration in force; [`Server::sweep_traces`]
+//! the same for session traces.
 
+use crate::calendar::rfc3339_utc;
 use crate::server::state::Server;
 use crate::store::{Retention, StoreError, SweepCounts};
 
@@ -18,6 +20,19 @@ impl Server {
             snapshot_seconds: days(maintenance.snapshot_retention_days),
         };
         self.store.sweep(self.clock.now_seconds(), retention)
+    }
+
+    /// The time before which a session's last record makes it old enough to delete
+    /// (`traces.retentionDays` before now), as records write time.
+    pub fn trace_retention_cutoff(&self) -> String {
+        let retention = days(self.config().config.traces.retention_days);
+        rfc3339_utc(self.clock.now_seconds().saturating_sub(retention))
+    }
+
+    /// Deletes the sessions of every vault whose last record is older than
+    /// `traces.retentionDays`; returns how many.
+    pub fn sweep_traces(&self) -> std::io::Result<usize> {
+        self.sessions.prune_all(&self.trace_retention_cutoff())
     }
 }
 

@@ -16,6 +16,7 @@ use crate::server::clock::Clock;
 use crate::server::metrics::Metrics;
 use crate::server::registry::Registry;
 use crate::server::served::{Served, StartError};
+use crate::sessions::Sessions;
 use crate::store::{CACHE_DB_FILE, IdempotencyPolicy, Store};
 
 /// The state of one running server. `Send + Sync`: share it across transports and threads.
@@ -31,6 +32,7 @@ pub struct Server {
     pub(crate) indexes: Indexes,
     pub(crate) companions: Companions,
     pub(crate) catalog_vectors: CatalogVectors,
+    pub(crate) sessions: Sessions,
 }
 
 impl fmt::Debug for Server {
@@ -61,6 +63,7 @@ impl Server {
         let store = Store::open(&config.cache_dir().join(CACHE_DB_FILE), policy)
             .map_err(StartError::Store)?;
         let governor = Governor::new(server.governor);
+        let sessions = Sessions::new(config.cache_dir());
         let served = Served::open(config, registry)?;
         let companions = Companions::default();
         companions.start(&served.config().config.vaults);
@@ -74,6 +77,7 @@ impl Server {
             indexes: Indexes::default(),
             companions,
             catalog_vectors: CatalogVectors::default(),
+            sessions,
             reload_lock: Mutex::new(()),
             tool_list: watch::Sender::new(0),
             served: RwLock::new(Arc::new(served)),
@@ -124,6 +128,11 @@ impl Server {
     /// The cache database.
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// The open sessions and their traces.
+    pub fn sessions(&self) -> &Sessions {
+        &self.sessions
     }
 
     /// The byte governor every result passes.

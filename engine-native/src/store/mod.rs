@@ -61,6 +61,11 @@ pub fn new_change_id() -> Result<String, StoreError> {
     random::token_hex()
 }
 
+/// A new unguessable session id (32 hex), for [`crate::sessions`].
+pub fn new_session_id() -> Result<String, StoreError> {
+    random::token_hex()
+}
+
 /// The largest page any list in the store returns.
 pub const MAX_PAGE: u32 = 1000;
 

@@ -34,6 +34,8 @@
 //!   `bulk_partial`); [`capture`]: `capture_note` (a new timestamped note in the inbox);
 //!   [`memory`]: agent memory as entity notes (`create_entity`, `get_entity`, `add_observation`,
 //!   `link_entities`, `unlink_entities`, `query_entity_graph`).
+//! - [`sessions`]: `start_session`, `end_session`, `get_session_traces` (every call of a
+//!   caller with a session open is a line of its JSONL trace).
 //! - [`tables`]: `format_table`, `insert_table_row`, `insert_table_column`,
 //!   `sort_table_by_column` (GFM tables by index or heading).
 //! - [`canvas`]: `read_canvas`, `create_canvas`, `update_canvas` (all or nothing),
@@ -68,6 +70,7 @@ pub mod notes;
 pub(crate) mod ordered_json;
 pub mod periodic;
 pub mod search;
+pub mod sessions;
 pub mod snapshots;
 pub mod structured;
 pub mod tables;
@@ -90,6 +93,7 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(bulk::tools());
     tools.extend(capture::tools());
     tools.extend(memory::tools());
+    tools.extend(sessions::tools());
     tools.extend(attachments::tools());
     tools.extend(tables::tools());
     tools.extend(frontmatter::tools());

@@ -1,6 +1,6 @@
-//! The maintenance task of a running server: [`crate::server::Server::sweep_cache`] one
-//! interval after start and every interval after, until shutdown; the counts go to the log
-//! (stderr).
+//! The maintenance task of a running server: [`crate::server::Server::sweep_cache`] and
+//! [`crate::server::Server::sweep_traces`] one interval after start and every interval
+//! after, until shutdown; the counts go to the log (stderr).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -36,8 +36,19 @@ pub async fn run_maintenance(
             _ = ticks.tick() => {}
         }
         let dispatcher = Arc::clone(&dispatcher);
-        match tokio::task::spawn_blocking(move || dispatcher.server().sweep_cache()).await {
-            Ok(Ok(counts)) => {
+        let sweep = move || {
+            let server = dispatcher.server();
+            (server.sweep_cache(), server.sweep_traces())
+        };
+        let (cache, traces) = match tokio::task::spawn_blocking(sweep).await {
+            Ok(swept) => swept,
+            Err(error) => {
+                tracing::warn!("maintenance sweep stopped abnormally: {error}");
+                continue;
+            }
+        };
+        match cache {
+            Ok(counts) => {
                 let deleted = counts.idempotency_keys + counts.elicit_tokens + counts.events;
                 let line = format!(
                     "maintenance sweep: deleted {} idempotency keys, {} elicit tokens, {} events",
@@ -49,8 +60,14 @@ pub async fn run_maintenance(
                     tracing::debug!("{line}");
                 }
             }
-            Ok(Err(error)) => tracing::warn!("maintenance sweep failed: {error}"),
-            Err(error) => tracing::warn!("maintenance sweep stopped abnormally: {error}"),
+            Err(error) => tracing::warn!("maintenance sweep failed: {error}"),
+        }
+        match traces {
+            Ok(0) => {}
+            Ok(deleted) => {
+                tracing::info!("maintenance sweep: deleted {deleted} old session traces")
+            }
+            Err(error) => tracing::warn!("maintenance sweep of session traces failed: {error}"),
         }
     }
 }

@@ -14,6 +14,7 @@ mod notes;
 mod output_schemas;
 mod periodic;
 mod search;
+mod sessions;
 mod snapshots;
 mod tables;
 mod tags;

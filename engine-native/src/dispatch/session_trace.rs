@@ -1,0 +1,67 @@
+//! The pipeline's session hook: a call bound to a vault in which its caller has a session
+//! open is appended to that session's trace ([`crate::sessions`]), with only the changed
+//! paths the caller may read. Tracing never fails the call: a failed write is logged and
+//! counted as a bookkeeping fault.
+
+use engine_core::acl::AclOp;
+use serde_json::Value;
+
+use crate::auth::Caller;
+use crate::calendar::rfc3339_utc;
+use crate::dispatch::Dispatcher;
+use crate::dispatch::pipeline::Trace;
+use crate::errors::ToolError;
+use crate::server::Served;
+use crate::sessions::{CallRecord, TraceOutcome};
+
+impl Dispatcher {
+    /// Traces one finished call in its caller's open session, if there is one.
+    pub(crate) fn trace_in_session(
+        &self,
+        served: &Served,
+        caller: &Caller,
+        name: &str,
+        trace: &Trace,
+        result: &Result<Value, ToolError>,
+        duration_ms: u64,
+    ) {
+        let Some(entry) = trace.vault.as_deref().and_then(|id| served.vault(id)) else {
+            return;
+        };
+        let make = || CallRecord {
+            ts: rfc3339_utc(self.server.clock.now_seconds()),
+            tool: name.to_owned(),
+            args_hash: trace.args_hash.clone(),
+            outcome: match result {
+                Ok(_) => TraceOutcome::Ok,
+                Err(_) => TraceOutcome::Error,
+            },
+            code: result
+                .as_ref()
+                .err()
+                .map(|error| error.code.as_str().to_owned()),
+            duration_ms,
+            changed_files: trace
+                .changed
+                .iter()
+                .filter(|path| entry.check_path(path, AclOp::Read, &caller.scopes).is_ok())
+                .cloned()
+                .collect(),
+            replayed: trace.replayed,
+            arguments: trace.arguments.clone(),
+        };
+        let max_file_bytes = served.config().config.traces.max_file_bytes;
+        let traced = self
+            .server
+            .sessions
+            .trace(&entry.id, &caller.id, name, max_file_bytes, make);
+        if let Err(error) = traced {
+            self.server.metrics.record_bookkeeping_fault();
+            tracing::warn!(
+                vault = entry.id,
+                tool = name,
+                "the call was not written to its session trace ({error})"
+            );
+        }
+    }
+}
