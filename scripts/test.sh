@@ -174,6 +174,7 @@ mkdir -p "$target_dir/product" && cp "$target_dir/release/obsidian-tc" "$target_
 export OBSIDIAN_TC_BIN="$target_dir/product/obsidian-tc"
 node --test tests/e2e/ tests/plugin/sidecar_server.test.mjs
 .venv/bin/python tests/e2e/py_sdk.py
+.venv/bin/python tests/e2e/py_memory.py
 .venv/bin/python tests/e2e/bridge_py.py
 cargo test --quiet -p obsidian-tc "${test_features[@]}" --test it e2e_rmcp
 
@@ -192,7 +193,7 @@ if [ -d ../shared/vaults/obsidian-help-en ]; then
   step "benchmark on obsidian-help-en: start-up to initialize (<= 50 ms), read_note round trip over stdio and HTTP (p50 <= 2 ms), each against a same-run baseline"
   # The benchmarks are a crate of their own (bench/): this reuses the product's release build.
   cargo build --release --quiet -p bench --bin empty_mcp_server --bin bench_server --bin bench_companion \
-    --bin bench_content --bin bench_load
+    --bin bench_content --bin bench_load --bin bench_memory
   "$target_dir/release/bench_server" --runs 15 --calls 300 --check --bin "$OBSIDIAN_TC_BIN"
 
   step "benchmark of the bridges: obsidian-tc bridge over a direct plugin call, a server bridge tool over the plugin route it wraps (p50, same run)"
@@ -204,6 +205,9 @@ if [ -d ../shared/vaults/obsidian-help-en ]; then
 
   step "load on a copy of obsidian-help-en over HTTP: 8 clients x 150 mixed calls (half 2025-11-25 sessions, half 2026-07-28), 0 failed calls, every append once and in order, p50/p99 per class against a single-client baseline"
   "$target_dir/release/bench_load" --small --bin "$OBSIDIAN_TC_BIN"
+
+  step "agent memory over stdio: get_entity and add_observation p50 on 5,000 entity notes (<= 20 ms), against read_note and ping in the same run"
+  "$target_dir/release/bench_memory" --entities 5000 --calls 200 --check --bin "$OBSIDIAN_TC_BIN"
 fi
 if [ -d ../shared/vaults/obsidian-help-all ]; then
   step "benchmark of the TC Bridge plugin: onload to serving and to search ready on obsidian-help-en; onload to search ready on obsidian-help-all, first start and second (warm) start; WASM search p50/p95 on obsidian-help-all"
