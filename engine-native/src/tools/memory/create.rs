@@ -75,6 +75,7 @@ pub(super) fn tool() -> ToolDef {
     )
     .keywords(&["remember", "memory", "entity", "new entity", "knowledge graph", "record who", "keep track of"])
     .scopes(&["write:memory"])
+    .idempotent(true)
 }
 
 fn create_entity(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

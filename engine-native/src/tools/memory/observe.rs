@@ -45,6 +45,7 @@ pub(super) fn tool() -> ToolDef {
     )
     .keywords(&["remember that", "note that", "fact", "observation", "memory", "learned", "record a fact"])
     .scopes(&["write:memory"])
+    .idempotent(true)
 }
 
 fn add(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

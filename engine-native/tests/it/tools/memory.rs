@@ -577,3 +577,23 @@ fn entities_are_searched_as_search_vault_ranks_the_memory_folder() {
         .expect("search");
     assert_eq!(hidden["entities"], json!([]), "{hidden}");
 }
+
+#[test]
+fn a_retry_with_an_idempotency_key_replays_the_first_answer() {
+    let fx = fixture();
+    let args = json!({"name": "Jo", "type": "person", "idempotency_key": "create-jo-1"});
+    let first = create(&fx, args.clone());
+    assert_eq!(create(&fx, args), first);
+    let observe = json!({"name": "Jo", "text": "Plays chess", "idempotency_key": "obs-1"});
+    let added = fx.ok("add_observation", observe.clone());
+    assert_eq!(added["changed"], true);
+    // The retry gets the first answer (changed: true), and the fact is in the note once.
+    assert_eq!(fx.ok("add_observation", observe), added);
+    assert_eq!(note(&fx, "Memory/Jo.md").matches("Plays chess").count(), 1);
+    // Without the key, the natural key still keeps the fact once.
+    let again = fx.ok(
+        "add_observation",
+        json!({"name": "Jo", "text": "Plays chess"}),
+    );
+    assert_eq!(again["changed"], false);
+}
