@@ -49,11 +49,14 @@ pub struct SweepCounts {
     pub events: usize,
     /// Snapshots past the retention.
     pub snapshots: usize,
+    /// Captures filed longer ago than the snapshot retention (their note is in the vault;
+    /// a pending capture is never swept).
+    pub committed_captures: usize,
 }
 
 impl Store {
-    /// Deletes expired idempotency keys and elicit tokens, and events and snapshots older
-    /// than `retention`,
+    /// Deletes expired idempotency keys and elicit tokens, and events, snapshots and filed
+    /// captures older than `retention`,
     /// in one transaction, then lets SQLite refresh its query statistics (`PRAGMA optimize`).
     ///
     /// Stale in-flight idempotency rows that have not expired are kept: a new claim takes them
@@ -76,6 +79,10 @@ impl Store {
                     "DELETE FROM snapshots WHERE created_at < ?1",
                     params![snapshot_cutoff],
                 )?,
+                committed_captures: tx.execute(
+                    "DELETE FROM capture_queue WHERE committed_at < ?1",
+                    params![snapshot_cutoff],
+                )?,
             })
         })?;
         super::lock(&self.writer).execute_batch("PRAGMA optimize")?;
@@ -84,7 +91,8 @@ impl Store {
 
     /// Deletes every row of vault `vault_id` from every vault-scoped table (idempotency keys,
     /// elicit tokens, events, notes, the search index) in one transaction. Other vaults' rows and the vault's
-    /// files are untouched.
+    /// files are untouched, and so are its snapshots and capture queue: they hold what is not
+    /// in the vault (earlier versions, text not filed yet), not a cache.
     pub fn delete_vault_rows(&self, vault_id: &str) -> Result<VaultRowCounts, StoreError> {
         self.write(|tx| {
             let delete = |table: &str| {

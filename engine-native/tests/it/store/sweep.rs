@@ -46,6 +46,7 @@ fn sweep_deletes_expired_keys_tokens_and_old_events_and_counts_them() {
             elicit_tokens: 2,
             events: 2,
             snapshots: 0,
+            committed_captures: 0,
         }
     );
     assert_eq!(store.sweep(now, retention).unwrap(), SweepCounts::default());
@@ -79,4 +80,42 @@ fn the_default_retention_keeps_thirty_days_of_events() {
             .events,
         1
     );
+}
+
+#[test]
+fn the_sweep_deletes_captures_filed_before_the_retention_and_never_a_pending_one() {
+    use obsidian_tc::store::{Commit, NewCapture};
+    let (_dir, path) = support::store::db_path();
+    let store = support::store::open(&path);
+    let queue = store.capture_queue();
+    let enqueue = |content: &str| {
+        let capture = NewCapture {
+            vault_id: "main",
+            caller: "stdio",
+            content,
+            title: None,
+            suggested_path: None,
+            tags: &[],
+            now: T0,
+        };
+        queue.enqueue(&capture).unwrap().capture.id
+    };
+    let (old, recent, pending) = (enqueue("old"), enqueue("recent"), enqueue("pending"));
+    for (id, at) in [(&old, T0), (&recent, T0 + DAY + 5)] {
+        let commit = Commit {
+            at,
+            path: format!("Inbox/{id}.md"),
+            sha256: "0".repeat(64),
+        };
+        queue.mark_committed("main", id, &commit).unwrap();
+    }
+    let retention = Retention {
+        event_log_seconds: DAY,
+        snapshot_seconds: DAY,
+    };
+    let counts = store.sweep(T0 + 2 * DAY, retention).unwrap();
+    assert_eq!(counts.committed_captures, 1);
+    assert!(queue.get("main", &old).unwrap().is_none());
+    assert!(queue.get("main", &recent).unwrap().is_some());
+    assert!(queue.get("main", &pending).unwrap().is_some());
 }

@@ -75,6 +75,7 @@ fn the_sweep_uses_the_clock_and_the_configured_retention() {
             elicit_tokens: 1,
             events: 0,
             snapshots: 0,
+            committed_captures: 0,
         }
     );
     // Two days and a second: the key has expired and the event is past the 2-day retention.
@@ -86,6 +87,7 @@ fn the_sweep_uses_the_clock_and_the_configured_retention() {
             elicit_tokens: 0,
             events: 1,
             snapshots: 0,
+            committed_captures: 0,
         }
     );
 }
