@@ -21,7 +21,7 @@ use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
 use crate::tools::links::relink::{NoteChange, PlannedMove, RelinkPlan, commit, plan_moves};
 use crate::tools::links::table::complete_link_table;
 use crate::tools::structured::{output_schema, structured};
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::vault_error::{check_expected, tool_error_from_vault};
 use crate::vault::VaultError;
 
 /// An entity's lifecycle status.
@@ -218,7 +218,8 @@ fn edited_text(
 
 /// Puts the entity note's own edit into the relink plan: on top of the plan's rewrite of the
 /// note's own links when it has one, else as a change of its own; returns the note's final
-/// text.
+/// text. The edit follows what the note said when first read, so a note changed since (read
+/// again by the plan) is refused with `concurrent_modification`, never overwritten.
 fn with_edits(
     plan: &mut RelinkPlan,
     ctx: &ToolContext<'_>,
@@ -232,6 +233,11 @@ fn with_edits(
             .map_err(|error| tool_error_from_frontmatter(&error, path))
     };
     if let Some(change) = plan.changes.iter_mut().find(|change| &change.path == path) {
+        check_expected(
+            path,
+            Some(&change.original.sha256),
+            Some(&found.note.sha256),
+        )?;
         let relinked = std::str::from_utf8(&change.new_bytes)
             .map_err(|_| ToolError::internal("a rewritten entity note is not UTF-8"))?;
         let text = edit(relinked)?;
@@ -244,6 +250,7 @@ fn with_edits(
             .vault()
             .read(path)
             .map_err(|error| tool_error_from_vault(&error, AclOp::Read))?;
+        check_expected(path, Some(&note.sha256), Some(&found.note.sha256))?;
         plan.changes.push(NoteChange {
             path: path.clone(),
             original: note,
