@@ -96,6 +96,36 @@ fn reopening_keeps_data_and_does_not_migrate_again() {
     );
 }
 
+/// Processes started together (two MCP clients launching the server, racing `obsidian-tc call`s)
+/// all open one new `cache.db`: none may fail with "database is locked". Threads of one process
+/// take the same file locks, so they stand in for the processes here.
+#[test]
+fn a_new_file_opened_by_many_at_once_opens_for_every_one() {
+    const OPENERS: usize = 8;
+    for _round in 0..40 {
+        let (_dir, path) = support::store::db_path();
+        let barrier = std::sync::Barrier::new(OPENERS);
+        let results: Vec<Result<Store, StoreError>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..OPENERS)
+                .map(|_| {
+                    scope.spawn(|| {
+                        barrier.wait();
+                        Store::open(&path, IdempotencyPolicy::default())
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("thread"))
+                .collect()
+        });
+        for result in results {
+            let store = result.expect("every opener gets the store");
+            assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+        }
+    }
+}
+
 #[test]
 fn a_newer_schema_is_refused_and_left_untouched() {
     let (_dir, path) = support::store::db_path();
