@@ -5,6 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::config::acl_schema::AclConfigSchema;
+use crate::config::observability::ObservabilityConfig;
 use crate::config::sections::{
     AuthConfig, CompanionSetting, EmbeddingsConfig, GovernorConfig, IndexConfig, MaintenanceConfig,
     SearchConfig, ThrottleConfig, ToolFacadeConfig, ToolVisibilityConfig, TransportsConfig,
@@ -57,6 +58,8 @@ pub struct ServerConfig {
     pub search: SearchConfig,
     /// The JSONL traces of sessions: rotation, retention, arguments.
     pub traces: TracesConfig,
+    /// Prometheus metrics and OpenTelemetry traces for the operator.
+    pub observability: ObservabilityConfig,
 }
 
 impl Default for ServerConfig {
@@ -79,6 +82,7 @@ impl Default for ServerConfig {
             index: IndexConfig::default(),
             search: SearchConfig::default(),
             traces: TracesConfig::default(),
+            observability: ObservabilityConfig::default(),
         }
     }
 }
