@@ -17,7 +17,8 @@
 //! 6. [`tools`]: the tools.
 //! 7. [`server`]: the tool contract and the state every call shares.
 //! 8. [`companion`], [`index`]: the client of TC Bridge inside Obsidian; the search index.
-//! 9. [`config`], [`vectors`]: the configuration; embedding vectors, stored and in memory.
+//! 9. [`audit`], [`config`], [`vectors`]: reading the audit log; the configuration; embedding
+//!    vectors, stored and in memory.
 //! 10. [`auth`], [`embed`], [`governor`], [`schema`], [`sessions`], [`store`], [`throttle`]:
 //!     bearer tokens and callers; embedding providers; the result byte limit; JSON Schema
 //!     validation; sessions and their JSONL traces; the SQLite cache; rate limits.
@@ -28,6 +29,7 @@
 //!     frontmatter, and the vault's files.
 #![warn(missing_docs)]
 
+pub mod audit;
 pub mod auth;
 pub mod bases;
 pub mod calendar;

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 use obsidian_tc::cli::args::{Cli, Command, ConfigCommand, ServeArgs};
+use obsidian_tc::cli::audit::run_audit;
 use obsidian_tc::cli::call::run_call;
 use obsidian_tc::cli::doctor::run_doctor;
 use obsidian_tc::cli::elicit::run_elicit;
@@ -37,6 +38,7 @@ fn main() -> ExitCode {
         Some(Command::Serve(args)) => run_serve(args),
         Some(Command::Call(args)) => run_call(args),
         Some(Command::Elicit(command)) => run_elicit(command),
+        Some(Command::Audit(args)) => run_audit(args),
         Some(Command::Index(args)) => run_index(args),
         Some(Command::Doctor(flags)) => run_doctor(&flags),
         Some(Command::Model(command)) => run_model(command),

@@ -42,6 +42,9 @@ pub enum Command {
     /// Human approval of gated calls (`elicit_required`).
     #[command(subcommand)]
     Elicit(ElicitCommand),
+    /// Read the audit log of tool calls, newest first: a table, or the same page as
+    /// `query_audit_log` answers with --json.
+    Audit(AuditArgs),
     /// Scan the vaults (or one) into the search index now, with a progress bar, and print
     /// what each scan did as JSON.
     Index(IndexArgs),
@@ -145,6 +148,45 @@ pub struct CallArgs {
     /// The arguments as a JSON object.
     #[arg(long, value_name = "JSON", default_value = "{}")]
     pub args: String,
+    /// The configuration.
+    #[command(flatten)]
+    pub flags: ConfigFlags,
+}
+
+/// `audit`: which rows of the audit log, and how to print them.
+#[derive(Debug, Args)]
+pub struct AuditArgs {
+    /// Only this vault id (every vault by default, and calls that failed before naming one).
+    #[arg(long, value_name = "ID")]
+    pub vault: Option<String>,
+    /// Only calls at or after this time: RFC 3339, a date, or a span back from now (`24h`).
+    #[arg(long, value_name = "TIME")]
+    pub since: Option<String>,
+    /// Only calls at or before this time (same forms as --since).
+    #[arg(long, value_name = "TIME")]
+    pub until: Option<String>,
+    /// Only calls of this tool.
+    #[arg(long, value_name = "NAME")]
+    pub tool: Option<String>,
+    /// Only calls of this caller id.
+    #[arg(long, value_name = "ID")]
+    pub caller: Option<String>,
+    /// `ok`, `error`, or one error code.
+    #[arg(long, value_name = "OUTCOME")]
+    pub outcome: Option<String>,
+    /// Only calls that named or changed a path starting with this text.
+    #[arg(long = "path", value_name = "PREFIX")]
+    pub path_prefix: Option<String>,
+    /// The most rows (1-500).
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..=500))]
+    pub limit: u32,
+    /// Continue below this cursor (printed under a full page).
+    #[arg(long)]
+    pub cursor: Option<String>,
+    /// Print the page as JSON (`{rows, cursor}`, as `query_audit_log` answers) instead of a
+    /// table.
+    #[arg(long)]
+    pub json: bool,
     /// The configuration.
     #[command(flatten)]
     pub flags: ConfigFlags,

@@ -5,6 +5,7 @@
 //! - [`serve`]: the MCP server (stdio, HTTP or both);
 //! - [`call`]: one tool call through the dispatcher, printed as JSON;
 //! - [`elicit`]: out-of-band human approval of gated calls;
+//! - [`audit`]: the audit log as a table or JSON;
 //! - [`index`]: scan vaults into the search index (and embed them) with a progress bar;
 //! - [`model`]: fetch the embedding model ahead of time (`model pull`), or list it;
 //! - [`progress`]: progress bars on a terminal, plain lines otherwise;
@@ -21,6 +22,7 @@
 use serde::Serialize;
 
 pub mod args;
+pub mod audit;
 pub mod call;
 pub mod doctor;
 pub mod elicit;

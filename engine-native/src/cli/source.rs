@@ -9,6 +9,7 @@ use crate::cli::{EXIT_FAILURE, EXIT_USAGE};
 use crate::config::{ConfigFlags, LoadedConfig, load_for_command_line};
 use crate::dispatch::Dispatcher;
 use crate::server::SystemClock;
+use crate::store::{CACHE_DB_FILE, IdempotencyPolicy, Store};
 
 /// Loads the configuration `flags` name (flag > `OBSIDIAN_TC_*` environment > file >
 /// default). A path that is neither a folder nor a JSON file is refused with what to pass.
@@ -53,6 +54,17 @@ pub fn open_dispatcher_or_exit(config: LoadedConfig) -> Result<Arc<Dispatcher>, 
 /// on stderr (what `call`, `elicit` and `index` start with).
 pub fn dispatcher_for(flags: &ConfigFlags) -> Result<Arc<Dispatcher>, u8> {
     open_dispatcher_or_exit(load_config_or_exit(flags)?)
+}
+
+/// The cache database of the configuration `flags` name, opened alone: no vault is scanned,
+/// no model loaded (what `audit` reads). Or the exit code after saying why on stderr.
+pub fn store_for(flags: &ConfigFlags) -> Result<Store, u8> {
+    let config = load_config_or_exit(flags)?;
+    let path = config.cache_dir().join(CACHE_DB_FILE);
+    Store::open(&path, IdempotencyPolicy::default()).map_err(|error| {
+        eprintln!("cannot open the cache database {}: {error}", path.display());
+        EXIT_FAILURE
+    })
 }
 
 /// Refuses a path that is neither an existing folder nor a `.json` file.

@@ -3,6 +3,7 @@
 use engine_core::acl::satisfies_all;
 use engine_core::hash::args_hash;
 use serde_json::{Value, json};
+use unicode_normalization::UnicodeNormalization;
 
 use crate::auth::Caller;
 use crate::dispatch::Dispatcher;
@@ -19,6 +20,9 @@ use crate::vault::{journal, queue};
 
 /// The most characters of an unknown tool name kept in the audit log.
 const MAX_LOGGED_NAME_CHARS: usize = 128;
+
+/// The most paths one audit row keeps (a bulk change lists its first ones, sorted).
+const MAX_LOGGED_PATHS: usize = 64;
 
 /// The outcome of one call, with what the transport and the audit need.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,6 +45,8 @@ pub(crate) struct Trace {
     pub(crate) args_hash: String,
     pub(crate) vault: Option<String>,
     pub(crate) replayed: bool,
+    /// The vault paths the call named in its path arguments (NFC).
+    pub(crate) named: Vec<String>,
     /// The vault paths the handler changed.
     pub(crate) changed: Vec<String>,
     /// The arguments, kept only when session traces include them (`traces.includeArguments`).
@@ -163,6 +169,7 @@ impl Dispatcher {
         let tool = tool.ok_or_else(|| ToolError::tool_not_found(name))?;
         // 3. input validation
         validate_args(&tool.def.input_schema, &args)?;
+        trace.named = named_paths(tool, &args);
         // 4. scopes
         if !satisfies_all(&caller.scopes, &tool.scopes) {
             return Err(ToolError::forbidden_scopes(&tool.scopes, &caller.scopes));
@@ -347,6 +354,7 @@ impl Dispatcher {
             } else {
                 json!({})
             },
+            paths: audited_paths(trace),
         };
         if self.server.store.events().append(&event).is_err() {
             self.server.metrics.record_bookkeeping_fault();
@@ -385,6 +393,26 @@ fn bind_vault<'s>(
         ToolError::new(ErrorCode::NotFound, format!("no vault named '{id}'"))
             .with_details(json!({ "vault": id }))
     })
+}
+
+/// The values of `tool`'s declared path arguments, in NFC as the ACL sees them.
+fn named_paths(tool: &Tool, args: &Value) -> Vec<String> {
+    tool.def
+        .path_args
+        .iter()
+        .filter_map(|path_arg| args.get(path_arg.name).and_then(Value::as_str))
+        .map(|path| path.nfc().collect())
+        .collect()
+}
+
+/// The paths of a call's audit row: those it named and those it changed, sorted, no repeats,
+/// at most [`MAX_LOGGED_PATHS`].
+fn audited_paths(trace: &Trace) -> Vec<String> {
+    let mut paths: Vec<String> = trace.named.iter().chain(&trace.changed).cloned().collect();
+    paths.sort();
+    paths.dedup();
+    paths.truncate(MAX_LOGGED_PATHS);
+    paths
 }
 
 /// Removes and returns a string `elicit_token` argument.

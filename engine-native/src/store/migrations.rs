@@ -274,6 +274,20 @@ CREATE UNIQUE INDEX IF NOT EXISTS capture_queue_pending ON capture_queue (vault_
 CREATE INDEX IF NOT EXISTS capture_queue_by_vault ON capture_queue (vault_id, seq);
 "#,
     },
+    // The vault paths each audited call named or changed (crate::store::events), for the audit
+    // log's path-prefix filter; removed with their event row.
+    Migration {
+        version: 9,
+        sql: r#"
+CREATE TABLE IF NOT EXISTS event_paths (
+    event_id INTEGER NOT NULL REFERENCES event_log (id) ON DELETE CASCADE,
+    vault_id TEXT    NOT NULL,
+    path     TEXT    NOT NULL,
+    PRIMARY KEY (event_id, path)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS event_paths_by_path ON event_paths (vault_id, path);
+"#,
+    },
 ];
 
 /// The schema version this build writes.

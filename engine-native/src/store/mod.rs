@@ -44,7 +44,7 @@ pub use capture_queue::{
 pub use catalog_vectors::CatalogVectorRows;
 pub use elicit::{ApproveError, Elicit, ElicitError, ElicitRequest, PendingElicit};
 pub use error::{StoreError, store_fault};
-pub use events::{Event, EventLog, LoggedEvent, Outcome};
+pub use events::{Event, EventFilter, EventLog, LoggedEvent, Outcome};
 pub use idempotency::{Claim, Idempotency, IdempotencyPolicy};
 pub use link_graph::{LinkDetailRow, LinkGraphRows};
 pub use migrations::SCHEMA_VERSION;

@@ -3,6 +3,7 @@
 //!
 //! - [`admin`]: `server_health`, `get_server_config`, `inspect_acl`, `inspect_visibility`,
 //!   `get_metrics` (each scoped to a vault-bound caller).
+//! - [`audit`]: `query_audit_log`, the vault's audit rows (the paths the caller may read).
 //! - [`vaults`]: `list_vaults`, `get_vault`, `reload_vault` (re-read the config file),
 //!   `reset_vault_cache` (destructive: HITL, drops one vault's rows of the cache database).
 //! - [`frontmatter`]: `read_frontmatter`, `read_property`, `update_frontmatter` (`replace`:
@@ -55,6 +56,7 @@
 pub mod admin;
 pub mod args;
 pub mod attachments;
+pub mod audit;
 pub mod bases;
 pub mod bulk;
 pub mod canvas;
@@ -88,6 +90,7 @@ use crate::server::ToolDef;
 /// Every tool of the tool families (the facade adds its own: [`crate::dispatch::builtin_tools`]).
 pub fn all_tools() -> Vec<ToolDef> {
     let mut tools = admin::tools();
+    tools.push(audit::tool());
     tools.extend(vaults::tools());
     tools.extend(notes::tools());
     tools.extend(bulk::tools());

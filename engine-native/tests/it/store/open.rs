@@ -47,6 +47,7 @@ fn open_creates_parent_dirs_and_migrates_an_empty_file() {
             "embedding_secrets",
             "embedding_sets",
             "event_log",
+            "event_paths",
             "idempotency_keys",
             "index_failures",
             "index_state",

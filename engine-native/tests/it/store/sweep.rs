@@ -29,9 +29,11 @@ fn sweep_deletes_expired_keys_tokens_and_old_events_and_counts_them() {
     elicit
         .request(&elicit_request("main", "c"), 300, T0 + 2 * DAY - 10)
         .unwrap();
-    // Events: retention 1 day keeps the last one only.
+    // Events: retention 1 day keeps the last one only; their paths go with them.
     for ts in [T0, T0 + DAY - 1, T0 + DAY + 5] {
-        store.events().append(&event("main", ts)).unwrap();
+        let mut event = event("main", ts);
+        event.paths = vec![format!("notes/{ts}.md")];
+        store.events().append(&event).unwrap();
     }
 
     let now = T0 + 2 * DAY;
@@ -59,6 +61,11 @@ fn sweep_deletes_expired_keys_tokens_and_old_events_and_counts_them() {
     let events = store.events().recent(None, 10).unwrap();
     assert_eq!(events.len(), 1);
     assert_eq!(events[0].event.ts, T0 + DAY + 5);
+    let paths: i64 = rusqlite::Connection::open(&path)
+        .unwrap()
+        .query_row("SELECT count(*) FROM event_paths", [], |row| row.get(0))
+        .unwrap();
+    assert_eq!(paths, 1, "the swept events' paths are gone with them");
 }
 
 #[test]

@@ -31,6 +31,7 @@ pub fn event(vault: &str, ts: i64) -> Event {
         duration_ms: 1,
         args_hash: "h".into(),
         details: json!({}),
+        paths: Vec::new(),
     }
 }
 

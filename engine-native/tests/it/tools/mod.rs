@@ -1,4 +1,5 @@
 mod attachments;
+mod audit;
 mod bases;
 mod bulk;
 mod canvas;
