@@ -42,7 +42,7 @@ const fn var(name: &'static str, path: &'static str, kind: EnvKind) -> EnvVar {
 }
 
 /// Every variable that sets a config value.
-pub const ENV_VARS: [EnvVar; 14] = [
+pub const ENV_VARS: [EnvVar; 15] = [
     var("OBSIDIAN_TC_AUTH_MODE", "auth.mode", EnvKind::Text),
     var("OBSIDIAN_TC_JWT_SECRET", "auth.jwtSecret", EnvKind::Text),
     var("OBSIDIAN_TC_HTTP_TOKEN", "auth.token", EnvKind::Text),
@@ -92,6 +92,11 @@ pub const ENV_VARS: [EnvVar; 14] = [
         "OBSIDIAN_TC_EMBEDDINGS_API_KEY",
         "embeddings.apiKey",
         EnvKind::Text,
+    ),
+    var(
+        "OBSIDIAN_TC_METRICS_ENABLED",
+        "observability.metrics.enabled",
+        EnvKind::Bool,
     ),
 ];
 
