@@ -60,6 +60,19 @@ async fn the_cache_report_counts_a_stdio_sessions_calls() {
 }
 
 #[test]
+fn a_vault_never_served_has_no_cache_to_report() {
+    let vault = vault();
+    let out = run(&["metrics", &arg(vault.path())]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("no cache database at"), "{said}");
+    assert!(
+        !vault.path().join(".obsidian-tc").exists(),
+        "reporting created a cache"
+    );
+}
+
+#[test]
 fn the_url_form_says_what_is_wrong() {
     let out = run(&["metrics", "--url", "ftp://127.0.0.1:1"]);
     assert_eq!(out.status.code(), Some(2));
