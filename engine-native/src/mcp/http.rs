@@ -13,7 +13,8 @@
 //!   then answers 404): see [`sessions`].
 //! - The caller of each request comes from the [`crate::mcp::auth::authenticate`] middleware.
 //! - `GET /metrics` serves the Prometheus metrics ([`mod@metrics_route`]), behind the same
-//!   authentication unless `observability.metrics.public` is set on a loopback bind.
+//!   authentication unless `observability.metrics.public` is set on a loopback bind (404 to
+//!   everyone when they are off).
 //! - Accepted connections get `TCP_NODELAY`: a response goes out in several writes (headers,
 //!   SSE events, the last chunk), and with Nagle's algorithm the last one waited for the
 //!   client's delayed ACK — about 40 ms on every back-to-back request of a keep-alive client.
@@ -126,9 +127,8 @@ pub async fn serve_http(
         .layer(axum::middleware::from_fn(session_end_answers_ok));
     let mut open = auth.metadata_routes();
     match metrics {
-        Some(MetricsRoute::Authenticated(route)) => authenticated = authenticated.merge(route),
-        Some(MetricsRoute::Public(route)) => open = open.merge(route),
-        None => {}
+        MetricsRoute::Authenticated(route) => authenticated = authenticated.merge(route),
+        MetricsRoute::Open(route) => open = open.merge(route),
     }
     let router = authenticated
         .layer(axum::middleware::from_fn_with_state(

@@ -1,7 +1,7 @@
 //! `GET /metrics`: the server's Prometheus metrics on the HTTP transport
 //! (`observability.metrics`).
 //!
-//! - Off (`enabled: false`): no route, so `/metrics` answers 404.
+//! - Off (`enabled: false`): `/metrics` answers 404 to everyone, with or without a token.
 //! - By default behind the same authentication as MCP: the caller needs the scope
 //!   `admin:metrics` (the scope of the `get_metrics` tool; under `auth.mode` `none` and `token`
 //!   the caller has every scope) and must not be bound to one vault, since the text covers
@@ -35,12 +35,13 @@ pub const METRICS_PATH: &str = "/metrics";
 /// The scope a caller needs to read `/metrics`.
 pub const METRICS_SCOPE: &str = "admin:metrics";
 
-/// Where the metrics route goes: beside MCP's authentication or in front of it.
+/// Where the metrics route goes: behind MCP's authentication or in front of it.
 pub enum MetricsRoute {
     /// Served to authenticated callers with [`METRICS_SCOPE`].
     Authenticated(Router),
-    /// Served without authentication (`public: true` on a loopback bind).
-    Public(Router),
+    /// Answered without authentication: the metrics with `public: true` on a loopback bind,
+    /// or the 404 of metrics turned off.
+    Open(Router),
 }
 
 /// What a scrape needs.
@@ -52,16 +53,16 @@ struct Endpoint {
     authenticated: bool,
 }
 
-/// The metrics route of `config`, `None` when metrics are off. `sessions` is the transport's
-/// session manager (for `obsidian_tc_http_sessions_open`).
+/// The metrics route of `config`. `sessions` is the transport's session manager (for
+/// `obsidian_tc_http_sessions_open`).
 pub fn metrics_route(
     dispatcher: &Arc<Dispatcher>,
     sessions: Arc<BoundedSessionManager>,
     config: &ServerConfig,
-) -> Option<MetricsRoute> {
+) -> MetricsRoute {
     let wanted = config.observability.metrics;
     if !wanted.enabled {
-        return None;
+        return MetricsRoute::Open(Router::new().route(METRICS_PATH, get(turned_off)));
     }
     let http = &config.transports.http;
     let public = wanted.public && is_loopback(&http.host);
@@ -82,11 +83,20 @@ pub fn metrics_route(
     let router = Router::new()
         .route(METRICS_PATH, get(scrape))
         .with_state(endpoint);
-    Some(if public {
-        MetricsRoute::Public(router)
+    if public {
+        MetricsRoute::Open(router)
     } else {
         MetricsRoute::Authenticated(router)
-    })
+    }
+}
+
+/// The answer of `/metrics` while metrics are off.
+async fn turned_off() -> Response {
+    (
+        StatusCode::NOT_FOUND,
+        "metrics are off on this server (observability.metrics.enabled)",
+    )
+        .into_response()
 }
 
 /// One scrape: the checks, then the text.

@@ -1,6 +1,6 @@
 //! Who may scrape `/metrics`: behind MCP's authentication by default (401 without a token,
 //! 403 without the scope `admin:metrics` or with a vault-bound token), `public` only on a
-//! loopback bind, `Host` checked as for MCP, and no route at all (404) when metrics are off.
+//! loopback bind, `Host` checked as for MCP, and 404 to everyone when metrics are off.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -111,8 +111,10 @@ async fn public_metrics_need_no_token_on_loopback_only() {
 #[tokio::test(flavor = "multi_thread")]
 async fn metrics_turned_off_have_no_route() {
     let (server, _dir) = start("127.0.0.1", json!({"enabled": false}));
-    let response = scrape(&server, Some(&token(&["*"], None))).await;
-    assert_eq!(response.status(), 404);
+    for token in [None, Some(token(&["*"], None))] {
+        let response = scrape(&server, token.as_deref()).await;
+        assert_eq!(response.status(), 404, "token: {}", token.is_some());
+    }
     let port = server.url().split(':').nth(2).unwrap().replace("/mcp", "");
     let out = run(&[
         "metrics",
