@@ -1,6 +1,6 @@
 //! A scripted session over real HTTP (static-token auth, a small read tier), then a scrape of
 //! `/metrics`: the call counters equal exactly the calls the script made, by vault, tool,
-//! class, outcome and code; the latency histogram, throttle trips, HITL waits, sessions,
+//! class, outcome and code (a gated call approved out of band among them); the latency histogram, throttle trips, HITL waits, sessions,
 //! index and process gauges are there; `get_metrics` reads the same counts; promtool passes.
 
 use std::time::{Duration, Instant};
@@ -79,7 +79,7 @@ fn code(result: &rmcp::model::CallToolResult) -> String {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_scrape_counts_exactly_the_calls_of_a_scripted_session() {
     let vault = vault();
-    let (server, _config) = start(vault.path(), 4, json!({}));
+    let (server, config_dir) = start(vault.path(), 4, json!({}));
     let client = client(&server).await;
 
     // The script: each call's code is checked as it runs, so the expected counters below
@@ -98,10 +98,27 @@ async fn a_scrape_counts_exactly_the_calls_of_a_scripted_session() {
         // destructive: stopped at the HITL gate
         ("delete_note", json!({"path": "gone.md"}), "elicit_required"),
     ];
+    let mut gated = None;
     for (tool, args, expected) in script {
         let result = call(&client, tool, args).await;
         assert_eq!(code(&result), expected, "{tool}");
+        gated = Some(result);
     }
+    // a human approves the gated call out of band; the same call then passes the gate
+    let gated = gated.expect("the script ran");
+    let hash = structured(&gated)["details"]["args_hash"]
+        .as_str()
+        .expect("an args hash")
+        .to_owned();
+    let config = arg(&config_dir.path().join("c.json"));
+    let approved = run(&["elicit", "approve", &hash, "--config", &config]);
+    assert!(
+        approved.status.success(),
+        "{}",
+        String::from_utf8_lossy(&approved.stderr)
+    );
+    let deleted = call(&client, "delete_note", json!({"path": "gone.md"})).await;
+    assert_eq!(code(&deleted), "ok");
 
     let text = scrape_text(&server).await;
     let expected = [
@@ -115,13 +132,14 @@ async fn a_scrape_counts_exactly_the_calls_of_a_scripted_session() {
             calls("main", "delete_note", "delete", "elicit_required"),
             1.0,
         ),
+        (calls("main", "delete_note", "delete", "ok"), 1.0),
     ]
     .into_iter()
     .collect();
     assert_eq!(family(&text, CALLS), expected, "{text}");
 
     let histogram = "obsidian_tc_tool_call_duration_seconds";
-    for (class, count) in [("read", 7.0), ("none", 1.0), ("delete", 1.0)] {
+    for (class, count) in [("read", 7.0), ("none", 1.0), ("delete", 2.0)] {
         let counted = format!("{histogram}_count{{class=\"{class}\"}}");
         assert_eq!(sample(&text, &counted), Some(count), "{counted}");
         let all = format!("{histogram}_bucket{{class=\"{class}\",le=\"+Inf\"}}");
@@ -135,13 +153,10 @@ async fn a_scrape_counts_exactly_the_calls_of_a_scripted_session() {
         family(&text, "obsidian_tc_throttle_trips_total"),
         [(trips, 2.0)].into_iter().collect()
     );
-    assert_eq!(
-        sample(
-            &text,
-            "obsidian_tc_hitl_wait_seconds_count{result=\"required\"}"
-        ),
-        Some(1.0)
-    );
+    for result in ["required", "approved"] {
+        let waits = format!("obsidian_tc_hitl_wait_seconds_count{{result=\"{result}\"}}");
+        assert_eq!(sample(&text, &waits), Some(1.0), "{waits}");
+    }
     assert_eq!(
         sample(&text, "obsidian_tc_bookkeeping_faults_total"),
         Some(0.0)
@@ -172,6 +187,7 @@ async fn a_scrape_counts_exactly_the_calls_of_a_scripted_session() {
         ("", "(unregistered)", "not_found", 1),
         ("", "read_note", "validation_error", 1),
         ("main", "delete_note", "elicit_required", 1),
+        ("main", "delete_note", "ok", 1),
         ("main", "read_note", "not_found", 1),
         ("main", "read_note", "ok", 1),
         ("main", "server_health", "ok", 2),
