@@ -1,16 +1,20 @@
 //! Who may scrape `/metrics`: behind MCP's authentication by default (401 without a token,
 //! 403 without the scope `admin:metrics` or with a vault-bound token), `public` only on a
-//! loopback bind, `Host` checked as for MCP, and 404 to everyone when metrics are off.
+//! loopback bind, `Host` checked as for MCP, and 404 to everyone when metrics are off (while
+//! `get_metrics` still counts).
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use jsonwebtoken::Algorithm;
+use rmcp::ServiceExt;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::{Value, json};
 
 use super::promtool_check;
 use super::scrape::scrape;
 use crate::support::auth::{SECRET, claims, sign};
-use crate::support::mcp::{HttpServer, arg, free_port, run, write_config};
+use crate::support::mcp::{HttpServer, arg, call, free_port, run, structured, write_config};
 
 /// A JWT-auth server on a free port with `metrics` as `observability.metrics` and `host` as
 /// the bind address; the config's folder goes with it.
@@ -115,6 +119,21 @@ async fn metrics_turned_off_have_no_route() {
         let response = scrape(&server, token.as_deref()).await;
         assert_eq!(response.status(), 404, "token: {}", token.is_some());
     }
+    // get_metrics still counts the calls
+    let config = StreamableHttpClientTransportConfig::with_uri(server.url())
+        .auth_header(token(&["*"], None));
+    let client =
+        ().serve(StreamableHttpClientTransport::from_config(config))
+            .await
+            .expect("initialize over HTTP");
+    call(&client, "read_note", json!({"path": "hello.md"})).await;
+    let metrics = call(&client, "get_metrics", json!({})).await;
+    assert_eq!(
+        structured(&metrics)["calls"],
+        json!([{"vault": "main", "tool": "read_note", "code": "ok", "count": 1}])
+    );
+    client.cancel().await.expect("close the session");
+
     let port = server.url().split(':').nth(2).unwrap().replace("/mcp", "");
     let out = run(&[
         "metrics",
