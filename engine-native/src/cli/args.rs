@@ -48,6 +48,9 @@ pub enum Command {
     /// Scan the vaults (or one) into the search index now, with a progress bar, and print
     /// what each scan did as JSON.
     Index(IndexArgs),
+    /// Print Prometheus metrics: those of a stdio server's cache (call counts and latencies
+    /// from the event log, index sizes), or, with --url, those of a running HTTP server.
+    Metrics(MetricsArgs),
     /// Check the vault, the cache folder, SQLite, the HTTP port and the embedding model; one
     /// OK/FAIL line each.
     Doctor(ConfigFlags),
@@ -111,6 +114,22 @@ pub struct IndexArgs {
     #[arg(long, value_name = "ID")]
     pub vault: Option<String>,
     /// The configuration.
+    #[command(flatten)]
+    pub flags: ConfigFlags,
+}
+
+/// `metrics`: the cache of the configuration, or a running server.
+#[derive(Debug, Args)]
+pub struct MetricsArgs {
+    /// Fetch `/metrics` from the obsidian-tc HTTP server at this URL (its base, e.g.
+    /// `http://127.0.0.1:8787`, or the full `/metrics` URL) instead of reading the cache.
+    #[arg(long, value_name = "URL", conflicts_with_all = ["path", "config", "cache_dir"])]
+    pub url: Option<String>,
+    /// The bearer token for --url (else `OBSIDIAN_TC_HTTP_TOKEN`); it needs the scope
+    /// `admin:metrics`.
+    #[arg(long, value_name = "TOKEN", requires = "url")]
+    pub token: Option<String>,
+    /// The configuration whose cache is read.
     #[command(flatten)]
     pub flags: ConfigFlags,
 }

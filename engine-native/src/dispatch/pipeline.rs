@@ -11,8 +11,8 @@ use crate::errors::{ErrorCode, ToolError};
 use crate::facade::resolve_envelope;
 use crate::schema::validate_args;
 use crate::server::{
-    Approval, ApprovalFor, ELICIT_TOKEN_ARG, IDEMPOTENCY_KEY_ARG, OK_CODE, Progress, Served, Tool,
-    ToolContext, UNREGISTERED_TOOL, VAULT_ARG, VaultEntry,
+    Approval, ApprovalFor, CallRecord, ELICIT_TOKEN_ARG, IDEMPOTENCY_KEY_ARG, OK_CODE, Progress,
+    Served, Tool, ToolContext, VAULT_ARG, VaultEntry, call_labels,
 };
 use crate::store::{Claim, Event, Outcome, store_fault};
 use crate::throttle::rate_class;
@@ -265,14 +265,20 @@ impl Dispatcher {
     ) -> Result<(Value, String), (ToolError, Stage)> {
         let tool = ctx.tool();
         let before = |error| (error, Stage::NoEffect);
+        let class = rate_class(&tool.scopes);
         self.throttle
             .check(
                 &ctx.caller().id,
-                rate_class(&tool.scopes),
+                class,
                 ctx.vault_id(),
                 self.server.clock.now_ms(),
             )
-            .map_err(before)?;
+            .map_err(|error| {
+                self.server
+                    .metrics
+                    .record_throttle_trip(ctx.vault_id(), class);
+                before(error)
+            })?;
         if tool.needs_confirmation() {
             let call = ApprovalFor {
                 vault_id: ctx.vault_id(),
@@ -335,12 +341,14 @@ impl Dispatcher {
             ),
         };
         let vault = trace.vault.as_deref().unwrap_or_default();
-        let label = if served.registry().get(name).is_some() {
-            name
-        } else {
-            UNREGISTERED_TOOL
-        };
-        self.server.metrics.record_call(vault, label, code);
+        let (tool, class) = call_labels(name, served.registry().get(name));
+        self.server.metrics.record_call(&CallRecord {
+            vault,
+            tool,
+            class,
+            code,
+            duration_ms,
+        });
         let event = Event {
             vault_id: vault.to_owned(),
             ts: self.server.clock.now_seconds(),

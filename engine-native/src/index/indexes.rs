@@ -73,6 +73,10 @@ pub struct IndexStatus {
     pub last_scan: Option<ScanReport>,
     /// How long it took, milliseconds.
     pub last_scan_ms: Option<u64>,
+    /// When it finished, Unix seconds.
+    pub last_scan_at: Option<i64>,
+    /// Changed paths waiting for the writer (see [`Indexes::refresh`]).
+    pub queued: usize,
 }
 
 /// One vault's live index.
@@ -96,6 +100,7 @@ impl VaultIndex {
             .read()
             .unwrap_or_else(PoisonError::into_inner)
             .len();
+        status.queued = lock(&self.pending).len();
         status
     }
 }
@@ -132,6 +137,12 @@ impl Indexes {
         Ok(Arc::clone(vaults.entry(id.to_owned()).or_insert(index)))
     }
 
+    /// Where vault `id`'s live index stands, `None` while it is not open (never opens it).
+    pub fn status_if_open(&self, id: &str) -> Option<IndexStatus> {
+        let index = lock(&self.vaults).get(id).map(Arc::clone)?;
+        Some(index.status())
+    }
+
     /// Scans every note of vault `id` (`vault` its files), reporting `progress(done, total)`,
     /// then saves the lexical snapshot; the report counts only the notes `counted` admits
     /// (every note is scanned: a caller is told only about the notes it may read). Refused
@@ -166,8 +177,10 @@ impl Indexes {
         status.scanning = false;
         let report = result.map_err(IndexError::Scan)?;
         status.last_scan = Some(report.clone());
-        status.last_scan_ms =
-            Some(u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX));
+        let took = started.elapsed();
+        status.last_scan_ms = Some(u64::try_from(took.as_millis()).unwrap_or(u64::MAX));
+        status.last_scan_at =
+            Some(now.saturating_add(i64::try_from(took.as_secs()).unwrap_or(i64::MAX)));
         drop(status);
         let snapshot = save_snapshot(store, id, &index);
         drop(_writer);

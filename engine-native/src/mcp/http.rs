@@ -12,10 +12,15 @@
 //!   answers 503), and a session without traffic for `sessionIdleSeconds` is closed (its id
 //!   then answers 404): see [`sessions`].
 //! - The caller of each request comes from the [`crate::mcp::auth::authenticate`] middleware.
+//! - `GET /metrics` serves the Prometheus metrics ([`mod@metrics_route`]), behind the same
+//!   authentication unless `observability.metrics.public` is set on a loopback bind (404 to
+//!   everyone when they are off).
 //! - Accepted connections get `TCP_NODELAY`: a response goes out in several writes (headers,
 //!   SSE events, the last chunk), and with Nagle's algorithm the last one waited for the
 //!   client's delayed ACK — about 40 ms on every back-to-back request of a keep-alive client.
 
+pub mod metrics_route;
+mod rebinding;
 pub mod sessions;
 
 use std::net::SocketAddr;
@@ -34,6 +39,7 @@ use tokio_util::sync::CancellationToken;
 use crate::config::LoadedConfig;
 use crate::dispatch::Dispatcher;
 use crate::mcp::auth::{HttpAuth, authenticate};
+use crate::mcp::http::metrics_route::{MetricsRoute, metrics_route};
 use crate::mcp::http::sessions::{BoundedSessionManager, refusal_answers_503};
 use crate::mcp::server::{CallerSource, McpServer};
 
@@ -96,7 +102,7 @@ pub async fn serve_http(
 ) -> Result<(), String> {
     let config = dispatcher.server().config().config.clone();
     let auth = Arc::new(HttpAuth::new(&config.auth)?);
-    let server = McpServer::new(dispatcher, CallerSource::HttpRequest);
+    let server = McpServer::new(Arc::clone(&dispatcher), CallerSource::HttpRequest);
     let service_config = StreamableHttpServerConfig::default()
         .with_cancellation_token(cancel.child_token())
         .with_legacy_session_mode(true)
@@ -106,24 +112,30 @@ pub async fn serve_http(
         .with_max_request_body_bytes(MAX_REQUEST_BODY_BYTES);
     let http = &config.transports.http;
     let max_sessions = usize::try_from(http.max_sessions).unwrap_or(usize::MAX);
-    let session_manager =
-        BoundedSessionManager::new(max_sessions, Duration::from_secs(http.session_idle_seconds));
-    let service = StreamableHttpService::new(
-        move || Ok(server.for_session()),
-        Arc::new(session_manager),
-        service_config,
-    );
-    let router = axum::Router::new()
+    let sessions = Arc::new(BoundedSessionManager::new(
+        max_sessions,
+        Duration::from_secs(http.session_idle_seconds),
+    ));
+    let metrics = metrics_route(&dispatcher, Arc::clone(&sessions), &config);
+    let service =
+        StreamableHttpService::new(move || Ok(server.for_session()), sessions, service_config);
+    let mut authenticated = axum::Router::new()
         .nest_service(MCP_PATH, service)
         .layer(axum::middleware::from_fn(move |request, next| {
             refusal_answers_503(max_sessions, request, next)
         }))
-        .layer(axum::middleware::from_fn(session_end_answers_ok))
+        .layer(axum::middleware::from_fn(session_end_answers_ok));
+    let mut open = auth.metadata_routes();
+    match metrics {
+        MetricsRoute::Authenticated(route) => authenticated = authenticated.merge(route),
+        MetricsRoute::Open(route) => open = open.merge(route),
+    }
+    let router = authenticated
         .layer(axum::middleware::from_fn_with_state(
             Arc::clone(&auth),
             authenticate,
         ))
-        .merge(auth.metadata_routes());
+        .merge(open);
     let local: Option<SocketAddr> = listener.local_addr().ok();
     if let Some(address) = local {
         tracing::info!("MCP over HTTP on http://{address}{MCP_PATH}");

@@ -11,6 +11,7 @@ use crate::companion::confirm::{GatedCall, approved_in_obsidian};
 use crate::errors::{ErrorCode, ToolError};
 use crate::store::{ElicitError, ElicitRequest, store_fault};
 
+use crate::server::metrics::HitlResult;
 use crate::server::state::Server;
 
 /// What a call brings to the HITL gate.
@@ -34,8 +35,27 @@ pub(crate) struct ApprovalFor<'a> {
 impl Server {
     /// Consumes an approval for `call` (the presented token or confirmation, else one given
     /// to its args hash), or records the request with `proposed_change` and answers
-    /// `elicit_required`.
+    /// `elicit_required`. The wait and its result are counted (`obsidian_tc_hitl_wait_seconds`).
     pub(crate) fn obtain_approval(
+        &self,
+        call: &ApprovalFor<'_>,
+        approval: Option<Approval>,
+        proposed_change: Value,
+    ) -> Result<(), ToolError> {
+        let started = self.clock.now_ms();
+        let outcome = self.approve(call, approval, proposed_change);
+        let result = match &outcome {
+            Ok(()) => HitlResult::Approved,
+            Err(error) if error.code == ErrorCode::ElicitRequired => HitlResult::Required,
+            Err(_) => HitlResult::Refused,
+        };
+        let waited = self.clock.now_ms().saturating_sub(started);
+        self.metrics.record_hitl_wait(result, waited);
+        outcome
+    }
+
+    /// [`Server::obtain_approval`] without the counting.
+    fn approve(
         &self,
         call: &ApprovalFor<'_>,
         approval: Option<Approval>,

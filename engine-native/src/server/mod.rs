@@ -10,8 +10,8 @@
 //! - `approval`: a human's approval of one exact call (HITL), consumed once.
 //! - [`cache_sweep`]: one maintenance sweep of the cache database.
 //! - [`catalog_vectors`]: the tool catalog's embeddings, for `find_capability`.
-//! - [`clock`], [`metrics`], [`progress`]: the time source, the call counters, and progress
-//!   reports of long calls.
+//! - [`clock`], [`metrics`], [`progress`]: the time source, the call counters and Prometheus
+//!   metrics, and progress reports of long calls.
 //!
 //! The dispatch pipeline above runs each call against a [`Server`]; the tools below it see
 //! only their [`ToolContext`]. The transports produce a [`crate::auth::Caller`] and never
@@ -34,7 +34,10 @@ pub(crate) use approval::{Approval, ApprovalFor};
 pub use catalog_vectors::{CatalogDocument, CatalogSet, CatalogVectors};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use context::ToolContext;
-pub use metrics::{CallCount, Metrics, MetricsSnapshot, OK_CODE, UNREGISTERED_TOOL};
+pub use metrics::{
+    CallCount, CallRecord, HitlResult, Metrics, MetricsSnapshot, OK_CODE, UNREGISTERED_TOOL,
+    call_labels,
+};
 pub use progress::Progress;
 pub use registry::{Registry, RegistryError, Visibility};
 pub use reload::{RELOADED_KEYS, ReloadReport};

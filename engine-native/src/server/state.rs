@@ -63,6 +63,7 @@ impl Server {
         let store = Store::open(&config.cache_dir().join(CACHE_DB_FILE), policy)
             .map_err(StartError::Store)?;
         let governor = Governor::new(server.governor);
+        let metrics = Metrics::new(server.observability.metrics.enabled);
         let sessions = Sessions::new(config.cache_dir());
         let served = Served::open(config, registry)?;
         let companions = Companions::default();
@@ -72,7 +73,7 @@ impl Server {
             governor,
             store,
             clock,
-            metrics: Metrics::default(),
+            metrics,
             started_ms,
             indexes: Indexes::default(),
             companions,

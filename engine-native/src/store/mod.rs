@@ -14,11 +14,13 @@
 //! # Repositories
 //! One typed handle per concern: [`Store::idempotency`], [`Store::elicit`], [`Store::events`],
 //! [`Store::notes`], [`Store::note_index`], [`Store::note_facts`], [`Store::snapshots`],
-//! [`Store::catalog_vectors`], [`Store::capture_queue`], and [`Store::sweep`] for maintenance.
+//! [`Store::catalog_vectors`], [`Store::capture_queue`], [`Store::counts`] for the metrics,
+//! and [`Store::sweep`] for maintenance.
 
 mod capture_queue;
 mod catalog_vectors;
 mod connection;
+mod counts;
 mod elicit;
 mod error;
 mod events;
@@ -42,6 +44,7 @@ pub use capture_queue::{
     Capture, CapturePage, CaptureQueue, Commit, Enqueued, MAX_CAPTURE_BYTES, NewCapture,
 };
 pub use catalog_vectors::CatalogVectorRows;
+pub use counts::{Counts, IndexCounts, LoggedCalls};
 pub use elicit::{ApproveError, Elicit, ElicitError, ElicitRequest, PendingElicit};
 pub use error::{StoreError, store_fault};
 pub use events::{Event, EventFilter, EventLog, LoggedEvent, Outcome};
@@ -182,6 +185,11 @@ impl Store {
     /// The capture queue: text staged for filing later, until committed to a note.
     pub fn capture_queue(&self) -> CaptureQueue<'_> {
         CaptureQueue::new(self)
+    }
+
+    /// Aggregates for the metrics: index sizes, the event log's calls.
+    pub fn counts(&self) -> Counts<'_> {
+        Counts::new(self)
     }
 
     /// The rows the link graph is built from: note paths and stored links.

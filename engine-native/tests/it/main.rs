@@ -27,6 +27,7 @@ mod governor;
 mod index;
 mod layers;
 mod mcp;
+mod metrics;
 mod store;
 mod throttle;
 mod tools;
