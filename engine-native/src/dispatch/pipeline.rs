@@ -14,6 +14,7 @@ use crate::server::{
     ToolContext, UNREGISTERED_TOOL, VAULT_ARG, VaultEntry,
 };
 use crate::store::{Claim, Event, Outcome, store_fault};
+use crate::telemetry::spans::{self, Finished, Gate};
 use crate::throttle::rate_class;
 use crate::vault::{journal, queue};
 
@@ -120,15 +121,25 @@ impl Dispatcher {
         let mut trace = Trace::default();
         // 0. a facade envelope runs its inner tool: every gate, the hash and the audit row
         //    see the inner name and arguments, exactly as a call by name
-        let (name, result) = match resolve_envelope(served.registry(), caller, name, args) {
-            Ok((inner, args)) => {
-                let result = self.run(&served, caller, &inner, args, extras, &mut trace);
-                (inner, result)
-            }
+        let (name, args) = match resolve_envelope(served.registry(), caller, name, args) {
+            Ok((inner, args)) => (inner, Ok(args)),
             Err(error) => (name.to_owned(), Err(error)),
         };
+        let span = spans::call(tool_label(&served, &name), &caller.id);
+        let result = span.in_scope(|| {
+            args.and_then(|args| self.run(&served, caller, &name, args, extras, &mut trace))
+        });
         let duration_ms = self.server.clock.now_ms().saturating_sub(started);
         self.record(&served, caller, &name, &trace, &result, duration_ms);
+        spans::finish_call(
+            &span,
+            &Finished {
+                vault: trace.vault.as_deref(),
+                error: result.as_ref().err(),
+                replayed: trace.replayed,
+                duration_ms,
+            },
+        );
         CallOutcome {
             result,
             args_hash: trace.args_hash,
@@ -148,7 +159,9 @@ impl Dispatcher {
         trace: &mut Trace,
     ) -> Result<Value, ToolError> {
         // 1. lookup + visibility (hidden and disabled look unregistered)
-        let tool = served.registry().callable(name, caller);
+        let tool = Gate::Lookup
+            .span()
+            .in_scope(|| served.registry().callable(name, caller));
         // 2. args hash, without the approval token
         if args.is_null() {
             args = json!({});
@@ -162,18 +175,18 @@ impl Dispatcher {
         }
         let tool = tool.ok_or_else(|| ToolError::tool_not_found(name))?;
         // 3. input validation
-        validate_args(&tool.def.input_schema, &args)?;
+        Gate::Validate.check(|| validate_args(&tool.def.input_schema, &args))?;
         // 4. scopes
-        if !satisfies_all(&caller.scopes, &tool.scopes) {
-            return Err(ToolError::forbidden_scopes(&tool.scopes, &caller.scopes));
-        }
+        Gate::Scopes.check(|| {
+            if satisfies_all(&caller.scopes, &tool.scopes) {
+                Ok(())
+            } else {
+                Err(ToolError::forbidden_scopes(&tool.scopes, &caller.scopes))
+            }
+        })?;
         // 5. vault binding
-        let entry = bind_vault(served, caller, tool, &args)?;
+        let entry = Gate::Vault.check(|| bind_vault(served, caller, tool, &args))?;
         trace.vault = Some(entry.id.clone());
-        // 6. read-only kill switch, precheck
-        if entry.read_only && tool.is_mutating() {
-            return Err(read_only_vault(&entry.id, tool.name()));
-        }
         let key = tool
             .def
             .idempotency
@@ -192,9 +205,16 @@ impl Dispatcher {
             approval,
         )
         .reporting_to(extras.progress);
-        if let Some(precheck) = tool.def.precheck {
-            precheck(&ctx, &handler_args)?;
-        }
+        // 6. read-only kill switch, precheck
+        Gate::Precheck.check(|| {
+            if entry.read_only && tool.is_mutating() {
+                return Err(read_only_vault(&entry.id, tool.name()));
+            }
+            match tool.def.precheck {
+                Some(precheck) => precheck(&ctx, &handler_args),
+                None => Ok(()),
+            }
+        })?;
         // 7-10
         let Some(key) = key else {
             return self
@@ -202,19 +222,20 @@ impl Dispatcher {
                 .map(|(value, _)| value)
                 .map_err(|(error, _)| error);
         };
-        match self
-            .server
-            .store
-            .idempotency()
-            .claim(
-                &entry.id,
-                &key,
-                name,
-                &args_hash,
-                self.server.clock.now_seconds(),
-            )
-            .map_err(store_fault)?
-        {
+        let claim = Gate::Idempotency.check(|| {
+            self.server
+                .store
+                .idempotency()
+                .claim(
+                    &entry.id,
+                    &key,
+                    name,
+                    &args_hash,
+                    self.server.clock.now_seconds(),
+                )
+                .map_err(store_fault)
+        })?;
+        match claim {
             Claim::Fresh | Claim::Reclaimed => {}
             Claim::Replay(text) => {
                 trace.replayed = true;
@@ -258,13 +279,15 @@ impl Dispatcher {
     ) -> Result<(Value, String), (ToolError, Stage)> {
         let tool = ctx.tool();
         let before = |error| (error, Stage::NoEffect);
-        self.throttle
-            .check(
-                &ctx.caller().id,
-                rate_class(&tool.scopes),
-                ctx.vault_id(),
-                self.server.clock.now_ms(),
-            )
+        Gate::Throttle
+            .check(|| {
+                self.throttle.check(
+                    &ctx.caller().id,
+                    rate_class(&tool.scopes),
+                    ctx.vault_id(),
+                    self.server.clock.now_ms(),
+                )
+            })
             .map_err(before)?;
         if tool.needs_confirmation() {
             let call = ApprovalFor {
@@ -275,18 +298,25 @@ impl Dispatcher {
             };
             let proposal =
                 json!({ "tool": tool.name(), "vault": ctx.vault_id(), "arguments": args });
-            self.server
-                .obtain_approval(&call, ctx.take_approval(), proposal)
+            Gate::Hitl
+                .check(|| {
+                    self.server
+                        .obtain_approval(&call, ctx.take_approval(), proposal)
+                })
                 .map_err(before)?;
         }
-        check_path_args(tool, ctx.vault_entry(), &ctx.caller().scopes, args).map_err(before)?;
+        Gate::Acl
+            .check(|| check_path_args(tool, ctx.vault_entry(), &ctx.caller().scopes, args))
+            .map_err(before)?;
         let run = || (tool.def.handler)(ctx, handler_args);
-        let (outcome, befores) = journal::record(ctx.vault(), || {
-            if tool.is_mutating() {
-                queue::serialized(ctx.vault(), run)
-            } else {
-                run()
-            }
+        let (outcome, befores) = Gate::Handler.check_with(|| {
+            journal::record(ctx.vault(), || {
+                if tool.is_mutating() {
+                    queue::serialized(ctx.vault(), run)
+                } else {
+                    run()
+                }
+            })
         });
         *changed = self.keep_snapshots(ctx, &befores);
         if tool.is_mutating() || !befores.is_empty() {
@@ -300,10 +330,8 @@ impl Dispatcher {
             };
             (error, stage)
         })?;
-        let text = self
-            .server
-            .governor
-            .serialize(&value)
+        let text = Gate::Governor
+            .check(|| self.server.governor.serialize(&value))
             .map_err(|error| (error, Stage::AfterEffect))?;
         Ok((value, text))
     }
@@ -352,6 +380,17 @@ impl Dispatcher {
             self.server.metrics.record_bookkeeping_fault();
         }
         self.trace_in_session(served, caller, name, trace, result, duration_ms);
+    }
+}
+
+/// The tool the call's span is named after, as the metrics label it: `name` when it is
+/// registered, else [`UNREGISTERED_TOOL`] (an unknown name is the caller's text, never a
+/// span name).
+fn tool_label<'n>(served: &Served, name: &'n str) -> &'n str {
+    if served.registry().get(name).is_some() {
+        name
+    } else {
+        UNREGISTERED_TOOL
     }
 }
 

@@ -28,6 +28,7 @@ mod index;
 mod layers;
 mod mcp;
 mod store;
+mod telemetry;
 mod throttle;
 mod tools;
 mod upkeep;
