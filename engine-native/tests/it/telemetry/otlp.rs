@@ -2,13 +2,13 @@
 //! `observability.otlp.endpoint`.
 
 use std::collections::BTreeMap;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use obsidian_tc::telemetry::otlp::SpanExport;
 use serde_json::json;
 
-use super::receiver::{OTEL_VARS, Receiver};
-use crate::support::mcp::{BIN, EMBEDDINGS_OFF, arg, vault, write_config};
+use super::receiver::{Receiver, run_call};
+use crate::support::mcp::{EMBEDDINGS_OFF, arg, vault, write_config};
 
 /// The export `configured` and the variables `vars` ask for.
 fn export(configured: Option<&str>, vars: &[(&str, &str)]) -> Option<SpanExport> {
@@ -73,23 +73,10 @@ fn the_sdk_switches_turn_export_off_whatever_is_set() {
 }
 
 /// Runs `obsidian-tc call read_note` on `hello.md` with `extra` arguments (the vault or
-/// config) and the variables `env`, to completion.
+/// config) and the variables `env`, embeddings off, to completion.
 fn read_hello(extra: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut command = Command::new(BIN);
-    command
-        .args(["call", "read_note", "--args", r#"{"path": "hello.md"}"#])
-        .args(extra)
-        .env_remove("OBSIDIAN_TC_CONFIG")
-        .env(EMBEDDINGS_OFF.0, EMBEDDINGS_OFF.1);
-    for var in OTEL_VARS {
-        command.env_remove(var);
-    }
-    let output = command
-        .envs(env.iter().copied())
-        .output()
-        .expect("run obsidian-tc call");
-    assert!(output.status.success(), "{output:?}");
-    output
+    let env: Vec<(&str, &str)> = env.iter().copied().chain([EMBEDDINGS_OFF]).collect();
+    run_call("read_note", r#"{"path": "hello.md"}"#, extra, &env)
 }
 
 #[test]

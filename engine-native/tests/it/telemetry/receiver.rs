@@ -3,6 +3,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::process::{Command, Output};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -10,6 +11,8 @@ use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
 use opentelemetry_proto::tonic::common::v1::any_value::Value as AnyValue;
 use opentelemetry_proto::tonic::common::v1::{AnyValue as Any, KeyValue};
 use prost::Message;
+
+use crate::support::mcp::BIN;
 
 /// One received span, its ids in hex.
 #[derive(Debug, Clone)]
@@ -229,3 +232,22 @@ pub const OTEL_VARS: [&str; 9] = [
     "OTEL_TRACES_SAMPLER_ARG",
     "OTEL_BSP_SCHEDULE_DELAY",
 ];
+
+/// Runs `obsidian-tc call <tool> --args <args> <extra>` with only the variables `env` of
+/// [`OTEL_VARS`] and no `OBSIDIAN_TC_CONFIG`, to completion; fails unless it succeeds.
+pub fn run_call(tool: &str, args: &str, extra: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(BIN);
+    command
+        .args(["call", tool, "--args", args])
+        .args(extra)
+        .env_remove("OBSIDIAN_TC_CONFIG");
+    for var in OTEL_VARS {
+        command.env_remove(var);
+    }
+    let output = command
+        .envs(env.iter().copied())
+        .output()
+        .expect("run obsidian-tc call");
+    assert!(output.status.success(), "{output:?}");
+    output
+}

@@ -10,8 +10,9 @@ use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::{ConfigureCommandExt, StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::json;
 
-use super::receiver::{OTEL_VARS, Receiver, Span};
-use crate::support::mcp::{BIN, EMBEDDINGS_OFF, HttpServer, arg, call, vault};
+use super::receiver::{OTEL_VARS, Receiver, Span, run_call};
+use crate::support::embed::MockApi;
+use crate::support::mcp::{BIN, EMBEDDINGS_OFF, HttpServer, arg, call, vault, write_config};
 
 /// Text the calls send, which no span may hold.
 const APPENDED: &str = "a line only the note may hold";
@@ -211,4 +212,56 @@ async fn concurrent_http_sessions_never_share_a_trace() {
     let lists = &by_tool["tools/call list_notes"];
     assert_eq!((reads.len(), lists.len()), (CALLS, CALLS));
     assert!(reads.is_disjoint(lists));
+}
+
+#[test]
+fn an_embedding_request_in_a_call_is_a_span_below_it() {
+    let receiver = Receiver::start();
+    let api = MockApi::start(3);
+    let vault = vault();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = dir.path().join("config.json");
+    let embeddings = json!({
+        "embeddings": {
+            "provider": "openai", "endpoint": format!("{}/v1", api.url()), "apiKey": "sk-test",
+            "dimensions": 3, "retries": 0
+        }
+    });
+    write_config(&config, vault.path(), embeddings);
+    let endpoint = receiver.endpoint();
+    run_call(
+        "find_capability",
+        &json!({ "query": "rename a note" }).to_string(),
+        &["--config", &arg(&config)],
+        &[("OTEL_EXPORTER_OTLP_ENDPOINT", &endpoint)],
+    );
+    assert!(!api.requests().is_empty(), "the provider was asked");
+
+    let spans = receiver.wait_for_roots(1);
+    let traces = traces(&spans);
+    assert_eq!(traces.len(), 1, "{spans:#?}");
+    let trace = traces.values().next().expect("the call's trace");
+    let (root, _) = one_call(trace);
+    assert_eq!(root.name, "tools/call find_capability");
+    let handler = trace
+        .iter()
+        .find(|span| span.name == "handler" && span.parent_id == root.span_id)
+        .expect("the handler's span");
+    let embeds: Vec<&&Span> = trace.iter().filter(|span| span.name == "embed").collect();
+    assert!(!embeds.is_empty(), "{trace:#?}");
+    for embed in embeds {
+        assert_eq!(embed.parent_id, handler.span_id);
+        assert_eq!(embed.attribute("gen_ai.operation.name"), Some("embeddings"));
+        assert!(matches!(
+            embed.attribute("obsidian_tc.embed.kind"),
+            Some("query" | "document")
+        ));
+        assert!(
+            embed
+                .attributes
+                .iter()
+                .all(|(_, value)| !value.contains("rename a note")),
+            "{embed:#?}"
+        );
+    }
 }
