@@ -1,6 +1,7 @@
 //! What the process tells its operator besides the tools' answers: logs on stderr
 //! ([`logs`]) and, when an OTLP endpoint is set, one OpenTelemetry trace per tool call
-//! ([`otlp`], [`spans`]).
+//! ([`otlp`], [`spans`]), continuing the client's trace when a request carries one
+//! ([`propagation`]).
 //!
 //! [`Telemetry::install`] sets the process-wide `tracing` subscriber once: the log layer,
 //! filtered by `RUST_LOG`, and the span export layer when export is on. The spans of
@@ -12,6 +13,7 @@
 
 pub mod logs;
 pub mod otlp;
+pub mod propagation;
 pub mod spans;
 
 use opentelemetry_sdk::trace::SdkTracerProvider;

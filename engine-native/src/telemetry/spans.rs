@@ -8,10 +8,11 @@
 //! ([`export_layer`]) enables; with export off every function here returns a disabled span
 //! and records nothing.
 
-use opentelemetry::trace::TracerProvider;
+use opentelemetry::trace::{TraceContextExt, TracerProvider};
 use opentelemetry_sdk::trace::SdkTracerProvider;
 use tracing::field::Empty;
 use tracing::{Span, Subscriber};
+use tracing_opentelemetry::OpenTelemetrySpanExt;
 use tracing_subscriber::Layer;
 use tracing_subscriber::filter::{LevelFilter, filter_fn};
 use tracing_subscriber::registry::LookupSpan;
@@ -119,10 +120,13 @@ where
 }
 
 /// The root span of one call of `tool` (a registered name, or the placeholder of an unknown
-/// one) by `caller`: a new trace (never a child of whatever span the calling thread is in),
-/// so no two calls share a trace id. [`finish_call`] records how it ended.
+/// one) by `caller`: a new trace, never a child of whatever span the calling thread is in,
+/// so no two calls share a trace id; or, inside [`RemoteParent::continuing`], a child of the
+/// client's span. [`finish_call`] records how it ended.
+///
+/// [`RemoteParent::continuing`]: crate::telemetry::propagation::RemoteParent::continuing
 pub fn call(tool: &str, caller: &str) -> Span {
-    tracing::info_span!(
+    let span = tracing::info_span!(
         target: SPAN_TARGET,
         parent: None,
         "tools/call",
@@ -137,7 +141,20 @@ pub fn call(tool: &str, caller: &str) -> Span {
         obsidian_tc.vault = Empty,
         obsidian_tc.replayed = Empty,
         obsidian_tc.duration_ms = Empty,
-    )
+    );
+    if !span.is_disabled() {
+        let attached = opentelemetry::Context::current();
+        if attached.span().span_context().is_remote() {
+            // A span not yet entered takes a new parent; nothing else can fail here.
+            let _ = span.set_parent(attached);
+        }
+    }
+    span
+}
+
+/// Whether tool-call spans are exported (the export layer is installed).
+pub fn exporting() -> bool {
+    tracing::enabled!(target: SPAN_TARGET, tracing::Level::INFO)
 }
 
 /// What [`finish_call`] records on a call's span.

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, RequestMetaObject};
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::{ConfigureCommandExt, StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::json;
@@ -264,4 +265,38 @@ fn an_embedding_request_in_a_call_is_a_span_below_it() {
             "{embed:#?}"
         );
     }
+}
+
+#[tokio::test]
+async fn a_call_with_a_traceparent_continues_the_clients_trace() {
+    const TRACE: &str = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const CLIENT_SPAN: &str = "00f067aa0ba902b7";
+    let receiver = Receiver::start();
+    let vault = vault();
+    let client = stdio_exporting(vault.path(), &receiver).await;
+    let mut meta = RequestMetaObject::new();
+    meta.set_traceparent(format!("00-{TRACE}-{CLIENT_SPAN}-01"));
+    let mut params =
+        CallToolRequestParams::new("read_note").with_arguments(rmcp::object!({"path": "hello.md"}));
+    params.meta = Some(meta);
+    let continued = client.call_tool(params).await.expect("tools/call answers");
+    assert_eq!(continued.is_error, Some(false));
+    let own = call(&client, "read_note", json!({"path": "hello.md"})).await;
+    assert_eq!(own.is_error, Some(false));
+    client.cancel().await.expect("close");
+
+    let calls: Vec<Span> = receiver
+        .wait_for_roots(1)
+        .into_iter()
+        .filter(|span| span.name == "tools/call read_note")
+        .collect();
+    assert_eq!(calls.len(), 2, "{calls:#?}");
+    let (continuing, own): (Vec<&Span>, Vec<&Span>) =
+        calls.iter().partition(|span| span.trace_id == TRACE);
+    assert_eq!(continuing.len(), 1, "{calls:#?}");
+    assert_eq!(continuing[0].parent_id, CLIENT_SPAN);
+    assert!(
+        own[0].is_root(),
+        "a call without a traceparent starts its own trace"
+    );
 }
