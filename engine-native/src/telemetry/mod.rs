@@ -55,11 +55,6 @@ impl Telemetry {
             provider: installed.is_ok().then_some(provider).flatten(),
         }
     }
-
-    /// Whether tool-call spans are exported.
-    pub fn exporting(&self) -> bool {
-        self.provider.is_some()
-    }
 }
 
 impl Drop for Telemetry {
