@@ -58,7 +58,7 @@ impl Telemetry {
 }
 
 impl Drop for Telemetry {
-    /// Sends the spans still queued and stops the exporter (bounded by the OTLP timeout):
+    /// Sends the spans still queued and stops the exporter (waiting at most the SDK's 5 s):
     /// the server's exit paths (stdio EOF, SIGTERM, the end of `obsidian-tc call`) drop it
     /// before the process ends.
     fn drop(&mut self) {

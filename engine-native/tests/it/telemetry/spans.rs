@@ -5,11 +5,15 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+use obsidian_tc::errors::ToolError;
+use obsidian_tc::telemetry::logs::{self, LogFormat};
+use obsidian_tc::telemetry::spans::{self, Gate};
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, RequestMetaObject};
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::{ConfigureCommandExt, StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::json;
+use tracing_subscriber::layer::SubscriberExt;
 
 use super::receiver::{OTEL_VARS, Receiver, Span, run_call};
 use crate::support::embed::MockApi;
@@ -299,4 +303,17 @@ async fn a_call_with_a_traceparent_continues_the_clients_trace() {
         own[0].is_root(),
         "a call without a traceparent starts its own trace"
     );
+}
+
+#[test]
+fn without_the_export_layer_no_span_exists_whatever_rust_log_says() {
+    let logs_only = tracing_subscriber::registry().with(logs::layer(LogFormat::Json));
+    tracing::subscriber::with_default(logs_only, || {
+        assert!(!spans::exporting());
+        assert!(spans::call("read_note", "cli").is_disabled());
+        assert!(Gate::Handler.span().is_disabled());
+        assert!(spans::refresh_index(1).is_disabled());
+        let checked: Result<(), ToolError> = Gate::Acl.check(|| Ok(()));
+        assert!(checked.is_ok());
+    });
 }
