@@ -140,3 +140,45 @@ fn without_an_endpoint_or_when_disabled_nothing_is_sent() {
     // Each process flushed before it exited: what it sent has arrived.
     assert_eq!(receiver.requests(), 0);
 }
+
+#[test]
+fn the_sdk_reads_headers_resource_and_sampler_from_the_environment() {
+    let receiver = Receiver::start();
+    let vault = vault();
+    let endpoint = receiver.endpoint();
+    let folder = arg(vault.path());
+    read_hello(
+        &[&folder],
+        &[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", &endpoint),
+            ("OTEL_EXPORTER_OTLP_HEADERS", "x-api-key=collector-key"),
+            (
+                "OTEL_RESOURCE_ATTRIBUTES",
+                "deployment.environment.name=test",
+            ),
+        ],
+    );
+    assert!(
+        receiver
+            .headers()
+            .contains(&("x-api-key".to_owned(), "collector-key".to_owned())),
+        "{:?}",
+        receiver.headers()
+    );
+    let spans = receiver.spans();
+    assert_eq!(spans.iter().filter(|span| span.is_root()).count(), 1);
+    let environment = ("deployment.environment.name".to_owned(), "test".to_owned());
+    assert!(
+        spans
+            .iter()
+            .all(|span| span.resource.contains(&environment))
+    );
+    read_hello(
+        &[&folder],
+        &[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", &endpoint),
+            ("OTEL_TRACES_SAMPLER", "always_off"),
+        ],
+    );
+    assert_eq!(receiver.requests(), 1, "a sampled-out call sends nothing");
+}

@@ -29,6 +29,8 @@ pub struct Span {
     pub attributes: Vec<(String, String)>,
     /// The resource's `service.name`.
     pub service: String,
+    /// The resource's attributes, values as text.
+    pub resource: Vec<(String, String)>,
 }
 
 impl Span {
@@ -51,6 +53,8 @@ impl Span {
 struct Received {
     spans: Vec<Span>,
     requests: usize,
+    /// The headers of every request, names lowercase.
+    headers: Vec<(String, String)>,
     wrong: Vec<String>,
 }
 
@@ -84,6 +88,11 @@ impl Receiver {
     /// Every span so far.
     pub fn spans(&self) -> Vec<Span> {
         self.received.lock().expect("lock").spans.clone()
+    }
+
+    /// The headers of every request so far, names lowercase.
+    pub fn headers(&self) -> Vec<(String, String)> {
+        self.received.lock().expect("lock").headers.clone()
     }
 
     /// How many export requests arrived.
@@ -121,8 +130,7 @@ fn serve(stream: TcpStream, received: &Mutex<Received>) {
         if reader.read_line(&mut request_line).unwrap_or(0) == 0 {
             return;
         }
-        let mut length = 0;
-        let mut content_type = String::new();
+        let mut headers = Vec::new();
         loop {
             let mut line = String::new();
             if reader.read_line(&mut line).unwrap_or(0) == 0 {
@@ -133,17 +141,27 @@ fn serve(stream: TcpStream, received: &Mutex<Received>) {
                 break;
             }
             if let Some((name, value)) = line.split_once(':') {
-                match name.trim().to_ascii_lowercase().as_str() {
-                    "content-length" => length = value.trim().parse().unwrap_or(0),
-                    "content-type" => content_type = value.trim().to_owned(),
-                    _ => {}
-                }
+                headers.push((name.trim().to_ascii_lowercase(), value.trim().to_owned()));
             }
         }
+        let header = |wanted: &str| {
+            headers
+                .iter()
+                .find(|(name, _)| name == wanted)
+                .map(|(_, value)| value.clone())
+                .unwrap_or_default()
+        };
+        let length = header("content-length").parse().unwrap_or(0);
+        let content_type = header("content-type");
         let mut body = vec![0; length];
         if reader.read_exact(&mut body).is_err() {
             return;
         }
+        received
+            .lock()
+            .expect("lock")
+            .headers
+            .extend(headers.iter().cloned());
         record(received, request_line.trim(), &content_type, &body);
         let answer =
             "HTTP/1.1 200 OK\r\nContent-Type: application/x-protobuf\r\nContent-Length: 0\r\n\r\n";
@@ -170,12 +188,16 @@ fn record(received: &Mutex<Received>, request_line: &str, content_type: &str, bo
         return;
     };
     for resource_spans in export.resource_spans {
-        let service = resource_spans
+        let resource: Vec<(String, String)> = resource_spans
             .resource
             .iter()
             .flat_map(|resource| &resource.attributes)
-            .find(|attribute| attribute.key == "service.name")
-            .map(text_of)
+            .map(|attribute| (attribute.key.clone(), text_of(attribute)))
+            .collect();
+        let service = resource
+            .iter()
+            .find(|(key, _)| key == "service.name")
+            .map(|(_, value)| value.clone())
             .unwrap_or_default();
         for span in resource_spans
             .scope_spans
@@ -193,6 +215,7 @@ fn record(received: &Mutex<Received>, request_line: &str, content_type: &str, bo
                     .map(|attribute| (attribute.key.clone(), text_of(attribute)))
                     .collect(),
                 service: service.clone(),
+                resource: resource.clone(),
             });
         }
     }
