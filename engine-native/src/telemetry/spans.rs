@@ -192,10 +192,13 @@ pub fn refresh_index(notes: usize) -> Span {
 }
 
 /// The span of one embedding request of `texts` texts of `kind` (`query` or `document`)
-/// to `model`, when it runs inside a tool call; disabled outside one (the background
+/// to `model`, when it runs inside a tool call's span; disabled outside one (the background
 /// indexing of a vault makes no traces).
 pub fn embed(kind: &'static str, texts: usize, model: &str) -> Span {
-    if Span::current().is_none() {
+    let in_call = Span::current()
+        .metadata()
+        .is_some_and(|metadata| metadata.target() == SPAN_TARGET);
+    if !in_call {
         return Span::none();
     }
     tracing::info_span!(
