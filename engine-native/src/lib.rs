@@ -19,9 +19,11 @@
 //! 8. [`companion`], [`index`]: the client of TC Bridge inside Obsidian; the search index.
 //! 9. [`audit`], [`config`], [`vectors`]: reading the audit log; the configuration; embedding
 //!    vectors, stored and in memory.
-//! 10. [`auth`], [`embed`], [`governor`], [`schema`], [`sessions`], [`store`], [`throttle`]:
+//! 10. [`auth`], [`embed`], [`governor`], [`schema`], [`sessions`], [`store`], [`telemetry`],
+//!     [`throttle`]:
 //!     bearer tokens and callers; embedding providers; the result byte limit; JSON Schema
-//!     validation; sessions and their JSONL traces; the SQLite cache; rate limits.
+//!     validation; sessions and their JSONL traces; the SQLite cache; logs and OpenTelemetry
+//!     spans; rate limits.
 //! 11. [`bases`], [`memory`], [`note`], [`periodic`], [`task_line`]: what an Obsidian file
 //!     says (a base, an entity of agent memory, a note, a periodic note's place, a task line).
 //! 12. [`calendar`], [`content`], [`edits`], [`errors`], [`frontmatter`], [`vault`]: dates,
@@ -55,6 +57,7 @@ pub mod sessions;
 pub mod stdio_bridge;
 pub mod store;
 pub mod task_line;
+pub mod telemetry;
 pub mod throttle;
 pub mod tools;
 pub mod upkeep;

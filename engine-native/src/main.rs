@@ -1,7 +1,7 @@
 //! `obsidian-tc`: the command-line entry point of the native server (see [`obsidian_tc::cli`]).
 
 use std::ffi::{c_int, c_long};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
@@ -20,6 +20,7 @@ use obsidian_tc::cli::source::load_config;
 use obsidian_tc::cli::stdio_bridge::run_bridge;
 use obsidian_tc::cli::token::run_token;
 use obsidian_tc::cli::{EXIT_FAILURE, EXIT_OK};
+use obsidian_tc::telemetry::Telemetry;
 
 /// mimalloc instead of the system allocator: indexing allocates many small, short-lived
 /// strings and token lists, and a full index of pf2e-srd (11,181 notes) took 4.6 s with
@@ -29,15 +30,29 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     configure_heap();
-    init_logging();
     let cli = Cli::parse();
-    let code = match cli.command {
+    let format = cli.log_format;
+    let command = match cli.command {
+        None if cli.serve.path.is_some() || cli.serve.config.is_some() => {
+            Some(Command::Serve(ServeArgs {
+                flags: cli.serve,
+                host: None,
+                port: None,
+            }))
+        }
+        command => command,
+    };
+    // `serve` and `call` install the logs with the span export once their configuration
+    // is loaded (it may name the OTLP endpoint); every other command logs from here.
+    let telemetry = (!matches!(command, Some(Command::Serve(_) | Command::Call(_))))
+        .then(|| Telemetry::install(format, None));
+    let code = match command {
         Some(Command::Version) => {
             println!("obsidian-tc {}", obsidian_tc::cli::version::long_version());
             EXIT_OK
         }
-        Some(Command::Serve(args)) => run_serve(args),
-        Some(Command::Call(args)) => run_call(args),
+        Some(Command::Serve(args)) => run_serve(args, format),
+        Some(Command::Call(args)) => run_call(args, format),
         Some(Command::Elicit(command)) => run_elicit(command),
         Some(Command::Audit(args)) => run_audit(args),
         Some(Command::Index(args)) => run_index(args),
@@ -49,11 +64,6 @@ fn main() -> ExitCode {
         Some(Command::Plugin(command)) => run_plugin(command),
         Some(Command::Bridge(args)) => run_bridge(args),
         Some(Command::Setup(args)) => run_setup(&args),
-        None if cli.serve.path.is_some() || cli.serve.config.is_some() => run_serve(ServeArgs {
-            flags: cli.serve,
-            host: None,
-            port: None,
-        }),
         None => {
             if Cli::command().print_help().is_err() {
                 return ExitCode::from(EXIT_FAILURE);
@@ -62,6 +72,7 @@ fn main() -> ExitCode {
             EXIT_OK
         }
     };
+    drop(telemetry);
     exit_now(code)
 }
 
@@ -125,19 +136,6 @@ fn exit_now(code: u8) -> ! {
     let _ = std::io::stderr().flush();
     // SAFETY: `_exit` only ends the process; every buffer of ours was flushed above.
     unsafe { libc::_exit(i32::from(code)) }
-}
-
-/// Logs to stderr only (stdout carries MCP on stdio); `RUST_LOG` filters, default
-/// `warn,obsidian_tc=info`. Colours only on a terminal, so log files and the clients that
-/// capture a server's stderr get plain text.
-fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,obsidian_tc=info"));
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .with_env_filter(filter)
-        .init();
 }
 
 fn run_config(command: ConfigCommand) -> u8 {

@@ -6,6 +6,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::cli::setup::client::Client;
 use crate::config::ConfigFlags;
+use crate::telemetry::logs::LogFormat;
 
 /// Turns an Obsidian vault into a safe, fast tool for AI agents over MCP.
 ///
@@ -26,6 +27,10 @@ pub struct Cli {
     /// The vault folder or config file to serve (same as `serve`).
     #[command(flatten)]
     pub serve: ConfigFlags,
+    /// How log lines on stderr are written: `text` for people, `json` (one object per line)
+    /// for machines. `RUST_LOG` filters either.
+    #[arg(long, global = true, value_enum, value_name = "FORMAT", default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
 }
 
 /// The subcommands.

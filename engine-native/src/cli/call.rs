@@ -6,8 +6,10 @@ use serde_json::Value;
 
 use crate::auth::Caller;
 use crate::cli::args::CallArgs;
-use crate::cli::source::dispatcher_for;
+use crate::cli::source::{load_config_or_exit, open_dispatcher_or_exit};
 use crate::cli::{CLI_CALLER_ID, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, print_result};
+use crate::telemetry::Telemetry;
+use crate::telemetry::logs::LogFormat;
 
 /// The caller of `obsidian-tc call`: id `cli`, every scope, no vault binding.
 pub fn cli_caller() -> Caller {
@@ -19,8 +21,10 @@ pub fn cli_caller() -> Caller {
 }
 
 /// Runs the call and prints the structured result (stdout, exit 0) or the structured error
-/// (stdout, exit 1); bad arguments or configuration go to stderr with exit 2.
-pub fn run_call(args: CallArgs) -> u8 {
+/// (stdout, exit 1); bad arguments or configuration go to stderr with exit 2. Logs go to
+/// stderr in `format`; the call's spans are exported (and flushed before it returns) when
+/// the configuration or the environment names an OTLP endpoint.
+pub fn run_call(args: CallArgs, format: LogFormat) -> u8 {
     let call_args: Value = match serde_json::from_str(&args.args) {
         Ok(value @ Value::Object(_)) => value,
         Ok(_) => {
@@ -32,7 +36,13 @@ pub fn run_call(args: CallArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
-    let dispatcher = match dispatcher_for(&args.flags) {
+    let config = match load_config_or_exit(&args.flags) {
+        Ok(config) => config,
+        Err(code) => return code,
+    };
+    let _telemetry =
+        Telemetry::install(format, config.config.observability.otlp.endpoint.as_deref());
+    let dispatcher = match open_dispatcher_or_exit(config) {
         Ok(dispatcher) => dispatcher,
         Err(code) => return code,
     };

@@ -18,11 +18,15 @@ use crate::dispatch::Dispatcher;
 use crate::mcp::http::{bind, serve_http};
 use crate::mcp::shutdown::cancel_on_signal;
 use crate::mcp::stdio::serve_stdio;
+use crate::telemetry::Telemetry;
+use crate::telemetry::logs::LogFormat;
 use crate::upkeep::keep_fresh;
 use crate::upkeep::{run_maintenance, sweep_interval};
 
-/// Runs the server described by `args` until it stops; returns the exit code.
-pub fn run_serve(args: ServeArgs) -> u8 {
+/// Runs the server described by `args` until it stops, logging in `format` and exporting
+/// tool-call spans when its configuration or the environment names an OTLP endpoint (the
+/// spans still queued are sent before it returns); returns the exit code.
+pub fn run_serve(args: ServeArgs, format: LogFormat) -> u8 {
     let mut flags = args.flags;
     if args.host.is_some() {
         flags.http_host = args.host;
@@ -35,6 +39,8 @@ pub fn run_serve(args: ServeArgs) -> u8 {
         Ok(config) => config,
         Err(code) => return code,
     };
+    let _telemetry =
+        Telemetry::install(format, config.config.observability.otlp.endpoint.as_deref());
     let transports = &config.config.transports;
     let http = transports.http.enabled;
     let stdio = transports.stdio.enabled && !http_flag;

@@ -16,6 +16,9 @@
 //! 10. the byte governor (`overflow`), the idempotency record, metrics and an `event_log` row,
 //!     and a line in the trace of the caller's open session in the vault, if any.
 //!
+//! With span export on ([`crate::telemetry`]), each call is a trace of its own: a root span
+//! named after the tool, a child per gate, and children for the index refresh and embedding.
+//!
 //! A pre-handler failure releases an idempotency claim; a handler failure after
 //! [`crate::server::ToolContext::mark_effect_started`], or an overflow, leaves it
 //! `indeterminate`.

@@ -15,6 +15,7 @@ use crate::server::{
     Served, Tool, ToolContext, VAULT_ARG, VaultEntry, call_labels,
 };
 use crate::store::{Claim, Event, Outcome, store_fault};
+use crate::telemetry::spans::{self, Finished, Gate};
 use crate::throttle::rate_class;
 use crate::vault::{journal, queue};
 
@@ -126,15 +127,29 @@ impl Dispatcher {
         let mut trace = Trace::default();
         // 0. a facade envelope runs its inner tool: every gate, the hash and the audit row
         //    see the inner name and arguments, exactly as a call by name
-        let (name, result) = match resolve_envelope(served.registry(), caller, name, args) {
-            Ok((inner, args)) => {
-                let result = self.run(&served, caller, &inner, args, extras, &mut trace);
-                (inner, result)
-            }
+        let (name, args) = match resolve_envelope(served.registry(), caller, name, args) {
+            Ok((inner, args)) => (inner, Ok(args)),
             Err(error) => (name.to_owned(), Err(error)),
         };
+        // The span is named as the metrics label the tool: an unknown name is the caller's text.
+        let span = spans::call(
+            call_labels(&name, served.registry().get(&name)).0,
+            &caller.id,
+        );
+        let result = span.in_scope(|| {
+            args.and_then(|args| self.run(&served, caller, &name, args, extras, &mut trace))
+        });
         let duration_ms = self.server.clock.now_ms().saturating_sub(started);
         self.record(&served, caller, &name, &trace, &result, duration_ms);
+        spans::finish_call(
+            &span,
+            &Finished {
+                vault: trace.vault.as_deref(),
+                error: result.as_ref().err(),
+                replayed: trace.replayed,
+                duration_ms,
+            },
+        );
         CallOutcome {
             result,
             args_hash: trace.args_hash,
@@ -154,7 +169,9 @@ impl Dispatcher {
         trace: &mut Trace,
     ) -> Result<Value, ToolError> {
         // 1. lookup + visibility (hidden and disabled look unregistered)
-        let tool = served.registry().callable(name, caller);
+        let tool = Gate::Lookup
+            .span()
+            .in_scope(|| served.registry().callable(name, caller));
         // 2. args hash, without the approval token
         if args.is_null() {
             args = json!({});
@@ -168,19 +185,19 @@ impl Dispatcher {
         }
         let tool = tool.ok_or_else(|| ToolError::tool_not_found(name))?;
         // 3. input validation
-        validate_args(&tool.def.input_schema, &args)?;
+        Gate::Validate.check(|| validate_args(&tool.def.input_schema, &args))?;
         trace.named = named_paths(tool, &args);
         // 4. scopes
-        if !satisfies_all(&caller.scopes, &tool.scopes) {
-            return Err(ToolError::forbidden_scopes(&tool.scopes, &caller.scopes));
-        }
+        Gate::Scopes.check(|| {
+            if satisfies_all(&caller.scopes, &tool.scopes) {
+                Ok(())
+            } else {
+                Err(ToolError::forbidden_scopes(&tool.scopes, &caller.scopes))
+            }
+        })?;
         // 5. vault binding
-        let entry = bind_vault(served, caller, tool, &args)?;
+        let entry = Gate::Vault.check(|| bind_vault(served, caller, tool, &args))?;
         trace.vault = Some(entry.id.clone());
-        // 6. read-only kill switch, precheck
-        if entry.read_only && tool.is_mutating() {
-            return Err(read_only_vault(&entry.id, tool.name()));
-        }
         let key = tool
             .def
             .idempotency
@@ -199,9 +216,16 @@ impl Dispatcher {
             approval,
         )
         .reporting_to(extras.progress);
-        if let Some(precheck) = tool.def.precheck {
-            precheck(&ctx, &handler_args)?;
-        }
+        // 6. read-only kill switch, precheck
+        Gate::Precheck.check(|| {
+            if entry.read_only && tool.is_mutating() {
+                return Err(read_only_vault(&entry.id, tool.name()));
+            }
+            match tool.def.precheck {
+                Some(precheck) => precheck(&ctx, &handler_args),
+                None => Ok(()),
+            }
+        })?;
         // 7-10
         let Some(key) = key else {
             return self
@@ -209,19 +233,20 @@ impl Dispatcher {
                 .map(|(value, _)| value)
                 .map_err(|(error, _)| error);
         };
-        match self
-            .server
-            .store
-            .idempotency()
-            .claim(
-                &entry.id,
-                &key,
-                name,
-                &args_hash,
-                self.server.clock.now_seconds(),
-            )
-            .map_err(store_fault)?
-        {
+        let claim = Gate::Idempotency.check(|| {
+            self.server
+                .store
+                .idempotency()
+                .claim(
+                    &entry.id,
+                    &key,
+                    name,
+                    &args_hash,
+                    self.server.clock.now_seconds(),
+                )
+                .map_err(store_fault)
+        })?;
+        match claim {
             Claim::Fresh | Claim::Reclaimed => {}
             Claim::Replay(text) => {
                 trace.replayed = true;
@@ -266,13 +291,15 @@ impl Dispatcher {
         let tool = ctx.tool();
         let before = |error| (error, Stage::NoEffect);
         let class = rate_class(&tool.scopes);
-        self.throttle
-            .check(
-                &ctx.caller().id,
-                class,
-                ctx.vault_id(),
-                self.server.clock.now_ms(),
-            )
+        Gate::Throttle
+            .check(|| {
+                self.throttle.check(
+                    &ctx.caller().id,
+                    class,
+                    ctx.vault_id(),
+                    self.server.clock.now_ms(),
+                )
+            })
             .map_err(|error| {
                 self.server
                     .metrics
@@ -288,18 +315,25 @@ impl Dispatcher {
             };
             let proposal =
                 json!({ "tool": tool.name(), "vault": ctx.vault_id(), "arguments": args });
-            self.server
-                .obtain_approval(&call, ctx.take_approval(), proposal)
+            Gate::Hitl
+                .check(|| {
+                    self.server
+                        .obtain_approval(&call, ctx.take_approval(), proposal)
+                })
                 .map_err(before)?;
         }
-        check_path_args(tool, ctx.vault_entry(), &ctx.caller().scopes, args).map_err(before)?;
+        Gate::Acl
+            .check(|| check_path_args(tool, ctx.vault_entry(), &ctx.caller().scopes, args))
+            .map_err(before)?;
         let run = || (tool.def.handler)(ctx, handler_args);
-        let (outcome, befores) = journal::record(ctx.vault(), || {
-            if tool.is_mutating() {
-                queue::serialized(ctx.vault(), run)
-            } else {
-                run()
-            }
+        let (outcome, befores) = Gate::Handler.check_with(|| {
+            journal::record(ctx.vault(), || {
+                if tool.is_mutating() {
+                    queue::serialized(ctx.vault(), run)
+                } else {
+                    run()
+                }
+            })
         });
         *changed = self.keep_snapshots(ctx, &befores);
         if tool.is_mutating() || !befores.is_empty() {
@@ -313,10 +347,8 @@ impl Dispatcher {
             };
             (error, stage)
         })?;
-        let text = self
-            .server
-            .governor
-            .serialize(&value)
+        let text = Gate::Governor
+            .check(|| self.server.governor.serialize(&value))
             .map_err(|error| (error, Stage::AfterEffect))?;
         Ok((value, text))
     }

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use crate::dispatch::dispatcher::Dispatcher;
 use crate::server::context::ToolContext;
+use crate::telemetry::spans;
 use crate::vault::journal::Before;
 
 /// The result fields that name a note a call wrote, moved or removed.
@@ -40,13 +41,16 @@ impl Dispatcher {
             return;
         }
         let now = self.server.clock.now_seconds();
-        if let Err(error) = self.server.indexes.refresh(
-            &self.server.store,
-            ctx.vault_id(),
-            ctx.vault(),
-            &paths,
-            now,
-        ) {
+        let refreshed = spans::refresh_index(paths.len()).in_scope(|| {
+            self.server.indexes.refresh(
+                &self.server.store,
+                ctx.vault_id(),
+                ctx.vault(),
+                &paths,
+                now,
+            )
+        });
+        if let Err(error) = refreshed {
             tracing::warn!(
                 vault = ctx.vault_id(),
                 "the search index missed this write ({error}); the next scan takes it"

@@ -16,6 +16,7 @@ use super::secret_screen::{PassFindings, screen};
 use crate::content::secrets::SecretsAction;
 use crate::embed::{EmbedError, EmbedKind, EmbeddingProvider, Throughput};
 use crate::store::{Store, StoreError};
+use crate::telemetry::spans;
 use crate::vectors::{
     MatrixError, NoteFilter, PendingChunk, SecretFindings, VectorMatrix, VectorRow, VectorStore,
     VectorStoreError,
@@ -291,7 +292,7 @@ impl SemanticIndex {
             let mut paths: Vec<&str> = pending.iter().map(|chunk| chunk.path.as_str()).collect();
             paths.sort_unstable();
             paths.dedup();
-            let embedded = match self.provider.embed(&refs, EmbedKind::Document) {
+            let embedded = match self.embed(&refs, EmbedKind::Document) {
                 Ok(embedded) => embedded,
                 Err(error) => {
                     // Reported by get_index_status until a later pass embeds them.
@@ -362,8 +363,7 @@ impl SemanticIndex {
     pub fn query_vector(&self, query: &str) -> Result<Arc<[f32]>, SemanticError> {
         Ok(self.queries.get_or_embed(query, || {
             Ok::<_, EmbedError>(
-                self.provider
-                    .embed(&[query], EmbedKind::Query)?
+                self.embed(&[query], EmbedKind::Query)?
                     .pop()
                     .unwrap_or_default(),
             )
@@ -373,7 +373,17 @@ impl SemanticIndex {
     /// The embeddings of `texts` as documents (not note chunks: nothing is stored), in order;
     /// `find_capability` ranks the tool catalog by them.
     pub fn embed_documents(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, SemanticError> {
-        Ok(self.provider.embed(texts, EmbedKind::Document)?)
+        Ok(self.embed(texts, EmbedKind::Document)?)
+    }
+
+    /// `texts` embedded as `kind` by the provider, in a span of its own inside a tool call.
+    fn embed(&self, texts: &[&str], kind: EmbedKind) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let kind_name = match kind {
+            EmbedKind::Query => "query",
+            EmbedKind::Document => "document",
+        };
+        let model = &self.provider.fingerprint().model;
+        spans::embed(kind_name, texts.len(), model).in_scope(|| self.provider.embed(texts, kind))
     }
 
     /// The `k` chunks of `vault` nearest to the query vector `query` among the notes

@@ -25,6 +25,7 @@ use crate::mcp::convert::{error_result, success_result};
 use crate::mcp::listing::advertised_tools;
 use crate::mcp::logging::{self, SessionLogLevel};
 use crate::mcp::{confirmation, progress, prompts, resources};
+use crate::telemetry::propagation::RemoteParent;
 
 /// The server name reported in `initialize` / `server/discover`.
 pub const SERVER_NAME: &str = "obsidian-tc";
@@ -256,18 +257,24 @@ impl ServerHandler for McpServer {
             .get_progress_token()
             .map(|token| progress::start(context.peer.clone(), token));
         let (sender, forwarding) = reporting.unzip();
-        let outcome = tokio::task::spawn_blocking(move || match (sender, confirmed) {
-            (Some(sender), confirmed) => dispatcher.call_reporting(
-                &call_caller,
-                &call_name,
-                args,
-                confirmed.as_deref(),
-                &sender,
-            ),
-            (None, Some(args_hash)) => {
-                dispatcher.call_confirmed(&call_caller, &call_name, args, &args_hash)
-            }
-            (None, None) => dispatcher.call(&call_caller, &call_name, args),
+        let parent = RemoteParent::from_w3c(
+            context.meta.get_traceparent(),
+            context.meta.get_tracestate(),
+        );
+        let outcome = tokio::task::spawn_blocking(move || {
+            RemoteParent::continuing(parent, || match (sender, confirmed) {
+                (Some(sender), confirmed) => dispatcher.call_reporting(
+                    &call_caller,
+                    &call_name,
+                    args,
+                    confirmed.as_deref(),
+                    &sender,
+                ),
+                (None, Some(args_hash)) => {
+                    dispatcher.call_confirmed(&call_caller, &call_name, args, &args_hash)
+                }
+                (None, None) => dispatcher.call(&call_caller, &call_name, args),
+            })
         })
         .await
         .map_err(|e| McpError::internal_error(format!("the tool call failed: {e}"), None))?;

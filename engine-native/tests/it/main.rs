@@ -29,6 +29,7 @@ mod layers;
 mod mcp;
 mod metrics;
 mod store;
+mod telemetry;
 mod throttle;
 mod tools;
 mod upkeep;
