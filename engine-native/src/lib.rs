@@ -19,8 +19,7 @@
 //! 8. [`companion`], [`index`]: the client of TC Bridge inside Obsidian; the search index.
 //! 9. [`audit`], [`config`], [`vectors`]: reading the audit log; the configuration; embedding
 //!    vectors, stored and in memory.
-//! 10. [`auth`], [`embed`], [`governor`], [`schema`], [`sessions`], [`store`], [`telemetry`],
-//!     [`throttle`]:
+//! 10. [`auth`], [`embed`], [`governor`], [`schema`], [`sessions`], [`store`], [`telemetry`], [`throttle`]:
 //!     bearer tokens and callers; embedding providers; the result byte limit; JSON Schema
 //!     validation; sessions and their JSONL traces; the SQLite cache; logs and OpenTelemetry
 //!     spans; rate limits.
