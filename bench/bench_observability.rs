@@ -30,17 +30,11 @@ use clap::Parser;
 use serde_json::json;
 
 use bench::programs::{Served, product};
+use bench::roundtrip::NOTES;
 use bench::rpc::{Session, expect_success, handshake};
 use bench::server::{obsidian_tc, unthrottled};
 use bench::stats::summarize;
 use bench::stdio_client::StdioSession;
-
-/// Three notes of the vault at its size quartiles (as `bench_server`).
-const NOTES: [&str; 3] = [
-    "Import notes/Import CSV files.md",
-    "Getting started/Import notes.md",
-    "Editing and formatting/Editing shortcuts.md",
-];
 
 /// The most a server with metrics on may take over the baseline (median of block ratios).
 const METRICS_TARGET: f64 = 1.05;

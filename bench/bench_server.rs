@@ -30,19 +30,12 @@ use clap::Parser;
 
 use bench::http_client::HttpSession;
 use bench::programs::{Served, product, program};
-use bench::roundtrip::{RoundTrips, measure};
+use bench::roundtrip::{NOTES, RoundTrips, measure};
 use bench::rpc::handshake;
 use bench::server::{ServerProcess, free_port, obsidian_tc, unthrottled};
 use bench::startup;
 use bench::stats::summarize;
 use bench::stdio_client::StdioSession;
-
-/// Three notes of the vault at its size quartiles (about 1.7, 2.8 and 5.1 KB).
-const NOTES: [&str; 3] = [
-    "Import notes/Import CSV files.md",
-    "Getting started/Import notes.md",
-    "Editing and formatting/Editing shortcuts.md",
-];
 
 /// Start-up target: median time to the `initialize` response, ms.
 const STARTUP_TARGET_MS: f64 = 50.0;

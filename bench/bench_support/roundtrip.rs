@@ -7,6 +7,14 @@ use serde_json::{Value, json};
 
 use crate::rpc::{Session, expect_success};
 
+/// Three notes of obsidian-help-en at its size quartiles (about 1.7, 2.8 and 5.1 KB): what
+/// the round-trip benchmarks read.
+pub const NOTES: [&str; 3] = [
+    "Import notes/Import CSV files.md",
+    "Getting started/Import notes.md",
+    "Editing and formatting/Editing shortcuts.md",
+];
+
 /// The samples of one transport.
 pub struct RoundTrips {
     /// `tools/call read_note`.
