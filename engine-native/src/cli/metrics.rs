@@ -9,10 +9,9 @@ use std::time::Duration;
 use reqwest::StatusCode;
 
 use crate::cli::args::MetricsArgs;
-use crate::cli::source::{load_config_or_exit, open_dispatcher_or_exit};
+use crate::cli::source::{existing_cache_db, load_config_or_exit, open_dispatcher_or_exit};
 use crate::cli::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 use crate::mcp::http::metrics_route::{METRICS_PATH, METRICS_SCOPE};
-use crate::store::CACHE_DB_FILE;
 
 /// The environment variable a token for `--url` is read from when `--token` is not given
 /// (the static token of `auth.mode: token`).
@@ -54,15 +53,7 @@ pub fn run_metrics(args: MetricsArgs) -> u8 {
 /// why on stderr when there is no cache yet or it cannot be read.
 fn from_cache(args: &MetricsArgs) -> Result<String, u8> {
     let config = load_config_or_exit(&args.flags)?;
-    let cache = config.cache_dir().join(CACHE_DB_FILE);
-    if !cache.is_file() {
-        eprintln!(
-            "no cache database at {}: no obsidian-tc server has run on this configuration yet \
-             (or cacheDir names another folder)",
-            cache.display()
-        );
-        return Err(EXIT_FAILURE);
-    }
+    existing_cache_db(&config)?;
     let dispatcher = open_dispatcher_or_exit(config)?;
     dispatcher.server().cache_metrics_text().map_err(|message| {
         eprintln!("{message}");

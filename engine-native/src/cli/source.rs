@@ -2,7 +2,7 @@
 //! dispatcher opened on it.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::cli::{EXIT_FAILURE, EXIT_USAGE};
@@ -56,11 +56,26 @@ pub fn dispatcher_for(flags: &ConfigFlags) -> Result<Arc<Dispatcher>, u8> {
     open_dispatcher_or_exit(load_config_or_exit(flags)?)
 }
 
-/// The cache database of the configuration `flags` name, opened alone: no vault is scanned,
-/// no model loaded (what `audit` reads). Or the exit code after saying why on stderr.
-pub fn store_for(flags: &ConfigFlags) -> Result<Store, u8> {
-    let config = load_config_or_exit(flags)?;
+/// The cache database file of `config` when a server has made it; else the failure exit code
+/// after saying so on stderr (a command that only reads the cache never creates one).
+pub fn existing_cache_db(config: &LoadedConfig) -> Result<PathBuf, u8> {
     let path = config.cache_dir().join(CACHE_DB_FILE);
+    if path.is_file() {
+        return Ok(path);
+    }
+    eprintln!(
+        "no cache database at {}: no obsidian-tc server has run on this configuration yet \
+         (or cacheDir names another folder)",
+        path.display()
+    );
+    Err(EXIT_FAILURE)
+}
+
+/// The existing cache database of the configuration `flags` name, opened alone: no vault is
+/// scanned, no model loaded (what `audit` reads). Or the exit code after saying why on
+/// stderr.
+pub fn store_for(flags: &ConfigFlags) -> Result<Store, u8> {
+    let path = existing_cache_db(&load_config_or_exit(flags)?)?;
     Store::open(&path, IdempotencyPolicy::default()).map_err(|error| {
         eprintln!("cannot open the cache database {}: {error}", path.display());
         EXIT_FAILURE

@@ -316,3 +316,22 @@ fn the_table_shows_one_line_per_row_and_the_next_cursor() {
     );
     assert!(lines[3].starts_with("more: --cursor "), "{text}");
 }
+
+#[test]
+fn a_vault_never_served_has_no_audit_log_and_gets_no_cache() {
+    let vault = tempfile::tempdir().expect("vault");
+    std::fs::write(vault.path().join("a.md"), "# A\n").expect("note");
+    let out = Command::new(BIN)
+        .arg("audit")
+        .arg(vault.path())
+        .env_remove("OBSIDIAN_TC_CONFIG")
+        .output()
+        .expect("run obsidian-tc audit");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no cache database"), "{stderr}");
+    assert!(
+        !vault.path().join(".obsidian-tc").exists(),
+        "reading the audit log created a cache folder"
+    );
+}
