@@ -9,6 +9,7 @@ mod time;
 
 use schemars::JsonSchema;
 use serde::Serialize;
+use unicode_normalization::UnicodeNormalization;
 
 use crate::calendar::rfc3339_utc;
 use crate::store::{EventFilter, LoggedEvent, Outcome, Store, StoreError};
@@ -86,7 +87,8 @@ impl From<StoreError> for AuditError {
     }
 }
 
-/// The page of up to `limit` rows (1..=[`MAX_ROWS`]) that pass `filter`, starting below
+/// The page of up to `limit` rows (1..=[`MAX_ROWS`]) that pass `filter` (its path prefix
+/// taken in NFC), starting below
 /// `cursor`, keeping only rows `visible` accepts (the rows it refuses are skipped, never
 /// counted).
 pub fn audit_page(
@@ -97,6 +99,8 @@ pub fn audit_page(
     visible: impl Fn(&LoggedEvent) -> bool,
 ) -> Result<AuditPage, AuditError> {
     let mut filter = filter.clone();
+    // Paths are kept in NFC, as the ACL sees them: a prefix typed in NFD names the same notes.
+    filter.path_prefix = filter.path_prefix.map(|prefix| prefix.nfc().collect());
     if let Some(cursor) = cursor {
         let id = cursor
             .parse::<i64>()

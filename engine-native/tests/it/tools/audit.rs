@@ -147,6 +147,22 @@ fn the_tool_and_the_cli_answer_the_same_rows_for_each_filter() {
 }
 
 #[test]
+fn a_path_prefix_in_nfd_finds_the_calls_on_the_nfc_path() {
+    let fx = Fixture::new(json!({"throttle": {"enabled": false}}));
+    fx.write("main", "Caf\u{e9}/menu.md", "# Menu\n");
+    fx.call(
+        &Caller::stdio(),
+        "read_note",
+        json!({"path": "Cafe\u{301}/menu.md"}),
+    );
+    let page = tool_page(&fx, json!({"path_prefix": "Cafe\u{301}/"}));
+    assert_eq!(tools_of(&page), ["read_note"], "{page}");
+    assert_eq!(page["rows"][0]["paths"], json!(["Caf\u{e9}/menu.md"]));
+    let cli = cli_page(&fx, &["--vault", "main", "--path", "Caf\u{e9}/"]);
+    assert_eq!(cli["rows"], page["rows"]);
+}
+
+#[test]
 fn pages_follow_the_cursor_to_the_end_alike() {
     let fx = audited();
     let (mut cli_cursor, mut tool_cursor) = (None::<String>, None::<String>);
