@@ -54,6 +54,20 @@ pub(crate) struct Trace {
     pub(crate) arguments: Option<Value>,
 }
 
+/// A finished call, as the bookkeeping after it (counters, audit row, session trace) sees it.
+pub(crate) struct Ended<'c> {
+    /// The tool name called (the inner one of an envelope).
+    pub(crate) name: &'c str,
+    /// The metrics labels of `name`: the tool (or the unregistered placeholder) and its class.
+    pub(crate) labels: (&'c str, &'static str),
+    /// What the pipeline learnt on the way.
+    pub(crate) trace: &'c Trace,
+    /// The result or the tool error.
+    pub(crate) result: &'c Result<Value, ToolError>,
+    /// How long the call took.
+    pub(crate) duration_ms: u64,
+}
+
 /// Where a gated run failed, which decides what happens to an idempotency claim.
 enum Stage {
     /// Before the handler ran, or in a handler that declared no effect: release the key.
@@ -132,15 +146,20 @@ impl Dispatcher {
             Err(error) => (name.to_owned(), Err(error)),
         };
         // The span is named as the metrics label the tool: an unknown name is the caller's text.
-        let span = spans::call(
-            call_labels(&name, served.registry().get(&name)).0,
-            &caller.id,
-        );
+        let labels = call_labels(&name, served.registry().get(&name));
+        let span = spans::call(labels.0, &caller.id);
         let result = span.in_scope(|| {
             args.and_then(|args| self.run(&served, caller, &name, args, extras, &mut trace))
         });
         let duration_ms = self.server.clock.now_ms().saturating_sub(started);
-        self.record(&served, caller, &name, &trace, &result, duration_ms);
+        let ended = Ended {
+            name: &name,
+            labels,
+            trace: &trace,
+            result: &result,
+            duration_ms,
+        };
+        self.record(&served, caller, &ended);
         spans::finish_call(
             &span,
             &Finished {
@@ -354,15 +373,14 @@ impl Dispatcher {
     }
 
     /// The counters and the audit row of one call.
-    fn record(
-        &self,
-        served: &Served,
-        caller: &Caller,
-        name: &str,
-        trace: &Trace,
-        result: &Result<Value, ToolError>,
-        duration_ms: u64,
-    ) {
+    fn record(&self, served: &Served, caller: &Caller, ended: &Ended<'_>) {
+        let Ended {
+            name,
+            labels: (tool, class),
+            trace,
+            result,
+            duration_ms,
+        } = *ended;
         let (outcome, code) = match result {
             Ok(_) => (Outcome::Ok, OK_CODE),
             Err(error) => (
@@ -373,7 +391,6 @@ impl Dispatcher {
             ),
         };
         let vault = trace.vault.as_deref().unwrap_or_default();
-        let (tool, class) = call_labels(name, served.registry().get(name));
         self.server.metrics.record_call(&CallRecord {
             vault,
             tool,
@@ -399,7 +416,7 @@ impl Dispatcher {
         if self.server.store.events().append(&event).is_err() {
             self.server.metrics.record_bookkeeping_fault();
         }
-        self.trace_in_session(served, caller, name, trace, result, duration_ms);
+        self.trace_in_session(served, caller, ended);
     }
 }
 

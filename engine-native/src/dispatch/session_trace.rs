@@ -4,27 +4,24 @@
 //! counted as a bookkeeping fault.
 
 use engine_core::acl::AclOp;
-use serde_json::Value;
 
 use crate::auth::Caller;
 use crate::calendar::rfc3339_utc;
 use crate::dispatch::Dispatcher;
-use crate::dispatch::pipeline::Trace;
-use crate::errors::ToolError;
+use crate::dispatch::pipeline::Ended;
 use crate::server::Served;
 use crate::sessions::{CallRecord, TraceOutcome};
 
 impl Dispatcher {
     /// Traces one finished call in its caller's open session, if there is one.
-    pub(crate) fn trace_in_session(
-        &self,
-        served: &Served,
-        caller: &Caller,
-        name: &str,
-        trace: &Trace,
-        result: &Result<Value, ToolError>,
-        duration_ms: u64,
-    ) {
+    pub(crate) fn trace_in_session(&self, served: &Served, caller: &Caller, ended: &Ended<'_>) {
+        let Ended {
+            name,
+            trace,
+            result,
+            duration_ms,
+            ..
+        } = *ended;
         let Some(entry) = trace.vault.as_deref().and_then(|id| served.vault(id)) else {
             return;
         };
