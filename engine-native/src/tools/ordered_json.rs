@@ -207,7 +207,12 @@ impl<'de> Visitor<'de> for JsonVisitor {
     fn visit_u64<E>(self, n: u64) -> Result<Json, E> {
         Ok(Json::Number(n.into()))
     }
+    /// A whole float is read as the integer it is, as `JSON.parse` knows no difference:
+    /// `25.0` and `25` are one value, which an edit then writes as `25`, as Obsidian does.
     fn visit_f64<E: serde::de::Error>(self, n: f64) -> Result<Json, E> {
+        if let Some(whole) = whole(n) {
+            return Ok(Json::Number(whole.into()));
+        }
         Number::from_f64(n)
             .map(Json::Number)
             .ok_or_else(|| E::custom("a number that is not finite"))
@@ -268,14 +273,21 @@ pub(crate) fn compact(value: &Json, out: &mut String) {
 
 /// A number as JavaScript prints it: a whole float without `.0`.
 fn number(n: &Number, out: &mut String) {
-    match n.as_f64() {
-        Some(f) if !n.is_i64() && !n.is_u64() && f.fract() == 0.0 && f.abs() < 1e15 => {
-            let _ = write!(out, "{f:.0}");
+    match n.as_f64().filter(|_| n.is_f64()).and_then(whole) {
+        Some(whole) => {
+            let _ = write!(out, "{whole}");
         }
-        _ => {
+        None => {
             let _ = write!(out, "{n}");
         }
     }
+}
+
+/// `f` as an integer when it is a whole number JavaScript prints without exponent or `.0`
+/// (below 10^15 in magnitude).
+fn whole(f: f64) -> Option<i64> {
+    // Below 10^15 the cast is exact.
+    (f.fract() == 0.0 && f.abs() < 1e15).then_some(f as i64)
 }
 
 /// A JSON string literal (serde_json escapes exactly what `JSON.stringify` escapes).
@@ -288,6 +300,23 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn a_whole_float_reads_as_the_integer_javascript_sees() {
+        let float: Json = serde_json::from_str(r#"{"width": 25.0, "x": -0.0, "y": 2.5}"#).unwrap();
+        let int: Json = serde_json::from_str(r#"{"width": 25, "x": 0, "y": 2.5}"#).unwrap();
+        assert_eq!(float, int);
+        assert_eq!(float.to_value(), int.to_value());
+        let mut out = String::new();
+        compact(&float, &mut out);
+        assert_eq!(out, r#"{"width":25,"x":0,"y":2.5}"#);
+        let mut printed = String::new();
+        compact(&Json::from_value(&json!(25.0)), &mut printed);
+        assert_eq!(
+            printed, "25",
+            "a whole float from a serde_json value prints as JavaScript"
+        );
+    }
 
     #[test]
     fn an_edited_value_gets_the_key_order_it_was_read_with() {
