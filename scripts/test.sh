@@ -125,10 +125,11 @@ export OBSIDIAN_TC_PROMTOOL="$promtool"
 # download tests serve the test model from a local mirror and clear this for their server.
 export HF_HUB_OFFLINE=1
 
-# The Rust steps build engine-native with its test-only feature `fault-injection`: its `faults`
-# test binary needs it, and the same features everywhere compile the library once for the
-# lints, the unit tests and both integration test binaries (`it`, `faults`).
-test_features=(--features obsidian-tc/fault-injection)
+# The Rust steps build engine-native with its test-only features: `fault-injection` (its `faults`
+# test binary needs it) and `output-schema-check` (every structured result of every tool call
+# in every test is checked against the tool's output schema). The same features everywhere
+# compile the library once for the lints, the unit tests and both integration test binaries.
+test_features=(--features obsidian-tc/fault-injection,obsidian-tc/output-schema-check)
 
 step "format and lint"
 cargo fmt --all -- --check
@@ -196,6 +197,10 @@ node --test tests/e2e/ tests/plugin/sidecar_server.test.mjs
 .venv/bin/python tests/e2e/py_memory.py
 .venv/bin/python tests/e2e/bridge_py.py
 cargo test --quiet -p obsidian-tc "${test_features[@]}" --test it e2e_rmcp
+
+step "several server processes on one vault: 4 stdio servers x 50 calls of each of append_note, add_observation, patch_note and update_frontmatter at once, 20 rounds with one cache folder and 20 with one each: every write that answered success is in its note once and in order, none refused; a holder killed with SIGKILL frees its lock"
+cargo build --release --quiet -p bench --bin bench_processes
+"$target_dir/release/bench_processes" --processes 4 --calls 50 --rounds 20 --check --bin "$OBSIDIAN_TC_BIN"
 
 step "release artifacts: scripts/release.sh twice (same bytes), then from dist/ only, in a fresh HOME without Rust on PATH: the npm tarballs installed offline, npx obsidian-tc <vault> and the .mcpb's Linux entry point driven by the TypeScript SDK, server.json, the crates, TC Bridge's assets, the glibc and libraries the binary needs; npm run release:version on a copy"
 release_dir="$target_dir/release-check"

@@ -29,6 +29,8 @@
 
 mod changes;
 pub mod dispatcher;
+#[cfg(feature = "output-schema-check")]
+mod output_check;
 pub mod pipeline;
 mod reindex;
 mod session_trace;

@@ -151,6 +151,10 @@ impl Dispatcher {
         let result = span.in_scope(|| {
             args.and_then(|args| self.run(&served, caller, &name, args, extras, &mut trace))
         });
+        #[cfg(feature = "output-schema-check")]
+        if let (Ok(value), Some(tool)) = (&result, served.registry().get(&name)) {
+            super::output_check::assert_fits_output_schema(tool, value);
+        }
         let duration_ms = self.server.clock.now_ms().saturating_sub(started);
         let ended = Ended {
             name: &name,

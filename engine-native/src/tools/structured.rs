@@ -5,11 +5,11 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::errors::ToolError;
-use crate::tools::args::input_schema;
+use crate::tools::args::serialized_schema;
 
-/// The JSON Schema of the result type `T` (the generator the input schemas use).
+/// The JSON Schema of the result type `T` as the handler serializes it.
 pub fn output_schema<T: JsonSchema>() -> Option<Value> {
-    Some(input_schema::<T>())
+    Some(serialized_schema::<T>())
 }
 
 /// The structured result of `result`.

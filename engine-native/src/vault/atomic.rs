@@ -5,10 +5,12 @@
 use std::collections::hash_map::RandomState;
 use std::fs::{self, File, OpenOptions, Permissions};
 use std::hash::{BuildHasher, Hasher};
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
+
+use engine_core::hash::sha256_hex;
 
 /// How every temp file name starts; the rest is 16 lowercase hex digits.
 pub(crate) const TEMP_PREFIX: &str = ".otc-tmp-";
@@ -45,6 +47,30 @@ pub(crate) fn write_file(
     mode: Option<u32>,
     replace: Replace,
 ) -> io::Result<()> {
+    write_file_unless_changed(target, bytes, mode, replace, None)?
+        .map_err(|_| io::Error::other("the file changed while it was written"))
+}
+
+/// The file a guarded write was to replace no longer holds what the caller read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Changed {
+    /// The SHA-256 it holds now, or `None` when it is gone.
+    pub actual: Option<String>,
+}
+
+/// [`write_file`] over an existing file that must still hash to `unchanged` (when given) at the
+/// moment it is replaced. A writer that takes no lock (Obsidian, a sync client) has only the
+/// time between the last check and the rename to slip in: the new bytes are written and
+/// flushed before that check, not after. On Linux the replace is an atomic exchange, so the
+/// replaced bytes themselves are hashed again afterwards, and a change that slipped in is put
+/// back in place (`Changed`, nothing of the other writer's lost).
+pub(crate) fn write_file_unless_changed(
+    target: &Path,
+    bytes: &[u8],
+    mode: Option<u32>,
+    replace: Replace,
+    unchanged: Option<&str>,
+) -> io::Result<Result<(), Changed>> {
     super::fault::check(target)?;
     let dir = parent_of(target)?;
     let (temp_path, mut file) = create_temp(dir)?;
@@ -55,24 +81,94 @@ pub(crate) fn write_file(
         file.write_all(bytes)?;
         file.sync_all()?;
         drop(file);
-        match replace {
-            Replace::Allowed => fs::rename(&temp_path, target),
-            Replace::Refused => rename_no_replace(&temp_path, target),
+        match (unchanged, replace) {
+            (Some(expected), _) => replace_unless_changed(&temp_path, target, expected),
+            (None, Replace::Allowed) => fs::rename(&temp_path, target).map(Ok),
+            (None, Replace::Refused) => rename_no_replace(&temp_path, target).map(Ok),
         }
     })();
-    if let Err(error) = written {
-        // Best effort: the write already failed and that is the error to report.
+    if !matches!(written, Ok(Ok(()))) {
+        // Best effort: the write already failed (or was refused) and that is what to report.
         let _ = fs::remove_file(&temp_path);
-        return Err(error);
+        return written;
     }
-    sync_dir(dir)
+    sync_dir(dir).map(Ok)
+}
+
+/// Renames `temp` over `target` if `target` still hashes to `expected`, checked right before
+/// and, where the platform can exchange two names atomically, on the replaced bytes after.
+fn replace_unless_changed(
+    temp: &Path,
+    target: &Path,
+    expected: &str,
+) -> io::Result<Result<(), Changed>> {
+    if let Some(changed) = changed_from(target, expected)? {
+        return Ok(Err(changed));
+    }
+    #[cfg(target_os = "linux")]
+    if let Some(exchanged) = exchange_unless_changed(temp, target, expected)? {
+        return Ok(exchanged);
+    }
+    fs::rename(temp, target).map(Ok)
+}
+
+/// Exchanges `temp` and `target` atomically, then hashes the replaced bytes (now at `temp`):
+/// when they are not `expected`, a writer slipped in since the last check and the exchange is
+/// undone. `None` when the file system cannot exchange names (the caller renames instead).
+#[cfg(target_os = "linux")]
+fn exchange_unless_changed(
+    temp: &Path,
+    target: &Path,
+    expected: &str,
+) -> io::Result<Option<Result<(), Changed>>> {
+    match renameat2(temp, target, libc::RENAME_EXCHANGE) {
+        Ok(()) => match changed_from(temp, expected)? {
+            None => {
+                // Best effort: a leftover temp file is removed by the stale sweep.
+                let _ = fs::remove_file(temp);
+                Ok(Some(Ok(())))
+            }
+            Some(changed) => {
+                renameat2(temp, target, libc::RENAME_EXCHANGE)?;
+                Ok(Some(Err(changed)))
+            }
+        },
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {
+            Ok(Some(Err(Changed { actual: None })))
+        }
+        Err(error) if matches!(error.raw_os_error(), Some(libc::EINVAL | libc::ENOSYS)) => Ok(None),
+        Err(error) => Err(error),
+    }
+}
+
+/// `Some` when the file at `path` does not hash to `expected` (hex, any case) or is gone.
+fn changed_from(path: &Path, expected: &str) -> io::Result<Option<Changed>> {
+    let bytes = match OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+    {
+        Ok(mut file) => {
+            let mut bytes = Vec::new();
+            file.read_to_end(&mut bytes)?;
+            bytes
+        }
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {
+            return Ok(Some(Changed { actual: None }));
+        }
+        Err(error) => return Err(error),
+    };
+    let actual = sha256_hex(&bytes);
+    Ok((!actual.eq_ignore_ascii_case(expected)).then_some(Changed {
+        actual: Some(actual),
+    }))
 }
 
 /// Renames `from` to `to` unless `to` exists (`AlreadyExists` then), atomically.
 pub(crate) fn rename_no_replace(from: &Path, to: &Path) -> io::Result<()> {
     #[cfg(target_os = "linux")]
     {
-        match renameat2_no_replace(from, to) {
+        match renameat2(from, to, libc::RENAME_NOREPLACE) {
             Err(error) if matches!(error.raw_os_error(), Some(libc::EINVAL | libc::ENOSYS)) => {}
             other => return other,
         }
@@ -82,8 +178,9 @@ pub(crate) fn rename_no_replace(from: &Path, to: &Path) -> io::Result<()> {
     fs::remove_file(from)
 }
 
+/// `renameat2(2)` with `flags` (`RENAME_NOREPLACE`, `RENAME_EXCHANGE`).
 #[cfg(target_os = "linux")]
-fn renameat2_no_replace(from: &Path, to: &Path) -> io::Result<()> {
+fn renameat2(from: &Path, to: &Path, flags: libc::c_uint) -> io::Result<()> {
     use std::ffi::CString;
     use std::os::unix::ffi::OsStrExt;
     let c_path = |path: &Path| {
@@ -98,7 +195,7 @@ fn renameat2_no_replace(from: &Path, to: &Path) -> io::Result<()> {
             from.as_ptr(),
             libc::AT_FDCWD,
             to.as_ptr(),
-            libc::RENAME_NOREPLACE,
+            flags,
         )
     };
     if status == 0 {
@@ -148,4 +245,67 @@ fn random_u64() -> u64 {
     hasher.write_u128(nanos);
     hasher.write_u32(std::process::id());
     hasher.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_guarded_write_over_a_file_that_changed_is_refused_and_leaves_it_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("note.md");
+        fs::write(&target, "theirs\n").unwrap();
+        let read = sha256_hex(b"mine before\n");
+        let outcome =
+            write_file_unless_changed(&target, b"mine\n", None, Replace::Allowed, Some(&read));
+        let changed = outcome.unwrap().unwrap_err();
+        assert_eq!(changed.actual, Some(sha256_hex(b"theirs\n")));
+        assert_eq!(fs::read_to_string(&target).unwrap(), "theirs\n");
+        assert_eq!(
+            fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "no temp file left"
+        );
+    }
+
+    #[test]
+    fn a_guarded_write_over_the_file_it_read_replaces_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("note.md");
+        fs::write(&target, "old\n").unwrap();
+        let read = sha256_hex(b"old\n");
+        write_file_unless_changed(&target, b"new\n", None, Replace::Allowed, Some(&read))
+            .unwrap()
+            .unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "new\n");
+        assert_eq!(
+            fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "no temp file left"
+        );
+    }
+
+    /// The instant after the last check: a change that slipped in before the exchange is put
+    /// back, the new bytes end at the temp name.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_change_that_slipped_in_before_the_exchange_is_put_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("note.md");
+        let temp = dir.path().join(".otc-tmp-0000000000000000");
+        fs::write(&target, "slipped in\n").unwrap();
+        fs::write(&temp, "mine\n").unwrap();
+        let checked = sha256_hex(b"as checked\n");
+        // ext4, xfs, btrfs and tmpfs exchange names (Linux 3.15 and later).
+        let outcome = exchange_unless_changed(&temp, &target, &checked)
+            .unwrap()
+            .expect("the temp folder's file system exchanges names");
+        assert_eq!(
+            outcome.unwrap_err().actual,
+            Some(sha256_hex(b"slipped in\n"))
+        );
+        assert_eq!(fs::read_to_string(&target).unwrap(), "slipped in\n");
+        assert_eq!(fs::read_to_string(&temp).unwrap(), "mine\n");
+    }
 }

@@ -25,7 +25,8 @@ impl Vault {
         now: SystemTime,
         min_age: Duration,
     ) -> Result<Vec<String>, VaultError> {
-        let _guard = self.lock_mutations();
+        // Another process's temp file is younger than `min_age`: this process's lock is enough.
+        let _guard = self.lock_in_process();
         let is_stale = |name: &OsStr, metadata: &Metadata| {
             let age = metadata
                 .modified()

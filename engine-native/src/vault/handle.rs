@@ -1,9 +1,11 @@
 //! The handle on one vault: its canonical root and the options every operation honours.
 
+use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use super::error::VaultError;
+use super::lock::ProcessLocks;
 use super::queue::NoteQueue;
 use super::resolve::{Resolved, resolve};
 
@@ -14,14 +16,17 @@ pub struct VaultOptions {
     pub hard_link_guard: bool,
 }
 
-/// One vault on disk. Mutations through the same handle are serialized, so a precondition
-/// check and the change it guards are not interleaved with another change from this process.
+/// One vault on disk. Mutations are serialized, through this handle and across processes (see
+/// [`super::lock`]), so a precondition check and the change it guards are never interleaved
+/// with another change by obsidian-tc.
 #[derive(Debug)]
 pub struct Vault {
     root: PathBuf,
     options: VaultOptions,
-    mutation: Mutex<()>,
+    /// The in-process half of the commit lock, holding the open lock file of the other half.
+    mutation: Mutex<Option<File>>,
     notes: Arc<NoteQueue>,
+    locks: Arc<ProcessLocks>,
 }
 
 impl Vault {
@@ -38,9 +43,10 @@ impl Vault {
             return Err(VaultError::NotADirectory { path: shown });
         }
         Ok(Vault {
+            locks: Arc::new(ProcessLocks::new(&root)),
             root,
             options,
-            mutation: Mutex::new(()),
+            mutation: Mutex::new(None),
             notes: Arc::default(),
         })
     }
@@ -65,11 +71,42 @@ impl Vault {
         &self.notes
     }
 
-    /// Holds off other mutations through this handle while the guard lives.
-    pub(crate) fn lock_mutations(&self) -> MutexGuard<'_, ()> {
-        // The guarded value is `()`: a panic elsewhere cannot leave it inconsistent.
-        self.mutation
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    /// The cross-process locks of this vault (see [`super::lock`]).
+    pub(super) fn process_locks(&self) -> &Arc<ProcessLocks> {
+        &self.locks
+    }
+
+    /// Holds off other mutations of this vault, by this process only, while the guard lives.
+    pub(super) fn lock_in_process(&self) -> MutexGuard<'_, Option<File>> {
+        // The guarded value is the lock file, opened once: a panic cannot leave it inconsistent.
+        self.mutation.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Holds off other mutations of this vault, by this process and by every other obsidian-tc
+    /// process, while the guard lives: the commit lock of [`super::lock`].
+    pub(crate) fn lock_mutations(&self) -> Result<CommitGuard<'_>, VaultError> {
+        let mut held = self.lock_in_process();
+        let failed = |error| VaultError::io(super::lock::LOCK_DIR.join("/").as_str(), error);
+        if held.is_none() {
+            *held = Some(self.locks.open("commit.lock").map_err(failed)?);
+        }
+        if let Some(file) = held.as_ref() {
+            file.lock().map_err(failed)?;
+        }
+        Ok(CommitGuard { held })
+    }
+}
+
+/// The commit lock, held until dropped.
+pub(crate) struct CommitGuard<'a> {
+    held: MutexGuard<'a, Option<File>>,
+}
+
+impl Drop for CommitGuard<'_> {
+    fn drop(&mut self) {
+        if let Some(file) = self.held.as_ref() {
+            // An unlock that fails leaves the lock to the file's closing at exit: nothing to add.
+            let _ = file.unlock();
+        }
     }
 }

@@ -9,8 +9,9 @@
 //! deletes go to `<vault>/.trash/` by default. Mutations that carry an `expected_sha256`
 //! fail with `ConcurrentModification` when the file changed since it was read. While a tool
 //! call is recorded ([`journal::record`]), every mutation first remembers the file as it was,
-//! for snapshots and undo. Calls that write take turns on each file ([`queue`]): a
-//! read-modify-write of one note is not interleaved with another call's write of it.
+//! for snapshots and undo. Calls that write take turns on each file ([`queue`]), in this
+//! process and across processes ([`lock`]): a read-modify-write of one note is not interleaved
+//! with another obsidian-tc call's write of it.
 
 mod atomic;
 mod cleanup;
@@ -20,6 +21,7 @@ mod folders;
 mod handle;
 pub mod journal;
 mod listing;
+mod lock;
 mod names;
 mod precondition;
 pub mod queue;

@@ -15,9 +15,12 @@
 //!
 //! Calls outside [`serialized`] (read-only tools, the indexer) never wait. Each vault handle
 //! has its own queue; a file's line is removed as soon as nobody holds or awaits it, so the
-//! memory is bounded by the calls in flight. Writers in other processes (Obsidian, TC
-//! Bridge's own tools) are not in this queue: against them the SHA-256 precondition still
-//! answers `concurrent_modification`.
+//! memory is bounded by the calls in flight. Each file entered also holds its stripe of the
+//! cross-process locks ([`super::lock`]), taken after the turn in this process (so this
+//! process's order is kept) on the same terms: waited for on the first file, only taken when
+//! free on the others (a further file another process holds is not entered). Writers that take
+//! no lock (Obsidian, TC Bridge's own tools, sync clients) are not in this queue: against them
+//! the SHA-256 precondition still answers `concurrent_modification`.
 //!
 //! Hand-written: a FIFO (ticket) lock keyed by path, held across a call on the thread that
 //! runs it, is a few lines over `Mutex` and `Condvar`; the crates with keyed locks are async
@@ -28,6 +31,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use super::handle::Vault;
+use super::lock::{ProcessLocks, Wait};
 
 /// The turns of one vault's files.
 #[derive(Debug, Default)]
@@ -106,10 +110,12 @@ impl NoteQueue {
     }
 }
 
-/// The turns the call running on this thread holds, on one vault's queue.
+/// The turns the call running on this thread holds, on one vault's queue, each with whether
+/// it holds the file's cross-process stripe too.
 struct Held {
     queue: Arc<NoteQueue>,
-    keys: Vec<String>,
+    locks: Arc<ProcessLocks>,
+    keys: Vec<(String, bool)>,
 }
 
 thread_local! {
@@ -127,6 +133,7 @@ pub fn serialized<T>(vault: &Vault, call: impl FnOnce() -> T) -> T {
     HELD.with(|slot| {
         *slot.borrow_mut() = Some(Held {
             queue: Arc::clone(vault.note_queue()),
+            locks: Arc::clone(vault.process_locks()),
             keys: Vec::new(),
         });
     });
@@ -140,7 +147,12 @@ struct Release;
 impl Drop for Release {
     fn drop(&mut self) {
         if let Some(held) = HELD.with(|slot| slot.borrow_mut().take()) {
-            held.keys.iter().for_each(|key| held.queue.leave(key));
+            for (key, striped) in &held.keys {
+                if *striped {
+                    held.locks.release(key);
+                }
+                held.queue.leave(key);
+            }
         }
     }
 }
@@ -156,10 +168,11 @@ impl Vault {
             let held = slot.as_ref()?;
             let ours = Arc::ptr_eq(&held.queue, self.note_queue());
             let first = held.keys.is_empty();
-            (ours && (first || access == Access::Change) && !held.keys.iter().any(|key| key == rel))
-                .then(|| (Arc::clone(&held.queue), first))
+            let new = !held.keys.iter().any(|(key, _)| key == rel);
+            (ours && (first || access == Access::Change) && new)
+                .then(|| (Arc::clone(&held.queue), Arc::clone(&held.locks), first))
         });
-        let Some((queue, first)) = queue else {
+        let Some((queue, locks, first)) = queue else {
             return;
         };
         let entered = if first {
@@ -168,13 +181,28 @@ impl Vault {
         } else {
             queue.try_enter(rel)
         };
-        if entered {
-            HELD.with(|slot| {
-                if let Some(held) = slot.borrow_mut().as_mut() {
-                    held.keys.push(rel.to_owned());
-                }
-            });
+        if !entered {
+            return;
         }
+        let wait = if first { Wait::Block } else { Wait::IfFree };
+        let striped = match locks.acquire(rel, wait) {
+            Ok(true) => true,
+            Ok(false) => {
+                // Another process holds it: not entered, like a file busy in this process.
+                queue.leave(rel);
+                return;
+            }
+            Err(error) => {
+                // The write itself takes the commit lock in the same folder and reports why.
+                tracing::warn!(path = rel, %error, "the cross-process lock of a note could not be taken");
+                false
+            }
+        };
+        HELD.with(|slot| {
+            if let Some(held) = slot.borrow_mut().as_mut() {
+                held.keys.push((rel.to_owned(), striped));
+            }
+        });
     }
 
     /// Takes the turn on the file `path` names before a change (see [`Vault::queue_note`]);
@@ -271,5 +299,69 @@ mod tests {
             queue.leave("read.md");
         });
         assert_eq!(vault.note_queue().len(), 0, "every turn ends with the call");
+    }
+
+    /// Two handles on one vault: each has its own lock files open, as two processes do.
+    fn two_processes(names: &[&str]) -> (tempfile::TempDir, Vault, Arc<Vault>) {
+        let dir = tempfile::tempdir().unwrap();
+        for name in names {
+            std::fs::write(dir.path().join(name), name).unwrap();
+        }
+        let ours = Vault::open(dir.path(), VaultOptions::default()).unwrap();
+        let theirs = Arc::new(Vault::open(dir.path(), VaultOptions::default()).unwrap());
+        (dir, ours, theirs)
+    }
+
+    #[test]
+    fn another_process_reading_a_held_note_to_change_it_waits_for_the_call_to_end() {
+        let (_dir, ours, theirs) = two_processes(&["log.md"]);
+        let (done_tx, done_rx) = mpsc::channel();
+        serialized(&ours, || {
+            ours.read("log.md").unwrap();
+            let other = Arc::clone(&theirs);
+            thread::spawn(move || {
+                serialized(&other, || other.read("log.md").unwrap());
+                done_tx.send(()).unwrap();
+            });
+            assert!(
+                done_rx.recv_timeout(Duration::from_millis(300)).is_err(),
+                "the other process read the note while this call held it"
+            );
+        });
+        done_rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the other process went on once the call ended");
+        assert_eq!(ours.process_locks().held(), 0);
+    }
+
+    #[test]
+    fn a_further_note_another_process_holds_is_not_waited_for() {
+        let (_dir, ours, theirs) = two_processes(&["first.md", "busy.md"]);
+        let (held_tx, held_rx) = mpsc::channel();
+        let (end_tx, end_rx) = mpsc::channel::<()>();
+        let other = Arc::clone(&theirs);
+        let holder = thread::spawn(move || {
+            serialized(&other, || {
+                other.read("busy.md").unwrap();
+                held_tx.send(()).unwrap();
+                end_rx.recv().unwrap();
+            });
+        });
+        held_rx.recv().unwrap();
+        let overwrite = WriteOptions {
+            overwrite: true,
+            ..WriteOptions::default()
+        };
+        serialized(&ours, || {
+            ours.read("first.md").unwrap();
+            ours.write("busy.md", b"changed", &overwrite).unwrap();
+            assert_eq!(
+                ours.process_locks().held(),
+                1,
+                "only first.md's stripe is held"
+            );
+        });
+        end_tx.send(()).unwrap();
+        holder.join().unwrap();
     }
 }

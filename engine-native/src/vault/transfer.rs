@@ -24,8 +24,9 @@ impl Vault {
     ) -> Result<String, VaultError> {
         self.queue_path(from);
         self.queue_path(to);
-        let _guard = self.lock_mutations();
+        // A path that does not resolve is refused before any lock (nothing is touched).
         let source = self.resolve(from)?;
+        let _guard = self.lock_mutations()?;
         if !source.exists() {
             return Err(VaultError::NotFound { path: source.rel });
         }
@@ -76,8 +77,9 @@ impl Vault {
     ) -> Result<WriteOutcome, VaultError> {
         self.queue_path(from);
         self.queue_path(to);
-        let _guard = self.lock_mutations();
+        // A path that does not resolve is refused before any lock (nothing is touched).
         let source = self.resolve(from)?;
+        let _guard = self.lock_mutations()?;
         if !source.exists() {
             return Err(VaultError::NotFound { path: source.rel });
         }
@@ -103,6 +105,6 @@ impl Vault {
             Some(mode) => (mode, Replace::Allowed),
             None => (metadata.permissions().mode() & 0o7777, Replace::Refused),
         };
-        self.write_resolved(&destination, &bytes, Some(mode), replace)
+        self.write_resolved(&destination, &bytes, Some(mode), replace, None)
     }
 }

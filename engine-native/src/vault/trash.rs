@@ -18,8 +18,9 @@ impl Vault {
     /// path there. `expected_sha256` guards against deleting content the caller never saw.
     pub fn trash(&self, path: &str, expected_sha256: Option<&str>) -> Result<String, VaultError> {
         self.queue_path(path);
-        let _guard = self.lock_mutations();
+        // A path that does not resolve is refused before any lock (nothing is touched).
         let source = self.resolve(path)?;
+        let _guard = self.lock_mutations()?;
         if !source.exists() {
             return Err(VaultError::NotFound { path: source.rel });
         }
@@ -53,8 +54,9 @@ impl Vault {
     /// Deletes the file at `path` for good (the explicit alternative to [`Vault::trash`]).
     pub fn remove(&self, path: &str, expected_sha256: Option<&str>) -> Result<(), VaultError> {
         self.queue_path(path);
-        let _guard = self.lock_mutations();
+        // A path that does not resolve is refused before any lock (nothing is touched).
         let target = self.resolve(path)?;
+        let _guard = self.lock_mutations()?;
         if !target.exists() {
             return Err(VaultError::NotFound { path: target.rel });
         }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use engine_core::hash::sha256_hex;
 
-use super::atomic::{Replace, write_file};
+use super::atomic::{Replace, write_file_unless_changed};
 use super::error::VaultError;
 use super::folders::ensure_folders;
 use super::handle::Vault;
@@ -42,8 +42,9 @@ impl Vault {
         options: &WriteOptions,
     ) -> Result<WriteOutcome, VaultError> {
         self.queue_path(path);
-        let _guard = self.lock_mutations();
+        // A path that does not resolve is refused before any lock (nothing is touched).
         let target = self.resolve(path)?;
+        let _guard = self.lock_mutations()?;
         if target.exists() && !options.overwrite {
             return Err(VaultError::AlreadyExists { path: target.rel });
         }
@@ -52,26 +53,35 @@ impl Vault {
             Some(_) => Replace::Allowed,
             None => Replace::Refused,
         };
-        self.write_resolved(&target, bytes, existing_mode, replace)
+        let unchanged = options.expected_sha256.as_deref();
+        self.write_resolved(&target, bytes, existing_mode, replace, unchanged)
     }
 
     /// Writes to a resolved, already checked target with the permission bits `mode` (`None`:
-    /// the process default); `replace` says whether an existing file may be replaced.
+    /// the process default); `replace` says whether an existing file may be replaced, and
+    /// `unchanged` what it must still hash to when it is (checked again at the rename).
     pub(crate) fn write_resolved(
         &self,
         target: &Resolved,
         bytes: &[u8],
         mode: Option<u32>,
         replace: Replace,
+        unchanged: Option<&str>,
     ) -> Result<WriteOutcome, VaultError> {
         self.remember(target);
         let abs = self.prepare_parent(target)?;
-        write_file(&abs, bytes, mode, replace).map_err(|error| match error.kind() {
-            io::ErrorKind::AlreadyExists => VaultError::AlreadyExists {
+        write_file_unless_changed(&abs, bytes, mode, replace, unchanged)
+            .map_err(|error| match error.kind() {
+                io::ErrorKind::AlreadyExists => VaultError::AlreadyExists {
+                    path: target.rel.clone(),
+                },
+                _ => VaultError::io(&target.rel, error),
+            })?
+            .map_err(|changed| VaultError::ConcurrentModification {
                 path: target.rel.clone(),
-            },
-            _ => VaultError::io(&target.rel, error),
-        })?;
+                expected: unchanged.unwrap_or_default().to_owned(),
+                actual: changed.actual,
+            })?;
         Ok(WriteOutcome {
             path: target.rel.clone(),
             sha256: sha256_hex(bytes),

@@ -75,6 +75,7 @@ struct EntityRenamed {
     #[serde(skip_serializing_if = "Option::is_none")]
     previous_path: Option<String>,
     /// Its status property afterwards, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
     status: Option<String>,
     /// Whether anything changed (false when the entity already had that name and status).
     changed: bool,

@@ -4,5 +4,6 @@ mod gates;
 mod hitl;
 mod idempotency;
 mod noninterference;
+mod output_schema;
 mod throttle;
 mod write_queue;

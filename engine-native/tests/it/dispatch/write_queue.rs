@@ -13,13 +13,16 @@ use serde_json::{Value, json};
 
 use crate::support::dispatch::{Fixture, path_tool};
 
-/// A writing tool that reads `path`, then waits until the file `<path>.go` exists before it
-/// appends `hold\n`: a read-modify-write held open as long as the test wants.
+/// A writing tool that reads `path` (then marks it read with the file `<path>.read`), and waits
+/// until the file `<path>.go` exists before it appends `hold\n`: a read-modify-write held open
+/// as long as the test wants.
 fn held_append(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let path = args["path"].as_str().unwrap_or_default();
     let note = ctx
         .vault()
         .read(path)
+        .map_err(|error| ToolError::internal(error.to_string()))?;
+    std::fs::write(ctx.vault().root().join(format!("{path}.read")), "")
         .map_err(|error| ToolError::internal(error.to_string()))?;
     let go = ctx.vault().root().join(format!("{path}.go"));
     let started = std::time::Instant::now();
@@ -47,6 +50,19 @@ fn held_tool() -> ToolDef {
 
 fn fixture() -> Fixture {
     Fixture::with_tools(json!({"throttle": {"enabled": false}}), vec![held_tool()])
+}
+
+/// Waits until `test_held_append` has read `rel` in `fx`'s main vault.
+fn wait_until_read(fx: &Fixture, rel: &str) {
+    let marker = fx.vault_dir("main").join(format!("{rel}.read"));
+    let started = std::time::Instant::now();
+    while !marker.exists() {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{rel} was never read"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
 }
 
 fn text(fx: &Fixture, rel: &str) -> String {
@@ -155,4 +171,44 @@ fn a_held_note_queues_its_own_writers_but_not_another_notes() {
         assert!(queued_rx.recv().unwrap().result.is_ok());
     });
     assert_eq!(text(&fx, "busy.md"), "busy\nhold\nafter hold\n");
+}
+
+#[test]
+fn a_second_server_on_the_vault_waits_for_a_note_another_holds_and_loses_no_write() {
+    let fx = fixture();
+    fx.write("main", "busy.md", "busy\n");
+    // Another server on the same vault and config: its own vault handles and lock files, as a
+    // second obsidian-tc process started by another MCP client has.
+    let other = fx.reopen();
+    std::thread::scope(|scope| {
+        let fx = &fx;
+        let (held_tx, held_rx) = mpsc::channel();
+        scope.spawn(move || {
+            let outcome = fx.call(
+                &Caller::stdio(),
+                "test_held_append",
+                json!({"path": "busy.md"}),
+            );
+            held_tx.send(outcome).unwrap();
+        });
+        wait_until_read(fx, "busy.md");
+        let (queued_tx, queued_rx) = mpsc::channel();
+        let other = &other;
+        scope.spawn(move || {
+            let outcome = other.call(
+                &Caller::stdio(),
+                "append_note",
+                json!({"path": "busy.md", "content": "from the other server"}),
+            );
+            queued_tx.send(outcome).unwrap();
+        });
+        assert!(
+            queued_rx.recv_timeout(Duration::from_millis(300)).is_err(),
+            "the other server wrote busy.md while this one held it"
+        );
+        fx.write("main", "busy.md.go", "");
+        assert!(held_rx.recv().unwrap().result.is_ok());
+        assert!(queued_rx.recv().unwrap().result.is_ok());
+    });
+    assert_eq!(text(&fx, "busy.md"), "busy\nhold\nfrom the other server\n");
 }

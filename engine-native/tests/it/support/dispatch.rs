@@ -240,7 +240,8 @@ impl Immutable {
     }
 }
 
-/// Every file under `root` (dot folders included) with its bytes.
+/// Every file under `root` (dot folders included, but not the vaults' lock files) with its
+/// bytes.
 pub fn snapshot(root: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut out = BTreeMap::new();
     walk(root, root, &mut out);
@@ -252,7 +253,9 @@ fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
         let entry = entry.expect("entry");
         let path = entry.path();
         if entry.file_type().expect("type").is_dir() {
-            walk(root, &path, out);
+            if !crate::support::gates::is_lock_folder(&path) {
+                walk(root, &path, out);
+            }
         } else {
             let rel = path
                 .strip_prefix(root)

@@ -17,6 +17,13 @@ use crate::support::dispatch::Fixture;
 /// of snapshots because every call writes its audit row there.
 pub const CACHE_DIR: &str = ".obsidian-tc";
 
+/// Whether `path` is a vault's `.obsidian-tc/locks` folder: the lock files every obsidian-tc
+/// process on the vault shares (`vault::lock`), made by the first call that may write, even
+/// one refused later. They hold no data; snapshots leave them out.
+pub fn is_lock_folder(path: &Path) -> bool {
+    path.ends_with(".obsidian-tc/locks")
+}
+
 /// What one entry of a snapshot is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Node {
@@ -29,7 +36,7 @@ pub enum Node {
 }
 
 /// Every entry under `root` (symlinks not followed), by path relative to `root`, without the
-/// cache folder.
+/// cache folder and the vaults' `.obsidian-tc` folders (lock files).
 pub fn snapshot(root: &Path) -> BTreeMap<String, Node> {
     let mut out = BTreeMap::new();
     walk(root, root, &mut out);
@@ -45,7 +52,8 @@ fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Node>) {
             .expect("under root")
             .to_string_lossy()
             .into_owned();
-        if rel == CACHE_DIR {
+        // The cache folder, and a vault's own `.obsidian-tc` holding its lock files.
+        if rel == CACHE_DIR || path.ends_with(CACHE_DIR) {
             continue;
         }
         let meta = std::fs::symlink_metadata(&path).expect("metadata");

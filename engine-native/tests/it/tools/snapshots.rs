@@ -80,7 +80,7 @@ fn sha_of_a(fx: &Fixture) -> String {
     engine_core::hash::sha256_hex(&bytes)
 }
 
-/// Every file of the vault but the trash, by path.
+/// Every file of the vault but the trash and the lock files, by path.
 fn files(fx: &Fixture) -> Files {
     let mut out = Files::new();
     collect(&fx.vault_dir("main"), "", &mut out);
@@ -91,7 +91,7 @@ fn collect(dir: &Path, prefix: &str, out: &mut Files) {
     for entry in std::fs::read_dir(dir).expect("dir") {
         let entry = entry.expect("entry");
         let name = entry.file_name().to_string_lossy().into_owned();
-        if name == ".trash" {
+        if name == ".trash" || crate::support::gates::is_lock_folder(&entry.path()) {
             continue;
         }
         let rel = format!("{prefix}{name}");

@@ -28,11 +28,15 @@ fn expecting(sha: &str) -> WriteOptions {
     }
 }
 
-/// Every name in `dir` and its subfolders, dot folders included.
+/// Every name in `dir` and its subfolders, dot folders included, but not the lock files of
+/// `.obsidian-tc/locks` (see `support::gates::is_lock_folder`).
 fn all_names(dir: &Path) -> Vec<String> {
     let mut names = Vec::new();
     for entry in fs::read_dir(dir).unwrap() {
         let entry = entry.unwrap();
+        if entry.file_name() == ".obsidian-tc" {
+            continue;
+        }
         names.push(entry.file_name().to_string_lossy().into_owned());
         if entry.file_type().unwrap().is_dir() {
             names.extend(all_names(&entry.path()));

@@ -184,13 +184,17 @@ fn a_key_held_by_a_running_call_answers_in_flight_through_append_note() {
     let note = std::fs::read_to_string(fx.vault_dir("main").join("log.md")).expect("note");
     assert_eq!(note, "# Log\n", "the in-flight answer ran nothing");
     // Its result, once recorded, is what the retry gets.
+    let recorded = json!({
+        "path": "log.md", "changed": true, "dry_run": false, "sha256": "ab".repeat(32),
+        "size": 11, "lines_added": 1, "lines_removed": 0
+    });
     fx.server
         .server()
         .store()
         .idempotency()
-        .complete("main", "k-held", r#"{"done":true}"#, fx.now_s())
+        .complete("main", "k-held", &recorded.to_string(), fx.now_s())
         .expect("complete");
     let replay = fx.call(&Caller::stdio(), "append_note", args);
     assert!(replay.replayed);
-    assert_eq!(replay.result.expect("replayed"), json!({"done": true}));
+    assert_eq!(replay.result.expect("replayed"), recorded);
 }
