@@ -150,7 +150,7 @@ STEPS: list[dict[str, Any]] = [
     {"tool": "suggest_typed_links", "args": {"path": "Projects/Irrigation plan.md"}},
 
     # --- tasks ------------------------------------------------------------------------------
-    {"tool": "list_tasks", "args": {"path_prefix": "Projects/Irrigation"},
+    {"tool": "list_tasks", "args": {"text_contains": "Buy a timer"},
      "save": {"task_path": "tasks.0.path", "task_line": "tasks.0.line", "task_text": "tasks.0.text"}},
     {"tool": "update_task", "args": {"path": "$task_path", "line": "$task_line",
                                      "expected_text": "$task_text", "toggle": True}},
