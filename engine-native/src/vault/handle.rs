@@ -17,7 +17,7 @@ pub struct VaultOptions {
 }
 
 /// One vault on disk. Mutations are serialized, through this handle and across processes (see
-/// [`super::lock`]), so a precondition check and the change it guards are never interleaved
+/// `vault::lock`), so a precondition check and the change it guards are never interleaved
 /// with another change by obsidian-tc.
 #[derive(Debug)]
 pub struct Vault {
@@ -71,7 +71,7 @@ impl Vault {
         &self.notes
     }
 
-    /// The cross-process locks of this vault (see [`super::lock`]).
+    /// The cross-process locks of this vault (see `vault::lock`).
     pub(super) fn process_locks(&self) -> &Arc<ProcessLocks> {
         &self.locks
     }
@@ -83,7 +83,7 @@ impl Vault {
     }
 
     /// Holds off other mutations of this vault, by this process and by every other obsidian-tc
-    /// process, while the guard lives: the commit lock of [`super::lock`].
+    /// process, while the guard lives: the commit lock of `vault::lock`.
     pub(crate) fn lock_mutations(&self) -> Result<CommitGuard<'_>, VaultError> {
         let mut held = self.lock_in_process();
         let failed = |error| VaultError::io(super::lock::LOCK_DIR.join("/").as_str(), error);

@@ -10,7 +10,7 @@
 //! fail with `ConcurrentModification` when the file changed since it was read. While a tool
 //! call is recorded ([`journal::record`]), every mutation first remembers the file as it was,
 //! for snapshots and undo. Calls that write take turns on each file ([`queue`]), in this
-//! process and across processes ([`lock`]): a read-modify-write of one note is not interleaved
+//! process and across processes (`lock`): a read-modify-write of one note is not interleaved
 //! with another obsidian-tc call's write of it.
 
 mod atomic;

@@ -16,7 +16,7 @@
 //! Calls outside [`serialized`] (read-only tools, the indexer) never wait. Each vault handle
 //! has its own queue; a file's line is removed as soon as nobody holds or awaits it, so the
 //! memory is bounded by the calls in flight. Each file entered also holds its stripe of the
-//! cross-process locks ([`super::lock`]), taken after the turn in this process (so this
+//! cross-process locks (`vault::lock`), taken after the turn in this process (so this
 //! process's order is kept) on the same terms: waited for on the first file, only taken when
 //! free on the others (a further file another process holds is not entered). Writers that take
 //! no lock (Obsidian, TC Bridge's own tools, sync clients) are not in this queue: against them
