@@ -243,6 +243,7 @@ impl Indexes {
             chunking: &self.chunking,
             now,
             semantic: self.semantic_if_open(),
+            links: &self.links,
             counted: &|_| true,
         }
     }

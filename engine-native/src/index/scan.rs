@@ -22,9 +22,10 @@ use engine_core::text::Analyzer;
 use serde_json::Value;
 
 use super::lexical::{ChunkPlace, LexicalView};
+use super::links::{LinkTables, RowsChanged};
 use super::semantic::SemanticIndex;
 use crate::note::{ParsedNote, parse_note};
-use crate::store::{ChunkChange, FileStamp, NoteMeta, RowChange, Store, StoreError};
+use crate::store::{Applied, ChunkChange, FileStamp, NoteMeta, RowChange, Store, StoreError};
 use crate::vault::{Entry, EntryKind, TextFile, Vault, VaultError, racy_since};
 
 /// What one scan or refresh did.
@@ -103,6 +104,8 @@ pub struct Scanner<'a> {
     pub now: i64,
     /// The vectors to keep in step, when embeddings are on.
     pub semantic: Option<Arc<SemanticIndex>>,
+    /// The resolved link tables to keep in step.
+    pub links: &'a LinkTables,
     /// Which notes the report counts (every note is scanned): a caller is told only about
     /// the notes it may read.
     pub counted: &'a dyn Fn(&str) -> bool,
@@ -277,6 +280,13 @@ impl Scanner<'_> {
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<ScanReport, ScanError> {
         let entries = self.vault.list(None).map_err(ScanError::Vault)?;
+        let files: Vec<&str> = entries
+            .iter()
+            .filter(|entry| entry.kind == EntryKind::File)
+            .map(|entry| entry.path.as_str())
+            .collect();
+        // Files other than notes may have come or gone since the link table was built.
+        self.links.listed(self.vault_id, &files);
         let stamps = self.store.note_index().stamps(self.vault_id)?;
         let notes: Vec<Entry> = entries
             .into_iter()
@@ -368,12 +378,19 @@ impl Scanner<'_> {
     /// paths are left out. They are stored in one transaction before this returns.
     pub fn refresh(&self, paths: &[String]) -> Result<ScanReport, ScanError> {
         let stamps = self.store.note_index().stamps(self.vault_id)?;
-        let mut canonical: Vec<String> = paths
+        let mut canonical = Vec::with_capacity(paths.len());
+        for resolved in paths
             .iter()
             .filter_map(|path| self.vault.resolve(path).ok())
-            .map(|resolved| resolved.rel)
-            .filter(|path| is_note(path))
-            .collect();
+        {
+            if is_note(&resolved.rel) {
+                canonical.push(resolved.rel);
+            } else {
+                // An attachment came or went: the files links resolve among with it.
+                let exists = resolved.missing.is_empty() && resolved.abs.is_file();
+                self.links.touched(self.vault_id, &resolved.rel, exists);
+            }
+        }
         canonical.sort();
         canonical.dedup();
         let reader = self.note_reader();
@@ -412,7 +429,11 @@ impl Scanner<'_> {
         if changes.is_empty() {
             return Ok(outcomes);
         }
-        let mut applied = self.store.note_index().apply(self.vault_id, &changes)?;
+        let Applied {
+            chunks: mut applied,
+            generation,
+        } = self.store.note_index().apply(self.vault_id, &changes)?;
+        self.advance_links(generation, &batch);
         for (read, slot) in batch.into_iter().zip(slots) {
             if let Found::Unreadable(error) = &read.found {
                 tracing::warn!(
@@ -431,6 +452,19 @@ impl Scanner<'_> {
             }
         }
         Ok(outcomes)
+    }
+
+    /// Brings the kept link table on to `generation`, the one storing `batch` made.
+    fn advance_links(&self, generation: i64, batch: &[Read]) {
+        let mut applied = RowsChanged::default();
+        for read in batch {
+            match (&read.found, read.known) {
+                (Found::Parsed(_), true) => applied.rewritten.push(&read.path),
+                (Found::Parsed(_), false) | (Found::Gone, _) => applied.files_changed = true,
+                (Found::Unchanged | Found::Touched(_) | Found::Unreadable(_), _) => {}
+            }
+        }
+        self.links.advance(self.vault_id, generation, &applied);
     }
 
     /// Drops the vectors of chunks that no longer exist. A failure is logged: the vectors'

@@ -48,16 +48,34 @@ impl<'s> LinkGraphRows<'s> {
                 "SELECT source_path, kind, target, subpath, line FROM links
                  WHERE vault_id = ?1 ORDER BY source_path, line, rowid",
             )?;
-            let rows = stmt.query_map([vault], |r| {
-                Ok(LinkDetailRow {
-                    source: r.get(0)?,
-                    kind: r.get(1)?,
-                    target: r.get(2)?,
-                    subpath: r.get(3)?,
-                    line: r.get(4)?,
-                })
-            })?;
+            let rows = stmt.query_map([vault], detail_row)?;
             Ok(rows.collect::<Result<_, _>>()?)
+        })
+    }
+
+    /// The stored links written in each note of `sources` of `vault`, ordered by source
+    /// note and line like [`LinkGraphRows::link_details`].
+    pub fn link_details_of(
+        &self,
+        vault: &str,
+        sources: &[&str],
+    ) -> Result<Vec<LinkDetailRow>, StoreError> {
+        let mut sources = sources.to_vec();
+        sources.sort_unstable();
+        sources.dedup();
+        self.store.read(|conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT source_path, kind, target, subpath, line FROM links
+                 WHERE vault_id = ?1 AND source_path = ?2 ORDER BY line, rowid",
+            )?;
+            let mut out = Vec::new();
+            for source in sources {
+                let rows = stmt.query_map([vault, source], detail_row)?;
+                for row in rows {
+                    out.push(row?);
+                }
+            }
+            Ok(out)
         })
     }
 
@@ -71,4 +89,15 @@ impl<'s> LinkGraphRows<'s> {
             Ok(rows.collect::<Result<_, _>>()?)
         })
     }
+}
+
+/// One `SELECT source_path, kind, target, subpath, line FROM links` row.
+fn detail_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<LinkDetailRow> {
+    Ok(LinkDetailRow {
+        source: r.get(0)?,
+        kind: r.get(1)?,
+        target: r.get(2)?,
+        subpath: r.get(3)?,
+        line: r.get(4)?,
+    })
 }

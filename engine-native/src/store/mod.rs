@@ -53,7 +53,7 @@ pub use link_graph::{LinkDetailRow, LinkGraphRows};
 pub use migrations::SCHEMA_VERSION;
 pub use note_facts::{NoteFacts, NoteFactsRepo};
 pub use note_index::{
-    ChunkChange, ChunkRow, FileStamp, IndexFailure, NoteFields, NoteIndex, RowChange,
+    Applied, ChunkChange, ChunkRow, FileStamp, IndexFailure, NoteFields, NoteIndex, RowChange,
 };
 pub use notes::{NoteMeta, NotePage, Notes};
 pub use snapshots::{ChangedFile, NewChange, Snapshot, SnapshotInfo, Snapshots};

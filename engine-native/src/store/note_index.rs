@@ -93,6 +93,15 @@ pub struct ChunkChange {
     pub added: Vec<i64>,
 }
 
+/// What [`NoteIndex::apply`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Applied {
+    /// The chunks each change removed and added, in the order of the changes.
+    pub chunks: Vec<ChunkChange>,
+    /// The vault's generation after the changes.
+    pub generation: i64,
+}
+
 /// A note that could not be indexed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IndexFailure {
@@ -140,19 +149,15 @@ impl<'s> NoteIndex<'s> {
 
     /// Applies `changes` to `vault`'s rows in one transaction (all or none) and moves the
     /// generation on once. Returns, for each change in order, the chunk ids it removed and
-    /// the ones it added (in note order).
-    pub fn apply(
-        &self,
-        vault: &str,
-        changes: &[RowChange<'_>],
-    ) -> Result<Vec<ChunkChange>, StoreError> {
+    /// the ones it added (in note order), and the generation the rows are now at.
+    pub fn apply(&self, vault: &str, changes: &[RowChange<'_>]) -> Result<Applied, StoreError> {
         self.store.write(|tx| {
-            let mut out = Vec::with_capacity(changes.len());
+            let mut chunks = Vec::with_capacity(changes.len());
             for change in changes {
-                out.push(apply_one(tx, vault, change)?);
+                chunks.push(apply_one(tx, vault, change)?);
             }
-            bump_generation(tx, vault)?;
-            Ok(out)
+            let generation = bump_generation(tx, vault)?;
+            Ok(Applied { chunks, generation })
         })
     }
 
@@ -528,12 +533,13 @@ fn int<N: TryInto<i64>>(n: N) -> i64 {
     n.try_into().unwrap_or(i64::MAX)
 }
 
-/// Moves `vault`'s generation on (creating its state row).
-fn bump_generation(tx: &Transaction<'_>, vault: &str) -> Result<(), StoreError> {
-    tx.prepare_cached(
-        "INSERT INTO index_state (vault_id, generation) VALUES (?1, 1)
-         ON CONFLICT (vault_id) DO UPDATE SET generation = generation + 1",
-    )?
-    .execute([vault])?;
-    Ok(())
+/// Moves `vault`'s generation on (creating its state row); returns the new generation.
+fn bump_generation(tx: &Transaction<'_>, vault: &str) -> Result<i64, StoreError> {
+    Ok(tx
+        .prepare_cached(
+            "INSERT INTO index_state (vault_id, generation) VALUES (?1, 1)
+             ON CONFLICT (vault_id) DO UPDATE SET generation = generation + 1
+             RETURNING generation",
+        )?
+        .query_row([vault], |r| r.get(0))?)
 }

@@ -84,7 +84,6 @@ fn find_orphans(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
     let table = link_table(ctx)?;
     let linked: HashSet<&str> = table
         .all()
-        .iter()
         .filter(|link| ctx.may(&link.source, AclOp::Read))
         .filter_map(|link| link.resolved.as_deref().filter(|t| *t != link.source))
         .collect();
@@ -104,7 +103,6 @@ fn find_unresolved_links(ctx: &ToolContext<'_>, args: Value) -> Result<Value, To
     let table = link_table(ctx)?;
     let unresolved: Vec<UnresolvedLink> = table
         .all()
-        .iter()
         .filter(|link| under(&link.source, args.folder.as_deref()))
         .filter(|link| ctx.may(&link.source, AclOp::Read))
         .filter(|link| {

@@ -116,7 +116,6 @@ pub(crate) fn move_candidates(table: &LinkTable, pairs: &[(String, String)]) -> 
     out.extend(
         table
             .all()
-            .iter()
             .filter(|link| names.contains(&stem_key(&link.target)))
             .map(|link| link.source.clone()),
     );

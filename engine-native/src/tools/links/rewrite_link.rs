@@ -255,7 +255,6 @@ fn candidates(ctx: &ToolContext<'_>, table: &LinkTable, source: &Source) -> BTre
     };
     table
         .all()
-        .iter()
         .filter(|link| wanted(link))
         .map(|link| link.source.clone())
         .filter(|note| ctx.may(note, AclOp::Read))

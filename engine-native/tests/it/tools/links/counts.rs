@@ -77,3 +77,75 @@ fn backlink_counts_match_an_independent_scan() {
         }
     }
 }
+
+/// The link tools after each of a run of writes (links added to a note, a note rewritten
+/// without its links, a note created, one deleted, an attachment appearing) agree with a
+/// scan of the files as they are then: the kept link table is brought on, or rebuilt, by
+/// every kind of change.
+#[test]
+fn link_counts_follow_a_run_of_writes() {
+    let fx = fixture_with_copy(HELP_VAULT);
+    let root = fx.vault_dir("main");
+    let check = |path: &str, targets: &[&str]| {
+        let oracle = Oracle::scan(&root);
+        let out = fx.ok("get_outgoing_links", json!({"path": path}));
+        assert_eq!(
+            out["links"].as_array().expect("links").len(),
+            oracle.links[path].len(),
+            "{path}: {out}"
+        );
+        for target in targets {
+            let sources: std::collections::BTreeSet<String> =
+                all_items(&fx, "get_backlinks", json!({"path": target}))
+                    .iter()
+                    .map(|b| b["source"].as_str().expect("source").to_owned())
+                    .collect();
+            assert_eq!(sources, oracle.backlinks(target), "backlinks of {target}");
+        }
+    };
+    let hub = "Home.md";
+    assert!(root.join(hub).is_file(), "the help vault has {hub}");
+    check(hub, &["Home.md"]);
+    for round in 0..3 {
+        fx.ok(
+            "append_note",
+            json!({"path": hub, "content": format!("\nSee [[Canvas]] and [[New {round}]].\n")}),
+        );
+        check(hub, &["Plugins/Canvas.md"]);
+        fx.ok(
+            "write_note",
+            json!({"path": format!("New {round}.md"), "content": format!("Back to [[Home]] {round}\n")}),
+        );
+        check(
+            &format!("New {round}.md"),
+            &["Home.md", &format!("New {round}.md")],
+        );
+    }
+    confirmed(
+        &fx,
+        "write_note",
+        json!({"path": "New 0.md", "content": "No links now\n", "mode": "overwrite"}),
+    )
+    .expect("overwritten");
+    check("New 0.md", &["Home.md", "New 0.md"]);
+    confirmed(&fx, "delete_note", json!({"path": "New 1.md"})).expect("deleted");
+    check(hub, &["Home.md"]);
+    let out = fx.ok("get_outgoing_links", json!({"path": hub}));
+    let to_new_1: Vec<&serde_json::Value> = out["links"]
+        .as_array()
+        .expect("links")
+        .iter()
+        .filter(|link| link["target"] == "New 1")
+        .collect();
+    assert!(
+        !to_new_1.is_empty() && to_new_1.iter().all(|l| l["resolved_path"].is_null()),
+        "{out}"
+    );
+    std::fs::write(root.join("diagram.png"), b"png").expect("attachment");
+    fx.ok("index_vault", json!({}));
+    fx.ok(
+        "append_note",
+        json!({"path": "New 2.md", "content": "![[diagram.png]]\n"}),
+    );
+    check("New 2.md", &["diagram.png"]);
+}
