@@ -12,7 +12,6 @@
 use std::cmp::Ordering;
 use std::fs::{self, File};
 use std::io;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use crate::cli::args::{PluginCommand, PluginInstallArgs};
@@ -157,7 +156,7 @@ pub fn install(obsidian: &Path, files: &PluginFiles, enable: bool) -> Result<Ins
     let staged_list = match &new_list {
         Some(ids) => {
             let target = obsidian.join(COMMUNITY_PLUGINS);
-            let mode = fs::metadata(&target).ok().map(|m| m.permissions().mode());
+            let mode = fs::metadata(&target).ok().map(|m| m.permissions());
             let text = serde_json::to_string_pretty(ids)
                 .map_err(|e| format!("cannot write {COMMUNITY_PLUGINS} ({e})"))?;
             let staged = staging.path().join(COMMUNITY_PLUGINS);
@@ -273,11 +272,11 @@ fn read_settings(path: &Path) -> Option<PluginData> {
 }
 
 /// Writes a new file in full and fsyncs it, with `mode` when given.
-fn write_synced(path: &Path, bytes: &[u8], mode: Option<u32>) -> Result<(), String> {
+fn write_synced(path: &Path, bytes: &[u8], mode: Option<fs::Permissions>) -> Result<(), String> {
     let written = (|| {
         let file = File::create(path)?;
         if let Some(mode) = mode {
-            file.set_permissions(fs::Permissions::from_mode(mode))?;
+            file.set_permissions(mode)?;
         }
         io::Write::write_all(&mut &file, bytes)?;
         file.sync_all()
@@ -287,9 +286,7 @@ fn write_synced(path: &Path, bytes: &[u8], mode: Option<u32>) -> Result<(), Stri
 
 /// Flushes a folder's entries (new names, renames) to disk.
 fn sync_dir(dir: &Path) -> Result<(), String> {
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(|e| io_error("flush", dir, &e))
+    crate::vault::os::sync_dir(dir).map_err(|e| io_error("flush", dir, &e))
 }
 
 fn io_error(action: &str, path: &Path, error: &io::Error) -> String {

@@ -1,11 +1,11 @@
-//! The single-writer lock of a vault's index across processes: an exclusive `flock` on
+//! The single-writer lock of a vault's index across processes: an exclusive file lock
+//! (`File::try_lock`: `flock` on Unix, `LockFileEx` on Windows) on
 //! `<cache dir>/index-<vault>.lock`. Two obsidian-tc processes sharing a cache never scan the
 //! same vault at once; the lock goes with the process (the kernel releases it on exit, even
 //! after a crash), so it is never left stale.
 
-use std::fs::{File, OpenOptions};
+use std::fs::{File, OpenOptions, TryLockError};
 use std::io;
-use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 
 use engine_core::hash::sha256_hex;
@@ -26,16 +26,10 @@ impl WriterLock {
             .truncate(false)
             .write(true)
             .open(lock_path(cache_dir, vault_id))?;
-        // SAFETY: flock on a descriptor this function owns; no memory is shared.
-        let locked = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-        if locked == 0 {
-            return Ok(Some(WriterLock { _file: file }));
-        }
-        let error = io::Error::last_os_error();
-        if error.kind() == io::ErrorKind::WouldBlock {
-            Ok(None)
-        } else {
-            Err(error)
+        match file.try_lock() {
+            Ok(()) => Ok(Some(WriterLock { _file: file })),
+            Err(TryLockError::WouldBlock) => Ok(None),
+            Err(TryLockError::Error(error)) => Err(error),
         }
     }
 }

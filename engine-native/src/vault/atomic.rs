@@ -6,11 +6,12 @@ use std::collections::hash_map::RandomState;
 use std::fs::{self, File, OpenOptions, Permissions};
 use std::hash::{BuildHasher, Hasher};
 use std::io::{self, Read, Write};
-use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use engine_core::hash::sha256_hex;
+
+use super::os::sync_dir;
 
 /// How every temp file name starts; the rest is 16 lowercase hex digits.
 pub(crate) const TEMP_PREFIX: &str = ".otc-tmp-";
@@ -39,12 +40,12 @@ pub(crate) enum Replace {
     Refused,
 }
 
-/// Writes `bytes` to `target` atomically. `mode` is the permission bits to give the file
-/// (the replaced file's), or `None` for the process default of a new file.
+/// Writes `bytes` to `target` atomically. `mode` is the permissions to give the file (the
+/// replaced file's), or `None` for the process default of a new file.
 pub(crate) fn write_file(
     target: &Path,
     bytes: &[u8],
-    mode: Option<u32>,
+    mode: Option<Permissions>,
     replace: Replace,
 ) -> io::Result<()> {
     write_file_unless_changed(target, bytes, mode, replace, None)?
@@ -67,7 +68,7 @@ pub(crate) struct Changed {
 pub(crate) fn write_file_unless_changed(
     target: &Path,
     bytes: &[u8],
-    mode: Option<u32>,
+    mode: Option<Permissions>,
     replace: Replace,
     unchanged: Option<&str>,
 ) -> io::Result<Result<(), Changed>> {
@@ -76,7 +77,7 @@ pub(crate) fn write_file_unless_changed(
     let (temp_path, mut file) = create_temp(dir)?;
     let written = (|| {
         if let Some(mode) = mode {
-            file.set_permissions(Permissions::from_mode(mode))?;
+            file.set_permissions(mode)?;
         }
         file.write_all(bytes)?;
         file.sync_all()?;
@@ -143,11 +144,10 @@ fn exchange_unless_changed(
 
 /// `Some` when the file at `path` does not hash to `expected` (hex, any case) or is gone.
 fn changed_from(path: &Path, expected: &str) -> io::Result<Option<Changed>> {
-    let bytes = match OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(path)
-    {
+    let mut options = OpenOptions::new();
+    options.read(true);
+    super::os::no_follow(&mut options, false);
+    let bytes = match options.open(path) {
         Ok(mut file) => {
             let mut bytes = Vec::new();
             file.read_to_end(&mut bytes)?;
@@ -205,11 +205,6 @@ fn renameat2(from: &Path, to: &Path, flags: libc::c_uint) -> io::Result<()> {
     }
 }
 
-/// Flushes a folder's entries (a rename, a new name) to disk.
-pub(crate) fn sync_dir(dir: &Path) -> io::Result<()> {
-    File::open(dir)?.sync_all()
-}
-
 /// The folder holding `path`.
 pub(crate) fn parent_of(path: &Path) -> io::Result<&Path> {
     path.parent()
@@ -221,13 +216,8 @@ fn create_temp(dir: &Path) -> io::Result<(PathBuf, File)> {
     let mut last_error = None;
     for _ in 0..TEMP_ATTEMPTS {
         let path = dir.join(format!("{TEMP_PREFIX}{:016x}", random_u64()));
-        match OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o666)
-            .custom_flags(libc::O_NOFOLLOW)
-            .open(&path)
-        {
+        // `create_new` never opens an existing name, a link included.
+        match OpenOptions::new().write(true).create_new(true).open(&path) {
             Ok(file) => return Ok((path, file)),
             Err(error) if error.kind() == io::ErrorKind::AlreadyExists => last_error = Some(error),
             Err(error) => return Err(error),

@@ -5,8 +5,8 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::atomic::sync_dir;
 use super::error::VaultError;
+use super::os::sync_dir;
 
 /// Creates `base/segments[0]/segments[1]/…` as needed and returns the deepest folder.
 /// `rel` names the request in errors.

@@ -6,7 +6,6 @@
 //! hard link is not listed either: every read of it is refused.
 
 use std::fs;
-use std::os::unix::fs::MetadataExt;
 
 use engine_core::acl::{is_hard_denied, validate_path};
 
@@ -14,6 +13,7 @@ use super::atomic::is_temp_name;
 use super::error::VaultError;
 use super::handle::Vault;
 use super::names::nfc_name;
+use super::os;
 use super::read::modified_ms;
 use super::resolve::relative_text;
 use super::walk::{WalkEntry, walk};
@@ -103,7 +103,7 @@ impl Vault {
         if validate_path(&path).is_err() {
             return None;
         }
-        let metadata = if walked.metadata.file_type().is_symlink() {
+        let (metadata, link_target) = if walked.metadata.file_type().is_symlink() {
             let target = fs::canonicalize(&walked.abs).ok()?;
             if !target.starts_with(self.root())
                 || is_hard_denied(&relative_text(self.root(), &target))
@@ -114,14 +114,15 @@ impl Vault {
             if !metadata.is_file() {
                 return None;
             }
-            metadata
+            (metadata, Some(target))
         } else {
-            walked.metadata.clone()
+            (walked.metadata.clone(), None)
         };
+        let real = link_target.as_deref().unwrap_or(&walked.abs);
         let kind = if metadata.is_dir() {
             EntryKind::Directory
         } else if metadata.is_file() {
-            if self.options().hard_link_guard && metadata.nlink() > 1 {
+            if self.options().hard_link_guard && os::link_count(real, None, &metadata).ok()? > 1 {
                 return None;
             }
             EntryKind::File
@@ -137,10 +138,7 @@ impl Vault {
                 0
             },
             modified_ms: modified_ms(&metadata),
-            changed_ns: metadata
-                .ctime()
-                .saturating_mul(1_000_000_000)
-                .saturating_add(metadata.ctime_nsec()),
+            changed_ns: os::changed_ns(&metadata),
         })
     }
 }

@@ -23,6 +23,7 @@ pub mod journal;
 mod listing;
 mod lock;
 mod names;
+pub(crate) mod os;
 mod precondition;
 pub mod queue;
 mod read;

@@ -1,7 +1,7 @@
 //! The state of a mutation's target before the change: whether it may be touched, and
 //! whether it still has the content the caller read (`expected_sha256`).
 
-use std::os::unix::fs::PermissionsExt;
+use std::fs::Permissions;
 
 use engine_core::hash::sha256_hex;
 
@@ -12,13 +12,13 @@ use super::resolve::Resolved;
 
 impl Vault {
     /// Checks an existing target (a regular file, not hard-linked under the guard, with the
-    /// expected content when one is given) and returns its permission bits. A missing target
+    /// expected content when one is given) and returns its permissions. A missing target
     /// passes (`None`) unless a content was expected.
     pub(crate) fn check_target(
         &self,
         target: &Resolved,
         expected_sha256: Option<&str>,
-    ) -> Result<Option<u32>, VaultError> {
+    ) -> Result<Option<Permissions>, VaultError> {
         if !target.exists() {
             return match expected_sha256 {
                 Some(expected) => Err(VaultError::ConcurrentModification {
@@ -34,7 +34,7 @@ impl Vault {
             let actual = sha256_hex(&read_all(&mut file, &metadata, &target.rel)?);
             verify_sha256(&target.rel, &actual, expected_sha256)?;
         }
-        Ok(Some(metadata.permissions().mode() & 0o7777))
+        Ok(Some(metadata.permissions()))
     }
 }
 

@@ -1,9 +1,8 @@
 //! Reading a file through one opened descriptor: opened without following a symlink, then
 //! checked (`fstat`) and read on that same descriptor, so what is checked is what is read.
 
-use std::fs::{File, Metadata, OpenOptions};
+use std::fs::{File, Metadata};
 use std::io::{self, Read};
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::Path;
 use std::time::UNIX_EPOCH;
 
@@ -11,6 +10,7 @@ use engine_core::hash::sha256_hex;
 
 use super::error::VaultError;
 use super::handle::Vault;
+use super::os;
 use super::queue::Access;
 
 /// A file read from the vault.
@@ -51,23 +51,28 @@ impl Vault {
         abs: &Path,
         rel: &str,
     ) -> Result<(File, Metadata), VaultError> {
-        let file = OpenOptions::new()
-            .read(true)
-            // O_NONBLOCK: opening a FIFO must not hang; it is refused just below.
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-            .open(abs)
-            .map_err(|error| match error.raw_os_error() {
-                Some(libc::ELOOP) => VaultError::EscapesVault {
+        // A FIFO does not hang the open; it is refused just below.
+        let file = os::open_read_no_follow(abs).map_err(|error| {
+            if os::is_link_refusal(&error) {
+                VaultError::EscapesVault {
                     path: rel.to_owned(),
-                },
-                _ if error.kind() == io::ErrorKind::NotFound => VaultError::NotFound {
+                }
+            } else if error.kind() == io::ErrorKind::NotFound {
+                VaultError::NotFound {
                     path: rel.to_owned(),
-                },
-                _ => VaultError::io(rel, error),
-            })?;
+                }
+            } else {
+                VaultError::io(rel, error)
+            }
+        })?;
         let metadata = file
             .metadata()
             .map_err(|error| VaultError::io(rel, error))?;
+        if os::is_link(&metadata) {
+            return Err(VaultError::EscapesVault {
+                path: rel.to_owned(),
+            });
+        }
         if metadata.is_dir() {
             return Err(VaultError::IsDirectory {
                 path: rel.to_owned(),
@@ -78,11 +83,15 @@ impl Vault {
                 path: rel.to_owned(),
             });
         }
-        if self.options().hard_link_guard && metadata.nlink() > 1 {
-            return Err(VaultError::HardLink {
-                path: rel.to_owned(),
-                links: metadata.nlink(),
-            });
+        if self.options().hard_link_guard {
+            let links = os::link_count(abs, Some(&file), &metadata)
+                .map_err(|error| VaultError::io(rel, error))?;
+            if links > 1 {
+                return Err(VaultError::HardLink {
+                    path: rel.to_owned(),
+                    links,
+                });
+            }
         }
         Ok((file, metadata))
     }

@@ -2,7 +2,6 @@
 
 use std::fs;
 use std::io;
-use std::os::unix::fs::PermissionsExt;
 
 use engine_core::hash::sha256_hex;
 
@@ -103,7 +102,7 @@ impl Vault {
         }
         let (mode, replace) = match existing_mode {
             Some(mode) => (mode, Replace::Allowed),
-            None => (metadata.permissions().mode() & 0o7777, Replace::Refused),
+            None => (metadata.permissions(), Replace::Refused),
         };
         self.write_resolved(&destination, &bytes, Some(mode), replace, None)
     }

@@ -5,10 +5,11 @@ use std::fs;
 use std::io;
 use std::path::Path;
 
-use super::atomic::{parent_of, rename_no_replace, sync_dir};
+use super::atomic::{parent_of, rename_no_replace};
 use super::error::VaultError;
 use super::folders::ensure_folders;
 use super::handle::Vault;
+use super::os::sync_dir;
 
 /// The trash folder at the vault root (Obsidian's own "move to .trash" location).
 const TRASH_DIR: &str = ".trash";

@@ -1,5 +1,6 @@
 //! Writing a whole file: preconditions, missing parent folders, then the atomic replace.
 
+use std::fs::Permissions;
 use std::io;
 use std::path::PathBuf;
 
@@ -57,14 +58,14 @@ impl Vault {
         self.write_resolved(&target, bytes, existing_mode, replace, unchanged)
     }
 
-    /// Writes to a resolved, already checked target with the permission bits `mode` (`None`:
+    /// Writes to a resolved, already checked target with the permissions `mode` (`None`:
     /// the process default); `replace` says whether an existing file may be replaced, and
     /// `unchanged` what it must still hash to when it is (checked again at the rename).
     pub(crate) fn write_resolved(
         &self,
         target: &Resolved,
         bytes: &[u8],
-        mode: Option<u32>,
+        mode: Option<Permissions>,
         replace: Replace,
         unchanged: Option<&str>,
     ) -> Result<WriteOutcome, VaultError> {

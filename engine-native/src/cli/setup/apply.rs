@@ -12,9 +12,8 @@
 //! - when the file changed on disk while it was edited (the client saved it), nothing is
 //!   written.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File, OpenOptions, Permissions};
 use std::io::{self, Write};
-use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -85,7 +84,7 @@ pub fn apply(
             write_file(
                 &applied.file,
                 edited.text.as_bytes(),
-                Some(old.mode),
+                Some(old.mode.clone()),
                 Replace::Allowed,
             )
             .map_err(|error| io_error("replace", &applied.file, error))?;
@@ -139,10 +138,10 @@ fn follow_link(path: &Path) -> Result<(PathBuf, Option<PathBuf>), SetupError> {
     }
 }
 
-/// An existing file's bytes and permission bits.
+/// An existing file's bytes and permissions.
 struct OldFile {
     bytes: Vec<u8>,
-    mode: u32,
+    mode: Permissions,
 }
 
 /// The file's bytes and permissions; `None` when it does not exist.
@@ -153,7 +152,7 @@ fn read(file: &Path) -> Result<Option<OldFile>, SetupError> {
         Err(error) => return Err(io_error("read", file, error)),
     };
     let read = (|| -> io::Result<OldFile> {
-        let mode = opened.metadata()?.permissions().mode() & 0o7777;
+        let mode = opened.metadata()?.permissions();
         let mut bytes = Vec::new();
         io::Read::read_to_end(&mut &opened, &mut bytes)?;
         Ok(OldFile { bytes, mode })
@@ -184,11 +183,10 @@ fn backup(file: &Path, old: &OldFile) -> Result<PathBuf, SetupError> {
             numbered.push(format!("-{attempt}"));
             PathBuf::from(numbered)
         };
-        let created = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(old.mode)
-            .open(&path);
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true);
+        crate::vault::os::create_with(&mut options, &old.mode);
+        let created = options.open(&path);
         let mut copy = match created {
             Ok(copy) => copy,
             Err(error) if error.kind() == io::ErrorKind::AlreadyExists => continue,

@@ -76,7 +76,8 @@ impl RepoCache {
     }
 
     /// Makes `snapshots/<commit>/<path>` point at blob `name`, replacing what was there: a
-    /// relative symlink, as `huggingface_hub` makes, created beside and renamed into place.
+    /// relative symlink, as `huggingface_hub` makes (a copy on Windows without the right to
+    /// make one), created beside and renamed into place.
     pub fn link(&self, commit: &str, path: &str, name: &str) -> io::Result<PathBuf> {
         let target = self.snapshot(commit).join(path);
         let parent = target
@@ -96,9 +97,26 @@ impl RepoCache {
             target.file_name().unwrap_or_default().to_string_lossy()
         ));
         let _ = std::fs::remove_file(&temp);
-        std::os::unix::fs::symlink(&relative, &temp)?;
+        link_or_copy(&relative, &parent.join(&relative), &temp)?;
         std::fs::rename(&temp, &target)?;
         Ok(target)
+    }
+}
+
+/// A symlink at `at` to `relative` (the blob, found at `blob` from here).
+#[cfg(unix)]
+fn link_or_copy(relative: &Path, _blob: &Path, at: &Path) -> io::Result<()> {
+    std::os::unix::fs::symlink(relative, at)
+}
+
+/// A symlink at `at` to `relative`, or, without the right to make one (Windows gives it to
+/// administrators and to Developer Mode only), a copy of the blob at `blob`, as
+/// `huggingface_hub` does there.
+#[cfg(windows)]
+fn link_or_copy(relative: &Path, blob: &Path, at: &Path) -> io::Result<()> {
+    match std::os::windows::fs::symlink_file(relative, at) {
+        Ok(()) => Ok(()),
+        Err(_) => std::fs::copy(blob, at).map(drop),
     }
 }
 

@@ -5,11 +5,10 @@
 //! (now, or by a later run that finds the `.incomplete` file). Only when the whole file has
 //! its pinned SHA-256 (and size) is it renamed to its blob and linked into the snapshot, so a
 //! snapshot never shows a partial or corrupt file; a file with another digest is deleted and
-//! refused. One process downloads a file at a time (an `flock` beside the cache's own locks).
+//! refused. One process downloads a file at a time (a file lock beside the cache's own locks).
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
-use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -423,7 +422,8 @@ fn blob_name(etag: Option<&str>, sha256: &str) -> String {
     }
 }
 
-/// An exclusive `flock` on `path` (created), waiting for another process's download.
+/// An exclusive lock on the file `path` (created; `File::lock`), waiting for another
+/// process's download.
 fn lock_file(path: &Path) -> Result<File, HubError> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(|e| cache_error(parent, &e))?;
@@ -434,10 +434,7 @@ fn lock_file(path: &Path) -> Result<File, HubError> {
         .write(true)
         .open(path)
         .map_err(|e| cache_error(path, &e))?;
-    // SAFETY: flock on a descriptor this function owns; no memory is shared.
-    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
-        return Err(cache_error(path, &io::Error::last_os_error()));
-    }
+    file.lock().map_err(|e| cache_error(path, &e))?;
     Ok(file)
 }
 
