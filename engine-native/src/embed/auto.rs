@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::embed::from_config::load_local;
-use crate::embed::hub::cache::Env;
+use crate::embed::hub::cache::{Env, HOME_VAR};
 use crate::embed::hub::{HubError, HubSettings, ModelSpec, Transfer, fetch_model};
 use crate::embed::local::{Located, locate, weights_format};
 use crate::embed::provider::EmbeddingProvider;
@@ -28,7 +28,7 @@ const HUB_VARS: [&str; 8] = [
     "HF_HUB_CACHE",
     "HF_HOME",
     "XDG_CACHE_HOME",
-    "HOME",
+    HOME_VAR,
 ];
 
 /// The first wait before a passing failure is tried again.

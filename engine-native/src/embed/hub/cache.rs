@@ -17,18 +17,27 @@ use crate::embed::hub::spec::{HubFile, ModelSpec, is_commit, is_weights};
 /// Reads environment variables (a closure over the process environment, or a test's map).
 pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 
+/// The variable that names the user's home folder, `~` (`%USERPROFILE%` on Windows, as
+/// Python's `expanduser` reads it for `huggingface_hub`).
+pub const HOME_VAR: &str = if cfg!(windows) { "USERPROFILE" } else { "HOME" };
+
 /// The cache roots to look in, most specific first: `$HF_HUB_CACHE`, `$HF_HOME/hub`,
-/// `$XDG_CACHE_HOME/huggingface/hub`, `~/.cache/huggingface/hub` (each one that is set).
-/// Downloads go to the first.
+/// `$XDG_CACHE_HOME/huggingface/hub`, `~/.cache/huggingface/hub` (each one that is set; `~`
+/// is [`HOME_VAR`]). Downloads go to the first.
 pub fn hub_roots(env: Env<'_>) -> Vec<PathBuf> {
     let set = |name: &str| env(name).filter(|v| !v.is_empty()).map(PathBuf::from);
     let mut out = Vec::new();
     out.extend(set("HF_HUB_CACHE"));
     out.extend(set("HF_HOME").map(|home| home.join("hub")));
     out.extend(set("XDG_CACHE_HOME").map(|cache| cache.join("huggingface").join("hub")));
-    out.extend(set("HOME").map(|home| home.join(".cache").join("huggingface").join("hub")));
+    out.extend(set(HOME_VAR).map(|home| home.join(".cache").join("huggingface").join("hub")));
     out.dedup();
     out
+}
+
+/// Why [`hub_roots`] found no root, for a message.
+pub fn no_root_reason() -> String {
+    format!("neither HF_HUB_CACHE, HF_HOME, XDG_CACHE_HOME nor {HOME_VAR} is set")
 }
 
 /// One repository's folder in a cache root.

@@ -17,7 +17,8 @@ use reqwest::blocking::{Client, Response};
 use reqwest::header::{ETAG, RANGE};
 
 use crate::embed::hub::cache::{
-    Check, Env, RepoCache, file_matches, hub_roots, is_repo_path, sha256_of_file, verified_snapshot,
+    Check, Env, RepoCache, file_matches, hub_roots, is_repo_path, no_root_reason, sha256_of_file,
+    verified_snapshot,
 };
 use crate::embed::hub::error::HubError;
 use crate::embed::hub::spec::{HubFile, ModelSpec, is_commit};
@@ -106,7 +107,7 @@ pub fn fetch_model(
     }
     let root = settings.roots.first().ok_or_else(|| HubError::Cache {
         path: "the Hugging Face cache".to_owned(),
-        reason: "neither HF_HUB_CACHE, HF_HOME, XDG_CACHE_HOME nor HOME is set".to_owned(),
+        reason: no_root_reason(),
     })?;
     let repo = RepoCache::new(root, &spec.repo);
     let client = Client::builder()

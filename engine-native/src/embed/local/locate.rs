@@ -8,7 +8,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::embed::error::EmbedError;
-use crate::embed::hub::cache::{Check, Env, RepoCache, WEIGHTS_FILE, hub_roots, verified_snapshot};
+use crate::embed::hub::cache::{
+    Check, Env, RepoCache, WEIGHTS_FILE, hub_roots, no_root_reason, verified_snapshot,
+};
 use crate::embed::hub::{DEFAULT_MODEL, HubFile, ModelSpec, WeightsFormat};
 use crate::embed::settings::{EmbeddingEngine, EmbeddingsConfig};
 
@@ -184,7 +186,7 @@ pub fn locate_model(
 /// The repository folders looked in, for a message.
 fn looked_in(roots: &[PathBuf], model: &str) -> String {
     if roots.is_empty() {
-        return "nowhere: neither HF_HUB_CACHE, HF_HOME, XDG_CACHE_HOME nor HOME is set".to_owned();
+        return format!("nowhere: {}", no_root_reason());
     }
     roots
         .iter()
