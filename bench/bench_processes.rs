@@ -16,23 +16,27 @@
 //!   `Sections.md` (the section's body: every line so far), and `update_frontmatter` merging
 //!   its own list property into `Props.md`. Checks: 0 refused calls, and every call that
 //!   answered success is in its note exactly once, in its process's order.
-//! - **Killed holder** (`--kills` times): a server is stopped (SIGSTOP) while its appends hold a lock of the
-//!   vault (read from `/proc/locks`), a second server's append to the same note then waits;
-//!   the holder is killed (SIGKILL) and the time from the kill to the waiting append's answer
-//!   is measured: the lock goes with the process.
+//! - **Killed holder** (`--kills` times): a server is stopped (SIGSTOP, every thread of it
+//!   seen stopped) while its appends hold a lock of the vault (read from `/proc/locks`), a
+//!   second server's append to the same note then waits; the holder is killed (SIGKILL) and
+//!   the time from the kill to the waiting append's answer is measured: the lock goes with
+//!   the process.
 //! - **Cost**: `append_note` p50 from one client, and from each of `--processes` clients at
 //!   once; with `--baseline-bin` (an older build) the one-client p50 of that binary too, in
 //!   the same run, interleaved.
 //!
-//! `--check` fails the run on any lost, duplicated, reordered or refused write, or a killed
-//! holder that blocks the waiting append for more than a second.
+//! `--check` fails the run on any lost, duplicated, reordered or refused write, a waiting
+//! append answered while the holder was stopped, or a killed holder that blocks the waiting
+//! append for more than a second.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Barrier};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use bench::process_stats::all_threads_stopped;
 use bench::programs::product;
 use bench::rpc::{Session, expect_success, handshake};
 use bench::server::{obsidian_tc, unthrottled};
@@ -363,6 +367,21 @@ fn signal(pid: u32, name: &str) -> Result<(), String> {
         .ok_or_else(|| format!("kill -{name} {pid} failed"))
 }
 
+/// Stops process `pid` (SIGSTOP) and waits until each of its threads has: a lock it is seen
+/// holding before then may be released the next moment (an unlock or an fsync finishing on a
+/// thread that has not taken the signal yet).
+fn stop(pid: u32) -> Result<(), String> {
+    signal(pid, "STOP")?;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !all_threads_stopped(pid)? {
+        if Instant::now() > deadline {
+            return Err(format!("process {pid} did not stop 10 s after SIGSTOP"));
+        }
+        thread::sleep(Duration::from_micros(200));
+    }
+    Ok(())
+}
+
 /// A holder stopped with a lock, a waiter's append, the holder killed: the waiter's time
 /// from the kill to its answer, and whether it had been waiting.
 fn killed_holder(bin: &Path) -> Result<(Duration, bool), String> {
@@ -395,7 +414,7 @@ fn killed_holder(bin: &Path) -> Result<(Duration, bool), String> {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         thread::sleep(Duration::from_millis(3));
-        signal(holder_pid, "STOP")?;
+        stop(holder_pid)?;
         if flock_holders(&vault)?.contains(&holder_pid) {
             break;
         }
@@ -410,13 +429,23 @@ fn killed_holder(bin: &Path) -> Result<(Duration, bool), String> {
         let _ = answer_tx.send((Instant::now(), answer));
         let _ = waiter.close();
     });
-    // The waiter has its request in; it must not be answered while the lock is held.
-    let blocked = answer_rx.recv_timeout(Duration::from_millis(500)).is_err();
+    // The waiter has its request in; it must not be answered while the lock is held (an early
+    // answer is kept: it is the one the waiter gives, and it counts as not held up).
+    let early = answer_rx.recv_timeout(Duration::from_millis(500));
+    let blocked = early.is_err();
     let killed_at = Instant::now();
     signal(holder_pid, "KILL")?;
-    let (answered_at, answer) = answer_rx
-        .recv_timeout(Duration::from_secs(30))
-        .map_err(|_| "the waiting append got no answer 30 s after the holder was killed")?;
+    let (answered_at, answer) = early
+        .or_else(|waiting| match waiting {
+            RecvTimeoutError::Timeout => answer_rx.recv_timeout(Duration::from_secs(30)),
+            disconnected => Err(disconnected),
+        })
+        .map_err(|error| match error {
+            RecvTimeoutError::Timeout => {
+                "the waiting append got no answer 30 s after the holder was killed"
+            }
+            RecvTimeoutError::Disconnected => "the waiting append's thread ended without an answer",
+        })?;
     let (_, response) = answer?;
     expect_success(&response, "the waiting append")?;
     waiting.join().map_err(|_| "the waiter thread panicked")?;

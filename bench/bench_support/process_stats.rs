@@ -1,5 +1,5 @@
-//! What a running process holds, read from `/proc/<pid>`: resident memory and open file
-//! descriptors (Linux only).
+//! What a running process holds and does, read from `/proc/<pid>`: resident memory, open file
+//! descriptors, whether its threads are stopped (Linux only).
 
 use std::fs;
 
@@ -26,6 +26,29 @@ pub fn sample(pid: u32) -> Result<ProcessSample, String> {
         .map_err(|e| format!("cannot list /proc/{pid}/fd: {e}"))?
         .count() as u64;
     Ok(ProcessSample { rss_kib, fds })
+}
+
+/// Whether every thread of process `pid` is stopped (state `T`, or `t` under a tracer, in
+/// `/proc/<pid>/task/<tid>/stat`). `kill -STOP` returns once the signal is sent: a thread that
+/// is running, waiting for a CPU or inside a system call goes on until it takes the signal.
+/// A thread that ends while it is read is not counted.
+pub fn all_threads_stopped(pid: u32) -> Result<bool, String> {
+    let tasks = fs::read_dir(format!("/proc/{pid}/task"))
+        .map_err(|e| format!("cannot list /proc/{pid}/task: {e}"))?;
+    for task in tasks.flatten() {
+        let Ok(stat) = fs::read_to_string(task.path().join("stat")) else {
+            continue;
+        };
+        // `tid (comm) S …`: the command name may hold spaces and parentheses, the state
+        // follows its last `)`.
+        let state = stat
+            .rfind(')')
+            .and_then(|end| stat[end + 1..].split_whitespace().next());
+        if !matches!(state, Some("T" | "t")) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// How much `end` grew over `start`, in percent (negative when it shrank).
