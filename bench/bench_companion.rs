@@ -92,7 +92,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut given = zero_config("given", true)?;
     let mut found = zero_config("found", false)?;
     let found_vault = dir.path().join("found");
-    let client = reqwest::blocking::Client::builder().no_proxy().build()?;
+    let client = obsidian_tc::http_client::blocking_builder()
+        .no_proxy()
+        .build()?;
     let route = format!("{}/obsidian-tc/v1/commands/list", companion.url);
 
     let direct = || -> Result<(), Box<dyn std::error::Error>> {

@@ -25,9 +25,9 @@
 //!     spans; rate limits.
 //! 11. [`bases`], [`memory`], [`note`], [`periodic`], [`task_line`]: what an Obsidian file
 //!     says (a base, an entity of agent memory, a note, a periodic note's place, a task line).
-//! 12. [`calendar`], [`content`], [`edits`], [`errors`], [`frontmatter`], [`vault`]: dates,
-//!     secrets and prompt-injection shapes in text, text edits, the tool error, YAML
-//!     frontmatter, and the vault's files.
+//! 12. [`calendar`], [`content`], [`edits`], [`errors`], [`frontmatter`], [`http_client`], [`vault`]:
+//!     dates, secrets and prompt-injection shapes in text, text edits, the tool error, YAML
+//!     frontmatter, outgoing HTTP clients, and the vault's files.
 #![warn(missing_docs)]
 
 pub mod audit;
@@ -45,6 +45,7 @@ pub mod errors;
 pub mod facade;
 pub mod frontmatter;
 pub mod governor;
+pub mod http_client;
 pub mod index;
 pub mod mcp;
 pub mod memory;

@@ -30,6 +30,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     configure_heap();
+    // Before anything (rmcp, the OTLP exporter) builds an HTTP client of its own.
+    obsidian_tc::http_client::install_tls_provider();
     let cli = Cli::parse();
     let format = cli.log_format;
     let command = match cli.command {

@@ -65,7 +65,7 @@ fn from_cache(args: &MetricsArgs) -> Result<String, u8> {
 fn fetch(url: &str, token: Option<&str>) -> Result<String, (String, u8)> {
     let endpoint = metrics_url(url).map_err(|message| (message, EXIT_USAGE))?;
     let failed = |message: String| (message, EXIT_FAILURE);
-    let client = reqwest::blocking::Client::builder()
+    let client = crate::http_client::blocking_builder()
         .timeout(FETCH_TIMEOUT)
         .build()
         .map_err(|error| failed(format!("cannot start an HTTP client: {error}")))?;

@@ -230,7 +230,7 @@ impl VaultCompanion {
     fn client(&self) -> Result<&Client, String> {
         self.client
             .get_or_init(|| {
-                Client::builder()
+                crate::http_client::blocking_builder()
                     .no_proxy()
                     .build()
                     .map_err(|error| format!("cannot build the HTTP client: {error}"))

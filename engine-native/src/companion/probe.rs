@@ -141,7 +141,7 @@ impl std::error::Error for ProbeError {}
 
 /// Probes the companion at `companion.url` with its token, within its probe timeout.
 pub async fn probe(companion: &CompanionConfig) -> Result<Probe, ProbeError> {
-    let client = reqwest::Client::builder()
+    let client = crate::http_client::builder()
         .timeout(Duration::from_millis(companion.probe_timeout_ms))
         .no_proxy()
         .build()

@@ -91,7 +91,7 @@ impl JsonPoster {
                 format!("embeddings.endpoint {endpoint:?} is not an http:// or https:// URL"),
             ));
         }
-        let client = Client::builder()
+        let client = crate::http_client::blocking_builder()
             .timeout(settings.timeout)
             .connect_timeout(settings.timeout)
             .build()

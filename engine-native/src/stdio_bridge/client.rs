@@ -104,7 +104,7 @@ struct CallBody {
 impl BridgeClient {
     /// A client of TC Bridge at `settings`.
     pub fn new(settings: &ConnectionSettings) -> Result<BridgeClient, String> {
-        let http = reqwest::Client::builder()
+        let http = crate::http_client::builder()
             .connect_timeout(CONNECT_TIMEOUT)
             .no_proxy()
             .build()

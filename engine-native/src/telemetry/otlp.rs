@@ -70,6 +70,8 @@ impl SpanExport {
 
     /// A tracer provider that batches the spans it ends and posts them here.
     pub fn provider(&self) -> Result<SdkTracerProvider, ExporterBuildError> {
+        // The exporter builds its own reqwest client.
+        crate::http_client::install_tls_provider();
         let builder = opentelemetry_otlp::SpanExporter::builder().with_http();
         let builder = match self {
             SpanExport::Environment => builder,

@@ -110,7 +110,7 @@ pub fn fetch_model(
         reason: no_root_reason(),
     })?;
     let repo = RepoCache::new(root, &spec.repo);
-    let client = Client::builder()
+    let client = crate::http_client::blocking_builder()
         .connect_timeout(CONNECT_TIMEOUT)
         .timeout(READ_TIMEOUT)
         .user_agent(concat!("obsidian-tc/", env!("CARGO_PKG_VERSION")))
@@ -158,7 +158,7 @@ pub fn probe(spec: &ModelSpec, settings: &HubSettings, timeout: Duration) -> Res
         url: url.clone(),
         reason,
     };
-    let client = Client::builder()
+    let client = crate::http_client::blocking_builder()
         .connect_timeout(timeout)
         .timeout(timeout)
         .build()

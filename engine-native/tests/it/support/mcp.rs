@@ -193,8 +193,10 @@ impl HttpServer {
         HttpServer::start_binary(BIN, args, port)
     }
 
-    /// Like [`HttpServer::start`], with the binary at `bin`.
+    /// Like [`HttpServer::start`], with the binary at `bin`. Installs the TLS provider the
+    /// tests' HTTP clients (reqwest, rmcp's) need, as the binary's `main` does.
     pub fn start_binary(bin: &str, args: &[&str], port: u16) -> HttpServer {
+        obsidian_tc::http_client::install_tls_provider();
         let child = Command::new(bin)
             .args(args)
             .env_remove("OBSIDIAN_TC_CONFIG")
