@@ -73,7 +73,13 @@ def start_http_server(vault: Path) -> tuple[subprocess.Popen[bytes], str]:
 
 
 def stop_http_server(server: subprocess.Popen[bytes]) -> None:
-    """SIGTERM, and the server must shut down gracefully (exit 0)."""
+    """SIGTERM, and the server must shut down gracefully (exit 0). Not for the Windows build
+    under Wine (tests/wine/run.sh), which ends the process on SIGTERM: Windows has no
+    SIGTERM, so there the server is killed and its graceful stop is not tested."""
+    if os.environ.get("OBSIDIAN_TC_TARGET_OS") == "windows":
+        server.kill()
+        server.wait(timeout=10)
+        return
     server.send_signal(signal.SIGTERM)
     code = server.wait(timeout=10)
     if code != 0:
@@ -167,6 +173,13 @@ async def drive(mode: str, transport: str) -> None:
         shutil.rmtree(vault.parent, ignore_errors=True)
 
 
+def report_failure(label: str, error: BaseException) -> None:
+    """Prints the `not ok` line of a run: the step that failed, not anyio's task group."""
+    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+        error = error.exceptions[0]
+    print(f"not ok - {label}: {type(error).__name__}: {error}", flush=True)
+
+
 async def main() -> int:
     failures = 0
     for mode in ("auto", "legacy"):
@@ -177,7 +190,7 @@ async def main() -> int:
                 await drive(mode, transport)
             except Exception as error:  # noqa: BLE001 — report every run, then fail
                 failures += 1
-                print(f"not ok - {label}: {type(error).__name__}: {error}", flush=True)
+                report_failure(label, error)
                 continue
             print(f"ok - {label} ({len(SCENARIO['steps'])} steps, "
                   f"{(time.monotonic() - started) * 1000:.0f} ms)", flush=True)

@@ -2,7 +2,9 @@
 # Runs a test script against the Windows build under Wine: builds the test-only ProcessPrng
 # shim (bcryptprimitives.c) with mingw-w64, puts it next to a copy of the Windows binary, and
 # runs the given command with OBSIDIAN_TC_BIN set to a wrapper that starts that binary under
-# wine64. Needs Debian's mingw-w64 and wine64 and a build of x86_64-pc-windows-gnu.
+# wine64, OBSIDIAN_TC_TARGET_OS=windows, and OBSIDIAN_TC_WINE_HOLD set to a wrapper of
+# hold_file.c (a Windows program holding a file open without sharing it) in the same Wine
+# prefix. Needs Debian's mingw-w64 and wine64 and a build of x86_64-pc-windows-gnu.
 #
 #   tests/wine/run.sh target/x86_64-pc-windows-gnu/debug/obsidian-tc.exe \
 #       .venv/bin/python tests/e2e/py_sdk.py
@@ -13,11 +15,14 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 x86_64-w64-mingw32-gcc -O2 -shared -o "$work/bcryptprimitives.dll" \
   "$here/bcryptprimitives.c" "$here/bcryptprimitives.def" -ladvapi32
+x86_64-w64-mingw32-gcc -O2 -o "$work/hold_file.exe" "$here/hold_file.c"
 cp "$exe" "$work/obsidian-tc.exe"
-cat > "$work/obsidian-tc" <<WRAPPER
+for name in obsidian-tc hold_file; do
+  cat > "$work/$name" <<WRAPPER
 #!/bin/sh
 export WINEDEBUG=-all WINEDLLOVERRIDES="bcryptprimitives=n,b" WINEPREFIX="$work/prefix"
-exec /usr/lib/wine/wine64 "$work/obsidian-tc.exe" "\$@"
+exec /usr/lib/wine/wine64 "$work/$name.exe" "\$@"
 WRAPPER
-chmod +x "$work/obsidian-tc"
-OBSIDIAN_TC_BIN="$work/obsidian-tc" "$@"
+  chmod +x "$work/$name"
+done
+OBSIDIAN_TC_BIN="$work/obsidian-tc" OBSIDIAN_TC_TARGET_OS=windows OBSIDIAN_TC_WINE_HOLD="$work/hold_file" "$@"

@@ -34,7 +34,7 @@ pub use config::{AclConfig, AclRule};
 pub use evaluate::{AclOp, Decision, DenyReason};
 pub use glob::{CaseMode, Glob, GlobError, glob_match};
 pub use hard_deny::{HARD_DENY_EXEMPT, is_hard_denied};
-pub use path::{MAX_PATH_BYTES, MAX_SEGMENT_BYTES, PathError, validate_path};
+pub use path::{MAX_PATH_BYTES, MAX_SEGMENT_BYTES, PathError, validate_path, windows_name_problem};
 pub use policy::{AclConfigError, AclConfigProblem, AclPolicy};
 pub use presets::{FolderPermission, FolderPreset, PresetError, acl_config_from_presets};
 pub use scope::{

@@ -13,6 +13,12 @@
 //!
 //! Lengths are measured in UTF-8 bytes of the NFC form: at most [`MAX_PATH_BYTES`] in all and
 //! [`MAX_SEGMENT_BYTES`] per segment (the `PATH_MAX` and `NAME_MAX` of Linux and macOS).
+//!
+//! [`windows_name_problem`] is a second, separate rule for one segment: the names Windows
+//! cannot hold or reads as something else (devices such as `CON` and `nul.md`, a trailing dot
+//! or space that Windows strips, `:` that opens an alternate data stream, and `<>"|?*`). Hosts
+//! apply it to every requested segment on Windows and to the names they create elsewhere, so
+//! a vault stays readable on every desktop (Obsidian refuses those characters everywhere).
 
 use alloc::borrow::Cow;
 use alloc::string::String;
@@ -56,6 +62,14 @@ pub enum PathError {
     ConfusableDotSegment,
     /// A segment is longer than [`MAX_SEGMENT_BYTES`].
     SegmentTooLong,
+    /// A segment is a Windows device name (`CON`, `NUL`, `COM1`, `LPT1`, … with or without
+    /// an extension: `nul.md`).
+    ReservedName,
+    /// A segment ends with `.` or a space, which Windows strips (`a.md.` names `a.md`).
+    TrailingDotOrSpace,
+    /// A segment holds a character Windows file names cannot: `<`, `>`, `:` (an alternate data
+    /// stream), `"`, `|`, `?` or `*`.
+    ReservedCharacter,
 }
 
 impl PathError {
@@ -74,6 +88,9 @@ impl PathError {
             PathError::DotDotSegment => "dot_dot_segment",
             PathError::ConfusableDotSegment => "confusable_dot_segment",
             PathError::SegmentTooLong => "segment_too_long",
+            PathError::ReservedName => "reserved_name",
+            PathError::TrailingDotOrSpace => "trailing_dot_or_space",
+            PathError::ReservedCharacter => "reserved_character",
         }
     }
 }
@@ -149,6 +166,45 @@ fn check_segment(segment: &str) -> Result<(), PathError> {
         return Err(PathError::SegmentTooLong);
     }
     Ok(())
+}
+
+/// Why Windows cannot hold `segment` (one segment of a valid path) as a file or folder name,
+/// or `None` when it can. See the module documentation.
+pub fn windows_name_problem(segment: &str) -> Option<PathError> {
+    if segment.contains(['<', '>', ':', '"', '|', '?', '*']) {
+        return Some(PathError::ReservedCharacter);
+    }
+    if segment.ends_with(['.', ' ']) {
+        return Some(PathError::TrailingDotOrSpace);
+    }
+    // A device name is reserved with any extension, and with spaces before it (`nul .md`).
+    let stem = segment
+        .split('.')
+        .next()
+        .unwrap_or(segment)
+        .trim_end_matches(' ');
+    is_device_name(stem).then_some(PathError::ReservedName)
+}
+
+/// Whether `stem` names a Windows device, compared without regard to ASCII case.
+fn is_device_name(stem: &str) -> bool {
+    const DEVICES: [&str; 6] = ["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"];
+    if DEVICES
+        .iter()
+        .any(|device| stem.eq_ignore_ascii_case(device))
+    {
+        return true;
+    }
+    // COM0-9 and LPT0-9, and the superscript digits ¹ ² ³ Windows also accepts there.
+    let (Some(port), Some(number)) = (stem.get(..3), stem.get(3..)) else {
+        return false;
+    };
+    let mut digits = number.chars();
+    (port.eq_ignore_ascii_case("COM") || port.eq_ignore_ascii_case("LPT"))
+        && matches!(
+            (digits.next(), digits.next()),
+            (Some('0'..='9' | '\u{b9}' | '\u{b2}' | '\u{b3}'), None)
+        )
 }
 
 /// Whether the NFKC form of `segment` is `.` or `..` (checked without building it in full).
@@ -237,5 +293,45 @@ mod tests {
         assert_eq!(path.len(), MAX_PATH_BYTES);
         assert!(validate_path(&path).is_ok());
         assert_eq!(validate_path(&(path + "y")), Err(PathError::TooLong));
+    }
+
+    #[test]
+    fn windows_names() {
+        for (segment, problem) in [
+            ("CON", PathError::ReservedName),
+            ("con.md", PathError::ReservedName),
+            ("Nul.tar.gz", PathError::ReservedName),
+            ("nul .md", PathError::ReservedName),
+            ("COM1.md", PathError::ReservedName),
+            ("lpt9", PathError::ReservedName),
+            ("COM\u{b9}.md", PathError::ReservedName),
+            ("CONIN$.md", PathError::ReservedName),
+            ("a.md.", PathError::TrailingDotOrSpace),
+            ("a.md ", PathError::TrailingDotOrSpace),
+            ("a.md:stream", PathError::ReservedCharacter),
+            ("a.md::$DATA", PathError::ReservedCharacter),
+            ("what?.md", PathError::ReservedCharacter),
+            ("a*b", PathError::ReservedCharacter),
+            ("a<b>", PathError::ReservedCharacter),
+            ("a|b", PathError::ReservedCharacter),
+            ("say \"hi\"", PathError::ReservedCharacter),
+        ] {
+            assert_eq!(windows_name_problem(segment), Some(problem), "{segment}");
+        }
+        for segment in [
+            "CONSOLE.md",
+            "icon.md",
+            "COM10.md",
+            "COM.md",
+            "LPT",
+            "nul-notes.md",
+            "a.md",
+            ".obsidian",
+            "...x",
+            "Ö.md",
+            "COMé.md",
+        ] {
+            assert_eq!(windows_name_problem(segment), None, "{segment}");
+        }
     }
 }

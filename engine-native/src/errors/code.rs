@@ -59,6 +59,9 @@ pub enum ErrorCode {
     /// The vault's search index is being built by a scan that is still running (another
     /// `index_vault`, the scan at start, the watcher's); the call changed nothing.
     IndexBusy,
+    /// Another program (an antivirus scanner, a sync client, a search indexer) held the file
+    /// open without sharing it for longer than the vault waits (Windows); nothing was changed.
+    FileBusy,
     /// The call needs TC Bridge (the companion Obsidian plugin) or a plugin behind it, and
     /// the vault has none configured or the plugin is not installed.
     PluginMissing,
@@ -75,7 +78,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 29] = [
+    pub const ALL: [ErrorCode; 30] = [
         ErrorCode::NotFound,
         ErrorCode::ValidationError,
         ErrorCode::Unauthorized,
@@ -100,6 +103,7 @@ impl ErrorCode {
         ErrorCode::Internal,
         ErrorCode::EmbeddingProviderError,
         ErrorCode::IndexBusy,
+        ErrorCode::FileBusy,
         ErrorCode::PluginMissing,
         ErrorCode::PluginUnreachable,
         ErrorCode::PluginIncompatible,
@@ -134,6 +138,7 @@ impl ErrorCode {
             ErrorCode::Internal => "internal",
             ErrorCode::EmbeddingProviderError => "embedding_provider_error",
             ErrorCode::IndexBusy => "index_busy",
+            ErrorCode::FileBusy => "file_busy",
             ErrorCode::PluginMissing => "plugin_missing",
             ErrorCode::PluginUnreachable => "plugin_unreachable",
             ErrorCode::PluginIncompatible => "plugin_incompatible",
@@ -143,7 +148,8 @@ impl ErrorCode {
     }
 
     /// Whether repeating the same call, unchanged, can succeed: after a wait (`throttled`,
-    /// `idempotency_in_flight`, `index_busy` once the scan is done, `embedding_provider_error`
+    /// `idempotency_in_flight`, `index_busy` once the scan is done, `file_busy` once the other
+    /// program lets the file go, `embedding_provider_error`
     /// once the provider is back,
     /// `plugin_unreachable` once Obsidian runs TC Bridge) or after
     /// re-reading (`concurrent_modification`). Every other code needs different arguments or a
@@ -156,6 +162,7 @@ impl ErrorCode {
                 | ErrorCode::ConcurrentModification
                 | ErrorCode::EmbeddingProviderError
                 | ErrorCode::IndexBusy
+                | ErrorCode::FileBusy
                 | ErrorCode::PluginUnreachable
         )
     }
@@ -231,6 +238,9 @@ impl ErrorCode {
             }
             ErrorCode::IndexBusy => {
                 "nothing was changed; wait a few seconds for the running scan (get_index_status shows its progress), then call again"
+            }
+            ErrorCode::FileBusy => {
+                "nothing was changed; another program has the file open, retry in a few seconds"
             }
             ErrorCode::PluginMissing => {
                 "ask the user to install and enable TC Bridge in Obsidian (and the plugin the call needs, such as Dataview) and to set the vault's companion url and token; meanwhile use a tool or search mode that works without Obsidian"

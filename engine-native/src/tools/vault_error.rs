@@ -14,6 +14,7 @@ pub fn tool_error_from_vault(error: &VaultError, op: AclOp) -> ToolError {
         VaultError::PathInvalid { path, reason } => return ToolError::path_invalid(path, *reason),
         VaultError::HardDeny { path }
         | VaultError::HardLink { path, .. }
+        | VaultError::Alias { path, .. }
         | VaultError::EscapesVault { path } => (ErrorCode::AclDenied, path),
         VaultError::NotFound { path } => (ErrorCode::NotFound, path),
         VaultError::AlreadyExists { path } => (ErrorCode::AlreadyExists, path),
@@ -25,6 +26,7 @@ pub fn tool_error_from_vault(error: &VaultError, op: AclOp) -> ToolError {
         | VaultError::NotRegularFile { path }
         | VaultError::NotText { path }
         | VaultError::BadSettings { path, .. } => (ErrorCode::InvalidInput, path),
+        VaultError::Busy { path } => (ErrorCode::FileBusy, path),
         VaultError::Io { path, .. } => (ErrorCode::Internal, path),
     };
     let mut details = json!({ "path": path, "vault_code": error.code() });

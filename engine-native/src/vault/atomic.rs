@@ -11,7 +11,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use engine_core::hash::sha256_hex;
 
-use super::os::sync_dir;
+use super::os::{retry_busy, retry_busy_rename, sync_dir};
 
 /// How every temp file name starts; the rest is 16 lowercase hex digits.
 pub(crate) const TEMP_PREFIX: &str = ".otc-tmp-";
@@ -84,7 +84,9 @@ pub(crate) fn write_file_unless_changed(
         drop(file);
         match (unchanged, replace) {
             (Some(expected), _) => replace_unless_changed(&temp_path, target, expected),
-            (None, Replace::Allowed) => fs::rename(&temp_path, target).map(Ok),
+            (None, Replace::Allowed) => {
+                retry_busy_rename(|| fs::rename(&temp_path, target)).map(Ok)
+            }
             (None, Replace::Refused) => rename_no_replace(&temp_path, target).map(Ok),
         }
     })();
@@ -110,7 +112,7 @@ fn replace_unless_changed(
     if let Some(exchanged) = exchange_unless_changed(temp, target, expected)? {
         return Ok(exchanged);
     }
-    fs::rename(temp, target).map(Ok)
+    retry_busy_rename(|| fs::rename(temp, target)).map(Ok)
 }
 
 /// Exchanges `temp` and `target` atomically, then hashes the replaced bytes (now at `temp`):
@@ -147,7 +149,7 @@ fn changed_from(path: &Path, expected: &str) -> io::Result<Option<Changed>> {
     let mut options = OpenOptions::new();
     options.read(true);
     super::os::no_follow(&mut options, false);
-    let bytes = match options.open(path) {
+    let bytes = match retry_busy(|| options.open(path)) {
         Ok(mut file) => {
             let mut bytes = Vec::new();
             file.read_to_end(&mut bytes)?;
@@ -173,7 +175,19 @@ pub(crate) fn rename_no_replace(from: &Path, to: &Path) -> io::Result<()> {
             other => return other,
         }
     }
-    // A hard link fails if the name exists; then the old name goes.
+    move_no_replace(from, to)
+}
+
+/// Windows: a move that fails when the destination exists, written through to disk.
+#[cfg(windows)]
+fn move_no_replace(from: &Path, to: &Path) -> io::Result<()> {
+    super::os::retry_busy_rename(|| super::os::move_no_replace(from, to))
+}
+
+/// Without an atomic no-replace rename: a hard link fails if the name exists; then the old
+/// name goes.
+#[cfg(not(windows))]
+fn move_no_replace(from: &Path, to: &Path) -> io::Result<()> {
     fs::hard_link(from, to)?;
     fs::remove_file(from)
 }

@@ -62,6 +62,14 @@ pub enum VaultError {
         /// The vault-relative path as requested.
         path: String,
     },
+    /// The path reaches a file or folder under another name (an 8.3 short name such as
+    /// `PRIVAT~1`, or a link inside the vault), which the ACL did not judge: refused on Windows.
+    Alias {
+        /// The vault-relative path as requested.
+        path: String,
+        /// The vault-relative path it reaches.
+        actual: String,
+    },
     /// The file has more than one hard link while an ACL is in force: another name for the
     /// same bytes could sit outside what the ACL allows.
     HardLink {
@@ -81,6 +89,12 @@ pub enum VaultError {
         path: String,
         /// What is wrong with it.
         reason: String,
+    },
+    /// Another program held the file open without sharing it for longer than the vault waits
+    /// (Windows: an antivirus scanner, a sync client, an indexer); nothing was changed.
+    Busy {
+        /// The vault-relative path.
+        path: String,
     },
     /// The operating system refused an operation.
     Io {
@@ -104,18 +118,23 @@ impl VaultError {
             VaultError::NotADirectory { .. } => "not_a_directory",
             VaultError::NotRegularFile { .. } => "not_regular_file",
             VaultError::EscapesVault { .. } => "escapes_vault",
+            VaultError::Alias { .. } => "alias",
             VaultError::HardLink { .. } => "hard_link",
             VaultError::NotText { .. } => "not_text",
             VaultError::BadSettings { .. } => "bad_settings",
+            VaultError::Busy { .. } => "busy",
             VaultError::Io { .. } => "io",
         }
     }
 
-    /// An [`VaultError::Io`] for `path`.
+    /// An [`VaultError::Io`] for `path`, or [`VaultError::Busy`] when another program held
+    /// the file (after the waits of `vault::os::retry_busy`).
     pub(crate) fn io(path: &str, source: io::Error) -> VaultError {
-        VaultError::Io {
-            path: path.to_owned(),
-            source,
+        let path = path.to_owned();
+        if super::os::is_busy(&source) {
+            VaultError::Busy { path }
+        } else {
+            VaultError::Io { path, source }
         }
     }
 }
@@ -170,6 +189,10 @@ impl fmt::Display for VaultError {
                 f,
                 "{path:?} goes through a symlink that leads outside the vault or nowhere; use a path inside the vault"
             ),
+            VaultError::Alias { path, actual } => write!(
+                f,
+                "{path:?} reaches {actual:?} under another name (a short name or a link); use the file's own path"
+            ),
             VaultError::HardLink { path, links } => write!(
                 f,
                 "{path:?} has {links} hard links and an ACL is in force; replace the hard link with a plain copy"
@@ -178,6 +201,10 @@ impl fmt::Display for VaultError {
             VaultError::BadSettings { path, reason } => write!(
                 f,
                 "Obsidian's settings file {path:?} cannot be used ({reason}); fix or reset that setting in Obsidian"
+            ),
+            VaultError::Busy { path } => write!(
+                f,
+                "{path:?} is held open by another program (an antivirus scanner, a sync client or an indexer); nothing was changed, retry in a few seconds"
             ),
             VaultError::Io { path, source } => write!(f, "file system error on {path:?}: {source}"),
         }

@@ -2,7 +2,8 @@
 //! body and a Windows body side by side: opening a file without following a link at its
 //! final name, telling a link (a symlink, or on Windows any reparse point: a symlink, a
 //! junction) from a file, counting a file's hard links, a file's change time, the permissions
-//! a replacement file inherits, and flushing a folder's entries.
+//! a replacement file inherits, flushing a folder's entries, and waiting out another program
+//! that holds a file open without sharing it.
 //!
 //! On Unix a link at the final name is refused by the open itself (`O_NOFOLLOW`: `ELOOP`); on
 //! Windows the open takes the reparse point itself (`FILE_FLAG_OPEN_REPARSE_POINT`) and the
@@ -20,7 +21,73 @@ pub(crate) fn open_read_no_follow(path: &Path) -> io::Result<File> {
     let mut options = OpenOptions::new();
     options.read(true);
     no_follow(&mut options, true);
-    options.open(path)
+    retry_busy(|| options.open(path))
+}
+
+/// How long an operation on a file another program holds is tried again: scanners and sync
+/// clients hold a file for milliseconds to a second after it changes.
+const BUSY_WAIT: std::time::Duration = std::time::Duration::from_millis(2_000);
+
+/// Runs `op`, and again with growing pauses (10 ms doubling to 250 ms) for up to
+/// [`BUSY_WAIT`] while it fails because another program holds the file ([`is_busy`]).
+pub(crate) fn retry_busy<T>(op: impl FnMut() -> io::Result<T>) -> io::Result<T> {
+    retry_while(op, is_busy)
+}
+
+/// [`retry_busy`] for a rename, a replace or a removal, which Windows also refuses with
+/// `ERROR_ACCESS_DENIED` while another program has the file open without sharing its
+/// deletion (scanners and indexers do, for a moment): that too is tried again. What is still
+/// refused after the wait is reported as the OS said it.
+pub(crate) fn retry_busy_rename<T>(op: impl FnMut() -> io::Result<T>) -> io::Result<T> {
+    retry_while(op, |error| is_busy(error) || is_access_denied(error))
+}
+
+/// Runs `op` again with growing pauses for up to [`BUSY_WAIT`] while `transient` says its
+/// error may pass.
+fn retry_while<T>(
+    mut op: impl FnMut() -> io::Result<T>,
+    transient: impl Fn(&io::Error) -> bool,
+) -> io::Result<T> {
+    let started = std::time::Instant::now();
+    let mut pause = std::time::Duration::from_millis(10);
+    loop {
+        match op() {
+            Err(error) if transient(&error) && started.elapsed() < BUSY_WAIT => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(std::time::Duration::from_millis(250));
+            }
+            other => return other,
+        }
+    }
+}
+
+/// Whether `error` is Windows' `ERROR_ACCESS_DENIED`: never on Unix, where a rename does not
+/// depend on who has the file open.
+#[cfg(unix)]
+fn is_access_denied(_error: &io::Error) -> bool {
+    false
+}
+
+/// Whether `error` is `ERROR_ACCESS_DENIED`.
+#[cfg(windows)]
+fn is_access_denied(error: &io::Error) -> bool {
+    use windows_sys::Win32::Foundation::ERROR_ACCESS_DENIED;
+    error.raw_os_error() == Some(ERROR_ACCESS_DENIED as i32)
+}
+
+/// Whether `error` says another program holds the file open without sharing it: never on
+/// Unix, where opens do not exclude each other.
+#[cfg(unix)]
+pub(crate) fn is_busy(_error: &io::Error) -> bool {
+    false
+}
+
+/// Whether `error` is a sharing or lock violation (another program holds the file open
+/// without sharing it, or holds a byte-range lock on it).
+#[cfg(windows)]
+pub(crate) fn is_busy(error: &io::Error) -> bool {
+    use windows_sys::Win32::Foundation::{ERROR_LOCK_VIOLATION, ERROR_SHARING_VIOLATION};
+    matches!(error.raw_os_error(), Some(code) if code == ERROR_SHARING_VIOLATION as i32 || code == ERROR_LOCK_VIOLATION as i32)
 }
 
 /// Sets `options` not to follow a link at the final name (and not to block on a FIFO when
@@ -147,6 +214,26 @@ pub(crate) fn sync_dir(dir: &Path) -> io::Result<()> {
 /// its entries.
 #[cfg(windows)]
 pub(crate) fn sync_dir(_dir: &Path) -> io::Result<()> {
+    Ok(())
+}
+
+/// Moves `from` to `to` unless `to` exists (`AlreadyExists` then): `MoveFileExW` without
+/// `MOVEFILE_REPLACE_EXISTING`, atomic on one volume, written through before it returns.
+#[cfg(windows)]
+pub(crate) fn move_no_replace(from: &Path, to: &Path) -> io::Result<()> {
+    use std::os::windows::ffi::OsStrExt;
+    use windows_sys::Win32::Storage::FileSystem::{MOVEFILE_WRITE_THROUGH, MoveFileExW};
+    let wide = |path: &Path| -> Vec<u16> {
+        path.as_os_str()
+            .encode_wide()
+            .chain(std::iter::once(0))
+            .collect()
+    };
+    let (from, to) = (wide(from), wide(to));
+    // SAFETY: both pointers are NUL-terminated UTF-16 strings that outlive the call.
+    if unsafe { MoveFileExW(from.as_ptr(), to.as_ptr(), MOVEFILE_WRITE_THROUGH) } == 0 {
+        return Err(io::Error::last_os_error());
+    }
     Ok(())
 }
 

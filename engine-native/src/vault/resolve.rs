@@ -1,15 +1,20 @@
 //! Safe resolution of a requested vault-relative path to a real location inside the vault.
 //!
-//! Order: engine-core's lexical validation (NFC) and hard-deny on the path as written; then
-//! a walk from the vault root that matches each segment against the names on disk (NFC or
-//! NFD spellings); then realpath of the part that exists, which must stay under the vault
-//! root; then hard-deny again on the canonical vault-relative path, so a symlink into
-//! `.obsidian` is refused like `.obsidian` itself.
+//! Order: engine-core's lexical validation (NFC) and hard-deny on the path as written; on
+//! Windows, the names Windows reads as something else (devices, trailing dots and spaces,
+//! alternate data streams); then a walk from the vault root that matches each segment against
+//! the names on disk (NFC or NFD spellings); then realpath of the part that exists, which must
+//! stay under the vault root; then hard-deny again on the canonical vault-relative path, so a
+//! symlink into `.obsidian` is refused like `.obsidian` itself. On Windows the canonical path
+//! must also name the requested one (letter case aside): an 8.3 short name (`PRIVAT~1`) or a
+//! junction inside the vault would otherwise reach a folder the ACL, which judged the path as
+//! written, denies. Names the request would create must be names Windows can hold, on every
+//! platform, so the vault stays usable where it syncs to.
 
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
-use engine_core::acl::{is_hard_denied, validate_path};
+use engine_core::acl::{is_hard_denied, validate_path, windows_name_problem};
 
 use super::error::VaultError;
 use super::names::{find_entry, nfc_name};
@@ -41,6 +46,9 @@ pub(crate) fn resolve(root: &Path, path: &str) -> Result<Resolved, VaultError> {
     if is_hard_denied(&nfc) {
         return Err(VaultError::HardDeny { path: nfc });
     }
+    if cfg!(windows) {
+        check_windows_names(&nfc, nfc.split('/'))?;
+    }
     let mut existing = root.to_path_buf();
     let mut missing = Vec::new();
     for segment in nfc.split('/') {
@@ -57,8 +65,11 @@ pub(crate) fn resolve(root: &Path, path: &str) -> Result<Resolved, VaultError> {
             Err(error) => return Err(VaultError::io(&nfc, error)),
         }
     }
+    check_windows_names(&nfc, missing.iter().map(String::as_str))?;
     let canonical = canonicalize_inside(root, &existing, &nfc)?;
     let mut rel = relative_text(root, &canonical);
+    #[cfg(windows)]
+    check_no_alias(&nfc, &rel, missing.len())?;
     let mut abs = canonical;
     for segment in &missing {
         if !rel.is_empty() {
@@ -74,6 +85,43 @@ pub(crate) fn resolve(root: &Path, path: &str) -> Result<Resolved, VaultError> {
         return Err(VaultError::IsDirectory { path: nfc });
     }
     Ok(Resolved { rel, abs, missing })
+}
+
+/// Refuses the first of `segments` (of the requested path `path`) that Windows cannot hold.
+fn check_windows_names<'a>(
+    path: &str,
+    mut segments: impl Iterator<Item = &'a str>,
+) -> Result<(), VaultError> {
+    match segments.find_map(windows_name_problem) {
+        Some(reason) => Err(VaultError::PathInvalid {
+            path: path.to_owned(),
+            reason,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Refuses a request whose existing part resolved to other names than it gave (letter case
+/// aside): an 8.3 short name, or a link inside the vault.
+#[cfg(windows)]
+fn check_no_alias(requested: &str, canonical: &str, missing: usize) -> Result<(), VaultError> {
+    use engine_core::acl::casefold::eq_folded;
+    let requested: Vec<&str> = requested.split('/').collect();
+    let existing = &requested[..requested.len() - missing];
+    let found: Vec<&str> = canonical.split('/').filter(|s| !s.is_empty()).collect();
+    let same = found.len() == existing.len()
+        && found
+            .iter()
+            .zip(existing)
+            .all(|(found, asked)| eq_folded(found, asked));
+    if same {
+        Ok(())
+    } else {
+        Err(VaultError::Alias {
+            path: requested.join("/"),
+            actual: canonical.to_owned(),
+        })
+    }
 }
 
 /// The realpath of `existing`, refused unless it lies under `root`.

@@ -8,6 +8,7 @@ use engine_core::hash::sha256_hex;
 use super::atomic::{Replace, rename_no_replace};
 use super::error::VaultError;
 use super::handle::Vault;
+use super::os::retry_busy_rename;
 use super::precondition::verify_sha256;
 use super::read::read_all;
 use super::write::{WriteOptions, WriteOutcome};
@@ -49,7 +50,7 @@ impl Vault {
             .and_then(|()| super::fault::check(&abs))
             .and_then(|()| {
                 if destination.exists() {
-                    fs::rename(&source.abs, &abs)
+                    retry_busy_rename(|| fs::rename(&source.abs, &abs))
                 } else {
                     rename_no_replace(&source.abs, &abs)
                 }

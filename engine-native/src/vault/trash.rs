@@ -9,7 +9,7 @@ use super::atomic::{parent_of, rename_no_replace};
 use super::error::VaultError;
 use super::folders::ensure_folders;
 use super::handle::Vault;
-use super::os::sync_dir;
+use super::os::{retry_busy_rename, sync_dir};
 
 /// The trash folder at the vault root (Obsidian's own "move to .trash" location).
 const TRASH_DIR: &str = ".trash";
@@ -63,7 +63,8 @@ impl Vault {
         }
         self.check_target(&target, expected_sha256)?;
         self.remember(&target);
-        fs::remove_file(&target.abs).map_err(|error| VaultError::io(&target.rel, error))?;
+        retry_busy_rename(|| fs::remove_file(&target.abs))
+            .map_err(|error| VaultError::io(&target.rel, error))?;
         self.sync_parent(&target.abs, &target.rel)
     }
 

@@ -51,7 +51,10 @@ export type PathError =
 	| "dot_segment"
 	| "dot_dot_segment"
 	| "confusable_dot_segment"
-	| "segment_too_long";
+	| "segment_too_long"
+	| "reserved_name"
+	| "trailing_dot_or_space"
+	| "reserved_character";
 
 /** One question to the ACL: may a caller holding the scopes `granted` do `op` on `path`? */
 export interface AclQuery {

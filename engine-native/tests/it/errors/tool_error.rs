@@ -70,6 +70,7 @@ fn only_waiting_rereading_provider_or_plugin_codes_are_retryable() {
             "concurrent_modification",
             "embedding_provider_error",
             "index_busy",
+            "file_busy",
             "plugin_unreachable"
         ]
     );

@@ -48,6 +48,7 @@
 //! | `invalid_range` | `tools::notes::read::read_note_range_errors_are_typed`, `dispatch::gates::codes::each_code_through_a_real_tool` |
 //! | `internal` | through a test tool only (`dispatch::idempotency::a_failure_after_an_effect_leaves_the_key_indeterminate`): a real tool reaches it on an I/O fault, which a test running as root cannot provoke portably |
 //! | `index_busy` | `index::scan::a_second_writer_is_refused_while_the_lock_is_held` (`index_vault` while another process holds the vault's scan lock) |
+//! | `file_busy` | Windows only, so not in this binary: `tests/e2e/py_vault_attack.py` under Wine (`tests/wine/run.sh`) holds a note open without sharing from another Windows process and reads and appends to it |
 //! | `embedding_provider_error` | not reachable yet: no tool embeds (the providers' failures are proved by `embed::remote::*`, `embed::local::*` and `embed::config::*`) |
 
 use engine_core::hash::sha256_hex;
