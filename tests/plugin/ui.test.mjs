@@ -142,6 +142,31 @@ test('client config blocks: stdio and HTTP for each client, in its own format, w
   assert.equal(JSON.parse(await copy('Cursor', 'Copy stdio')).mcpServers['obsidian-tc-test-vault'].command, 'obsidian-tc', 'the bare name without a binary');
 });
 
+test('on Windows the blocks name obsidian-tc.exe, and a binary path with backslashes is kept as written', async () => {
+  const platform = Object.getOwnPropertyDescriptor(process, 'platform');
+  Object.defineProperty(process, 'platform', { ...platform, value: 'win32' });
+  try {
+    const { setting } = tab();
+    assert.match(setting('Native server binary').desc, /\(obsidian-tc\.exe\)/);
+    await setting('Native server binary').components[0].change('');
+    const copy = async (client) => {
+      await button(tab().setting(client), 'Copy stdio').click();
+      return clipboard.at(-1);
+    };
+    assert.equal(JSON.parse(await copy('Claude Desktop')).mcpServers['obsidian-tc-test-vault'].command, 'obsidian-tc.exe', 'the bare name on PATH');
+    assert.match(await copy('Codex'), /^command = "obsidian-tc\.exe"$/m);
+    const exe = 'C:\\Program Files\\obsidian-tc\\obsidian-tc.exe';
+    await tab().setting('Native server binary').components[0].change(exe);
+    assert.equal(JSON.parse(await copy('VS Code')).servers['obsidian-tc-test-vault'].command, exe);
+    // TOML basic strings escape a backslash as JSON does.
+    assert.match(await copy('Codex'), /^command = "C:\\\\Program Files\\\\obsidian-tc\\\\obsidian-tc\.exe"$/m);
+  } finally {
+    Object.defineProperty(process, 'platform', platform);
+    await tab().setting('Native server binary').components[0].change('');
+  }
+  assert.match(tab().setting('Native server binary').desc, /\(obsidian-tc\)/, 'elsewhere the plain name');
+});
+
 test('the native server\'s state and embedding progress show, and follow a regenerated token', async () => {
   const { warn } = console;
   console.warn = () => {};

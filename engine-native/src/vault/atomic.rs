@@ -11,7 +11,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use engine_core::hash::sha256_hex;
 
-use super::os::{retry_busy, retry_busy_rename, sync_dir};
+use super::os::{AtExisting, rename_atomic, retry_busy, retry_busy_rename, sync_dir, sync_file};
 
 /// How every temp file name starts; the rest is 16 lowercase hex digits.
 pub(crate) const TEMP_PREFIX: &str = ".otc-tmp-";
@@ -62,7 +62,7 @@ pub(crate) struct Changed {
 /// [`write_file`] over an existing file that must still hash to `unchanged` (when given) at the
 /// moment it is replaced. A writer that takes no lock (Obsidian, a sync client) has only the
 /// time between the last check and the rename to slip in: the new bytes are written and
-/// flushed before that check, not after. On Linux the replace is an atomic exchange, so the
+/// flushed before that check, not after. On Linux and macOS the replace is an atomic exchange, so the
 /// replaced bytes themselves are hashed again afterwards, and a change that slipped in is put
 /// back in place (`Changed`, nothing of the other writer's lost).
 pub(crate) fn write_file_unless_changed(
@@ -80,7 +80,7 @@ pub(crate) fn write_file_unless_changed(
             file.set_permissions(mode)?;
         }
         file.write_all(bytes)?;
-        file.sync_all()?;
+        sync_file(&file)?;
         drop(file);
         match (unchanged, replace) {
             (Some(expected), _) => replace_unless_changed(&temp_path, target, expected),
@@ -108,7 +108,6 @@ fn replace_unless_changed(
     if let Some(changed) = changed_from(target, expected)? {
         return Ok(Err(changed));
     }
-    #[cfg(target_os = "linux")]
     if let Some(exchanged) = exchange_unless_changed(temp, target, expected)? {
         return Ok(exchanged);
     }
@@ -117,30 +116,31 @@ fn replace_unless_changed(
 
 /// Exchanges `temp` and `target` atomically, then hashes the replaced bytes (now at `temp`):
 /// when they are not `expected`, a writer slipped in since the last check and the exchange is
-/// undone. `None` when the file system cannot exchange names (the caller renames instead).
-#[cfg(target_os = "linux")]
+/// undone. `None` when the system or file system cannot exchange names (the caller renames
+/// instead).
 fn exchange_unless_changed(
     temp: &Path,
     target: &Path,
     expected: &str,
 ) -> io::Result<Option<Result<(), Changed>>> {
-    match renameat2(temp, target, libc::RENAME_EXCHANGE) {
-        Ok(()) => match changed_from(temp, expected)? {
+    match rename_atomic(temp, target, AtExisting::Exchange) {
+        Some(Ok(())) => match changed_from(temp, expected)? {
             None => {
                 // Best effort: a leftover temp file is removed by the stale sweep.
                 let _ = fs::remove_file(temp);
                 Ok(Some(Ok(())))
             }
             Some(changed) => {
-                renameat2(temp, target, libc::RENAME_EXCHANGE)?;
+                rename_atomic(temp, target, AtExisting::Exchange)
+                    .unwrap_or_else(|| Err(io::Error::other("the exchange cannot be undone")))?;
                 Ok(Some(Err(changed)))
             }
         },
-        Err(error) if error.kind() == io::ErrorKind::NotFound => {
+        Some(Err(error)) if error.kind() == io::ErrorKind::NotFound => {
             Ok(Some(Err(Changed { actual: None })))
         }
-        Err(error) if matches!(error.raw_os_error(), Some(libc::EINVAL | libc::ENOSYS)) => Ok(None),
-        Err(error) => Err(error),
+        Some(Err(error)) => Err(error),
+        None => Ok(None),
     }
 }
 
@@ -168,55 +168,12 @@ fn changed_from(path: &Path, expected: &str) -> io::Result<Option<Changed>> {
 
 /// Renames `from` to `to` unless `to` exists (`AlreadyExists` then), atomically.
 pub(crate) fn rename_no_replace(from: &Path, to: &Path) -> io::Result<()> {
-    #[cfg(target_os = "linux")]
-    {
-        match renameat2(from, to, libc::RENAME_NOREPLACE) {
-            Err(error) if matches!(error.raw_os_error(), Some(libc::EINVAL | libc::ENOSYS)) => {}
-            other => return other,
-        }
+    if let Some(renamed) = rename_atomic(from, to, AtExisting::Refuse) {
+        return renamed;
     }
-    move_no_replace(from, to)
-}
-
-/// Windows: a move that fails when the destination exists, written through to disk.
-#[cfg(windows)]
-fn move_no_replace(from: &Path, to: &Path) -> io::Result<()> {
-    super::os::retry_busy_rename(|| super::os::move_no_replace(from, to))
-}
-
-/// Without an atomic no-replace rename: a hard link fails if the name exists; then the old
-/// name goes.
-#[cfg(not(windows))]
-fn move_no_replace(from: &Path, to: &Path) -> io::Result<()> {
+    // A hard link fails if the name exists; then the old name goes.
     fs::hard_link(from, to)?;
     fs::remove_file(from)
-}
-
-/// `renameat2(2)` with `flags` (`RENAME_NOREPLACE`, `RENAME_EXCHANGE`).
-#[cfg(target_os = "linux")]
-fn renameat2(from: &Path, to: &Path, flags: libc::c_uint) -> io::Result<()> {
-    use std::ffi::CString;
-    use std::os::unix::ffi::OsStrExt;
-    let c_path = |path: &Path| {
-        CString::new(path.as_os_str().as_bytes())
-            .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "path contains NUL"))
-    };
-    let (from, to) = (c_path(from)?, c_path(to)?);
-    // SAFETY: both pointers are NUL-terminated strings that outlive the call.
-    let status = unsafe {
-        libc::renameat2(
-            libc::AT_FDCWD,
-            from.as_ptr(),
-            libc::AT_FDCWD,
-            to.as_ptr(),
-            flags,
-        )
-    };
-    if status == 0 {
-        Ok(())
-    } else {
-        Err(io::Error::last_os_error())
-    }
 }
 
 /// The folder holding `path`.
@@ -292,7 +249,7 @@ mod tests {
 
     /// The instant after the last check: a change that slipped in before the exchange is put
     /// back, the new bytes end at the temp name.
-    #[cfg(target_os = "linux")]
+    #[cfg(any(target_os = "linux", target_os = "macos"))]
     #[test]
     fn a_change_that_slipped_in_before_the_exchange_is_put_back() {
         let dir = tempfile::tempdir().unwrap();
@@ -301,7 +258,7 @@ mod tests {
         fs::write(&target, "slipped in\n").unwrap();
         fs::write(&temp, "mine\n").unwrap();
         let checked = sha256_hex(b"as checked\n");
-        // ext4, xfs, btrfs and tmpfs exchange names (Linux 3.15 and later).
+        // ext4, xfs, btrfs and tmpfs exchange names (Linux 3.15 and later), as APFS and HFS+ do.
         let outcome = exchange_unless_changed(&temp, &target, &checked)
             .unwrap()
             .expect("the temp folder's file system exchanges names");
@@ -311,5 +268,27 @@ mod tests {
         );
         assert_eq!(fs::read_to_string(&target).unwrap(), "slipped in\n");
         assert_eq!(fs::read_to_string(&temp).unwrap(), "mine\n");
+    }
+
+    #[test]
+    fn a_rename_onto_a_taken_name_is_refused_and_changes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let (from, to) = (dir.path().join("a.md"), dir.path().join("b.md"));
+        fs::write(&from, "a\n").unwrap();
+        fs::write(&to, "b\n").unwrap();
+        let error = rename_no_replace(&from, &to).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::AlreadyExists);
+        assert_eq!(fs::read_to_string(&from).unwrap(), "a\n");
+        assert_eq!(fs::read_to_string(&to).unwrap(), "b\n");
+    }
+
+    #[test]
+    fn a_rename_onto_a_free_name_moves_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let (from, to) = (dir.path().join("a.md"), dir.path().join("b.md"));
+        fs::write(&from, "a\n").unwrap();
+        rename_no_replace(&from, &to).unwrap();
+        assert!(!from.exists());
+        assert_eq!(fs::read_to_string(&to).unwrap(), "a\n");
     }
 }

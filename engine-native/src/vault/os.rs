@@ -2,8 +2,9 @@
 //! body and a Windows body side by side: opening a file without following a link at its
 //! final name, telling a link (a symlink, or on Windows any reparse point: a symlink, a
 //! junction) from a file, counting a file's hard links, a file's change time, the permissions
-//! a replacement file inherits, flushing a folder's entries, and waiting out another program
-//! that holds a file open without sharing it.
+//! a replacement file inherits, flushing a file or a folder's entries, renaming without
+//! replacing (or exchanging two names) in one step, and waiting out another program that
+//! holds a file open without sharing it.
 //!
 //! On Unix a link at the final name is refused by the open itself (`O_NOFOLLOW`: `ELOOP`); on
 //! Windows the open takes the reparse point itself (`FILE_FLAG_OPEN_REPARSE_POINT`) and the
@@ -111,7 +112,8 @@ pub(crate) fn no_follow(options: &mut OpenOptions, _nonblocking: bool) {
     options.custom_flags(FILE_FLAG_OPEN_REPARSE_POINT);
 }
 
-/// Whether an open with [`no_follow`] failed because the final name is a link.
+/// Whether an open with [`no_follow`] failed because the final name is a link: `ELOOP` on
+/// Linux and macOS alike (FreeBSD's `EMLINK` is not a system this server is built for).
 #[cfg(unix)]
 pub(crate) fn is_link_refusal(error: &io::Error) -> bool {
     error.raw_os_error() == Some(libc::ELOOP)
@@ -207,7 +209,7 @@ pub(crate) fn changed_ns(metadata: &Metadata) -> i64 {
 /// Flushes a folder's entries (a rename, a new name) to disk.
 #[cfg(unix)]
 pub(crate) fn sync_dir(dir: &Path) -> io::Result<()> {
-    File::open(dir)?.sync_all()
+    sync_file(&File::open(dir)?)
 }
 
 /// Nothing on Windows: a folder cannot be opened as a file to be flushed, and NTFS journals
@@ -250,3 +252,136 @@ pub(crate) fn create_with(options: &mut OpenOptions, mode: &std::fs::Permissions
 /// written.
 #[cfg(windows)]
 pub(crate) fn create_with(_options: &mut OpenOptions, _mode: &std::fs::Permissions) {}
+
+/// Flushes a file's bytes and metadata to disk: [`File::sync_all`].
+#[cfg(not(target_vendor = "apple"))]
+pub(crate) fn sync_file(file: &File) -> io::Result<()> {
+    file.sync_all()
+}
+
+/// Flushes a file's bytes and metadata to disk. On Apple systems [`File::sync_all`] is
+/// `fcntl(F_FULLFSYNC)`, which also empties the drive's write cache (a plain `fsync` there
+/// stops at the drive); a file system without it (SMB, macFUSE mounts) answers `ENOTSUP` or
+/// `EINVAL`, and the file is then flushed with `fsync`, as far as that file system goes.
+#[cfg(target_vendor = "apple")]
+pub(crate) fn sync_file(file: &File) -> io::Result<()> {
+    use std::os::unix::io::AsRawFd;
+    match file.sync_all() {
+        Err(error)
+            if matches!(
+                error.raw_os_error(),
+                Some(libc::ENOTSUP | libc::EOPNOTSUPP | libc::EINVAL)
+            ) =>
+        {
+            // SAFETY: the descriptor is the open file's and outlives the call.
+            if unsafe { libc::fsync(file.as_raw_fd()) } == 0 {
+                Ok(())
+            } else {
+                Err(io::Error::last_os_error())
+            }
+        }
+        other => other,
+    }
+}
+
+/// What [`rename_atomic`] does with a file already at the new name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AtExisting {
+    /// Fail with `AlreadyExists`, leaving both names as they were.
+    Refuse,
+    /// Swap the two files' names.
+    Exchange,
+}
+
+/// Renames `from` to `to` in one step of the kernel's, which decides `at_existing` atomically
+/// (Linux `renameat2`, macOS `renamex_np`). `None` when the file system has
+/// no such rename (the caller falls back to what it can do without one).
+#[cfg(any(target_os = "linux", target_os = "macos"))]
+pub(crate) fn rename_atomic(
+    from: &Path,
+    to: &Path,
+    at_existing: AtExisting,
+) -> Option<io::Result<()>> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let c_path = |path: &Path| {
+        CString::new(path.as_os_str().as_bytes())
+            .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "path contains NUL"))
+    };
+    let (from, to) = match (c_path(from), c_path(to)) {
+        (Ok(from), Ok(to)) => (from, to),
+        (Err(error), _) | (_, Err(error)) => return Some(Err(error)),
+    };
+    let flags = match at_existing {
+        AtExisting::Refuse => RENAME_REFUSE,
+        AtExisting::Exchange => RENAME_EXCHANGE,
+    };
+    // SAFETY: both pointers are NUL-terminated strings that outlive the call.
+    #[cfg(target_os = "linux")]
+    let status = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            from.as_ptr(),
+            libc::AT_FDCWD,
+            to.as_ptr(),
+            flags,
+        )
+    };
+    // SAFETY: both pointers are NUL-terminated strings that outlive the call.
+    #[cfg(target_os = "macos")]
+    let status = unsafe { libc::renamex_np(from.as_ptr(), to.as_ptr(), flags) };
+    if status == 0 {
+        return Some(Ok(()));
+    }
+    let error = io::Error::last_os_error();
+    match error.raw_os_error() {
+        Some(code) if RENAME_UNSUPPORTED.contains(&code) => None,
+        _ => Some(Err(error)),
+    }
+}
+
+/// `renameat2(2)`'s flag that fails with `EEXIST` when the new name is taken.
+#[cfg(target_os = "linux")]
+const RENAME_REFUSE: libc::c_uint = libc::RENAME_NOREPLACE;
+/// `renameat2(2)`'s flag that swaps the two names.
+#[cfg(target_os = "linux")]
+const RENAME_EXCHANGE: libc::c_uint = libc::RENAME_EXCHANGE;
+/// What `renameat2` answers when the file system (or a kernel before 3.15) lacks the flag.
+#[cfg(target_os = "linux")]
+const RENAME_UNSUPPORTED: [libc::c_int; 2] = [libc::EINVAL, libc::ENOSYS];
+
+/// `renamex_np(2)`'s flag that fails with `EEXIST` when the new name is taken.
+#[cfg(target_os = "macos")]
+const RENAME_REFUSE: libc::c_uint = libc::RENAME_EXCL;
+/// `renamex_np(2)`'s flag that swaps the two names.
+#[cfg(target_os = "macos")]
+const RENAME_EXCHANGE: libc::c_uint = libc::RENAME_SWAP;
+/// What `renamex_np` answers when the file system lacks the flag (APFS and HFS+ have both;
+/// some network and FUSE file systems do not).
+#[cfg(target_os = "macos")]
+const RENAME_UNSUPPORTED: [libc::c_int; 3] = [libc::ENOTSUP, libc::EOPNOTSUPP, libc::EINVAL];
+
+/// Windows: a no-replace rename is `MoveFileExW` without `MOVEFILE_REPLACE_EXISTING` (see
+/// [`move_no_replace`], tried again while another program holds the file); Windows has no
+/// exchange of two names (`None`: the caller renames instead).
+#[cfg(windows)]
+pub(crate) fn rename_atomic(
+    from: &Path,
+    to: &Path,
+    at_existing: AtExisting,
+) -> Option<io::Result<()>> {
+    match at_existing {
+        AtExisting::Refuse => Some(retry_busy_rename(|| move_no_replace(from, to))),
+        AtExisting::Exchange => None,
+    }
+}
+
+/// `None`: no atomic rename of the kind is used on this system (the caller falls back).
+#[cfg(not(any(target_os = "linux", target_os = "macos", windows)))]
+pub(crate) fn rename_atomic(
+    _from: &Path,
+    _to: &Path,
+    _at_existing: AtExisting,
+) -> Option<io::Result<()>> {
+    None
+}

@@ -31,7 +31,7 @@ export interface ClientConfigInput {
 	vaultName: string;
 	/** The vault folder's absolute path. */
 	vaultPath: string;
-	/** The `obsidian-tc` binary: an absolute path, or the bare name when it is on PATH. */
+	/** The `obsidian-tc` binary (`obsidian-tc.exe` on Windows): an absolute path, or the bare name when it is on PATH. */
 	binary: string;
 	/** The sidecar's MCP endpoint, `http://127.0.0.1:<port>/mcp`. */
 	mcpUrl: string;

@@ -7,6 +7,7 @@ import type TcBridgePlugin from "../main";
 import { reindexNow } from "../search/reindex";
 import type { IndexStart, VaultIndex } from "../search/vault-index";
 import { isPort, newToken } from "../settings";
+import { serverBinaryName } from "../sidecar/binary";
 import { describeEmbeddings, describeIndex, type IndexStatus } from "../sidecar/index-status";
 import { type NativeServer, mcpUrl } from "../sidecar/native-server";
 import { copyText } from "./copy";
@@ -70,7 +71,9 @@ export class NativeSection {
 
 		new Setting(el)
 			.setName("Native server binary")
-			.setDesc("Absolute path of the native server binary to run next to this app, restarted if it crashes. Press restart to apply a change; leave empty for none.")
+			.setDesc(
+				`Absolute path of the native server binary (${serverBinaryName(process.platform)}) to run next to this app, restarted if it crashes. Press restart to apply a change; leave empty for none.`,
+			)
 			.addText((text) =>
 				text.setValue(settings.sidecarPath).onChange(async (value) => {
 					settings.sidecarPath = value.trim();

@@ -4,6 +4,7 @@ import { type App, PluginSettingTab, Setting, type TextComponent } from "obsidia
 import type { FolderAccess, FolderPreset } from "../engine/engine";
 import type TcBridgePlugin from "../main";
 import { isPort, newToken } from "../settings";
+import { clientCommand } from "../sidecar/binary";
 import { mcpUrl } from "../sidecar/native-server";
 import { CLIENTS, type ClientConfigInput, type Transport, clientConfig } from "./client-config";
 import { copyText } from "./copy";
@@ -208,7 +209,7 @@ export class TcBridgeSettingTab extends PluginSettingTab {
 		return {
 			vaultName: this.app.vault.getName(),
 			vaultPath,
-			binary: settings.sidecarPath.length > 0 ? settings.sidecarPath : "obsidian-tc",
+			binary: clientCommand(settings.sidecarPath, process.platform),
 			mcpUrl: mcpUrl(settings.mcpPort),
 			mcpToken: settings.mcpToken,
 		};

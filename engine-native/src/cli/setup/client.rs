@@ -52,6 +52,8 @@ pub enum Os {
     Linux,
     /// macOS.
     MacOs,
+    /// Windows.
+    Windows,
 }
 
 impl Os {
@@ -59,6 +61,8 @@ impl Os {
     pub fn current() -> Os {
         if cfg!(target_os = "macos") {
             Os::MacOs
+        } else if cfg!(windows) {
+            Os::Windows
         } else {
             Os::Linux
         }
@@ -68,8 +72,10 @@ impl Os {
 /// The folders the default locations depend on; `None` for an unset or empty variable.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Dirs {
-    /// The home folder (`HOME`).
+    /// The home folder (`HOME`; `USERPROFILE` on Windows).
     pub home: Option<PathBuf>,
+    /// `APPDATA` (Windows: the roaming application data folder), only when absolute.
+    pub appdata: Option<PathBuf>,
     /// `XDG_CONFIG_HOME`, only when absolute (the XDG spec ignores a relative one).
     pub xdg_config_home: Option<PathBuf>,
     /// `CLAUDE_CONFIG_DIR`: Claude Code's configuration folder.
@@ -89,32 +95,46 @@ impl Dirs {
                 .filter(|value| !value.is_empty())
                 .and_then(|value: OsString| std::path::absolute(value).ok())
         };
-        Dirs {
-            home: std::env::home_dir().filter(|home| !home.as_os_str().is_empty()),
-            xdg_config_home: std::env::var_os("XDG_CONFIG_HOME")
+        let absolute_var = |name: &str| {
+            std::env::var_os(name)
                 .map(PathBuf::from)
-                .filter(|path| path.is_absolute()),
+                .filter(|path| path.is_absolute())
+        };
+        Dirs {
+            // `USERPROFILE` on Windows, `HOME` elsewhere.
+            home: std::env::home_dir().filter(|home| !home.as_os_str().is_empty()),
+            appdata: absolute_var("APPDATA"),
+            xdg_config_home: absolute_var("XDG_CONFIG_HOME"),
             claude_config_dir: var("CLAUDE_CONFIG_DIR"),
             codex_home: var("CODEX_HOME"),
             gemini_cli_home: var("GEMINI_CLI_HOME"),
         }
     }
 
-    fn home(&self) -> Result<&Path, SetupError> {
-        self.home.as_deref().ok_or(SetupError::NoHome)
+    /// The home folder on `os`.
+    fn home(&self, os: Os) -> Result<&Path, SetupError> {
+        let variable = match os {
+            Os::Windows => "USERPROFILE",
+            Os::Linux | Os::MacOs => "HOME",
+        };
+        self.home
+            .as_deref()
+            .ok_or(SetupError::NoFolder { variable })
     }
 
-    /// `$XDG_CONFIG_HOME`, else `~/.config`.
-    fn xdg_config(&self) -> Result<PathBuf, SetupError> {
-        match &self.xdg_config_home {
-            Some(dir) => Ok(dir.clone()),
-            None => Ok(self.home()?.join(".config")),
+    /// Where applications keep their per-user settings on `os`: `$XDG_CONFIG_HOME`, else
+    /// `~/.config` (Linux); `~/Library/Application Support` (macOS); `%APPDATA%` (Windows).
+    fn app_config(&self, os: Os) -> Result<PathBuf, SetupError> {
+        match os {
+            Os::Linux => match &self.xdg_config_home {
+                Some(dir) => Ok(dir.clone()),
+                None => Ok(self.home(os)?.join(".config")),
+            },
+            Os::MacOs => Ok(self.home(os)?.join("Library").join("Application Support")),
+            Os::Windows => self.appdata.clone().ok_or(SetupError::NoFolder {
+                variable: "APPDATA",
+            }),
         }
-    }
-
-    /// `~/Library/Application Support` (macOS).
-    fn application_support(&self) -> Result<PathBuf, SetupError> {
-        Ok(self.home()?.join("Library").join("Application Support"))
     }
 }
 
@@ -159,25 +179,29 @@ impl Client {
 
     /// The configuration file the client reads for this user on `os`.
     pub fn default_path(self, os: Os, dirs: &Dirs) -> Result<PathBuf, SetupError> {
-        Ok(match (self, os) {
-            (Client::ClaudeDesktop, Os::MacOs) => dirs.application_support()?.join(CLAUDE_DESKTOP),
-            (Client::ClaudeDesktop, Os::Linux) => dirs.xdg_config()?.join(CLAUDE_DESKTOP),
-            (Client::ClaudeCode, _) => match &dirs.claude_config_dir {
-                Some(dir) => dir.join(".claude.json"),
-                None => dirs.home()?.join(".claude.json"),
+        let (folder, names): (PathBuf, &[&str]) = match self {
+            Client::ClaudeDesktop => (
+                dirs.app_config(os)?,
+                &["Claude", "claude_desktop_config.json"],
+            ),
+            Client::ClaudeCode => match &dirs.claude_config_dir {
+                Some(dir) => (dir.clone(), &[".claude.json"]),
+                None => (dirs.home(os)?.to_path_buf(), &[".claude.json"]),
             },
-            (Client::Codex, _) => match &dirs.codex_home {
-                Some(dir) => dir.join("config.toml"),
-                None => dirs.home()?.join(".codex").join("config.toml"),
+            Client::Codex => match &dirs.codex_home {
+                Some(dir) => (dir.clone(), &["config.toml"]),
+                None => (dirs.home(os)?.to_path_buf(), &[".codex", "config.toml"]),
             },
-            (Client::Cursor, _) => dirs.home()?.join(".cursor").join("mcp.json"),
-            (Client::Vscode, Os::MacOs) => dirs.application_support()?.join(VSCODE_USER_MCP),
-            (Client::Vscode, Os::Linux) => dirs.xdg_config()?.join(VSCODE_USER_MCP),
-            (Client::GeminiCli, _) => match &dirs.gemini_cli_home {
-                Some(dir) => dir.join(".gemini").join("settings.json"),
-                None => dirs.home()?.join(".gemini").join("settings.json"),
+            Client::Cursor => (dirs.home(os)?.to_path_buf(), &[".cursor", "mcp.json"]),
+            // The default profile's folder.
+            Client::Vscode => (dirs.app_config(os)?, &["Code", "User", "mcp.json"]),
+            Client::GeminiCli => match &dirs.gemini_cli_home {
+                Some(dir) => (dir.clone(), &[".gemini", "settings.json"]),
+                None => (dirs.home(os)?.to_path_buf(), &[".gemini", "settings.json"]),
             },
-        })
+        };
+        // One name at a time, so the path has the system's separators throughout.
+        Ok(names.iter().fold(folder, |path, name| path.join(name)))
     }
 
     /// What the user does after the file changed for the client to start the server.
@@ -203,8 +227,3 @@ impl Client {
         }
     }
 }
-
-/// Claude Desktop's file, under its `Claude` application folder.
-const CLAUDE_DESKTOP: &str = "Claude/claude_desktop_config.json";
-/// VS Code's user `mcp.json`, under the default profile's folder.
-const VSCODE_USER_MCP: &str = "Code/User/mcp.json";

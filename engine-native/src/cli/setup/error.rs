@@ -28,8 +28,12 @@ pub enum SetupError {
     },
     /// The running executable's path is unknown.
     Executable(io::Error),
-    /// No home folder (`HOME` unset): the default location is unknown.
-    NoHome,
+    /// A folder the default location is under is unknown (its variable is unset or empty):
+    /// the home folder (`HOME`; `USERPROFILE` on Windows) or, on Windows, `APPDATA`.
+    NoFolder {
+        /// The variable that names the folder.
+        variable: &'static str,
+    },
     /// The configuration file cannot be edited safely.
     Malformed {
         /// The file.
@@ -90,9 +94,10 @@ impl fmt::Display for SetupError {
                 "cannot find this executable's path ({error}); nothing was changed.\nhint: run \
                  it with --print and write the entry yourself"
             ),
-            SetupError::NoHome => f.write_str(
-                "HOME is not set, so the client's configuration file is unknown; nothing was \
-                 changed.\nhint: pass the file with --config-path",
+            SetupError::NoFolder { variable } => write!(
+                f,
+                "{variable} is not set, so the client's configuration file is unknown; nothing \
+                 was changed.\nhint: pass the file with --config-path"
             ),
             SetupError::Malformed { path, malformed } => write!(
                 f,

@@ -17,11 +17,11 @@
 //! | client | default file | servers under | entry |
 //! |---|---|---|---|
 //! | `claude-desktop` | macOS `~/Library/Application Support/Claude/claude_desktop_config.json`; Windows `%APPDATA%\Claude\claude_desktop_config.json`; Linux `$XDG_CONFIG_HOME/Claude/claude_desktop_config.json` (default `~/.config`) | `mcpServers` | `command`, `args` |
-//! | `claude-code` | `~/.claude.json` (user scope; `$CLAUDE_CONFIG_DIR/.claude.json` when set); a project's `.mcp.json` with `--config-path` | `mcpServers` | `type: "stdio"`, `command`, `args` |
+//! | `claude-code` | `~/.claude.json` (user scope; `$CLAUDE_CONFIG_DIR/.claude.json` when set; Windows `%USERPROFILE%\.claude.json`); a project's `.mcp.json` with `--config-path` | `mcpServers` | `type: "stdio"`, `command`, `args` |
 //! | `codex` | `~/.codex/config.toml` (`$CODEX_HOME/config.toml` when set; Windows `%USERPROFILE%\.codex\config.toml`) | `[mcp_servers.<name>]` | `command`, `args` |
 //! | `cursor` | `~/.cursor/mcp.json` (Windows `%USERPROFILE%\.cursor\mcp.json`); a project's `.cursor/mcp.json` with `--config-path` | `mcpServers` | `command`, `args` |
 //! | `vscode` | the default profile's `mcp.json`: Linux `$XDG_CONFIG_HOME/Code/User/mcp.json`, macOS `~/Library/Application Support/Code/User/mcp.json`, Windows `%APPDATA%\Code\User\mcp.json`; a workspace's `.vscode/mcp.json` with `--config-path` | `servers` | `type: "stdio"`, `command`, `args` |
-//! | `gemini-cli` | `~/.gemini/settings.json` (`$GEMINI_CLI_HOME/.gemini/settings.json` when set); a project's `.gemini/settings.json` with `--config-path` | `mcpServers` | `command`, `args` |
+//! | `gemini-cli` | `~/.gemini/settings.json` (`$GEMINI_CLI_HOME/.gemini/settings.json` when set; Windows `%USERPROFILE%\.gemini\settings.json`); a project's `.gemini/settings.json` with `--config-path` | `mcpServers` | `command`, `args` |
 //!
 //! Sources (read 2026): Claude Desktop, modelcontextprotocol.io "Connect to local MCP servers"
 //! (macOS and Windows paths; Anthropic ships no Linux build, and the Linux path is the one
@@ -36,8 +36,11 @@
 //! /docs/getstarted/settings (the profile folder per OS); Gemini CLI,
 //! geminicli.com/docs/tools/mcp-server and /docs/cli/configuration (`~/.gemini/settings.json`,
 //! `mcpServers` with `command`, `args`; the loader strips comments with `strip-json-comments`;
-//! `GEMINI_CLI_HOME` replaces the home folder). Windows paths are recorded here only: the
-//! server builds for Unix (Linux and macOS) today.
+//! `GEMINI_CLI_HOME` replaces the home folder). On Windows `~` is the user profile
+//! (`%USERPROFILE%`, which [`std::env::home_dir`] reads there), as code.claude.com's "Explore
+//! the .claude directory" says for Claude Code and Node's `os.homedir()` (Gemini CLI, Cursor)
+//! and Codex's home lookup resolve it; the entry's command is then `obsidian-tc.exe`'s full
+//! path ([`std::env::current_exe`] names the file with its extension).
 //!
 //! # Editing
 //!
@@ -61,7 +64,6 @@ pub mod json_file;
 pub mod malformed;
 pub mod toml_file;
 
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::cli::EXIT_OK;
@@ -148,7 +150,8 @@ fn vault_path(vault: &Path) -> Result<String, SetupError> {
         path: vault.to_path_buf(),
         reason: reason.to_owned(),
     };
-    let absolute = fs::canonicalize(vault).map_err(|error| refused(&error.to_string()))?;
+    // Windows: `C:\...`, not the `\\?\C:\...` form `fs::canonicalize` answers there.
+    let absolute = dunce::canonicalize(vault).map_err(|error| refused(&error.to_string()))?;
     if !absolute.is_dir() {
         return Err(refused("not a folder"));
     }

@@ -1,5 +1,5 @@
-//! Each client's default configuration file, on Linux and macOS, from the home folder and the
-//! variables that move it.
+//! Each client's default configuration file, on Linux, macOS and Windows, from the home folder
+//! (and `APPDATA` on Windows) and the variables that move it.
 
 use std::path::PathBuf;
 
@@ -13,12 +13,24 @@ fn home_only() -> Dirs {
     }
 }
 
+/// The path with `/` between names, whichever system the test runs on.
 fn path(client: Client, os: Os, dirs: &Dirs) -> String {
     client
         .default_path(os, dirs)
         .expect("a default path")
         .display()
         .to_string()
+        .replace('\\', "/")
+}
+
+/// A Windows user's folders: `USERPROFILE` and `APPDATA` (with `/` so that the expected paths
+/// read the same on every system the test runs on).
+fn windows_user() -> Dirs {
+    Dirs {
+        home: Some(PathBuf::from("C:/Users/me")),
+        appdata: Some(PathBuf::from("C:/Users/me/AppData/Roaming")),
+        ..Dirs::default()
+    }
 }
 
 #[test]
@@ -62,9 +74,99 @@ fn each_client_has_its_documented_file_under_home() {
 }
 
 #[test]
+fn on_windows_each_client_has_its_documented_file_under_the_profile_or_appdata() {
+    let dirs = windows_user();
+    for (client, expected) in [
+        (
+            Client::ClaudeDesktop,
+            "C:/Users/me/AppData/Roaming/Claude/claude_desktop_config.json",
+        ),
+        (Client::ClaudeCode, "C:/Users/me/.claude.json"),
+        (Client::Codex, "C:/Users/me/.codex/config.toml"),
+        (Client::Cursor, "C:/Users/me/.cursor/mcp.json"),
+        (
+            Client::Vscode,
+            "C:/Users/me/AppData/Roaming/Code/User/mcp.json",
+        ),
+        (Client::GeminiCli, "C:/Users/me/.gemini/settings.json"),
+    ] {
+        assert_eq!(path(client, Os::Windows, &dirs), expected, "{client:?}");
+    }
+}
+
+#[test]
+fn on_windows_xdg_config_home_is_ignored_and_the_clients_variables_still_apply() {
+    let dirs = Dirs {
+        xdg_config_home: Some(PathBuf::from("/xdg")),
+        claude_config_dir: Some(PathBuf::from("D:/claude")),
+        codex_home: Some(PathBuf::from("D:/codex")),
+        gemini_cli_home: Some(PathBuf::from("D:/gemini")),
+        ..windows_user()
+    };
+    for (client, expected) in [
+        (
+            Client::Vscode,
+            "C:/Users/me/AppData/Roaming/Code/User/mcp.json",
+        ),
+        (Client::ClaudeCode, "D:/claude/.claude.json"),
+        (Client::Codex, "D:/codex/config.toml"),
+        (Client::GeminiCli, "D:/gemini/.gemini/settings.json"),
+    ] {
+        assert_eq!(path(client, Os::Windows, &dirs), expected, "{client:?}");
+    }
+}
+
+#[test]
+fn on_windows_a_missing_appdata_or_profile_is_named_in_the_refusal() {
+    let no_appdata = Dirs {
+        appdata: None,
+        ..windows_user()
+    };
+    for client in [Client::ClaudeDesktop, Client::Vscode] {
+        let error = client.default_path(Os::Windows, &no_appdata).unwrap_err();
+        assert!(
+            matches!(
+                error,
+                SetupError::NoFolder {
+                    variable: "APPDATA"
+                }
+            ),
+            "{client:?}: {error:?}"
+        );
+        assert!(
+            error.to_string().starts_with("APPDATA is not set"),
+            "{error}"
+        );
+    }
+    let no_profile = Dirs {
+        home: None,
+        ..windows_user()
+    };
+    for client in [
+        Client::ClaudeCode,
+        Client::Codex,
+        Client::Cursor,
+        Client::GeminiCli,
+    ] {
+        assert!(matches!(
+            client.default_path(Os::Windows, &no_profile),
+            Err(SetupError::NoFolder {
+                variable: "USERPROFILE"
+            })
+        ));
+    }
+    // The profile is not needed for the files under APPDATA.
+    assert_eq!(
+        path(Client::Vscode, Os::Windows, &no_profile),
+        "C:/Users/me/AppData/Roaming/Code/User/mcp.json"
+    );
+}
+
+#[test]
 fn the_clients_own_variables_move_their_files() {
     let dirs = Dirs {
         home: Some(PathBuf::from("/home/me")),
+        appdata: None,
         xdg_config_home: Some(PathBuf::from("/xdg")),
         claude_config_dir: Some(PathBuf::from("/claude")),
         codex_home: Some(PathBuf::from("/codex")),
@@ -102,7 +204,7 @@ fn without_a_home_the_default_is_refused_unless_a_variable_names_it() {
     for client in [Client::ClaudeDesktop, Client::Cursor, Client::Vscode] {
         assert!(matches!(
             client.default_path(Os::Linux, &none),
-            Err(SetupError::NoHome)
+            Err(SetupError::NoFolder { variable: "HOME" })
         ));
     }
     let codex = Dirs {
