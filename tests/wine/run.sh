@@ -2,7 +2,9 @@
 # Runs a test script against the Windows build under Wine: builds the test-only ProcessPrng
 # shim (bcryptprimitives.c) with mingw-w64, puts it next to a copy of the Windows binary, and
 # runs the given command with OBSIDIAN_TC_BIN set to a wrapper that starts that binary under
-# wine64. Needs Debian's mingw-w64 and wine64 and a build of x86_64-pc-windows-gnu.
+# wine64. The DLLs beside the binary come along (a release's onnxruntime.dll: ONNX Runtime is
+# looked for next to the executable). Needs Debian's mingw-w64 and wine64 and a build of
+# x86_64-pc-windows-gnu.
 #
 #   tests/wine/run.sh target/x86_64-pc-windows-gnu/debug/obsidian-tc.exe \
 #       .venv/bin/python tests/e2e/py_sdk.py
@@ -11,6 +13,7 @@ exe="$(realpath "$1")"; shift
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+find "$(dirname "$exe")" -maxdepth 1 -name '*.dll' -exec cp {} "$work/" \;
 x86_64-w64-mingw32-gcc -O2 -shared -o "$work/bcryptprimitives.dll" \
   "$here/bcryptprimitives.c" "$here/bcryptprimitives.def" -ladvapi32
 cp "$exe" "$work/obsidian-tc.exe"
