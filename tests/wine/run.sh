@@ -23,4 +23,8 @@ export WINEDEBUG=-all WINEDLLOVERRIDES="bcryptprimitives=n,b" WINEPREFIX="$work/
 exec /usr/lib/wine/wine64 "$work/obsidian-tc.exe" "\$@"
 WRAPPER
 chmod +x "$work/obsidian-tc"
+# The Wine prefix made up front: made by the first server start instead, it delays that
+# start by seconds (and the first MCP session with it).
+WINEDEBUG=-all WINEPREFIX="$work/prefix" /usr/lib/wine/wine64 wineboot --init >/dev/null 2>&1
+WINEPREFIX="$work/prefix" /usr/lib/wine/wineserver -w
 OBSIDIAN_TC_BIN="$work/obsidian-tc" "$@"
