@@ -2,77 +2,85 @@
 # Builds the release artifacts of obsidian-tc into one folder (dist/ by default), reproducibly
 # (the same inputs give the same bytes: fixed modification times, owners and file order):
 #
-#   obsidian-tc-<version>-<target>.tar.gz  the binary (+ ONNX Runtime next to it), LICENSE, README.md
+#   obsidian-tc-<version>-<platform>.tar.gz  the binary (+ ONNX Runtime next to it), LICENSE,
+#     (.zip for win32-x64)                   README.md
 #   obsidian-tc-<platform>-<version>.tgz   the npm package @obsidian-tc/<platform> with the binary
 #   obsidian-tc-<version>.tgz              the npm package obsidian-tc (its launcher)
-#   obsidian-tc-<version>.mcpb             the Claude Desktop bundle (one binary per OS: the
-#                                          first --binary given for it)
+#   obsidian-tc-<version>.mcpb             the Claude Desktop bundle: one binary per OS, the
+#                                          first of that OS in the order below; its manifest
+#                                          lists exactly those OSes
 #   server.json                            the MCP registry entry (npm, mcpb and cargo)
 #   obsidian-tc-core-<version>.crate       the crates to publish: the engine, then the server
 #   obsidian-tc-<version>.crate            (with the TC Bridge plugin in it, for plugin install)
 #   main.js, manifest.json, styles.css     the TC Bridge plugin's release assets
 #   SHA256SUMS
 #
-#   scripts/release.sh [--out DIR] [--binary [TARGET=]PATH]... [--ort TARGET=PATH]...
+#   scripts/release.sh [--out DIR] [--binary [PLATFORM=]PATH]... [--ort PLATFORM=PATH]...
 #                      [--plugin DIR] [--verify-crates]
 #
-# --binary takes a prebuilt binary instead of building one; TARGET (a Rust target triple, or
-# universal-apple-darwin for a lipo'd macOS binary) defaults to this machine's (Linux x86_64).
+# --binary takes a prebuilt binary instead of building one. PLATFORM is linux-x64, linux-arm64,
+# darwin-universal (a lipo'd arm64 + x86_64 binary) or win32-x64 (the npm package's name,
+# scripts/release/manifests.mjs); it defaults to this machine's (linux-x64 or linux-arm64).
 # Without --binary, `cargo build --release -p obsidian-tc --bin obsidian-tc` builds it.
-# --ort puts an ONNX Runtime shared library next to a target's binary (the binary looks for
-# libonnxruntime.so*/.dylib/onnxruntime.dll there); OBSIDIAN_TC_ONNXRUNTIME is this machine's.
+# --ort puts an ONNX Runtime shared library next to a platform's binary (the binary looks for
+# libonnxruntime.so*/.dylib/onnxruntime.dll there); OBSIDIAN_TC_ONNXRUNTIME is this machine's;
+# scripts/release/onnxruntime.sh PLATFORM fetches the library of another from PyPI.
 # --plugin takes the built plugin (main.js, manifest.json, styles.css) from DIR; without it,
 # `npm run build` builds it at the repository root. Its manifest.json version must be the
 # workspace's (the release tag; `npm run release:version -- <x.y.z>` sets both).
 # --verify-crates builds each packaged crate from its packaged sources (`cargo package`'s
 # verification, a full build); without it the crates are packaged unbuilt.
-# Needs node, npm and the repository's npm packages (`npm ci`: the pinned @anthropic-ai/mcpb).
+# Needs node, npm, zip and the repository's npm packages (`npm ci`: the pinned @anthropic-ai/mcpb).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="$root/dist"
 declare -A binaries=() libraries=()
-targets=()
 plugin=""
 verify_crates=(--no-verify)
 
-host_target() {
+# Every platform, in the order the .mcpb takes them.
+mapfile -t platforms < <(node "$root/scripts/release/manifests.mjs" platforms)
+host_platform() {
   case "$(uname -s)-$(uname -m)" in
-    Linux-x86_64) echo x86_64-unknown-linux-gnu ;;
-    Linux-aarch64) echo aarch64-unknown-linux-gnu ;;
-    *) echo "release.sh: name the target of --binary (TARGET=PATH) on $(uname -s) $(uname -m)" >&2; exit 2 ;;
+    Linux-x86_64) echo linux-x64 ;;
+    Linux-aarch64) echo linux-arm64 ;;
+    *) echo "release.sh: name the platform of --binary (PLATFORM=PATH) on $(uname -s) $(uname -m)" >&2; exit 2 ;;
   esac
 }
+known_platform() {
+  [[ " ${platforms[*]} " == *" $1 "* ]] || { echo "release.sh: unknown platform '$1' (one of: ${platforms[*]})" >&2; exit 2; }
+}
 add_binary() {
-  local target path
-  if [[ "$1" == *=* ]]; then target="${1%%=*}" path="${1#*=}"; else target="$(host_target)" path="$1"; fi
+  local platform path
+  if [[ "$1" == *=* ]]; then platform="${1%%=*}" path="${1#*=}"; else platform="$(host_platform)" path="$1"; fi
+  known_platform "$platform"
   [ -f "$path" ] || { echo "release.sh: --binary $path: no such file" >&2; exit 2; }
-  [ -z "${binaries[$target]:-}" ] || { echo "release.sh: two binaries for $target" >&2; exit 2; }
-  binaries[$target]="$(cd "$(dirname "$path")" && pwd)/$(basename "$path")"
-  targets+=("$target")
+  [ -z "${binaries[$platform]:-}" ] || { echo "release.sh: two binaries for $platform" >&2; exit 2; }
+  binaries[$platform]="$(cd "$(dirname "$path")" && pwd)/$(basename "$path")"
 }
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) out="$(mkdir -p "$2" && cd "$2" && pwd)"; shift 2 ;;
     --binary) add_binary "$2"; shift 2 ;;
-    --ort) [[ "$2" == *=* ]] || { echo "release.sh: --ort TARGET=PATH" >&2; exit 2; }
-      libraries[${2%%=*}]="${2#*=}"; shift 2 ;;
+    --ort) [[ "$2" == *=* ]] || { echo "release.sh: --ort PLATFORM=PATH" >&2; exit 2; }
+      known_platform "${2%%=*}"; libraries[${2%%=*}]="${2#*=}"; shift 2 ;;
     --plugin) plugin="$(cd "$2" && pwd)"; shift 2 ;;
     --verify-crates) verify_crates=(); shift ;;
-    -h|--help) sed -n "2,30p" "$0"; exit 0 ;;
+    -h|--help) sed -n "2,33p" "$0"; exit 0 ;;
     *) echo "release.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
-if [ ${#targets[@]} -eq 0 ]; then
+if [ ${#binaries[@]} -eq 0 ]; then
   (cd "$root" && cargo build --release -p obsidian-tc --bin obsidian-tc)
   add_binary "${CARGO_TARGET_DIR:-$root/target}/release/obsidian-tc"
 fi
-host="$(host_target 2>/dev/null || true)"
+host="$(host_platform 2>/dev/null || true)"
 if [ -n "${OBSIDIAN_TC_ONNXRUNTIME:-}" ] && [ -n "$host" ] && [ -z "${libraries[$host]:-}" ]; then
   libraries[$host]="$OBSIDIAN_TC_ONNXRUNTIME"
 fi
-for target in "${!libraries[@]}"; do
-  [ -n "${binaries[$target]:-}" ] || { echo "release.sh: --ort for $target, which has no binary" >&2; exit 2; }
-  [ -f "${libraries[$target]}" ] || { echo "release.sh: ONNX Runtime library ${libraries[$target]}: no such file" >&2; exit 2; }
+for platform in "${!libraries[@]}"; do
+  [ -n "${binaries[$platform]:-}" ] || { echo "release.sh: --ort for $platform, which has no binary" >&2; exit 2; }
+  [ -f "${libraries[$platform]}" ] || { echo "release.sh: ONNX Runtime library ${libraries[$platform]}: no such file" >&2; exit 2; }
 done
 mcpb="$root/node_modules/.bin/mcpb"
 [ -x "$mcpb" ] || { echo "release.sh: $mcpb is missing: run npm ci at the repository root" >&2; exit 2; }
@@ -105,7 +113,7 @@ trap 'rm -rf "$stage" "$crate_plugin"' EXIT
 # The previous release's artifacts go; anything else in the folder stops the script (it is
 # not ours to delete, and SHA256SUMS lists the whole folder).
 mkdir -p "$out"
-rm -f "$out"/obsidian-tc-*.tar.gz "$out"/obsidian-tc-*.tgz "$out"/obsidian-tc-*.mcpb "$out"/obsidian-tc-*.crate \
+rm -f "$out"/obsidian-tc-*.tar.gz "$out"/obsidian-tc-*.zip "$out"/obsidian-tc-*.tgz "$out"/obsidian-tc-*.mcpb "$out"/obsidian-tc-*.crate \
   "$out/server.json" "$out/SHA256SUMS" "$out/main.js" "$out/manifest.json" "$out/styles.css"
 if [ -n "$(ls -A "$out")" ]; then
   echo "release.sh: $out holds other files; give an empty folder with --out" >&2
@@ -114,38 +122,49 @@ fi
 
 # put <file> <dir> [mode]: a copy with a fixed mode.
 put() { mkdir -p "$2" && install -m "${3:-644}" "$1" "$2/"; }
-# The binary of a target and its ONNX Runtime library, into <dir>.
+# The binary of a platform and its ONNX Runtime library, into <dir>.
 put_binary() {
-  local target="$1" dir="$2" exe="$3"
-  put "${binaries[$target]}" "$dir" 755
-  [ "$(basename "${binaries[$target]}")" = "$exe" ] || mv "$dir/$(basename "${binaries[$target]}")" "$dir/$exe"
-  if [ -n "${libraries[$target]:-}" ]; then put "${libraries[$target]}" "$dir" 755; fi
+  local platform="$1" dir="$2" exe="$3"
+  put "${binaries[$platform]}" "$dir" 755
+  [ "$(basename "${binaries[$platform]}")" = "$exe" ] || mv "$dir/$(basename "${binaries[$platform]}")" "$dir/$exe"
+  if [ -n "${libraries[$platform]:-}" ]; then put "${libraries[$platform]}" "$dir" 755; fi
+}
+# archive <dir> <name> <extension>: <dir>/<name> packed into $out/<name>.<extension>, files in
+# name order, times and owners fixed (zip: no extra attributes, no folder entries).
+archive() {
+  case "$3" in
+    tar.gz) tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$1" -cf - "$2" \
+      | gzip -n -9 >"$out/$2.$3" ;;
+    zip) find "$1/$2" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
+      (cd "$1" && find "$2" -type f | sort | zip -q -X -D -9 "$out/$2.$3" -@) ;;
+  esac
 }
 npm_pack() { (cd "$1" && npm pack --silent --pack-destination "$out" >/dev/null); }
 
-mcpb_targets=()
-for target in "${targets[@]}"; do
-  read -r key exe os <<<"$(manifests target "$target")"
-  name="obsidian-tc-$version-$target"
-  echo "==> $target: $name.tar.gz, @obsidian-tc/$key"
-  put_binary "$target" "$stage/archive/$name" "$exe"
+mcpb_platforms=() mcpb_oses=()
+for platform in "${platforms[@]}"; do
+  [ -n "${binaries[$platform]:-}" ] || continue
+  read -r exe extension os <<<"$(manifests platform "$platform")"
+  name="obsidian-tc-$version-$platform"
+  echo "==> $platform: $name.$extension, @obsidian-tc/$platform"
+  put_binary "$platform" "$stage/archive/$name" "$exe"
   put "$root/LICENSE" "$stage/archive/$name"
   put "$root/README.md" "$stage/archive/$name"
-  tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$stage/archive" -cf - "$name" \
-    | gzip -n -9 >"$out/$name.tar.gz"
+  archive "$stage/archive" "$name" "$extension"
 
-  pkg="$stage/npm/$key"
-  put_binary "$target" "$pkg/bin" "$exe"
+  pkg="$stage/npm/$platform"
+  put_binary "$platform" "$pkg/bin" "$exe"
   put "$root/LICENSE" "$pkg"
-  manifests platform-package "$pkg" "$target" "$version"
-  printf '# @obsidian-tc/%s\n\nThe prebuilt `obsidian-tc` binary for %s, installed by the `obsidian-tc` package (`npx -y obsidian-tc <vault>`).\n' "$key" "$key" >"$pkg/README.md"
+  manifests platform-package "$pkg" "$platform" "$version"
+  printf '# @obsidian-tc/%s\n\nThe prebuilt `obsidian-tc` binary for %s, installed by the `obsidian-tc` package (`npx -y obsidian-tc <vault>`).\n' "$platform" "$platform" >"$pkg/README.md"
   npm_pack "$pkg"
 
   # One binary per OS in the .mcpb (its platform_overrides have no architecture key): the
-  # first target given for that OS.
-  if [ ! -d "$stage/mcpb/server/$os" ]; then
-    put_binary "$target" "$stage/mcpb/server/$os" "$exe"
-    mcpb_targets+=("$target")
+  # first platform of that OS.
+  if [[ " ${mcpb_oses[*]:-} " != *" $os "* ]]; then
+    put_binary "$platform" "$stage/mcpb/server/$platform" "$exe"
+    mcpb_platforms+=("$platform")
+    mcpb_oses+=("$os")
   fi
 done
 
@@ -158,7 +177,7 @@ npm_pack "$stage/npm/main"
 
 echo "==> obsidian-tc-$version.mcpb"
 put "$root/LICENSE" "$stage/mcpb"
-manifests mcpb-manifest "$stage/mcpb" "$version" "${mcpb_targets[@]}"
+manifests mcpb-manifest "$stage/mcpb" "$version" "${mcpb_platforms[@]}"
 "$mcpb" validate "$stage/mcpb/manifest.json"
 NODE_OPTIONS="--require=$root/scripts/release/fixed-date.cjs" \
   "$mcpb" pack "$stage/mcpb" "$out/obsidian-tc-$version.mcpb" >/dev/null

@@ -1,98 +1,36 @@
 // The release artifacts used the way a user uses them, from the dist/ folder only
-// (scripts/release.sh; RELEASE_DIST names it): the two npm tarballs installed offline into a
-// fresh project, `npx obsidian-tc <vault>` driven by the TypeScript SDK client (initialize,
-// read a note, search); the launcher's exit codes, signals and its error without a platform
-// package; the .mcpb validated by the official CLI and its Linux entry point serving MCP as
-// Claude Desktop would start it; server.json against the registry's rules; the crates to
-// publish; the TC Bridge plugin's three assets; SHA256SUMS; the newest glibc symbol version
-// and the shared libraries the binary needs. scripts/test.sh runs it with a fresh HOME and no
-// Rust toolchain on PATH.
+// (scripts/release.sh; RELEASE_DIST names it): the two Linux x86_64 npm tarballs installed
+// offline into a fresh project, `npx obsidian-tc <vault>` driven by the TypeScript SDK client
+// (initialize, read a note, search); the launcher's exit codes, signals and its error without a
+// platform package; the .mcpb validated by the official CLI, one binary per OS it lists, and
+// its Linux entry point serving MCP as Claude Desktop would start it; server.json against the
+// registry's rules; the crates to publish; the TC Bridge plugin's three assets; SHA256SUMS;
+// the newest glibc symbol version and the shared libraries the binary needs. The Windows and
+// Linux aarch64 artifacts: platforms.test.mjs. scripts/test.sh runs it with a fresh HOME and
+// no Rust toolchain on PATH.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { dirname, join } from "node:path";
+import { PLATFORMS } from "../../scripts/release/manifests.mjs";
+import { DIST, ENV, VERSION, artifact, checkGlibcAndLibraries, elfMachine, freshVault, installed, root, run, session } from "./artifacts.mjs";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const DIST = resolve(process.env.RELEASE_DIST ?? join(root, "dist"));
-const TARGET = "x86_64-unknown-linux-gnu";
-const VERSION = readFileSync(join(root, "Cargo.toml"), "utf8").match(/\[workspace\.package\][^[]*?\nversion = "([^"]+)"/)[1];
-const artifact = (name) => {
-	const file = join(DIST, name);
-	assert.ok(existsSync(file), `${file} is missing: run scripts/release.sh first`);
-	return file;
-};
+const TARGET = "linux-x64";
 const MAIN_TGZ = artifact(`obsidian-tc-${VERSION}.tgz`);
-const PLATFORM_TGZ = artifact(`obsidian-tc-linux-x64-${VERSION}.tgz`);
+const PLATFORM_TGZ = artifact(`obsidian-tc-${TARGET}-${VERSION}.tgz`);
 const MCPB = artifact(`obsidian-tc-${VERSION}.mcpb`);
 const ARCHIVE = artifact(`obsidian-tc-${VERSION}-${TARGET}.tar.gz`);
 
-/** Nothing reaches the network: no model download, no registry. */
-const ENV = { ...process.env, HF_HUB_OFFLINE: "1", npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
-
-function run(command, args, options = {}) {
-	const result = spawnSync(command, args, { encoding: "utf8", env: ENV, maxBuffer: 64 << 20, ...options });
-	assert.equal(result.status, 0, `${command} ${args.join(" ")} failed:\n${result.stdout}\n${result.stderr}`);
-	return result.stdout;
-}
-
-/** A fresh copy of the sample vault. */
-function freshVault() {
-	const dir = mkdtempSync(join(tmpdir(), "obsidian-tc-release-vault-"));
-	cpSync(join(root, "tests/fixtures/sample-vault"), dir, { recursive: true });
-	rmSync(join(dir, ".obsidian-tc"), { recursive: true, force: true });
-	return dir;
-}
-
 /** A temp project with the two tarballs installed offline (`npm install --offline`). */
-const project = (() => {
-	const dir = mkdtempSync(join(tmpdir(), "obsidian-tc-release-npm-"));
-	writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "release-check", private: true }));
-	run("npm", ["install", "--offline", "--no-save", MAIN_TGZ, PLATFORM_TGZ], { cwd: dir });
-	return dir;
-})();
-
-/**
- * Starts `command args` as an MCP client would, initializes, reads a note and searches; the
- * milliseconds from spawning to the initialize answer.
- */
-async function session(command, args, options = {}) {
-	const transport = new StdioClientTransport({ command, args, env: { ...ENV, ...options.env }, cwd: options.cwd, stderr: "inherit" });
-	const client = new Client({ name: "obsidian-tc-release-check", version: "1.0.0" });
-	const started = performance.now();
-	await client.connect(transport);
-	const initialized = performance.now() - started;
-	try {
-		assert.equal(client.getServerVersion()?.name, "obsidian-tc");
-		assert.equal(client.getServerVersion()?.version, VERSION);
-		const read = await client.callTool({ name: "read_note", arguments: { path: "Recipes.md" } });
-		assert.ok(!read.isError, JSON.stringify(read));
-		assert.match(read.structuredContent.content, /Tomato soup/);
-		// The first scan runs in the background: search until it has indexed the vault.
-		const deadline = Date.now() + 20000;
-		let found;
-		while (!found && Date.now() < deadline) {
-			const search = await client.callTool({ name: "search_vault", arguments: { query: "tomato soup", mode: "lexical" } });
-			assert.ok(!search.isError, JSON.stringify(search));
-			found = search.structuredContent.results.find((hit) => hit.path === "Recipes.md");
-			if (!found) await new Promise((done) => setTimeout(done, 100));
-		}
-		assert.ok(found, "search_vault finds Recipes.md");
-	} finally {
-		await client.close();
-	}
-	return initialized;
-}
+const project = installed([MAIN_TGZ, PLATFORM_TGZ]);
 
 test("npx obsidian-tc <vault> from the installed npm tarballs serves an MCP session", { timeout: 60000 }, async (t) => {
-	const installed = JSON.parse(readFileSync(join(project, "node_modules/@obsidian-tc/linux-x64/package.json"), "utf8"));
-	assert.deepEqual([installed.os, installed.cpu, installed.libc], [["linux"], ["x64"], ["glibc"]]);
-	assert.ok(!("scripts" in installed), "no install scripts");
+	const pkg = JSON.parse(readFileSync(join(project, "node_modules/@obsidian-tc/linux-x64/package.json"), "utf8"));
+	assert.deepEqual([pkg.os, pkg.cpu, pkg.libc], [["linux"], ["x64"], ["glibc"]]);
+	assert.ok(!("scripts" in pkg), "no install scripts");
 	const bin = join(project, "node_modules/@obsidian-tc/linux-x64/bin/obsidian-tc");
 	assert.ok(statSync(bin).mode & 0o111, "the binary is executable");
 	assert.ok(existsSync(join(dirname(bin), "libonnxruntime.so.1.32.0")), "ONNX Runtime next to the binary");
@@ -136,7 +74,7 @@ test("without its platform package the launcher names the platform and exits 1",
 	assert.match(result.stderr, /@obsidian-tc\/linux-x64 for linux-x64 is not installed/);
 });
 
-test("the .mcpb passes mcpb validate and its Linux entry point serves an MCP session", { timeout: 60000 }, async () => {
+test("the .mcpb: mcpb validate passes, each OS it lists runs the binary it carries for that OS", () => {
 	const dir = mkdtempSync(join(tmpdir(), "obsidian-tc-release-mcpb-"));
 	run("unzip", ["-q", MCPB, "-d", dir]);
 	run(join(root, "node_modules/.bin/mcpb"), ["validate", join(dir, "manifest.json")]);
@@ -145,7 +83,34 @@ test("the .mcpb passes mcpb validate and its Linux entry point serves an MCP ses
 	assert.equal(manifest.version, VERSION);
 	assert.equal(manifest.server.type, "binary");
 	assert.equal(manifest.user_config.vault.type, "directory");
-	assert.ok(manifest.compatibility.platforms.includes("linux"));
+	// server/<platform>/ per binary carried, at most one per OS; the OSes it lists are exactly those.
+	const carried = readdirSync(join(dir, "server")).sort();
+	for (const name of carried) assert.ok(name in PLATFORMS, `server/${name} is a release platform`);
+	const oses = carried.map((name) => PLATFORMS[name].os);
+	assert.deepEqual([...manifest.compatibility.platforms].sort(), [...oses].sort(), `compatibility.platforms lists the OSes of ${carried.join(", ")}`);
+	assert.equal(new Set(oses).size, oses.length, "one binary per OS");
+	const { command, platform_overrides: overrides = {} } = manifest.server.mcp_config;
+	assert.ok(Object.keys(overrides).every((os) => oses.includes(os)), `overrides only for carried OSes: ${Object.keys(overrides)}`);
+	assert.equal(`\${__dirname}/${manifest.server.entry_point}`, command, "entry_point is the base command");
+	const base = carried.filter((name) => !(PLATFORMS[name].os in overrides));
+	assert.equal(base.length, 1, `the base command serves exactly one carried OS: ${base}`);
+	for (const name of carried) {
+		const { os, exe } = PLATFORMS[name];
+		const path = `\${__dirname}/server/${name}/${exe}`;
+		assert.equal(overrides[os]?.command ?? command, path, `${os} runs server/${name}/${exe}`);
+		assert.ok(existsSync(join(dir, "server", name, exe)), `server/${name}/${exe} is in the bundle`);
+		assert.ok(statSync(join(dir, "server", name, exe)).mode & 0o111, `server/${name}/${exe} is executable`);
+	}
+	// This machine's Linux x86_64 and the Windows build are always carried (scripts/test.sh).
+	for (const name of ["linux-x64", "win32-x64"]) assert.ok(carried.includes(name), `server/${name}/ in the bundle`);
+	assert.ok(existsSync(join(dir, "server/win32-x64/onnxruntime.dll")), "ONNX Runtime next to the Windows binary");
+	assert.ok(existsSync(join(dir, "server/linux-x64/libonnxruntime.so.1.32.0")), "ONNX Runtime next to the Linux binary");
+});
+
+test("the .mcpb's Linux entry point serves an MCP session as Claude Desktop starts it", { timeout: 60000 }, async () => {
+	const dir = mkdtempSync(join(tmpdir(), "obsidian-tc-release-mcpb-"));
+	run("unzip", ["-q", MCPB, "-d", dir]);
+	const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));
 	// What Claude Desktop does on Linux: the linux override (or the base command), the
 	// ${__dirname} and ${user_config.*} substitutions, the defaults of optional settings.
 	const config = { ...manifest.server.mcp_config, ...manifest.server.mcp_config.platform_overrides?.linux };
@@ -233,31 +198,8 @@ test("the archive's binary needs glibc 2.35 or older (the newest versioned symbo
 	const dir = mkdtempSync(join(tmpdir(), "obsidian-tc-release-archive-"));
 	run("tar", ["-xzf", ARCHIVE, "-C", dir]);
 	const unpacked = join(dir, `obsidian-tc-${VERSION}-${TARGET}`);
-	for (const name of ["obsidian-tc", "libonnxruntime.so.1.32.0", "LICENSE", "README.md"]) {
-		assert.ok(existsSync(join(unpacked, name)), `${name} in the archive`);
-	}
+	assert.deepEqual(readdirSync(unpacked).sort(), ["LICENSE", "README.md", "libonnxruntime.so.1.32.0", "obsidian-tc"]);
 	chmodSync(unpacked, 0o755);
-	const newest = (file) => {
-		const versions = [...run("objdump", ["-T", file]).matchAll(/GLIBC_(\d+)\.(\d+)(?:\.(\d+))?/g)]
-			.map((m) => [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)]);
-		versions.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
-		return versions.at(-1);
-	};
-	const binary = newest(join(unpacked, "obsidian-tc"));
-	const ort = newest(join(unpacked, "libonnxruntime.so.1.32.0"));
-	t.diagnostic(`obsidian-tc needs GLIBC_${binary.join(".")}; libonnxruntime.so needs GLIBC_${ort.join(".")}`);
-	assert.ok(binary[0] === 2 && binary[1] <= 35, `GLIBC_${binary.join(".")} is newer than 2.35`);
-	assert.ok(ort[0] === 2 && ort[1] <= 35, `libonnxruntime.so: GLIBC_${ort.join(".")} is newer than 2.35`);
-	// Only glibc's own libraries (and libgcc's unwinder), which every glibc system has; the C++
-	// runtime's symbol versions too, for the ONNX Runtime library.
-	const needed = (file) => [...run("objdump", ["-p", file]).matchAll(/^\s*NEEDED\s+(\S+)$/gm)].map((m) => m[1]);
-	const base = /^(libc|libm|libdl|libpthread|librt|libgcc_s|ld-linux-x86-64)\.so\.\d+$/;
-	for (const file of ["obsidian-tc", "libonnxruntime.so.1.32.0"]) {
-		const libs = needed(join(unpacked, file));
-		t.diagnostic(`${file} needs ${libs.join(", ")}`);
-		assert.ok(libs.every((lib) => base.test(lib) || lib === "libstdc++.so.6"), `${file} needs ${libs.join(", ")}`);
-		const cxx = [...run("objdump", ["-T", join(unpacked, file)]).matchAll(/GLIBCXX_3\.4\.(\d+)/g)].map((m) => Number(m[1]));
-		// GLIBCXX_3.4.29 is GCC 11's libstdc++ (Ubuntu 22.04, RHEL 9).
-		assert.ok(cxx.every((minor) => minor <= 29), `${file} needs GLIBCXX_3.4.${Math.max(...cxx)}`);
-	}
+	assert.equal(elfMachine(join(unpacked, "obsidian-tc")), 62, "an x86-64 binary");
+	checkGlibcAndLibraries(t, unpacked, "x86-64");
 });

@@ -4,7 +4,9 @@
 # runs the given command with OBSIDIAN_TC_BIN set to a wrapper that starts that binary under
 # wine64, OBSIDIAN_TC_TARGET_OS=windows, and OBSIDIAN_TC_WINE_HOLD set to a wrapper of
 # hold_file.c (a Windows program holding a file open without sharing it) in the same Wine
-# prefix. Needs Debian's mingw-w64 and wine64 and a build of x86_64-pc-windows-gnu.
+# prefix. The DLLs beside the binary come along (a release's onnxruntime.dll: ONNX Runtime is
+# looked for next to the executable). Needs Debian's mingw-w64 and wine64 and a build of
+# x86_64-pc-windows-gnu.
 #
 #   tests/wine/run.sh target/x86_64-pc-windows-gnu/debug/obsidian-tc.exe \
 #       .venv/bin/python tests/e2e/py_sdk.py
@@ -13,6 +15,7 @@ exe="$(realpath "$1")"; shift
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+find "$(dirname "$exe")" -maxdepth 1 -name '*.dll' -exec cp {} "$work/" \;
 x86_64-w64-mingw32-gcc -O2 -shared -o "$work/bcryptprimitives.dll" \
   "$here/bcryptprimitives.c" "$here/bcryptprimitives.def" -ladvapi32
 x86_64-w64-mingw32-gcc -O2 -o "$work/hold_file.exe" "$here/hold_file.c"
@@ -25,4 +28,8 @@ exec /usr/lib/wine/wine64 "$work/$name.exe" "\$@"
 WRAPPER
   chmod +x "$work/$name"
 done
+# The Wine prefix made up front: made by the first server start instead, it delays that
+# start by seconds (and the first MCP session with it).
+WINEDEBUG=-all WINEPREFIX="$work/prefix" /usr/lib/wine/wine64 wineboot --init >/dev/null 2>&1
+WINEPREFIX="$work/prefix" /usr/lib/wine/wineserver -w
 OBSIDIAN_TC_BIN="$work/obsidian-tc" OBSIDIAN_TC_TARGET_OS=windows OBSIDIAN_TC_WINE_HOLD="$work/hold_file" "$@"
