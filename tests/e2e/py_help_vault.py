@@ -138,7 +138,13 @@ async def notes_session(config: Path, vault: Path) -> None:
         before = await call(client, "search_vault", {"query": "alias", "mode": "lexical"})
         note = await call(client, "read_note", {"path": MOVED})
         moved = await call(client, "move_note", {"from": MOVED, "to": MOVED_TO})
+        # The search index follows the move in the background (the old path may be answered
+        # for a moment: seen under qemu), so search again for up to 20 s.
+        deadline = time.monotonic() + 20
         after = await call(client, "search_vault", {"query": "alias", "mode": "lexical"})
+        while MOVED_TO not in paths(after)[:3] and time.monotonic() < deadline:
+            await asyncio.sleep(0.5)
+            after = await call(client, "search_vault", {"query": "alias", "mode": "lexical"})
     expect(MOVED in paths(before)[:3], f"lexical 'alias': {paths(before)[:3]}")
     expect("aliases" in note["content"], f"read_note {MOVED}: {note['content'][:200]!r}")
     expect(moved["links_rewritten"] == 6 and moved["notes_rewritten"] == LINKING,
