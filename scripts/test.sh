@@ -16,13 +16,22 @@ target_dir="${CARGO_TARGET_DIR:-$root/target}"
 step() { printf '\n==> [%dm%02ds] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
-step "toolchain: Rust targets for WebAssembly and a bare no_std target"
+step "toolchain: Rust targets for WebAssembly, a bare no_std target and Windows; mingw-w64 and Wine from Debian"
 installed="$(rustup target list --installed)"
-for t in wasm32-unknown-unknown x86_64-unknown-none; do
+for t in wasm32-unknown-unknown x86_64-unknown-none x86_64-pc-windows-gnu; do
   grep -qx "$t" <<<"$installed" || rustup target add "$t"
 done
 rustup component list --installed | grep -q '^rustfmt' || rustup component add rustfmt
 rustup component list --installed | grep -q '^clippy' || rustup component add clippy
+# The Windows build links with mingw-w64 and its tests run under Wine (tests/wine/run.sh).
+missing_debs=()
+for deb in mingw-w64 wine64; do
+  dpkg -s "$deb" >/dev/null 2>&1 || missing_debs+=("$deb")
+done
+if [ "${#missing_debs[@]}" -gt 0 ]; then
+  echo "installing ${missing_debs[*]} from Debian (about 2 minutes)"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing_debs[@]}" >/dev/null
+fi
 
 step "wasm-bindgen-cli (pinned to the wasm-bindgen crate version)"
 want="$(grep -E '^wasm-bindgen = ' Cargo.toml | sed -E 's/.*"=([0-9.]+)".*/\1/')"
@@ -131,10 +140,8 @@ export HF_HUB_OFFLINE=1
 # compile the library once for the lints, the unit tests and both integration test binaries.
 test_features=(--features obsidian-tc/fault-injection,obsidian-tc/output-schema-check)
 
-step "format and lint"
+step "format"
 cargo fmt --all -- --check
-cargo clippy --workspace --all-targets "${test_features[@]}" --quiet -- -D warnings
-RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p obsidian-tc-core -p engine-wasm -p obsidian-tc
 
 step "engine-core builds without std (wasm32-unknown-unknown, x86_64-unknown-none)"
 cargo build -p obsidian-tc-core --quiet --target wasm32-unknown-unknown
@@ -144,12 +151,17 @@ packages_ready
 # The ONNX engine's tests load ONNX Runtime from the onnxruntime wheel (tests/requirements.txt).
 OBSIDIAN_TC_ONNXRUNTIME="$(ls "$PWD"/.venv/lib/python3*/site-packages/onnxruntime/capi/libonnxruntime.so.* | head -n 1)"
 export OBSIDIAN_TC_ONNXRUNTIME
-step "Rust tests (unit, property, golden vectors natively)"
-# --tests: unit tests and the integration test binaries, without linking examples or the bench
-# binaries (clippy has type-checked them; the benchmarks below build theirs in release); doc
-# tests apart.
-cargo test --workspace "${test_features[@]}" --tests
-cargo test --workspace "${test_features[@]}" --doc
+step "lint and Rust tests (clippy -D warnings inside the test build; unit, property, golden vectors natively)"
+# One build serves the lints and the tests: clippy-driver stands in for rustc on the
+# workspace's own crates (as `cargo clippy` does, but compiling for real), so the debug build
+# of every target is linted while it is built, and the dependencies are built once instead of
+# once checked for clippy and once built for the tests. Every cargo command of this step runs
+# with the same wrapper, so the second one finds the first one's build.
+clippy=(env RUSTC_WORKSPACE_WRAPPER="$(rustup which clippy-driver)" CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__")
+"${clippy[@]}" cargo test --quiet --workspace --all-targets "${test_features[@]}" --no-run
+"${clippy[@]}" cargo test --workspace "${test_features[@]}" --tests
+"${clippy[@]}" cargo test --workspace "${test_features[@]}" --doc
+RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p obsidian-tc-core -p engine-wasm -p obsidian-tc
 
 step "WebAssembly build is reproducible and the committed engine-wasm/pkg is current"
 bash scripts/build-wasm.sh
@@ -197,19 +209,34 @@ node --test tests/e2e/ tests/plugin/sidecar_server.test.mjs
 .venv/bin/python tests/e2e/py_memory.py
 .venv/bin/python tests/e2e/py_every_tool.py
 .venv/bin/python tests/e2e/bridge_py.py
-cargo test --quiet -p obsidian-tc "${test_features[@]}" --test it e2e_rmcp
+.venv/bin/python tests/e2e/py_vault_attack.py
+if [ -d ../shared/vaults/obsidian-help-en ]; then
+  .venv/bin/python tests/e2e/py_help_vault.py
+fi
+"${clippy[@]}" cargo test --quiet -p obsidian-tc "${test_features[@]}" --test it e2e_rmcp
+
+step "Windows x86_64 under Wine: the debug build for x86_64-pc-windows-gnu serves the Python SDK client the e2e scenario over stdio and HTTP in both protocol modes; the vault attack (escapes, Windows names, case, links, long path, CRLF, a file held by another program): every hostile call refused with a typed code, nothing outside or inside the vault changed"
+"${clippy[@]}" cargo build --quiet -p obsidian-tc --bin obsidian-tc --target x86_64-pc-windows-gnu
+windows_exe="$target_dir/x86_64-pc-windows-gnu/debug/obsidian-tc.exe"
+tests/wine/run.sh "$windows_exe" .venv/bin/python tests/e2e/py_sdk.py
+tests/wine/run.sh "$windows_exe" .venv/bin/python tests/e2e/py_vault_attack.py
 
 step "several server processes on one vault: 4 stdio servers x 50 calls of each of append_note, add_observation, patch_note and update_frontmatter at once, 20 rounds with one cache folder and 20 with one each: every write that answered success is in its note once and in order, none refused; a holder killed with SIGKILL frees its lock"
 cargo build --release --quiet -p bench --bin bench_processes
 "$target_dir/release/bench_processes" --processes 4 --calls 50 --rounds 20 --check --bin "$OBSIDIAN_TC_BIN"
 
-step "release artifacts: scripts/release.sh twice (same bytes), then from dist/ only, in a fresh HOME without Rust on PATH: the npm tarballs installed offline, npx obsidian-tc <vault> and the .mcpb's Linux entry point driven by the TypeScript SDK, server.json, the crates, TC Bridge's assets, the glibc and libraries the binary needs; npm run release:version on a copy"
+step "release artifacts: scripts/release.sh twice (same bytes) for Linux x86_64 and Windows x86_64 (the Wine step's build; ONNX Runtime of each from PyPI), then from dist/ only, in a fresh HOME without Rust on PATH: the npm tarballs installed offline (each platform's package), npx obsidian-tc <vault>, the .mcpb validated by mcpb and its Linux entry point driven by the TypeScript SDK, the launcher's platform pick, server.json, the crates, TC Bridge's assets, the glibc and libraries the binary needs; npm run release:version on a copy; semantic search on the ONNX Runtime beside each of the .mcpb's entry points (Windows under Wine)"
+release_args=(--plugin "$embed_dir" --binary "$OBSIDIAN_TC_BIN"
+  --binary win32-x64="$windows_exe" --ort win32-x64="$(scripts/release/onnxruntime.sh win32-x64)")
 release_dir="$target_dir/release-check"
 rm -rf "$release_dir" && mkdir -p "$release_dir/home"
-scripts/release.sh --binary "$OBSIDIAN_TC_BIN" --plugin "$embed_dir" --out "$release_dir/dist" >/dev/null
-scripts/release.sh --binary "$OBSIDIAN_TC_BIN" --plugin "$embed_dir" --out "$release_dir/again" >/dev/null
+scripts/release.sh "${release_args[@]}" --out "$release_dir/dist" >/dev/null
+scripts/release.sh "${release_args[@]}" --out "$release_dir/again" >/dev/null
 diff -r "$release_dir/dist" "$release_dir/again"
 env HOME="$release_dir/home" PATH="${nocargo_path%:}" RELEASE_DIST="$release_dir/dist" node --test tests/release/
+unzip -q "$release_dir"/dist/obsidian-tc-*.mcpb -d "$release_dir/mcpb"
+OBSIDIAN_TC_BIN="$release_dir/mcpb/server/linux-x64/obsidian-tc" .venv/bin/python tests/e2e/py_onnx_semantic.py
+tests/wine/run.sh "$release_dir/mcpb/server/win32-x64/obsidian-tc.exe" .venv/bin/python tests/e2e/py_onnx_semantic.py
 
 step "MCP conformance suite (@modelcontextprotocol/conformance on Node 24) against serve --http: spec 2025-11-25 and 2026-07-28, baseline tests/conformance/expected-failures.yml"
 bash tests/conformance/run.sh
