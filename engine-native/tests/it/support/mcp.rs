@@ -225,8 +225,9 @@ impl HttpServer {
     }
 
     /// [`HttpServer::serve_vault`] with the environment variables `env` set, as TC Bridge
-    /// starts its sidecar.
+    /// starts its sidecar. Installs the TLS provider the tests' HTTP clients need.
     pub fn serve_vault_with(vault: &Path, env: &[(&str, &str)]) -> HttpServer {
+        obsidian_tc::http_client::install_tls_provider();
         let mut child = Command::new(bin())
             .args(["serve", "--http", "--port", "0", &arg(vault)])
             .env_remove("OBSIDIAN_TC_CONFIG")
