@@ -229,11 +229,13 @@ step "release artifacts: scripts/release.sh twice (same bytes) for Linux x86_64 
 release_args=(--plugin "$embed_dir" --binary "$OBSIDIAN_TC_BIN"
   --binary win32-x64="$windows_exe" --ort win32-x64="$(scripts/release/onnxruntime.sh win32-x64)")
 release_dir="$target_dir/release-check"
-rm -rf "$release_dir" && mkdir -p "$release_dir/home"
+# The tests unpack archives and bundles into temporary folders: under release_dir (emptied at
+# each run) rather than /tmp, where each run left about 1.5 GB.
+rm -rf "$release_dir" && mkdir -p "$release_dir/home" "$release_dir/tmp"
 scripts/release.sh "${release_args[@]}" --out "$release_dir/dist" >/dev/null
 scripts/release.sh "${release_args[@]}" --out "$release_dir/again" >/dev/null
 diff -r "$release_dir/dist" "$release_dir/again"
-env HOME="$release_dir/home" PATH="${nocargo_path%:}" RELEASE_DIST="$release_dir/dist" node --test tests/release/
+env HOME="$release_dir/home" TMPDIR="$release_dir/tmp" PATH="${nocargo_path%:}" RELEASE_DIST="$release_dir/dist" node --test tests/release/
 unzip -q "$release_dir"/dist/obsidian-tc-*.mcpb -d "$release_dir/mcpb"
 OBSIDIAN_TC_BIN="$release_dir/mcpb/server/linux-x64/obsidian-tc" .venv/bin/python tests/e2e/py_onnx_semantic.py
 tests/wine/run.sh "$release_dir/mcpb/server/win32-x64/obsidian-tc.exe" .venv/bin/python tests/e2e/py_onnx_semantic.py
