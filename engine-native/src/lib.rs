@@ -16,7 +16,8 @@
 //! 5. [`facade`]: how the catalog is offered to clients (`find_capability`, envelopes).
 //! 6. [`tools`]: the tools.
 //! 7. [`server`]: the tool contract and the state every call shares.
-//! 8. [`companion`], [`index`]: the client of TC Bridge inside Obsidian; the search index.
+//! 8. [`companion`], [`index`], [`vault_cache`]: the client of TC Bridge inside Obsidian; the
+//!    search index; where a zero-config vault's cache folder is, found again after a move.
 //! 9. [`audit`], [`config`], [`vectors`]: reading the audit log; the configuration; embedding
 //!    vectors, stored and in memory.
 //! 10. [`auth`], [`embed`], [`governor`], [`schema`], [`sessions`], [`store`], [`telemetry`], [`throttle`]:
@@ -62,4 +63,5 @@ pub mod throttle;
 pub mod tools;
 pub mod upkeep;
 pub mod vault;
+pub mod vault_cache;
 pub mod vectors;

@@ -128,7 +128,7 @@ pub struct IndexArgs {
 pub struct MetricsArgs {
     /// Fetch `/metrics` from the obsidian-tc HTTP server at this URL (its base, e.g.
     /// `http://127.0.0.1:8787`, or the full `/metrics` URL) instead of reading the cache.
-    #[arg(long, value_name = "URL", conflicts_with_all = ["path", "config", "cache_dir"])]
+    #[arg(long, value_name = "URL", conflicts_with_all = ["path", "config", "cache_dir", "cache_in_vault"])]
     pub url: Option<String>,
     /// The bearer token for --url (else `OBSIDIAN_TC_HTTP_TOKEN`); it needs the scope
     /// `admin:metrics`.

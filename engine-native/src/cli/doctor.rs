@@ -15,7 +15,9 @@ use crate::embed::hub::{self, HubSettings, ModelSpec};
 use crate::embed::local::{HAS_ENGINE, locate, model_name, weights_format};
 use crate::embed::settings::EmbeddingProvider;
 use crate::index::off_reason;
+use crate::schema::JsonPath;
 use crate::store::CACHE_DB_FILE;
+use crate::vault_cache::place;
 
 /// The result of one check.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,7 +46,7 @@ impl Check {
 
 /// Runs every check on the configuration `flags` name and prints them; exit 0 when all pass.
 pub fn run_doctor(flags: &ConfigFlags) -> u8 {
-    let config = match load_config(flags) {
+    let mut config = match load_config(flags) {
         Ok(config) => config,
         Err(message) => {
             println!("FAIL configuration");
@@ -56,6 +58,16 @@ pub fn run_doctor(flags: &ConfigFlags) -> u8 {
         "OK   configuration loads ({} vault(s))",
         config.config.vaults.len()
     );
+    match place(&mut config) {
+        Ok(notes) => notes.iter().for_each(|note| println!("NOTE {note}")),
+        Err(error) => {
+            println!(
+                "FAIL cache folder: {error}\n     hint: set cacheDir (or --cache-dir) to a \
+                 folder of your own"
+            );
+            return EXIT_FAILURE;
+        }
+    }
     let checks = checks(&config);
     for check in &checks {
         match &check.hint {
@@ -81,7 +93,7 @@ pub fn checks(config: &LoadedConfig) -> Vec<Check> {
         .iter()
         .map(|vault| vault_readable(&vault.id, Path::new(&vault.path)))
         .collect();
-    out.push(cache_writable(config.cache_dir()));
+    out.push(cache_writable(config));
     out.push(sqlite_opens(config));
     let http = &config.config.transports.http;
     if http.enabled {
@@ -248,13 +260,19 @@ fn vault_readable(id: &str, path: &Path) -> Check {
     }
 }
 
-fn cache_writable(dir: &Path) -> Check {
+/// Whether the cache folder takes a file; the line says where it is and why there.
+fn cache_writable(config: &LoadedConfig) -> Check {
+    let dir = config.cache_dir();
     let probe = dir.join(".doctor-probe");
     let written = std::fs::create_dir_all(dir)
         .and_then(|()| std::fs::write(&probe, b"ok"))
         .and_then(|()| std::fs::remove_file(&probe));
+    let why = config
+        .provenance
+        .source_of(&JsonPath::keys("cacheDir"))
+        .map_or_else(String::new, |source| format!(" ({source})"));
     match written {
-        Ok(()) => Check::ok(format!("cache folder is writable: {}", dir.display())),
+        Ok(()) => Check::ok(format!("cache folder is writable: {}{why}", dir.display())),
         Err(e) => Check::fail(
             format!("cache folder is not writable: {} ({e})", dir.display()),
             "set cacheDir (or --cache-dir) to a folder this user can write",

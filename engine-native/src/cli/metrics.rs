@@ -52,8 +52,8 @@ pub fn run_metrics(args: MetricsArgs) -> u8 {
 /// The metrics of the cache of the configuration `args` names; the exit code after saying
 /// why on stderr when there is no cache yet or it cannot be read.
 fn from_cache(args: &MetricsArgs) -> Result<String, u8> {
-    let config = load_config_or_exit(&args.flags)?;
-    existing_cache_db(&config)?;
+    let mut config = load_config_or_exit(&args.flags)?;
+    existing_cache_db(&mut config)?;
     let dispatcher = open_dispatcher_or_exit(config)?;
     dispatcher.server().cache_metrics_text().map_err(|message| {
         eprintln!("{message}");

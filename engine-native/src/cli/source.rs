@@ -6,13 +6,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::cli::{EXIT_FAILURE, EXIT_USAGE};
-use crate::config::{ConfigFlags, LoadedConfig, load_for_command_line};
+use crate::config::{CACHE_HOME_VARS, ConfigFlags, LoadedConfig, load_for_command_line};
 use crate::dispatch::Dispatcher;
 use crate::server::SystemClock;
 use crate::store::{CACHE_DB_FILE, IdempotencyPolicy, Store};
+use crate::vault_cache::place_existing;
 
 /// Loads the configuration `flags` name (flag > `OBSIDIAN_TC_*` environment > file >
-/// default). A path that is neither a folder nor a JSON file is refused with what to pass.
+/// default), with the variables that locate the platform cache folder. A path that is neither a folder nor a JSON file is refused with what to pass.
 pub fn load_config(flags: &ConfigFlags) -> Result<LoadedConfig, String> {
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the current folder: {e}"))?;
@@ -21,7 +22,9 @@ pub fn load_config(flags: &ConfigFlags) -> Result<LoadedConfig, String> {
     }
     let env: BTreeMap<String, String> = std::env::vars_os()
         .filter_map(|(name, value)| Some((name.into_string().ok()?, value.into_string().ok()?)))
-        .filter(|(name, _)| name.starts_with("OBSIDIAN_TC_"))
+        .filter(|(name, _)| {
+            name.starts_with("OBSIDIAN_TC_") || CACHE_HOME_VARS.contains(&name.as_str())
+        })
         .collect();
     load_for_command_line(flags, env, &cwd).map_err(|errors| errors.to_string())
 }
@@ -56,9 +59,18 @@ pub fn dispatcher_for(flags: &ConfigFlags) -> Result<Arc<Dispatcher>, u8> {
     open_dispatcher_or_exit(load_config_or_exit(flags)?)
 }
 
-/// The cache database file of `config` when a server has made it; else the failure exit code
-/// after saying so on stderr (a command that only reads the cache never creates one).
-pub fn existing_cache_db(config: &LoadedConfig) -> Result<PathBuf, u8> {
+/// The cache database file of `config` when a server has made it, the cache folder placed
+/// first ([`place_existing`]: a moved vault's found again, an older in-vault one moved); else the
+/// failure exit code after saying so on stderr (a command that only reads the cache never
+/// creates one).
+pub fn existing_cache_db(config: &mut LoadedConfig) -> Result<PathBuf, u8> {
+    match place_existing(config) {
+        Ok(notes) => notes.iter().for_each(|note| tracing::info!("{note}")),
+        Err(error) => {
+            eprintln!("cannot place the cache folder: {error}");
+            return Err(EXIT_FAILURE);
+        }
+    }
     let path = config.cache_dir().join(CACHE_DB_FILE);
     if path.is_file() {
         return Ok(path);
@@ -75,7 +87,7 @@ pub fn existing_cache_db(config: &LoadedConfig) -> Result<PathBuf, u8> {
 /// scanned, no model loaded (what `audit` reads). Or the exit code after saying why on
 /// stderr.
 pub fn store_for(flags: &ConfigFlags) -> Result<Store, u8> {
-    let path = existing_cache_db(&load_config_or_exit(flags)?)?;
+    let path = existing_cache_db(&mut load_config_or_exit(flags)?)?;
     Store::open(&path, IdempotencyPolicy::default()).map_err(|error| {
         eprintln!("cannot open the cache database {}: {error}", path.display());
         EXIT_FAILURE

@@ -41,7 +41,7 @@ fn read_origin(
     let file = if let Some(path) = &flags.path {
         let path = cwd.join(path);
         if path.is_dir() {
-            return Ok(ConfigOrigin::VaultFolder(path));
+            return canonical_vault(&path).map(ConfigOrigin::VaultFolder);
         }
         path
     } else if let Some(path) = &flags.config {
@@ -62,6 +62,18 @@ fn read_origin(
         )));
     };
     read_config_file(file)
+}
+
+/// The vault folder's real path (symbolic links and `..` resolved; on Windows without the
+/// `\\?\` prefix where it is not needed): the key of its platform cache folder, the same
+/// whichever way the folder was named.
+fn canonical_vault(path: &Path) -> Result<PathBuf, ConfigErrors> {
+    dunce::canonicalize(path).map_err(|e| {
+        failure(format!(
+            "cannot resolve the vault folder {}: {e}",
+            path.display()
+        ))
+    })
 }
 
 /// The config file at `path` with its current text.

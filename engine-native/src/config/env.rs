@@ -42,7 +42,7 @@ const fn var(name: &'static str, path: &'static str, kind: EnvKind) -> EnvVar {
 }
 
 /// Every variable that sets a config value.
-pub const ENV_VARS: [EnvVar; 15] = [
+pub const ENV_VARS: [EnvVar; 16] = [
     var("OBSIDIAN_TC_AUTH_MODE", "auth.mode", EnvKind::Text),
     var("OBSIDIAN_TC_JWT_SECRET", "auth.jwtSecret", EnvKind::Text),
     var("OBSIDIAN_TC_HTTP_TOKEN", "auth.token", EnvKind::Text),
@@ -62,6 +62,7 @@ pub const ENV_VARS: [EnvVar; 15] = [
         EnvKind::Integer,
     ),
     var("OBSIDIAN_TC_CACHE_DIR", "cacheDir", EnvKind::Text),
+    var("OBSIDIAN_TC_CACHE_IN_VAULT", "cacheInVault", EnvKind::Bool),
     var("OBSIDIAN_TC_TOOL_FACADE", "toolFacade.mode", EnvKind::Text),
     var(
         "OBSIDIAN_TC_THROTTLE_ENABLED",

@@ -28,8 +28,13 @@ pub struct ConfigFlags {
     #[arg(long, value_name = "MODE")]
     pub auth_mode: Option<String>,
     /// The cache folder (`cacheDir`); a relative path is taken from the current folder.
+    /// Default: next to the config file; for a bare vault folder, the platform's cache folder
+    /// (e.g. ~/.cache/obsidian-tc/vaults/<vault>-<hash>), never inside the vault.
     #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
+    /// Keep the cache inside the vault, in <vault>/.obsidian-tc (`cacheInVault`).
+    #[arg(long, conflicts_with = "cache_dir")]
+    pub cache_in_vault: bool,
     /// `triad`, `domain` or `flat` (`toolFacade.mode`).
     #[arg(long, value_name = "MODE")]
     pub tool_facade: Option<String>,
@@ -74,6 +79,9 @@ impl ConfigFlags {
         if let Some(dir) = &self.cache_dir {
             let text = dir.to_string_lossy().into_owned();
             out.push(set("--cache-dir", "cacheDir", text.into()));
+        }
+        if self.cache_in_vault {
+            out.push(set("--cache-in-vault", "cacheInVault", Value::Bool(true)));
         }
         if let Some(mode) = &self.tool_facade {
             out.push(set("--tool-facade", "toolFacade.mode", mode.clone().into()));

@@ -7,6 +7,7 @@ use std::path::{Component, Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
+use crate::config::cache_home::{CacheHome, Platform};
 use crate::config::checks::{auth_key_problems, semantic_problems};
 use crate::config::companion_env::apply_companion_env;
 use crate::config::env::ENV_VARS;
@@ -18,7 +19,8 @@ use crate::config::schema::config_schema;
 use crate::schema::json_path::{JsonPath, Segment};
 use crate::schema::validate::schema_problems;
 
-/// The folder name of the cache, next to the config file or inside a zero-config vault.
+/// The folder name of the cache next to the config file, and of the vault's own folder (its
+/// write locks, its `vault-id`, and the cache itself with `cacheInVault`).
 pub const CACHE_DIR_NAME: &str = ".obsidian-tc";
 
 /// The id of the single vault of a zero-config start.
@@ -34,7 +36,8 @@ pub enum ConfigOrigin {
         /// The file's contents.
         text: String,
     },
-    /// A bare vault folder (absolute): one vault `main`, cache at `<vault>/.obsidian-tc`.
+    /// A bare vault folder (absolute; canonical when it comes from the command line): one
+    /// vault `main`, cache in the platform's cache folder ([`CacheHome`]).
     VaultFolder(PathBuf),
 }
 
@@ -43,7 +46,8 @@ pub enum ConfigOrigin {
 pub struct LoadInput {
     /// The config file or vault folder.
     pub origin: ConfigOrigin,
-    /// The environment variables (only the `OBSIDIAN_TC_*` ones in `ENV_VARS` are read).
+    /// The environment variables (the `OBSIDIAN_TC_*` ones in `ENV_VARS`, and the
+    /// [`CACHE_HOME_VARS`](crate::config::cache_home::CACHE_HOME_VARS) of a bare vault folder).
     pub env: BTreeMap<String, String>,
     /// Values set by command-line flags.
     pub overrides: Vec<FlagOverride>,
@@ -58,6 +62,10 @@ pub struct LoadedConfig {
     pub provenance: Provenance,
     /// What it was loaded from (the file's text as read then), to load it again on reload.
     pub input: LoadInput,
+    /// The platform cache folder `cacheDir` is, when it is the zero-config default, until
+    /// [`crate::vault_cache::place`] has settled it: the vault it serves is found again after a
+    /// move, and an older in-vault cache moved there.
+    pub cache_home: Option<CacheHome>,
 }
 
 impl LoadedConfig {
@@ -156,9 +164,9 @@ pub fn load(input: &LoadInput) -> Result<LoadedConfig, ConfigErrors> {
     let mut config: ServerConfig = serde_json::from_value(document)
         .map_err(|e| single(ConfigProblem::new("(root)", e.to_string())))?;
     let mut problems = semantic_problems(&config);
-    resolve_paths(
+    let cache_home = resolve_paths(
         &mut config,
-        &input.origin,
+        input,
         &base_dir,
         &mut provenance,
         &mut problems,
@@ -174,6 +182,7 @@ pub fn load(input: &LoadInput) -> Result<LoadedConfig, ConfigErrors> {
             config,
             provenance,
             input: input.clone(),
+            cache_home,
         })
     } else {
         Err(ConfigErrors(problems))
@@ -203,15 +212,16 @@ fn derive_token_mode(document: &mut Value, provenance: &mut Provenance) {
     }
 }
 
-/// Makes vault paths, `auth.jwksFile`, `embeddings.modelPath` and `cacheDir` absolute: relative ones from the file resolve against
-/// the file's folder; the process working directory is never used.
+/// Makes vault paths, `auth.jwksFile`, `embeddings.modelPath` and `cacheDir` absolute: relative
+/// ones from the file resolve against the file's folder; the process working directory is never
+/// used. Returns the platform cache folder when `cacheDir` is the zero-config default.
 fn resolve_paths(
     config: &mut ServerConfig,
-    origin: &ConfigOrigin,
+    input: &LoadInput,
     base_dir: &Path,
     provenance: &mut Provenance,
     problems: &mut Vec<ConfigProblem>,
-) {
+) -> Option<CacheHome> {
     for vault in &mut config.vaults {
         vault.path = anchored(base_dir, Path::new(&vault.path));
     }
@@ -222,8 +232,24 @@ fn resolve_paths(
         *folder = anchored(base_dir, Path::new(folder));
     }
     let cache_path = JsonPath::keys("cacheDir");
-    match &config.cache_dir {
-        Some(dir) => {
+    let mut derived = |config: &mut ServerConfig, dir: PathBuf, reason: &str| {
+        config.cache_dir = Some(dir.to_string_lossy().into_owned());
+        provenance.set(
+            cache_path.clone(),
+            Source::Derived {
+                reason: reason.to_owned(),
+            },
+        );
+    };
+    match (&config.cache_dir, config.cache_in_vault) {
+        (Some(_), true) => problems.push(ConfigProblem {
+            path: "cacheInVault".to_owned(),
+            via: provenance
+                .source_of(&JsonPath::keys("cacheInVault"))
+                .cloned(),
+            message: "cacheDir is set too: keep one of the two".to_owned(),
+        }),
+        (Some(dir), false) => {
             let from_file = matches!(provenance.source_of(&cache_path), Some(Source::File { .. }));
             if Path::new(dir).is_absolute() || from_file {
                 config.cache_dir = Some(anchored(base_dir, Path::new(dir)));
@@ -235,20 +261,38 @@ fn resolve_paths(
                 });
             }
         }
-        None => {
-            let reason = match origin {
-                ConfigOrigin::File { .. } => "default: .obsidian-tc next to the config file",
-                ConfigOrigin::VaultFolder(_) => "zero-config: .obsidian-tc inside the vault",
-            };
-            config.cache_dir = Some(anchored(base_dir, Path::new(CACHE_DIR_NAME)));
-            provenance.set(
-                cache_path,
-                Source::Derived {
-                    reason: reason.to_owned(),
-                },
-            );
+        (None, true) => {
+            let first = config.vaults.first();
+            if let Some(dir) = first.map(|vault| Path::new(&vault.path).join(CACHE_DIR_NAME)) {
+                derived(
+                    config,
+                    dir,
+                    "cacheInVault: .obsidian-tc inside the (first) vault",
+                );
+            }
         }
+        (None, false) => match &input.origin {
+            ConfigOrigin::File { .. } => {
+                let dir = PathBuf::from(anchored(base_dir, Path::new(CACHE_DIR_NAME)));
+                derived(config, dir, "default: .obsidian-tc next to the config file");
+            }
+            ConfigOrigin::VaultFolder(vault) => {
+                match CacheHome::new(Platform::CURRENT, &input.env, vault) {
+                    Ok(home) => {
+                        let reason = "zero-config: the platform cache folder of this vault";
+                        derived(config, home.dir(), reason);
+                        return Some(home);
+                    }
+                    Err(message) => problems.push(ConfigProblem {
+                        path: cache_path.to_string(),
+                        via: None,
+                        message,
+                    }),
+                }
+            }
+        },
     }
+    None
 }
 
 /// `path` made absolute against `base` (when relative), without `.` components.

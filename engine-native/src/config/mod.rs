@@ -6,6 +6,7 @@
 //! with its JSON path, and records where each effective value came from ([`Provenance`]).
 
 pub mod acl_schema;
+pub mod cache_home;
 pub mod checks;
 pub mod companion_env;
 pub mod disk;
@@ -23,6 +24,7 @@ pub mod schema;
 pub mod sections;
 pub mod traces;
 
+pub use cache_home::{CACHE_HOME_VARS, CacheHome, Platform};
 pub use disk::load_for_command_line;
 pub use env::{CONFIG_FILE_VAR, ENV_VARS, EnvKind, EnvVar};
 pub use explain::ExplainedValue;

@@ -44,10 +44,18 @@ pub struct ServerConfig {
     /// How long a minted elicit (human approval) token stays valid, in seconds.
     #[schemars(range(min = 1))]
     pub elicit_ttl_seconds: u64,
-    /// Where `cache.db` lives. Relative paths resolve against the config file's folder; without
-    /// a config file (a bare vault folder) the default is `<vault>/.obsidian-tc`.
+    /// Where `cache.db` lives. Relative paths resolve against the config file's folder. The
+    /// default is `.obsidian-tc` next to the config file; without a config file (a bare vault
+    /// folder) it is the platform's cache folder, one folder per vault: Linux
+    /// `$XDG_CACHE_HOME/obsidian-tc/vaults/<name>-<hash>` (else `~/.cache/…`), macOS
+    /// `~/Library/Caches/obsidian-tc/vaults/<name>-<hash>`, Windows
+    /// `%LOCALAPPDATA%\obsidian-tc\cache\vaults\<name>-<hash>`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cache_dir: Option<String>,
+    /// Keep the cache inside the (first) vault, in `<vault>/.obsidian-tc`, as earlier
+    /// builds did. Off by default: sync tools (iCloud, Dropbox, Syncthing, git) that copy the
+    /// vault carry the live database between devices and corrupt it. Not with `cacheDir`.
+    pub cache_in_vault: bool,
     /// The embedding provider for semantic search.
     pub embeddings: EmbeddingsConfig,
     /// The background upkeep of the cache while serving.
@@ -77,6 +85,7 @@ impl Default for ServerConfig {
             idempotency_reclaim_seconds: 60,
             elicit_ttl_seconds: 300,
             cache_dir: None,
+            cache_in_vault: false,
             embeddings: EmbeddingsConfig::default(),
             maintenance: MaintenanceConfig::default(),
             index: IndexConfig::default(),

@@ -174,6 +174,7 @@ fn open_failed(ids: &[String], error: StartError) -> ToolError {
         StartError::Vault { id, .. } => at(id, "path"),
         StartError::Acl { id, .. } => at(id, "acl"),
         StartError::Store(_) | StartError::Registry(_) => "(root)".to_owned(),
+        StartError::Cache(_) => "cacheDir".to_owned(),
     };
     ToolError::new(
         ErrorCode::ValidationError,

@@ -13,6 +13,7 @@ use crate::errors::ToolError;
 use crate::server::registry::{Registry, RegistryError};
 use crate::store::StoreError;
 use crate::vault::{Vault, VaultError, VaultOptions};
+use crate::vault_cache::VaultCacheError;
 
 /// The glob case mode of ACLs on this platform: case-insensitive where the usual filesystem
 /// is (macOS, Windows), exact elsewhere.
@@ -88,6 +89,8 @@ pub enum StartError {
     },
     /// A tool declaration is wrong.
     Registry(RegistryError),
+    /// The zero-config cache folder could not be placed.
+    Cache(VaultCacheError),
 }
 
 impl fmt::Display for StartError {
@@ -97,6 +100,7 @@ impl fmt::Display for StartError {
             StartError::Vault { id, error } => write!(f, "cannot open vault {id:?}: {error}"),
             StartError::Acl { id, error } => write!(f, "the ACL of vault {id:?}: {error:?}"),
             StartError::Registry(error) => write!(f, "cannot register the tools: {error}"),
+            StartError::Cache(error) => write!(f, "cannot place the cache folder: {error}"),
         }
     }
 }

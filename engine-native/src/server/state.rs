@@ -18,6 +18,7 @@ use crate::server::registry::Registry;
 use crate::server::served::{Served, StartError};
 use crate::sessions::Sessions;
 use crate::store::{CACHE_DB_FILE, IdempotencyPolicy, Store};
+use crate::vault_cache;
 
 /// The state of one running server. `Send + Sync`: share it across transports and threads.
 pub struct Server {
@@ -46,15 +47,19 @@ impl fmt::Debug for Server {
 }
 
 impl Server {
-    /// Opens everything `config` describes, serving the tools of `registry`: the store at
-    /// `<cacheDir>/cache.db`, each vault (hard-link guard on when it has an ACL), each
+    /// Opens everything `config` describes, serving the tools of `registry`: the cache folder
+    /// placed ([`vault_cache::place`]: a zero-config vault's found again, an older in-vault
+    /// one moved), the store at `<cacheDir>/cache.db`, each vault (hard-link guard on when it has an ACL), each
     /// vault's ACL (its own, else the root one) and the governor; starts the probe of each
     /// vault's companion.
     pub fn open(
-        config: LoadedConfig,
+        mut config: LoadedConfig,
         clock: Arc<dyn Clock>,
         registry: Registry,
     ) -> Result<Server, StartError> {
+        for note in vault_cache::place(&mut config).map_err(StartError::Cache)? {
+            tracing::info!("{note}");
+        }
         let server = &config.config;
         let policy = IdempotencyPolicy {
             ttl_seconds: i64::try_from(server.idempotency_ttl_seconds).unwrap_or(i64::MAX),

@@ -25,6 +25,7 @@ mod elicit;
 mod error;
 mod events;
 mod idempotency;
+mod in_use;
 mod link_graph;
 mod migrations;
 mod note_facts;
@@ -49,6 +50,7 @@ pub use elicit::{ApproveError, Elicit, ElicitError, ElicitRequest, PendingElicit
 pub use error::{StoreError, store_fault};
 pub use events::{Event, EventFilter, EventLog, LoggedEvent, Outcome};
 pub use idempotency::{Claim, Idempotency, IdempotencyPolicy};
+pub use in_use::held_by_others;
 pub use link_graph::{LinkDetailRow, LinkGraphRows};
 pub use migrations::SCHEMA_VERSION;
 pub use note_facts::{NoteFacts, NoteFactsRepo};
@@ -66,6 +68,11 @@ pub fn new_change_id() -> Result<String, StoreError> {
 
 /// A new unguessable session id (32 hex), for [`crate::sessions`].
 pub fn new_session_id() -> Result<String, StoreError> {
+    random::token_hex()
+}
+
+/// A new random id for a vault folder ([`crate::vault_cache`]'s `vault-id`, 32 hex).
+pub fn new_vault_id() -> Result<String, StoreError> {
     random::token_hex()
 }
 

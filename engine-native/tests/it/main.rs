@@ -34,4 +34,5 @@ mod throttle;
 mod tools;
 mod upkeep;
 mod vault;
+mod vault_cache;
 mod vectors;

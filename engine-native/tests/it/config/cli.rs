@@ -1,13 +1,20 @@
 //! `obsidian-tc config show | validate | explain` run as the built binary against temp vaults.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use crate::support::cache_home::{vault_cache_dir, with_cache_home};
+
+/// The platform cache folder's base of these runs: `config` commands only name it, never
+/// write to it.
+fn cache_root() -> PathBuf {
+    std::env::temp_dir().join("obsidian-tc-config-cli")
+}
+
 fn obsidian_tc(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_obsidian-tc"))
-        .args(args)
-        .current_dir(cwd)
-        .env_clear()
+    let mut command = Command::new(env!("CARGO_BIN_EXE_obsidian-tc"));
+    command.args(args).current_dir(cwd).env_clear();
+    with_cache_home(&mut command, &cache_root())
         .output()
         .expect("run obsidian-tc")
 }
@@ -26,8 +33,17 @@ fn show_a_bare_vault_prints_the_effective_json() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let shown: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
     assert_eq!(shown["vaults"][0]["id"], "main");
-    let cache = vault.path().join(".obsidian-tc");
+    let canonical = vault.path().canonicalize().expect("canonical");
+    let cache = vault_cache_dir(&cache_root(), &canonical);
     assert_eq!(shown["cacheDir"], cache.to_str().expect("utf-8"));
+    assert!(
+        !cache.starts_with(vault.path()),
+        "the cache is outside the vault"
+    );
+    assert!(
+        !vault.path().join(".obsidian-tc").exists(),
+        "config show writes nothing"
+    );
     assert_eq!(shown["toolFacade"]["mode"], "triad");
 }
 

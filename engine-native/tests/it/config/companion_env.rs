@@ -3,11 +3,13 @@
 //! `companion: false` / `true` in the file.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use obsidian_tc::config::sections::{CompanionConfig, CompanionSetting};
 use obsidian_tc::config::{ConfigErrors, ConfigOrigin, LoadInput, LoadedConfig, load};
 use serde_json::{Value, json};
+
+use crate::support::cache_home::cache_env;
 
 const URL: &str = "http://127.0.0.1:27190";
 const TOKEN: &str = "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1b2";
@@ -24,7 +26,9 @@ fn input(origin: ConfigOrigin, env: &[(&str, &str)]) -> LoadInput {
 }
 
 fn vault_folder(env: &[(&str, &str)]) -> Result<LoadedConfig, Vec<String>> {
-    outcome(input(ConfigOrigin::VaultFolder(PathBuf::from("/v")), env))
+    let mut input = input(ConfigOrigin::VaultFolder(PathBuf::from("/v")), env);
+    input.env.extend(cache_env(Path::new("/cache")));
+    outcome(input)
 }
 
 fn file(config: &Value, env: &[(&str, &str)]) -> Result<LoadedConfig, Vec<String>> {

@@ -190,17 +190,26 @@ fn unauthenticated_http_on_loopback_is_allowed() {
     }
 }
 
+/// The cache folder itself is `config::cache_home`'s subject.
 #[test]
-fn a_bare_vault_folder_is_vault_main_with_its_cache_inside() {
+fn a_bare_vault_folder_is_vault_main_with_its_cache_outside() {
     let loaded = ok(&LoadInput {
         origin: ConfigOrigin::VaultFolder(PathBuf::from("/home/me/Notes")),
-        env: BTreeMap::new(),
+        env: env(&[
+            ("XDG_CACHE_HOME", "/c"),
+            ("HOME", "/c"),
+            ("LOCALAPPDATA", "/c"),
+        ]),
         overrides: Vec::new(),
     });
     assert_eq!(loaded.config.vaults.len(), 1);
     assert_eq!(loaded.config.vaults[0].id, "main");
     assert_eq!(loaded.config.vaults[0].path, "/home/me/Notes");
-    assert_eq!(loaded.cache_dir(), Path::new("/home/me/Notes/.obsidian-tc"));
+    assert!(
+        loaded.cache_dir().starts_with("/c"),
+        "{:?}",
+        loaded.cache_dir()
+    );
 }
 
 /// Set in the child run of the test below: the temp folder it runs in.

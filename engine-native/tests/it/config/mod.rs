@@ -1,3 +1,4 @@
+mod cache_home;
 mod cli;
 mod companion_env;
 mod load;

@@ -6,6 +6,7 @@
 use serde_json::json;
 
 use super::{CALLS, calls, family, promtool_check, sample, series};
+use crate::support::cache_home::cache_of;
 use crate::support::mcp::{arg, call, run, stdio_client, vault};
 
 #[tokio::test(flavor = "multi_thread")]
@@ -68,6 +69,10 @@ fn a_vault_never_served_has_no_cache_to_report() {
     assert!(said.contains("no cache database at"), "{said}");
     assert!(
         !vault.path().join(".obsidian-tc").exists(),
+        "reporting wrote into the vault"
+    );
+    assert!(
+        !cache_of(vault.path()).exists(),
         "reporting created a cache"
     );
 }

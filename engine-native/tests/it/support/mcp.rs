@@ -14,6 +14,8 @@ use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
+use crate::support::cache_home::{cache_env, test_cache_root};
+
 /// The built `obsidian-tc` binary.
 pub const BIN: &str = env!("CARGO_BIN_EXE_obsidian-tc");
 
@@ -70,6 +72,7 @@ pub fn run(args: &[&str]) -> Output {
         .args(args)
         .env_remove("OBSIDIAN_TC_CONFIG")
         .env(EMBEDDINGS_OFF.0, EMBEDDINGS_OFF.1)
+        .envs(cache_env(&test_cache_root()))
         .output()
         .expect("run obsidian-tc")
 }
@@ -104,7 +107,8 @@ pub async fn stdio_client_with<H: rmcp::ClientHandler>(
     let command = tokio::process::Command::new(BIN).configure(|c| {
         c.args(&args)
             .env_remove("OBSIDIAN_TC_CONFIG")
-            .env(EMBEDDINGS_OFF.0, EMBEDDINGS_OFF.1);
+            .env(EMBEDDINGS_OFF.0, EMBEDDINGS_OFF.1)
+            .envs(cache_env(&test_cache_root()));
     });
     handler
         .serve(TokioChildProcess::new(command).expect("spawn obsidian-tc"))
@@ -119,7 +123,8 @@ pub async fn product_stdio_client(args: &[&str]) -> RunningService<RoleClient, (
     let command = tokio::process::Command::new(bin()).configure(|c| {
         c.args(&args)
             .env_remove("OBSIDIAN_TC_CONFIG")
-            .env("OBSIDIAN_TC_EMBEDDINGS_PROVIDER", "none");
+            .env("OBSIDIAN_TC_EMBEDDINGS_PROVIDER", "none")
+            .envs(cache_env(&test_cache_root()));
     });
     ().serve(TokioChildProcess::new(command).expect("spawn obsidian-tc"))
         .await
@@ -201,6 +206,7 @@ impl HttpServer {
             .args(args)
             .env_remove("OBSIDIAN_TC_CONFIG")
             .env(EMBEDDINGS_OFF.0, EMBEDDINGS_OFF.1)
+            .envs(cache_env(&test_cache_root()))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .spawn()
@@ -232,6 +238,7 @@ impl HttpServer {
             .args(["serve", "--http", "--port", "0", &arg(vault)])
             .env_remove("OBSIDIAN_TC_CONFIG")
             .env(EMBEDDINGS_OFF.0, EMBEDDINGS_OFF.1)
+            .envs(cache_env(&test_cache_root()))
             .envs(env.iter().copied())
             .env("RUST_LOG", "warn,obsidian_tc::mcp::http=info")
             .stdin(Stdio::null())

@@ -3,6 +3,7 @@
 
 pub mod attachments;
 pub mod auth;
+pub mod cache_home;
 pub mod companion;
 pub mod dispatch;
 pub mod embed;

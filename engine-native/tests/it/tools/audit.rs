@@ -8,6 +8,7 @@ use obsidian_tc::auth::Caller;
 use obsidian_tc::errors::ErrorCode;
 use serde_json::{Value, json};
 
+use crate::support::cache_home::{cache_env, cache_of, test_cache_root};
 use crate::support::dispatch::{Fixture, caller};
 use crate::support::mcp::{BIN, stdout_json};
 
@@ -341,6 +342,7 @@ fn a_vault_never_served_has_no_audit_log_and_gets_no_cache() {
         .arg("audit")
         .arg(vault.path())
         .env_remove("OBSIDIAN_TC_CONFIG")
+        .envs(cache_env(&test_cache_root()))
         .output()
         .expect("run obsidian-tc audit");
     assert_eq!(out.status.code(), Some(1));
@@ -348,6 +350,10 @@ fn a_vault_never_served_has_no_audit_log_and_gets_no_cache() {
     assert!(stderr.contains("no cache database"), "{stderr}");
     assert!(
         !vault.path().join(".obsidian-tc").exists(),
+        "reading the audit log wrote into the vault"
+    );
+    assert!(
+        !cache_of(vault.path()).exists(),
         "reading the audit log created a cache folder"
     );
 }

@@ -3,7 +3,6 @@
 //! `reset_vault_cache` is HITL-gated and drops exactly one vault's cache rows; every admin and
 //! vault tool's result fits its declared output schema.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use obsidian_tc::auth::Caller;
@@ -14,6 +13,7 @@ use obsidian_tc::schema::validate::schema_problems;
 use obsidian_tc::server::ManualClock;
 use serde_json::{Value, json};
 
+use crate::support::cache_home::cache_env;
 use crate::support::dispatch::{Fixture, START_MS, caller};
 use crate::support::store::{seed_vault_rows, vault_rows};
 
@@ -171,9 +171,10 @@ fn a_vault_bound_caller_cannot_reload_and_scopes_apply() {
 #[test]
 fn a_zero_config_server_reopens_its_vault_folder() {
     let vault = tempfile::tempdir().expect("vault");
+    let cache = tempfile::tempdir().expect("cache home");
     let loaded = load(&LoadInput {
         origin: ConfigOrigin::VaultFolder(vault.path().to_path_buf()),
-        env: BTreeMap::new(),
+        env: cache_env(cache.path()),
         overrides: Vec::new(),
     })
     .expect("zero-config");

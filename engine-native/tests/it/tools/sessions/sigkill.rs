@@ -9,6 +9,7 @@ use std::process::{Command, Stdio};
 use obsidian_tc::sessions::{Record, read_session};
 use serde_json::{Value, json};
 
+use crate::support::cache_home::{cache_env, cache_of, test_cache_root};
 use crate::support::mcp::{BIN, EMBEDDINGS_OFF, arg, call, stdio_client, structured, vault};
 
 /// How many calls are fired; the process is killed after [`ANSWERED`] answers.
@@ -34,6 +35,7 @@ async fn a_trace_written_while_the_server_is_killed_reads_back() {
         .args(["serve", &arg(vault.path())])
         .env_remove("OBSIDIAN_TC_CONFIG")
         .env(EMBEDDINGS_OFF.0, EMBEDDINGS_OFF.1)
+        .envs(cache_env(&test_cache_root()))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -94,7 +96,7 @@ async fn a_trace_written_while_the_server_is_killed_reads_back() {
     child.wait().expect("reaped");
     writer.join().expect("writer");
 
-    let dir = vault.path().join(".obsidian-tc/traces/main");
+    let dir = cache_of(vault.path()).join("traces/main");
     let log = read_session(&dir, &id).expect("the trace reads");
     let bytes = std::fs::read(dir.join(format!("{id}.jsonl"))).expect("trace file");
     let complete_lines = bytes.iter().filter(|&&b| b == b'\n').count();
