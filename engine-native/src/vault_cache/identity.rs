@@ -2,7 +2,6 @@
 //! `<vault>/.obsidian-tc/`, a random id written once, tiny and safe to sync) and the cache
 //! folder's `vault.json` (the id it serves and the path the vault was at).
 
-use std::fs::OpenOptions;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -55,8 +54,9 @@ pub fn read_id(vault: &Path) -> Result<Option<String>, VaultCacheError> {
 }
 
 /// The vault's id: the one in its `vault-id` file, else `wanted` (or a new random id) written
-/// there. The file is created exclusively: of two processes starting at once, the second reads
-/// the first's id.
+/// there. The file appears whole or not at all (written beside it, then linked into place
+/// without replacing): of two processes starting at once, the second reads the first's id,
+/// and a crash never leaves an empty file.
 pub fn ensure_id(vault: &Path, wanted: Option<&str>) -> Result<String, VaultCacheError> {
     if let Some(id) = read_id(vault)? {
         return Ok(id);
@@ -66,16 +66,12 @@ pub fn ensure_id(vault: &Path, wanted: Option<&str>) -> Result<String, VaultCach
         None => new_vault_id().map_err(VaultCacheError::Random)?,
     };
     let file = id_file(vault);
-    create_parent(&file)?;
-    match OpenOptions::new().write(true).create_new(true).open(&file) {
-        Ok(mut out) => {
-            out.write_all(format!("{id}\n").as_bytes())
-                .map_err(|error| VaultCacheError::io("write", &file, error))?;
-            Ok(id)
-        }
-        Err(error) if error.kind() == io::ErrorKind::AlreadyExists => read_id(vault)?
+    let temp = staged(&file, format!("{id}\n").as_bytes())?;
+    match temp.persist_noclobber(&file) {
+        Ok(_) => Ok(id),
+        Err(error) if error.error.kind() == io::ErrorKind::AlreadyExists => read_id(vault)?
             .ok_or_else(|| VaultCacheError::io("read", &file, io::ErrorKind::NotFound.into())),
-        Err(error) => Err(VaultCacheError::io("create", &file, error)),
+        Err(error) => Err(VaultCacheError::io("create", &file, error.error)),
     }
 }
 
@@ -117,15 +113,21 @@ pub fn write_record(dir: &Path, record: &Record) -> Result<(), VaultCacheError> 
 
 /// Writes `bytes` to a temporary file beside `file`, then renames it over `file`.
 fn replace(file: &Path, bytes: &[u8]) -> Result<(), VaultCacheError> {
+    staged(file, bytes)?
+        .persist(file)
+        .map_err(|error| VaultCacheError::io("replace", file, error.error))?;
+    Ok(())
+}
+
+/// A temporary file beside `file` (its folder created if needed) holding `bytes`.
+fn staged(file: &Path, bytes: &[u8]) -> Result<tempfile::NamedTempFile, VaultCacheError> {
     create_parent(file)?;
     let dir = file.parent().unwrap_or(Path::new("."));
     let mut temp = tempfile::NamedTempFile::new_in(dir)
         .map_err(|error| VaultCacheError::io("create a file in", dir, error))?;
     temp.write_all(bytes)
         .map_err(|error| VaultCacheError::io("write", temp.path(), error))?;
-    temp.persist(file)
-        .map_err(|error| VaultCacheError::io("replace", file, error.error))?;
-    Ok(())
+    Ok(temp)
 }
 
 fn create_parent(file: &Path) -> Result<(), VaultCacheError> {

@@ -112,9 +112,28 @@ pub fn place(config: &mut LoadedConfig) -> Result<Vec<String>, VaultCacheError> 
         return Ok(Vec::new());
     };
     let mut notes = Vec::new();
+    // Two servers starting at once on one vault (two clients launched together) would each
+    // probe, adopt or move the same folders: the second waits for the first's decisions.
+    let _placing = lock_placement(&home.vaults_root)?;
     let dir = settle(&home, &mut notes)?;
     config.config.cache_dir = Some(dir.to_string_lossy().into_owned());
     Ok(notes)
+}
+
+/// The lock every start holds while it places a cache folder under `root` (the file
+/// `.placing` there, locked exclusively; released when the returned file is dropped).
+fn lock_placement(root: &Path) -> Result<std::fs::File, VaultCacheError> {
+    let file = root.join(".placing");
+    std::fs::create_dir_all(root).map_err(|e| VaultCacheError::io("create", root, e))?;
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&file)
+        .map_err(|e| VaultCacheError::io("open", &file, e))?;
+    lock.lock()
+        .map_err(|e| VaultCacheError::io("lock", &file, e))?;
+    Ok(lock)
 }
 
 /// [`place`] for a command that only reads the cache: when this vault never had one (no

@@ -192,6 +192,43 @@ fn an_older_cache_open_in_another_process_serves_in_place() {
 }
 
 #[test]
+fn servers_starting_at_once_all_take_the_moved_cache() {
+    // Two clients launched together each start a server: their placements take turns, so no
+    // start sees the other's probe as "in use" and keeps serving from a cache that then moves.
+    let setup = Setup::new();
+    let vault = setup.vault("Notes");
+    let server = setup.start(&vault, &[("OBSIDIAN_TC_CACHE_IN_VAULT", "true")]);
+    enqueue(&server, "once\n");
+    drop(server);
+    let starts = 8;
+    let barrier = std::sync::Barrier::new(starts);
+    let dirs: Vec<PathBuf> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..starts)
+            .map(|_| {
+                let mut config = setup.config(&vault, &[]);
+                let barrier = &barrier;
+                scope.spawn(move || {
+                    barrier.wait();
+                    place(&mut config).expect("placed");
+                    config.cache_dir().to_path_buf()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a start"))
+            .collect()
+    });
+    let dir = setup.dir_of(&vault);
+    assert!(dirs.iter().all(|d| *d == dir), "{dirs:?}");
+    assert_eq!(names(&vault.join(".obsidian-tc")), [VAULT_ID_FILE]);
+    let mut config = setup.config(&vault, &[]);
+    place(&mut config).expect("placed");
+    let server = Dispatcher::new(config, Arc::new(ManualClock::new(START_MS))).expect("starts");
+    assert_eq!(pending(&server), ["once\n"]);
+}
+
+#[test]
 fn a_moved_vault_finds_its_data_again() {
     let setup = Setup::new();
     let vault = setup.served("Notes", "not a cache\n");
