@@ -149,6 +149,9 @@ fn a_short_token_or_a_remote_companion_stops_the_sidecar_at_start() {
         let out = std::process::Command::new(crate::support::mcp::bin())
             .args(["serve", "--http", "--port", "0", &arg(vault.path())])
             .env_remove("OBSIDIAN_TC_CONFIG")
+            .envs(crate::support::cache_home::cache_env(
+                &crate::support::cache_home::test_cache_root(),
+            ))
             .envs(env.iter().copied())
             .output()
             .expect("run obsidian-tc");

@@ -1,7 +1,6 @@
 //! `obsidian-tc elicit list --json` through the built binary: a machine-readable list of the
 //! calls waiting for approval, with RFC 3339 times; the human lines stay the default.
 
-use obsidian_tc::config::CACHE_DIR_NAME;
 use obsidian_tc::store::{CACHE_DB_FILE, ElicitRequest, IdempotencyPolicy, Store};
 use serde_json::{Value, json};
 
@@ -72,7 +71,7 @@ fn list_json_times_are_the_recorded_ones_in_utc() {
     // The first command creates the cache database; then two requests are recorded at known
     // times (one on a leap day) straight into it.
     assert_eq!(list_json(vault.path()), Vec::<Value>::new());
-    let db = vault.path().join(CACHE_DIR_NAME).join(CACHE_DB_FILE);
+    let db = crate::support::cache_home::cache_of(vault.path()).join(CACHE_DB_FILE);
     let store = Store::open(&db, IdempotencyPolicy::default()).expect("store");
     for (hash, at) in [("a".repeat(64), YEAR_2100), ("b".repeat(64), LEAP_DAY_2096)] {
         let request = ElicitRequest {

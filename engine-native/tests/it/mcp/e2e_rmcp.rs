@@ -57,7 +57,9 @@ impl Lifecycle {
 /// Connects an rmcp client to `obsidian-tc <vault>` over stdio.
 async fn stdio_client(vault: &Path, lifecycle: Lifecycle) -> RunningService<RoleClient, ()> {
     let command = tokio::process::Command::new(bin()).configure(|c| {
-        c.arg(arg(vault)).env_remove("OBSIDIAN_TC_CONFIG");
+        c.arg(arg(vault)).env_remove("OBSIDIAN_TC_CONFIG").envs(
+            crate::support::cache_home::cache_env(&crate::support::cache_home::test_cache_root()),
+        );
     });
     let transport = TokioChildProcess::new(command).expect("spawn obsidian-tc");
     match lifecycle.mode() {
@@ -144,6 +146,9 @@ async fn run_scenario(client: &RunningService<RoleClient, ()>, vault: &Path, lif
             let out = Command::new(bin())
                 .args(["elicit", "approve", hash, &arg(vault)])
                 .env_remove("OBSIDIAN_TC_CONFIG")
+                .envs(crate::support::cache_home::cache_env(
+                    &crate::support::cache_home::test_cache_root(),
+                ))
                 .output()
                 .expect("run elicit approve");
             assert!(

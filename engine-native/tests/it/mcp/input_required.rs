@@ -106,7 +106,11 @@ impl Session {
         let (client, server) = match transport {
             Transport::Stdio => {
                 let command = tokio::process::Command::new(bin()).configure(|c| {
-                    c.arg(arg(vault.path())).env_remove("OBSIDIAN_TC_CONFIG");
+                    c.arg(arg(vault.path()))
+                        .env_remove("OBSIDIAN_TC_CONFIG")
+                        .envs(crate::support::cache_home::cache_env(
+                            &crate::support::cache_home::test_cache_root(),
+                        ));
                 });
                 let child = TokioChildProcess::new(command).expect("spawn obsidian-tc");
                 let client = match lifecycle {

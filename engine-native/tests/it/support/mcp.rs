@@ -192,21 +192,30 @@ pub struct HttpServer {
 }
 
 impl HttpServer {
+    /// The command line of a test server: `bin` with `args`, no config file from the
+    /// environment, embeddings off, its zero-config cache under the tests' cache root. Installs
+    /// the TLS provider the tests' HTTP clients (reqwest, rmcp's) need, as the binary's `main`
+    /// does.
+    fn command(bin: &str, args: &[&str]) -> Command {
+        obsidian_tc::http_client::install_tls_provider();
+        let mut command = Command::new(bin);
+        command
+            .args(args)
+            .env_remove("OBSIDIAN_TC_CONFIG")
+            .env(EMBEDDINGS_OFF.0, EMBEDDINGS_OFF.1)
+            .envs(cache_env(&test_cache_root()));
+        command
+    }
+
     /// Runs the built binary with `args` (a `serve --http` command line that listens on
     /// `port`) and waits until the port accepts connections.
     pub fn start(args: &[&str], port: u16) -> HttpServer {
         HttpServer::start_binary(BIN, args, port)
     }
 
-    /// Like [`HttpServer::start`], with the binary at `bin`. Installs the TLS provider the
-    /// tests' HTTP clients (reqwest, rmcp's) need, as the binary's `main` does.
+    /// Like [`HttpServer::start`], with the binary at `bin`.
     pub fn start_binary(bin: &str, args: &[&str], port: u16) -> HttpServer {
-        obsidian_tc::http_client::install_tls_provider();
-        let child = Command::new(bin)
-            .args(args)
-            .env_remove("OBSIDIAN_TC_CONFIG")
-            .env(EMBEDDINGS_OFF.0, EMBEDDINGS_OFF.1)
-            .envs(cache_env(&test_cache_root()))
+        let child = HttpServer::command(bin, args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .spawn()
@@ -231,21 +240,17 @@ impl HttpServer {
     }
 
     /// [`HttpServer::serve_vault`] with the environment variables `env` set, as TC Bridge
-    /// starts its sidecar. Installs the TLS provider the tests' HTTP clients need.
+    /// starts its sidecar.
     pub fn serve_vault_with(vault: &Path, env: &[(&str, &str)]) -> HttpServer {
-        obsidian_tc::http_client::install_tls_provider();
-        let mut child = Command::new(bin())
-            .args(["serve", "--http", "--port", "0", &arg(vault)])
-            .env_remove("OBSIDIAN_TC_CONFIG")
-            .env(EMBEDDINGS_OFF.0, EMBEDDINGS_OFF.1)
-            .envs(cache_env(&test_cache_root()))
-            .envs(env.iter().copied())
-            .env("RUST_LOG", "warn,obsidian_tc::mcp::http=info")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn obsidian-tc serve --http");
+        let mut child =
+            HttpServer::command(&bin(), &["serve", "--http", "--port", "0", &arg(vault)])
+                .envs(env.iter().copied())
+                .env("RUST_LOG", "warn,obsidian_tc::mcp::http=info")
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("spawn obsidian-tc serve --http");
         let stderr = child.stderr.take().expect("stderr piped");
         let (found, port) = std::sync::mpsc::channel();
         // Reads the log until the address shows, then keeps draining it so the server

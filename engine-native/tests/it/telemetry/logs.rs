@@ -16,6 +16,9 @@ fn lines_until_listening(args: &[&str]) -> Vec<String> {
     let mut child = Command::new(BIN)
         .args(args)
         .env_remove("OBSIDIAN_TC_CONFIG")
+        .envs(crate::support::cache_home::cache_env(
+            &crate::support::cache_home::test_cache_root(),
+        ))
         .env(EMBEDDINGS_OFF.0, EMBEDDINGS_OFF.1)
         .env("RUST_LOG", "debug")
         .stdin(Stdio::null())

@@ -263,7 +263,10 @@ pub fn run_call(tool: &str, args: &str, extra: &[&str], env: &[(&str, &str)]) ->
     command
         .args(["call", tool, "--args", args])
         .args(extra)
-        .env_remove("OBSIDIAN_TC_CONFIG");
+        .env_remove("OBSIDIAN_TC_CONFIG")
+        .envs(crate::support::cache_home::cache_env(
+            &crate::support::cache_home::test_cache_root(),
+        ));
     for var in OTEL_VARS {
         command.env_remove(var);
     }

@@ -30,6 +30,9 @@ async fn stdio_exporting(vault: &Path, receiver: &Receiver) -> RunningService<Ro
         command
             .arg(&folder)
             .env_remove("OBSIDIAN_TC_CONFIG")
+            .envs(crate::support::cache_home::cache_env(
+                &crate::support::cache_home::test_cache_root(),
+            ))
             .env(EMBEDDINGS_OFF.0, EMBEDDINGS_OFF.1);
         for var in OTEL_VARS {
             command.env_remove(var);

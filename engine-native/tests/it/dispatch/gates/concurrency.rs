@@ -113,6 +113,9 @@ fn racing_calls(vault: &std::path::Path, args: &Value) -> Vec<(i32, Value)> {
             Command::new(BIN)
                 .args(["call", "append_note", "--args", &text, &arg(vault)])
                 .env_remove("OBSIDIAN_TC_CONFIG")
+                .envs(crate::support::cache_home::cache_env(
+                    &crate::support::cache_home::test_cache_root(),
+                ))
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .spawn()

@@ -43,6 +43,9 @@ impl Session {
         let mut child = Command::new(BIN)
             .arg(arg(vault))
             .env_remove("OBSIDIAN_TC_CONFIG")
+            .envs(crate::support::cache_home::cache_env(
+                &crate::support::cache_home::test_cache_root(),
+            ))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
