@@ -133,6 +133,14 @@ export OBSIDIAN_TC_PROMTOOL="$promtool"
 # (provider auto) and no model in the cache stays lexical instead of downloading. The
 # download tests serve the test model from a local mirror and clear this for their server.
 export HF_HUB_OFFLINE=1
+# A server started on a bare vault folder keeps its cache in the platform cache folder, one
+# folder per vault path: the servers of the tests (temporary vaults, a new path each) keep theirs
+# in a folder of this run instead of ~/.cache/obsidian-tc/vaults, emptied at each run, as is the
+# one the Rust tests use under the temp folder. The ONNX Runtime downloads stay in the user's cache.
+ort_cache="${XDG_CACHE_HOME:-$HOME/.cache}/obsidian-tc"
+export XDG_CACHE_HOME="$target_dir/test-cache-home"
+rm -rf "$XDG_CACHE_HOME" "${TMPDIR:-/tmp}/obsidian-tc-it-cache-home"
+mkdir -p "$XDG_CACHE_HOME"
 
 # The Rust steps build engine-native with its test-only features: `fault-injection` (its `faults`
 # test binary needs it) and `output-schema-check` (every structured result of every tool call
@@ -220,6 +228,20 @@ step "Windows x86_64 under Wine: the debug build for x86_64-pc-windows-gnu serve
 windows_exe="$target_dir/x86_64-pc-windows-gnu/debug/obsidian-tc.exe"
 tests/wine/run.sh "$windows_exe" .venv/bin/python tests/e2e/py_sdk.py
 tests/wine/run.sh "$windows_exe" .venv/bin/python tests/e2e/py_vault_attack.py
+# A real vault under Wine: obsidian-tc.exe indexes obsidian-help-en, embeds three of its folders
+# with the int8 test model on the Windows ONNX Runtime (onnxruntime.dll from PyPI's win_amd64
+# wheel, beside the binary as a release ships it: the Linux library named by
+# OBSIDIAN_TC_ONNXRUNTIME is not for it), searches by words and by meaning, moves a note.
+windows_ort="$(OBSIDIAN_TC_CACHE="$ort_cache" scripts/release/onnxruntime.sh win32-x64)"
+if [ -d ../shared/vaults/obsidian-help-en ]; then
+  windows_dir="$target_dir/windows-help-vault"
+  rm -rf "$windows_dir" && mkdir -p "$windows_dir"
+  cp "$windows_exe" "$windows_ort" "$windows_dir/"
+  env -u OBSIDIAN_TC_ONNXRUNTIME tests/wine/run.sh "$windows_dir/obsidian-tc.exe" .venv/bin/python tests/e2e/py_help_vault.py
+fi
+
+step "macOS (aarch64-apple-darwin, x86_64-apple-darwin): the server type-checks with clippy -D warnings, its C dependencies compiled by zig (linking needs the macOS SDK: the release workflow's macOS runner does it)"
+tests/apple/check.sh
 
 step "several server processes on one vault: 4 stdio servers x 50 calls of each of append_note, add_observation, patch_note and update_frontmatter at once, 20 rounds with one cache folder and 20 with one each: every write that answered success is in its note once and in order, none refused; a holder killed with SIGKILL frees its lock"
 cargo build --release --quiet -p bench --bin bench_processes
@@ -227,7 +249,7 @@ cargo build --release --quiet -p bench --bin bench_processes
 
 step "release artifacts: scripts/release.sh twice (same bytes) for Linux x86_64 and Windows x86_64 (the Wine step's build; ONNX Runtime of each from PyPI), then from dist/ only, in a fresh HOME without Rust on PATH: the npm tarballs installed offline (each platform's package), npx obsidian-tc <vault>, the .mcpb validated by mcpb and its Linux entry point driven by the TypeScript SDK, the launcher's platform pick, server.json, the crates, TC Bridge's assets, the glibc and libraries the binary needs; npm run release:version on a copy; semantic search on the ONNX Runtime beside each of the .mcpb's entry points (Windows under Wine)"
 release_args=(--plugin "$embed_dir" --binary "$OBSIDIAN_TC_BIN"
-  --binary win32-x64="$windows_exe" --ort win32-x64="$(scripts/release/onnxruntime.sh win32-x64)")
+  --binary win32-x64="$windows_exe" --ort win32-x64="$windows_ort")
 release_dir="$target_dir/release-check"
 # The tests unpack archives and bundles into temporary folders: under release_dir (emptied at
 # each run) rather than /tmp, where each run left about 1.5 GB.
@@ -282,17 +304,33 @@ fi
 
 fuzz_seconds="${FUZZ_SECONDS:-20}"
 if [ "$fuzz_seconds" -gt 0 ]; then
-  step "fuzzing smoke run (${fuzz_seconds}s per target)"
+  step "fuzzing smoke run (${fuzz_seconds}s per target whose inputs changed since its last passing run)"
   if ! cargo fuzz --version >/dev/null 2>&1; then cargo install cargo-fuzz --locked || cargo install cargo-fuzz; fi
+  # A target runs when anything it is built from changed since it last passed here: the key is
+  # the git trees of engine-core, engine-native and fuzz with both lock files, taken only from
+  # a clean checkout (a dirty one always runs). Each target's key is kept beside its corpus.
+  fuzz_key=""
+  if [ -z "$(git status --porcelain -- engine-core engine-native fuzz Cargo.lock)" ]; then
+    fuzz_key="$(git rev-parse HEAD:engine-core HEAD:engine-native HEAD:fuzz HEAD:Cargo.lock | sha256sum | cut -c1-16)-${fuzz_seconds}s"
+  fi
   for target in $(cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz list); do
-    log="$(mktemp)"
     # New inputs go to a corpus under the target dir; the seeds in the repo are only read.
-    # The fuzz builds are nightly builds already (RUSTC_BOOTSTRAP), so cargo judges them by the
-    # checksum of every source file rather than its time: .ci/run's old times for unchanged files
-    # can never leave a stale fuzz build behind (one did: engine-native rebuilt, engine-core not).
     corpus="$target_dir/fuzz/corpus/$target"; mkdir -p "$corpus"
-    if (cd fuzz && CARGO_TARGET_DIR="$target_dir/fuzz" RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_CHECKSUM_FRESHNESS=true cargo fuzz run "$target" "$corpus" "corpus-seeds/$target" -- -max_total_time="$fuzz_seconds" -rss_limit_mb=4096) >"$log" 2>&1; then
+    passed="$target_dir/fuzz/passed-$target"
+    if [ -n "$fuzz_key" ] && [ "$(cat "$passed" 2>/dev/null)" = "$fuzz_key" ]; then
+      echo "fuzz $target: skipped, its inputs have not changed since it passed ($fuzz_key)"
+      continue
+    fi
+    rm -f "$passed"
+    log="$(mktemp)"
+    # Built in the dev profile (with the address sanitizer and libFuzzer's coverage, without
+    # optimisation): a fifth of the release build's time, and 20 s still run thousands of
+    # inputs. The fuzz builds are nightly builds already (RUSTC_BOOTSTRAP), so cargo judges
+    # them by the checksum of every source file rather than its time: .ci/run's old times for
+    # unchanged files can never leave a stale fuzz build behind.
+    if (cd fuzz && CARGO_TARGET_DIR="$target_dir/fuzz" RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_CHECKSUM_FRESHNESS=true cargo fuzz run --dev "$target" "$corpus" "corpus-seeds/$target" -- -max_total_time="$fuzz_seconds" -rss_limit_mb=4096) >"$log" 2>&1; then
       echo "fuzz $target: $(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$log" | tail -n 1)s"
+      [ -z "$fuzz_key" ] || echo "$fuzz_key" >"$passed"
     else
       tail -n 60 "$log"; echo "fuzz target $target failed" >&2; exit 1
     fi

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Type-checks the server for macOS, both architectures (aarch64-apple-darwin, x86_64-apple-darwin),
-# with clippy and every warning an error. The C dependencies (bundled SQLite, mimalloc, aws-lc)
+# with clippy and every warning an error. The C dependencies (bundled SQLite, mimalloc, ring)
 # are compiled for the Apple targets by zig (PyPI `ziglang`) through cargo-zigbuild (PyPI
 # `cargo-zigbuild`, prebuilt, quicker to install than `cargo install`); both are installed on
 # first use into a venv under "$CARGO_TARGET_DIR/tools" and reused from there.

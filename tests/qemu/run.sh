@@ -8,6 +8,10 @@
 # /proc/cpuinfo, on which ONNX Runtime's CPU detection crashes (SIGSEGV as the library loads);
 # when the system's is older (Debian 12 has 7.2), qemu-aarch64 is unpacked, like promtool in
 # scripts/test.sh, from Debian's bookworm-backports qemu-user (static) into the same folder.
+# The guest CPU is a Neoverse N1 (Armv8.2 with dot product, as AWS Graviton2): on qemu's
+# default `max` CPU, which has SVE and SME, ONNX Runtime picks its SME kernels, whose emulation
+# is so slow that embedding three short notes had not finished after 5 minutes (22 minutes for
+# obsidian-help-en's folders made no progress); with SME off 2 minutes, on Neoverse N1 12 s.
 # Needs gcc-aarch64-linux-gnu (its /usr/aarch64-linux-gnu), .venv's pip and a build of
 # aarch64-unknown-linux-gnu.
 #
@@ -50,11 +54,12 @@ trap 'rm -rf "$work"' EXIT
 mkdir "$work/aarch64"
 cp "$bin" "$work/aarch64/obsidian-tc"
 cp "$ort_dir/$ort_lib" "$work/aarch64/"
-# The host's ONNX Runtime (scripts/test.sh names the x86_64 one) must not be taken.
-cat > "$work/obsidian-tc" <<WRAPPER
+# The host's ONNX Runtime (scripts/test.sh names the x86_64 one) must not be taken. The wrapper
+# sits beside the binary, so that "next to the binary" means the same folder to the tests.
+cat > "$work/aarch64/obsidian-tc-qemu" <<WRAPPER
 #!/bin/sh
 unset OBSIDIAN_TC_ONNXRUNTIME ORT_DYLIB_PATH
-exec "$qemu" -L /usr/aarch64-linux-gnu "$work/aarch64/obsidian-tc" "\$@"
+exec "$qemu" -cpu neoverse-n1 -L /usr/aarch64-linux-gnu "$work/aarch64/obsidian-tc" "\$@"
 WRAPPER
-chmod +x "$work/obsidian-tc"
-OBSIDIAN_TC_BIN="$work/obsidian-tc" "$@"
+chmod +x "$work/aarch64/obsidian-tc-qemu"
+OBSIDIAN_TC_BIN="$work/aarch64/obsidian-tc-qemu" "$@"
