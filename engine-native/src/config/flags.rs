@@ -29,10 +29,10 @@ pub struct ConfigFlags {
     pub auth_mode: Option<String>,
     /// The cache folder (`cacheDir`); a relative path is taken from the current folder.
     /// Default: next to the config file; for a bare vault folder, the platform's cache folder
-    /// (e.g. ~/.cache/obsidian-tc/vaults/<vault>-<hash>), never inside the vault.
+    /// (e.g. `~/.cache/obsidian-tc/vaults/<vault>-<hash>`), never inside the vault.
     #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
-    /// Keep the cache inside the vault, in <vault>/.obsidian-tc (`cacheInVault`).
+    /// Keep the cache inside the vault, in `<vault>/.obsidian-tc` (`cacheInVault`).
     #[arg(long, conflicts_with = "cache_dir")]
     pub cache_in_vault: bool,
     /// `triad`, `domain` or `flat` (`toolFacade.mode`).

@@ -18,7 +18,7 @@
 //! - a vault with no `vault-id` at a path whose folder records one takes that id: its
 //!   `.obsidian-tc` was deleted (older builds' cache folder, removed to reset the cache), and
 //!   the data of its path stays its own;
-//! - a cache an older build kept in the vault moves here once ([`migrate`]); while another
+//! - a cache an older build kept in the vault moves here once (`migrate.rs`); while another
 //!   process has it open, it serves the run where it is.
 
 mod identity;
