@@ -133,14 +133,26 @@ export OBSIDIAN_TC_PROMTOOL="$promtool"
 # (provider auto) and no model in the cache stays lexical instead of downloading. The
 # download tests serve the test model from a local mirror and clear this for their server.
 export HF_HUB_OFFLINE=1
-# A server started on a bare vault folder keeps its cache in the platform cache folder, one
-# folder per vault path: the servers of the tests (temporary vaults, a new path each) keep theirs
-# in a folder of this run instead of ~/.cache/obsidian-tc/vaults, emptied at each run, as is the
-# one the Rust tests use under the temp folder. The ONNX Runtime downloads stay in the user's cache.
-ort_cache="${XDG_CACHE_HOME:-$HOME/.cache}/obsidian-tc"
-export XDG_CACHE_HOME="$target_dir/test-cache-home"
-rm -rf "$XDG_CACHE_HOME" "${TMPDIR:-/tmp}/obsidian-tc-it-cache-home"
-mkdir -p "$XDG_CACHE_HOME"
+# A server started on a bare vault folder keeps its cache in ~/.cache/obsidian-tc/vaults, one
+# folder per vault path: the folders of the temporary vaults the tests served, gone since, are
+# removed before and after the run (each names its vault in vault.json). The Rust tests keep
+# theirs under the temp folder, emptied here.
+sweep_test_caches() {
+  python3 - "${TMPDIR:-/tmp}" <<'PY'
+import json, os, pathlib, shutil, sys
+root = pathlib.Path.home() / ".cache" / "obsidian-tc" / "vaults"
+temp = os.path.realpath(sys.argv[1]) + os.sep
+for folder in (root.iterdir() if root.is_dir() else ()):
+    try:
+        vault = json.loads((folder / "vault.json").read_text())["path"]
+    except (OSError, ValueError, KeyError, TypeError):
+        continue
+    if vault.startswith(temp) and not os.path.exists(vault):
+        shutil.rmtree(folder, ignore_errors=True)
+PY
+}
+sweep_test_caches
+rm -rf "${TMPDIR:-/tmp}/obsidian-tc-it-cache-home"
 
 # The Rust steps build engine-native with its test-only features: `fault-injection` (its `faults`
 # test binary needs it) and `output-schema-check` (every structured result of every tool call
@@ -232,7 +244,7 @@ tests/wine/run.sh "$windows_exe" .venv/bin/python tests/e2e/py_vault_attack.py
 # with the int8 test model on the Windows ONNX Runtime (onnxruntime.dll from PyPI's win_amd64
 # wheel, beside the binary as a release ships it: the Linux library named by
 # OBSIDIAN_TC_ONNXRUNTIME is not for it), searches by words and by meaning, moves a note.
-windows_ort="$(OBSIDIAN_TC_CACHE="$ort_cache" scripts/release/onnxruntime.sh win32-x64)"
+windows_ort="$(scripts/release/onnxruntime.sh win32-x64)"
 if [ -d ../shared/vaults/obsidian-help-en ]; then
   windows_dir="$target_dir/windows-help-vault"
   rm -rf "$windows_dir" && mkdir -p "$windows_dir"
@@ -337,4 +349,5 @@ if [ "$fuzz_seconds" -gt 0 ]; then
   done
 fi
 
+sweep_test_caches
 step "all tests passed"

@@ -2,8 +2,10 @@
 //! keyed by the vault's canonical path, never inside the vault (sync tools such as iCloud,
 //! Dropbox, Syncthing or git carry a live SQLite database between devices and corrupt it).
 //!
-//! - Linux and other Unix: `$XDG_CACHE_HOME/obsidian-tc/vaults/<key>` (an absolute
-//!   `XDG_CACHE_HOME` only, as the XDG spec says), else `$HOME/.cache/obsidian-tc/vaults/<key>`;
+//! - Linux and other Unix: `$HOME/.cache/obsidian-tc/vaults/<key>`. Not `$XDG_CACHE_HOME`:
+//!   MCP clients start servers with a reduced environment (the SDKs pass `HOME`, `PATH`,
+//!   `USER`… and drop the rest), so a server and the `obsidian-tc elicit approve` a person runs
+//!   in a shell that sets it would look in two folders;
 //! - macOS: `$HOME/Library/Caches/obsidian-tc/vaults/<key>`;
 //! - Windows: `%LOCALAPPDATA%\obsidian-tc\cache\vaults\<key>`.
 //!
@@ -18,7 +20,7 @@ use std::path::{Path, PathBuf};
 use engine_core::hash::sha256_hex;
 
 /// The environment variables the platform cache folder is found from.
-pub const CACHE_HOME_VARS: [&str; 3] = ["XDG_CACHE_HOME", "HOME", "LOCALAPPDATA"];
+pub const CACHE_HOME_VARS: [&str; 2] = ["HOME", "LOCALAPPDATA"];
 
 /// How many characters of the vault folder's name a key keeps.
 const NAME_CHARS: usize = 40;
@@ -29,7 +31,7 @@ const HASH_CHARS: usize = 12;
 /// The operating system family, which decides the cache folder's layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Platform {
-    /// Linux and every other Unix but macOS (the XDG layout).
+    /// Linux and every other Unix but macOS (`~/.cache`).
     Xdg,
     /// macOS (`~/Library/Caches`).
     MacOs,
@@ -95,10 +97,7 @@ pub fn vaults_root(platform: Platform, env: &BTreeMap<String, String>) -> Result
     };
     let home = || absolute("HOME").ok_or_else(|| unset("HOME"));
     let (base, layout): (PathBuf, &[&str]) = match platform {
-        Platform::Xdg => match absolute("XDG_CACHE_HOME") {
-            Some(base) => (base, &["obsidian-tc", "vaults"]),
-            None => (home()?, &[".cache", "obsidian-tc", "vaults"]),
-        },
+        Platform::Xdg => (home()?, &[".cache", "obsidian-tc", "vaults"]),
         Platform::MacOs => (home()?, &["Library", "Caches", "obsidian-tc", "vaults"]),
         Platform::Windows => (
             absolute("LOCALAPPDATA").ok_or_else(|| unset("LOCALAPPDATA"))?,

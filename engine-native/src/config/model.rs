@@ -47,7 +47,8 @@ pub struct ServerConfig {
     /// Where `cache.db` lives. Relative paths resolve against the config file's folder. The
     /// default is `.obsidian-tc` next to the config file; without a config file (a bare vault
     /// folder) it is the platform's cache folder, one folder per vault: Linux
-    /// `$XDG_CACHE_HOME/obsidian-tc/vaults/<name>-<hash>` (else `~/.cache/…`), macOS
+    /// `~/.cache/obsidian-tc/vaults/<name>-<hash>` (`XDG_CACHE_HOME` is not read: MCP clients
+    /// drop it from a server's environment), macOS
     /// `~/Library/Caches/obsidian-tc/vaults/<name>-<hash>`, Windows
     /// `%LOCALAPPDATA%\obsidian-tc\cache\vaults\<name>-<hash>`.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -9,10 +9,10 @@ use obsidian_tc::config::CacheHome;
 use obsidian_tc::config::cache_home::{Platform, vault_key, vaults_root};
 
 /// The variables naming `root` as the platform cache folder's base on every platform
-/// (`XDG_CACHE_HOME`, `HOME`, `LOCALAPPDATA`).
+/// (`HOME`, `LOCALAPPDATA`).
 pub fn cache_env(root: &Path) -> BTreeMap<String, String> {
     let root = root.to_string_lossy().into_owned();
-    ["XDG_CACHE_HOME", "HOME", "LOCALAPPDATA"]
+    ["HOME", "LOCALAPPDATA"]
         .into_iter()
         .map(|name| (name.to_owned(), root.clone()))
         .collect()
