@@ -4,9 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::sessions::TRACES_DIR;
-use crate::store::{CACHE_DB_FILE, held_by_others};
-use crate::vault_cache::VaultCacheError;
+use crate::store::CACHE_DB_FILE;
 use crate::vault_cache::relocate::move_tree;
+use crate::vault_cache::{VaultCacheError, in_use};
 
 /// What became of an in-vault cache.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,7 +32,7 @@ pub fn migrate(old: &Path, new: &Path) -> Result<Migration, VaultCacheError> {
     if new.join(CACHE_DB_FILE).exists() {
         return Ok(Migration::Stale(old_db));
     }
-    if held_by_others(&old_db).map_err(|e| VaultCacheError::Store(old_db.clone(), e))? {
+    if in_use(old)? {
         return Ok(Migration::InUse);
     }
     // the probe checkpointed the WAL and removed -wal/-shm; a file system without shared
