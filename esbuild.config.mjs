@@ -1,6 +1,8 @@
 // Bundles the TC Bridge plugin (plugin/src) into main.js at the repository root, with the
 // committed engine-wasm/pkg WebAssembly inlined: no Rust toolchain is needed.
 // `node esbuild.config.mjs production` builds once; without the argument it watches.
+// TC_BRIDGE_OUTFILE writes the bundle elsewhere (scripts/ci/builds.sh builds it beside a running
+// test build, which must not see a half-written main.js).
 import esbuild from "esbuild";
 import process from "node:process";
 import { builtinModules } from "node:module";
@@ -45,7 +47,7 @@ const context = await esbuild.context({
 	treeShaking: true,
 	// Not minified, so the store's review sees readable code next to the inlined WebAssembly.
 	minify: false,
-	outfile: "main.js",
+	outfile: process.env.TC_BRIDGE_OUTFILE || "main.js",
 });
 
 if (prod) {

@@ -9,6 +9,13 @@
 #
 # Builds go to $CARGO_TARGET_DIR when it is set (.ci/run keeps it outside the clone), else to
 # target/. Each step prints the minutes and seconds since the start.
+#
+# On two cores most of a cold run is compiling, and much of the rest is tests that wait on
+# servers, Wine or the disk. So the builds the later steps need (the plugin bundle, the release
+# binary, the Windows binary, the benchmarks, the Apple type-checks, the fuzz targets) run one
+# after another in the background from the start, while the foreground lints and runs the tests
+# as their builds arrive; each step waits only for the builds it uses (scripts/ci/builds.sh). The
+# benchmarks run last, once nothing else is running.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -33,19 +40,12 @@ if [ "${#missing_debs[@]}" -gt 0 ]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing_debs[@]}" >/dev/null
 fi
 
-step "wasm-bindgen-cli (pinned to the wasm-bindgen crate version)"
-want="$(grep -E '^wasm-bindgen = ' Cargo.toml | sed -E 's/.*"=([0-9.]+)".*/\1/')"
-if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$want" ]; then
-  echo "installing wasm-bindgen-cli $want (about 10 minutes on 2 cores; cached in ~/.cargo/bin afterwards)"
-  cargo install wasm-bindgen-cli --version "$want"
-fi
-wasm-bindgen --version
-
 step "npm packages, Python packages (.venv, tests/requirements.txt), the test model and promtool, in the background while the Rust code is linted"
 # They are downloads and unpacking, mostly waiting on the network and the disk: they overlap
 # the lint step's compiling, and the first step that needs them waits for them.
 mkdir -p "$target_dir"
 setup_log="$target_dir/package-setup.log"
+rm -f "$setup_log.ok"
 model_dir="$target_dir/test-model/all-MiniLM-L6-v2"
 onnx_model_dir="$target_dir/test-model/all-MiniLM-L6-v2-int8"
 # `promtool check metrics` checks the Prometheus metrics in the tests (tests/it/metrics): the
@@ -112,6 +112,7 @@ if [ ! -x "$promtool" ]; then
   rm -rf "$deb_dir"
 fi
 "$promtool" --version 2>&1 | sed -n 1p
+touch "$setup_log.ok"
 ) >"$setup_log" 2>&1 &
 setup_pid=$!
 packages_ready() {
@@ -160,6 +161,60 @@ rm -rf "${TMPDIR:-/tmp}/obsidian-tc-it-cache-home"
 # compile the library once for the lints, the unit tests and both integration test binaries.
 test_features=(--features obsidian-tc/fault-injection,obsidian-tc/output-schema-check)
 
+# Every lint runs inside a build: clippy-driver stands in for rustc on the workspace's own
+# crates (as `cargo clippy` does, but compiling for real), so the debug build of every target is
+# linted while it is built, and the dependencies are built once instead of once checked for
+# clippy and once built for the tests. Every cargo command of the test build runs with the same
+# wrapper, so the second one finds the first one's build.
+clippy_driver="$(rustup which clippy-driver)"
+export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
+clippy=(env RUSTC_WORKSPACE_WRAPPER="$clippy_driver")
+
+# PATH minus every directory holding cargo or rustc: the plugin's npm run build must not need a
+# Rust toolchain.
+nocargo_path="$(printf '%s\n' "$PATH" | tr ':' '\n' | while IFS= read -r d; do
+  if [ -n "$d" ] && [ ! -x "$d/cargo" ] && [ ! -x "$d/rustc" ]; then printf '%s:' "$d"; fi
+done)"
+nocargo_path="${nocargo_path%:}"
+
+# The release and cross builds embed the plugin bundle (for `plugin install`) from this folder
+# (the test build embeds none: it runs before the bundle exists).
+embed_dir="$target_dir/plugin-embed"
+
+step "builds of the later steps start in the background (scripts/ci/builds.sh: wasm-bindgen-cli, the plugin bundle, the release binary, the Windows binary, the benchmarks, the Apple type-checks, the fuzz targets)"
+jobs_dir="$target_dir/ci-builds"
+rm -rf "$jobs_dir" && mkdir -p "$jobs_dir"
+# A process group of their own (set -m), so that a failing step stops them with it.
+set -m
+env PACKAGES_READY="$setup_log.ok" NOCARGO_PATH="$nocargo_path" CLIPPY_DRIVER="$clippy_driver" \
+  OBSIDIAN_TC_PLUGIN_DIR="$embed_dir" nice -n 10 scripts/ci/builds.sh "$jobs_dir" &
+builds_pid=$!
+set +m
+trap 'kill -- -"$builds_pid" 2>/dev/null || true' EXIT
+# Waits for one background build and shows what it printed; a failed one ends the run.
+await_build() {
+  local name="$1"
+  local failed
+  until [ -e "$jobs_dir/$name.ok" ]; do
+    if ! kill -0 "$builds_pid" 2>/dev/null; then
+      sleep 1
+      [ -e "$jobs_dir/$name.ok" ] && break
+      failed="$(cd "$jobs_dir" && ls -- *.failed 2>/dev/null | head -n 1)"
+      failed="${failed%.failed}"
+      if [ -n "$failed" ]; then
+        cat "$jobs_dir/$failed.log" >&2
+        echo "the background build '$failed' failed (log above, $jobs_dir/$failed.log)" >&2
+      else
+        echo "the background builds stopped before '$name' was built" >&2
+      fi
+      exit 1
+    fi
+    sleep 1
+  done
+  cat "$jobs_dir/$name.log"
+  echo "(background build '$name': $(cat "$jobs_dir/$name.ok") s)"
+}
+
 step "format"
 cargo fmt --all -- --check
 
@@ -167,23 +222,19 @@ step "engine-core builds without std (wasm32-unknown-unknown, x86_64-unknown-non
 cargo build -p obsidian-tc-core --quiet --target wasm32-unknown-unknown
 cargo build -p obsidian-tc-core --quiet --target x86_64-unknown-none
 
+step "lint and Rust tests (clippy -D warnings inside the test build; unit, property, golden vectors natively)"
+# The build needs none of the packages: it starts while they are still being installed.
+"${clippy[@]}" cargo test --quiet --workspace --all-targets "${test_features[@]}" --no-run
 packages_ready
 # The ONNX engine's tests load ONNX Runtime from the onnxruntime wheel (tests/requirements.txt).
 OBSIDIAN_TC_ONNXRUNTIME="$(ls "$PWD"/.venv/lib/python3*/site-packages/onnxruntime/capi/libonnxruntime.so.* | head -n 1)"
 export OBSIDIAN_TC_ONNXRUNTIME
-step "lint and Rust tests (clippy -D warnings inside the test build; unit, property, golden vectors natively)"
-# One build serves the lints and the tests: clippy-driver stands in for rustc on the
-# workspace's own crates (as `cargo clippy` does, but compiling for real), so the debug build
-# of every target is linted while it is built, and the dependencies are built once instead of
-# once checked for clippy and once built for the tests. Every cargo command of this step runs
-# with the same wrapper, so the second one finds the first one's build.
-clippy=(env RUSTC_WORKSPACE_WRAPPER="$(rustup which clippy-driver)" CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__")
-"${clippy[@]}" cargo test --quiet --workspace --all-targets "${test_features[@]}" --no-run
 "${clippy[@]}" cargo test --workspace "${test_features[@]}" --tests
 "${clippy[@]}" cargo test --workspace "${test_features[@]}" --doc
 RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p obsidian-tc-core -p engine-wasm -p obsidian-tc
 
 step "WebAssembly build is reproducible and the committed engine-wasm/pkg is current"
+await_build wasm_bindgen
 bash scripts/build-wasm.sh
 if [ -n "$(git status --porcelain -- engine-wasm/pkg)" ]; then
   git status --short -- engine-wasm/pkg
@@ -195,34 +246,13 @@ step "golden vectors on the WebAssembly builds (node --test)"
 node --test tests/wasm/
 
 step "TC Bridge plugin: build without cargo (tsc + esbuild over the committed engine-wasm/pkg), lint (eslint-plugin-obsidianmd), manifest and bundle tests"
-# PATH minus every directory holding cargo or rustc: npm run build must not need a Rust toolchain.
-nocargo_path="$(printf '%s\n' "$PATH" | tr ':' '\n' | while IFS= read -r d; do
-  if [ -n "$d" ] && [ ! -x "$d/cargo" ] && [ ! -x "$d/rustc" ]; then printf '%s:' "$d"; fi
-done)"
-rm -f main.js
-env PATH="${nocargo_path%:}" bash -c 'if command -v cargo >/dev/null; then echo "cargo still on PATH" >&2; exit 1; fi; npm run build'
-test -s main.js
+await_build plugin
+cp "$embed_dir/main.js" main.js
 npm run lint
 node --test tests/plugin/
 
 step "end to end: real MCP clients drive the release binary over stdio and HTTP"
-# The binary embeds the plugin just built (for `plugin install`), from a folder whose files
-# change only when their content does: an identical main.js rebuilt with a new modification
-# time must not make cargo rebuild the release library.
-embed_dir="$target_dir/plugin-embed"
-mkdir -p "$embed_dir"
-for file in main.js manifest.json styles.css; do
-  if [ -f "$file" ]; then
-    cmp -s "$file" "$embed_dir/$file" || cp "$file" "$embed_dir/$file"
-  else
-    rm -f "$embed_dir/$file"
-  fi
-done
-export OBSIDIAN_TC_PLUGIN_DIR="$embed_dir"
-# The product binary exactly as users build it (no dev-dependency features), built once and
-# copied aside for every test and benchmark below.
-cargo build --release --quiet -p obsidian-tc --bin obsidian-tc
-mkdir -p "$target_dir/product" && cp "$target_dir/release/obsidian-tc" "$target_dir/product/obsidian-tc"
+await_build release
 export OBSIDIAN_TC_BIN="$target_dir/product/obsidian-tc"
 node --test tests/e2e/ tests/plugin/sidecar_server.test.mjs
 .venv/bin/python tests/e2e/py_sdk.py
@@ -233,11 +263,12 @@ node --test tests/e2e/ tests/plugin/sidecar_server.test.mjs
 if [ -d ../shared/vaults/obsidian-help-en ]; then
   .venv/bin/python tests/e2e/py_help_vault.py
 fi
-"${clippy[@]}" cargo test --quiet -p obsidian-tc "${test_features[@]}" --test it e2e_rmcp
+# The test build as built above (the plugin folder unset, as it was then): nothing rebuilds.
+env -u OBSIDIAN_TC_PLUGIN_DIR "${clippy[@]}" cargo test --quiet -p obsidian-tc "${test_features[@]}" --test it e2e_rmcp
 
 step "Windows x86_64 under Wine: the debug build for x86_64-pc-windows-gnu serves the Python SDK client the e2e scenario over stdio and HTTP in both protocol modes; the vault attack (escapes, Windows names, case, links, long path, CRLF, a file held by another program): every hostile call refused with a typed code, nothing outside or inside the vault changed"
-"${clippy[@]}" cargo build --quiet -p obsidian-tc --bin obsidian-tc --target x86_64-pc-windows-gnu
-windows_exe="$target_dir/x86_64-pc-windows-gnu/debug/obsidian-tc.exe"
+await_build windows
+windows_exe="$target_dir/cross/x86_64-pc-windows-gnu/debug/obsidian-tc.exe"
 tests/wine/run.sh "$windows_exe" .venv/bin/python tests/e2e/py_sdk.py
 tests/wine/run.sh "$windows_exe" .venv/bin/python tests/e2e/py_vault_attack.py
 # A real vault under Wine: obsidian-tc.exe indexes obsidian-help-en, embeds three of its folders
@@ -252,11 +283,8 @@ if [ -d ../shared/vaults/obsidian-help-en ]; then
   env -u OBSIDIAN_TC_ONNXRUNTIME tests/wine/run.sh "$windows_dir/obsidian-tc.exe" .venv/bin/python tests/e2e/py_help_vault.py
 fi
 
-step "macOS (aarch64-apple-darwin, x86_64-apple-darwin): the server type-checks with clippy -D warnings, its C dependencies compiled by zig (linking needs the macOS SDK: the release workflow's macOS runner does it)"
-tests/apple/check.sh
-
 step "several server processes on one vault: 4 stdio servers x 50 calls of each of append_note, add_observation, patch_note and update_frontmatter at once, 20 rounds with one cache folder and 20 with one each: every write that answered success is in its note once and in order, none refused; a holder killed with SIGKILL frees its lock"
-cargo build --release --quiet -p bench --bin bench_processes
+await_build benches
 "$target_dir/release/bench_processes" --processes 4 --calls 50 --rounds 20 --check --bin "$OBSIDIAN_TC_BIN"
 
 step "release artifacts: scripts/release.sh twice (same bytes) for Linux x86_64 and Windows x86_64 (the Wine step's build; ONNX Runtime of each from PyPI), then from dist/ only, in a fresh HOME without Rust on PATH: the npm tarballs installed offline (each platform's package), npx obsidian-tc <vault>, the .mcpb validated by mcpb and its Linux entry point driven by the TypeScript SDK, the launcher's platform pick, server.json, the crates, TC Bridge's assets, the glibc and libraries the binary needs; npm run release:version on a copy; semantic search on the ONNX Runtime beside each of the .mcpb's entry points (Windows under Wine)"
@@ -269,7 +297,7 @@ rm -rf "$release_dir" && mkdir -p "$release_dir/home" "$release_dir/tmp"
 scripts/release.sh "${release_args[@]}" --out "$release_dir/dist" >/dev/null
 scripts/release.sh "${release_args[@]}" --out "$release_dir/again" >/dev/null
 diff -r "$release_dir/dist" "$release_dir/again"
-env HOME="$release_dir/home" TMPDIR="$release_dir/tmp" PATH="${nocargo_path%:}" RELEASE_DIST="$release_dir/dist" node --test tests/release/
+env HOME="$release_dir/home" TMPDIR="$release_dir/tmp" PATH="$nocargo_path" RELEASE_DIST="$release_dir/dist" node --test tests/release/
 unzip -q "$release_dir"/dist/obsidian-tc-*.mcpb -d "$release_dir/mcpb"
 OBSIDIAN_TC_BIN="$release_dir/mcpb/server/linux-x64/obsidian-tc" .venv/bin/python tests/e2e/py_onnx_semantic.py
 tests/wine/run.sh "$release_dir/mcpb/server/win32-x64/obsidian-tc.exe" .venv/bin/python tests/e2e/py_onnx_semantic.py
@@ -277,11 +305,15 @@ tests/wine/run.sh "$release_dir/mcpb/server/win32-x64/obsidian-tc.exe" .venv/bin
 step "MCP conformance suite (@modelcontextprotocol/conformance on Node 24) against serve --http: spec 2025-11-25 and 2026-07-28, baseline tests/conformance/expected-failures.yml"
 bash tests/conformance/run.sh
 
+step "macOS (aarch64-apple-darwin, x86_64-apple-darwin): the server type-checks with clippy -D warnings, its C dependencies compiled by zig (linking needs the macOS SDK: the release workflow's macOS runner does it)"
+await_build apple
+
+step "the fuzz targets' build (the last background build: the benchmarks below run with nothing else running)"
+await_build fuzz
+wait "$builds_pid"
+
 if [ -d ../shared/vaults/obsidian-help-en ]; then
   step "benchmark on obsidian-help-en: start-up to initialize (<= 50 ms), read_note round trip over stdio and HTTP (p50 <= 2 ms), each against a same-run baseline"
-  # The benchmarks are a crate of their own (bench/): this reuses the product's release build.
-  cargo build --release --quiet -p bench --bin empty_mcp_server --bin bench_server --bin bench_companion \
-    --bin bench_content --bin bench_load --bin bench_memory --bin bench_observability
   "$target_dir/release/bench_server" --runs 15 --calls 300 --check --bin "$OBSIDIAN_TC_BIN"
 
   step "benchmark of the bridges: obsidian-tc bridge over a direct plugin call, a server bridge tool over the plugin route it wraps (p50, same run)"
@@ -304,7 +336,7 @@ if [ -d ../shared/vaults/obsidian-help-all ]; then
   step "benchmark of the TC Bridge plugin: onload to serving and to search ready on obsidian-help-en; onload to search ready on obsidian-help-all, first start and second (warm) start; WASM search p50/p95 on obsidian-help-all"
   node tests/bench/plugin_search.mjs --runs 3
 fi
-unset OBSIDIAN_TC_BIN OBSIDIAN_TC_PLUGIN_DIR
+unset OBSIDIAN_TC_BIN
 
 if [ -d ../shared/data/scifact ]; then
   step "SciFact retrieval quality (test split; parameters chosen on train)"
@@ -314,38 +346,33 @@ if [ -d ../shared/data/scifact ]; then
   cargo run --release --quiet -p obsidian-tc-core --example bench_scifact -- --rounds 3 --max-ratio 3
 fi
 
-fuzz_seconds="${FUZZ_SECONDS:-20}"
-if [ "$fuzz_seconds" -gt 0 ]; then
-  step "fuzzing smoke run (${fuzz_seconds}s per target whose inputs changed since its last passing run)"
-  if ! cargo fuzz --version >/dev/null 2>&1; then cargo install cargo-fuzz --locked || cargo install cargo-fuzz; fi
-  # A target runs when anything it is built from changed since it last passed here: the key is
-  # the git trees of engine-core, engine-native and fuzz with both lock files, taken only from
-  # a clean checkout (a dirty one always runs). Each target's key is kept beside its corpus.
-  fuzz_key=""
-  if [ -z "$(git status --porcelain -- engine-core engine-native fuzz Cargo.lock)" ]; then
-    fuzz_key="$(git rev-parse HEAD:engine-core HEAD:engine-native HEAD:fuzz HEAD:Cargo.lock | sha256sum | cut -c1-16)-${fuzz_seconds}s"
-  fi
-  for target in $(cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz list); do
-    # New inputs go to a corpus under the target dir; the seeds in the repo are only read.
-    corpus="$target_dir/fuzz/corpus/$target"; mkdir -p "$corpus"
-    passed="$target_dir/fuzz/passed-$target"
-    if [ -n "$fuzz_key" ] && [ "$(cat "$passed" 2>/dev/null)" = "$fuzz_key" ]; then
-      echo "fuzz $target: skipped, its inputs have not changed since it passed ($fuzz_key)"
-      continue
-    fi
-    rm -f "$passed"
-    log="$(mktemp)"
-    # Built in the dev profile (with the address sanitizer and libFuzzer's coverage, without
-    # optimisation): a fifth of the release build's time, and 20 s still run thousands of
-    # inputs. The fuzz builds are nightly builds already (RUSTC_BOOTSTRAP), so cargo judges
-    # them by the checksum of every source file rather than its time: .ci/run's old times for
-    # unchanged files can never leave a stale fuzz build behind.
-    if (cd fuzz && CARGO_TARGET_DIR="$target_dir/fuzz" RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_CHECKSUM_FRESHNESS=true cargo fuzz run --dev "$target" "$corpus" "corpus-seeds/$target" -- -max_total_time="$fuzz_seconds" -rss_limit_mb=4096) >"$log" 2>&1; then
+fuzz_targets="$(cat "$jobs_dir/fuzz.targets")"
+if [ "${FUZZ_SECONDS:-20}" -gt 0 ]; then
+  step "fuzzing smoke run (${FUZZ_SECONDS:-20}s per target whose inputs changed since its last passing run, two at a time)"
+  fuzz_key="$(scripts/ci/fuzz-targets.sh key)"
+  # One target on each core; new inputs go to a corpus under the target dir, the seeds in the
+  # repo are only read. The builds are nightly builds (RUSTC_BOOTSTRAP), so cargo judges them by
+  # the checksum of every source file rather than its time: .ci/run's old times for unchanged
+  # files can never leave a stale fuzz build behind.
+  fuzz_one() {
+    local target="$1" corpus="$target_dir/fuzz/corpus/$1" log="$jobs_dir/fuzz-run-$1.log"
+    mkdir -p "$corpus"
+    rm -f "$target_dir/fuzz/passed-$target"
+    if (cd fuzz && CARGO_TARGET_DIR="$target_dir/fuzz" RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_CHECKSUM_FRESHNESS=true cargo fuzz run --dev "$target" "$corpus" "corpus-seeds/$target" -- -max_total_time="${FUZZ_SECONDS:-20}" -rss_limit_mb=4096) >"$log" 2>&1; then
       echo "fuzz $target: $(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$log" | tail -n 1)s"
-      [ -z "$fuzz_key" ] || echo "$fuzz_key" >"$passed"
+      [ -z "$fuzz_key" ] || echo "$fuzz_key" >"$target_dir/fuzz/passed-$target"
     else
-      tail -n 60 "$log"; echo "fuzz target $target failed" >&2; exit 1
+      tail -n 60 "$log"; echo "fuzz target $target failed" >&2; return 1
     fi
+  }
+  set -- $fuzz_targets
+  while [ "$#" -gt 0 ]; do
+    fuzz_one "$1" & first=$!
+    second=""
+    if [ "$#" -gt 1 ]; then fuzz_one "$2" & second=$!; fi
+    wait "$first"
+    [ -z "$second" ] || wait "$second"
+    shift; [ "$#" -eq 0 ] || shift
   done
 fi
 

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# The builds that scripts/test.sh's later steps need, one after another, started by test.sh in
+# the background at nice 10 while its foreground lints and runs the tests: on two cores the
+# builds take whatever CPU the tests leave (servers, Wine and the disk keep them waiting much of
+# the time), and the tests keep the CPU they need. Each build writes <jobs>/<name>.log and, when
+# it succeeds, <name>.ok holding its seconds; a failure writes <name>.failed and stops the rest.
+# test.sh waits for a build's .ok before the step that uses it.
+#
+#   scripts/ci/builds.sh <jobs folder>
+#
+# Environment (set by test.sh): CARGO_TARGET_DIR, OBSIDIAN_TC_PLUGIN_DIR (where the plugin bundle
+# is copied for the release binary to embed), PACKAGES_READY (a file that appears once npm ci
+# has run), NOCARGO_PATH (PATH without cargo or rustc), CLIPPY_ARGS and CLIPPY_DRIVER (the lints
+# of the test build, for the Windows build), FUZZ_SECONDS.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$root"
+jobs="$1"
+target_dir="${CARGO_TARGET_DIR:-$root/target}"
+# The cross builds (Windows, macOS) have a folder of their own: a cross build also compiles the
+# build scripts and procedural macros for this machine, and in the shared folder that would hold
+# the lock of the foreground's debug build folder (cargo test would wait for it).
+cross_dir="$target_dir/cross"
+
+# wasm-bindgen-cli, pinned to the wasm-bindgen crate's version (the WebAssembly step).
+wasm_bindgen() {
+  local want
+  want="$(grep -E '^wasm-bindgen = ' Cargo.toml | sed -E 's/.*"=([0-9.]+)".*/\1/')"
+  if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$want" ]; then
+    echo "installing wasm-bindgen-cli $want (cached in ~/.cargo/bin afterwards)"
+    cargo install --quiet wasm-bindgen-cli --version "$want"
+  fi
+  wasm-bindgen --version
+}
+
+# TC Bridge's bundle, built without a Rust toolchain on PATH (tsc + esbuild over the committed
+# engine-wasm/pkg) into this job's folder rather than the repository's main.js, which the
+# foreground's test build would otherwise find half-written (build.rs embeds it when present).
+# Copied where the release binary embeds it from (for `plugin install`) only when a file's
+# content changed: an identical main.js with a new time must not rebuild it.
+plugin() {
+  while [ ! -e "$PACKAGES_READY" ]; do sleep 1; done
+  local bundle="$jobs/plugin-bundle/main.js"
+  rm -rf "$jobs/plugin-bundle"
+  env PATH="$NOCARGO_PATH" TC_BRIDGE_OUTFILE="$bundle" bash -c 'if command -v cargo >/dev/null; then echo "cargo still on PATH" >&2; exit 1; fi; npm run build'
+  test -s "$bundle"
+  mkdir -p "$OBSIDIAN_TC_PLUGIN_DIR"
+  local file source
+  for file in main.js manifest.json styles.css; do
+    source="$file"; [ "$file" != main.js ] || source="$bundle"
+    if [ -f "$source" ]; then
+      cmp -s "$source" "$OBSIDIAN_TC_PLUGIN_DIR/$file" || cp "$source" "$OBSIDIAN_TC_PLUGIN_DIR/$file"
+    else
+      rm -f "$OBSIDIAN_TC_PLUGIN_DIR/$file"
+    fi
+  done
+}
+
+# The product binary exactly as users build it (no dev-dependency features), copied aside for
+# every test and benchmark.
+release() {
+  cargo build --release --quiet -p obsidian-tc --bin obsidian-tc
+  mkdir -p "$target_dir/product"
+  cp "$target_dir/release/obsidian-tc" "$target_dir/product/obsidian-tc"
+}
+
+# The Windows debug build the Wine step runs, linted like the test build.
+windows() {
+  env CARGO_TARGET_DIR="$cross_dir" RUSTC_WORKSPACE_WRAPPER="$CLIPPY_DRIVER" \
+    cargo build --quiet -p obsidian-tc --bin obsidian-tc --target x86_64-pc-windows-gnu
+}
+
+# The benchmark binaries test.sh runs (their crate reuses the product's release build) and the
+# SciFact examples of engine-core.
+benches() {
+  cargo build --release --quiet -p bench --bin bench_processes --bin empty_mcp_server --bin bench_server \
+    --bin bench_companion --bin bench_content --bin bench_load --bin bench_memory --bin bench_observability
+  cargo build --release --quiet -p obsidian-tc-core --example eval_scifact --example bench_scifact
+}
+
+# Both Apple targets type-checked with clippy (tests/apple/check.sh).
+apple() {
+  CARGO_TARGET_DIR="$cross_dir" tests/apple/check.sh
+}
+
+# The fuzz targets whose inputs changed since they last passed here (scripts/ci/fuzz-targets.sh
+# lists them into fuzz.targets), built in the dev profile with the address sanitizer.
+fuzz() {
+  [ "${FUZZ_SECONDS:-20}" -gt 0 ] || { : >"$jobs/fuzz.targets"; return 0; }
+  if ! cargo fuzz --version >/dev/null 2>&1; then cargo install --quiet cargo-fuzz --locked || cargo install --quiet cargo-fuzz; fi
+  scripts/ci/fuzz-targets.sh >"$jobs/fuzz.targets"
+  local target
+  for target in $(cat "$jobs/fuzz.targets"); do
+    (cd fuzz && CARGO_TARGET_DIR="$target_dir/fuzz" RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_CHECKSUM_FRESHNESS=true cargo fuzz build --dev "$target")
+  done
+}
+
+for name in wasm_bindgen plugin release windows benches apple fuzz; do
+  start=$SECONDS
+  if "$name" >"$jobs/$name.log" 2>&1; then
+    echo $((SECONDS - start)) >"$jobs/$name.ok"
+  else
+    touch "$jobs/$name.failed"
+    exit 1
+  fi
+done
