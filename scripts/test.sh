@@ -222,10 +222,11 @@ step "engine-core builds without std (wasm32-unknown-unknown, x86_64-unknown-non
 cargo build -p obsidian-tc-core --quiet --target wasm32-unknown-unknown
 cargo build -p obsidian-tc-core --quiet --target x86_64-unknown-none
 
-step "lint and Rust tests (clippy -D warnings inside the test build; unit, property, golden vectors natively)"
+step "lint and test build (clippy -D warnings inside the debug build of every target)"
 # The build needs none of the packages: it starts while they are still being installed.
 "${clippy[@]}" cargo test --quiet --workspace --all-targets "${test_features[@]}" --no-run
 packages_ready
+step "Rust tests (unit, property, golden vectors natively; doc tests; rustdoc -D warnings)"
 # The ONNX engine's tests load ONNX Runtime from the onnxruntime wheel (tests/requirements.txt).
 OBSIDIAN_TC_ONNXRUNTIME="$(ls "$PWD"/.venv/lib/python3*/site-packages/onnxruntime/capi/libonnxruntime.so.* | head -n 1)"
 export OBSIDIAN_TC_ONNXRUNTIME
@@ -266,9 +267,9 @@ fi
 # The test build as built above (the plugin folder unset, as it was then): nothing rebuilds.
 env -u OBSIDIAN_TC_PLUGIN_DIR "${clippy[@]}" cargo test --quiet -p obsidian-tc "${test_features[@]}" --test it e2e_rmcp
 
-step "Windows x86_64 under Wine: the debug build for x86_64-pc-windows-gnu serves the Python SDK client the e2e scenario over stdio and HTTP in both protocol modes; the vault attack (escapes, Windows names, case, links, long path, CRLF, a file held by another program): every hostile call refused with a typed code, nothing outside or inside the vault changed"
+step "Windows x86_64 under Wine: the unoptimised build for x86_64-pc-windows-gnu serves the Python SDK client the e2e scenario over stdio and HTTP in both protocol modes; the vault attack (escapes, Windows names, case, links, long path, CRLF, a file held by another program): every hostile call refused with a typed code, nothing outside or inside the vault changed"
 await_build windows
-windows_exe="$target_dir/cross/x86_64-pc-windows-gnu/debug/obsidian-tc.exe"
+windows_exe="$target_dir/cross/x86_64-pc-windows-gnu/wine/obsidian-tc.exe"
 tests/wine/run.sh "$windows_exe" .venv/bin/python tests/e2e/py_sdk.py
 tests/wine/run.sh "$windows_exe" .venv/bin/python tests/e2e/py_vault_attack.py
 # A real vault under Wine: obsidian-tc.exe indexes obsidian-help-en, embeds three of its folders

@@ -22,13 +22,15 @@ target_dir="${CARGO_TARGET_DIR:-$root/target}"
 # the lock of the foreground's debug build folder (cargo test would wait for it).
 cross_dir="$target_dir/cross"
 
-# wasm-bindgen-cli, pinned to the wasm-bindgen crate's version (the WebAssembly step).
+# wasm-bindgen-cli, pinned to the wasm-bindgen crate's version (the WebAssembly step). Tools of
+# the tests only are installed unoptimised (`--debug`): they build in about half the time, and
+# wasm-bindgen still turns the engine's module into bindings in seconds.
 wasm_bindgen() {
   local want
   want="$(grep -E '^wasm-bindgen = ' Cargo.toml | sed -E 's/.*"=([0-9.]+)".*/\1/')"
   if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$want" ]; then
     echo "installing wasm-bindgen-cli $want (cached in ~/.cargo/bin afterwards)"
-    cargo install --quiet wasm-bindgen-cli --version "$want"
+    cargo install --quiet --debug wasm-bindgen-cli --version "$want"
   fi
   wasm-bindgen --version
 }
@@ -64,10 +66,11 @@ release() {
   cp "$target_dir/release/obsidian-tc" "$target_dir/product/obsidian-tc"
 }
 
-# The Windows debug build the Wine step runs, linted like the test build.
+# The Windows build the Wine step runs (profile `wine`: the dev profile with unoptimised
+# dependencies), linted like the test build.
 windows() {
   env CARGO_TARGET_DIR="$cross_dir" RUSTC_WORKSPACE_WRAPPER="$CLIPPY_DRIVER" \
-    cargo build --quiet -p obsidian-tc --bin obsidian-tc --target x86_64-pc-windows-gnu
+    cargo build --quiet --profile wine -p obsidian-tc --bin obsidian-tc --target x86_64-pc-windows-gnu
 }
 
 # The benchmark binaries test.sh runs (their crate reuses the product's release build) and the
@@ -84,15 +87,23 @@ apple() {
 }
 
 # The fuzz targets whose inputs changed since they last passed here (scripts/ci/fuzz-targets.sh
-# lists them into fuzz.targets), built in the dev profile with the address sanitizer.
+# lists them into fuzz.targets), built in the dev profile with the address sanitizer: all of them
+# in one cargo run when all changed (their binaries compile and link side by side), else one by one.
 fuzz() {
   [ "${FUZZ_SECONDS:-20}" -gt 0 ] || { : >"$jobs/fuzz.targets"; return 0; }
-  if ! cargo fuzz --version >/dev/null 2>&1; then cargo install --quiet cargo-fuzz --locked || cargo install --quiet cargo-fuzz; fi
+  if ! cargo fuzz --version >/dev/null 2>&1; then
+    cargo install --quiet --debug cargo-fuzz --locked || cargo install --quiet --debug cargo-fuzz
+  fi
   scripts/ci/fuzz-targets.sh >"$jobs/fuzz.targets"
-  local target
-  for target in $(cat "$jobs/fuzz.targets"); do
-    (cd fuzz && CARGO_TARGET_DIR="$target_dir/fuzz" RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_CHECKSUM_FRESHNESS=true cargo fuzz build --dev "$target")
-  done
+  local build=(env CARGO_TARGET_DIR="$target_dir/fuzz" RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_CHECKSUM_FRESHNESS=true cargo fuzz build --dev)
+  if [ "$(wc -l <"$jobs/fuzz.targets")" -eq "$(cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz list | wc -l)" ]; then
+    (cd fuzz && "${build[@]}")
+  else
+    local target
+    for target in $(cat "$jobs/fuzz.targets"); do
+      (cd fuzz && "${build[@]}" "$target")
+    done
+  fi
 }
 
 for name in wasm_bindgen plugin release windows benches apple fuzz; do
