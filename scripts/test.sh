@@ -236,7 +236,7 @@ RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps -p obsidian-tc-core -p en
 
 step "WebAssembly build is reproducible and the committed engine-wasm/pkg is current"
 await_build wasm_bindgen
-bash scripts/build-wasm.sh
+await_build wasm
 if [ -n "$(git status --porcelain -- engine-wasm/pkg)" ]; then
   git status --short -- engine-wasm/pkg
   echo "engine-wasm/pkg differs from a fresh build: run 'npm run build:wasm' and commit engine-wasm/pkg" >&2
@@ -309,7 +309,7 @@ bash tests/conformance/run.sh
 step "macOS (aarch64-apple-darwin, x86_64-apple-darwin): the server type-checks with clippy -D warnings, its C dependencies compiled by zig (linking needs the macOS SDK: the release workflow's macOS runner does it)"
 await_build apple
 
-step "the fuzz targets' build (the last background build: the benchmarks below run with nothing else running)"
+step "fuzzing smoke run (in the background, the last of its builds: ${FUZZ_SECONDS:-20}s per target whose inputs changed since its last passing run, two at a time; the benchmarks below run with nothing else running)"
 await_build fuzz
 wait "$builds_pid"
 
@@ -345,36 +345,6 @@ if [ -d ../shared/data/scifact ]; then
 
   step "SciFact native vs WebAssembly (identical rankings, WASM within 3x)"
   cargo run --release --quiet -p obsidian-tc-core --example bench_scifact -- --rounds 3 --max-ratio 3
-fi
-
-fuzz_targets="$(cat "$jobs_dir/fuzz.targets")"
-if [ "${FUZZ_SECONDS:-20}" -gt 0 ]; then
-  step "fuzzing smoke run (${FUZZ_SECONDS:-20}s per target whose inputs changed since its last passing run, two at a time)"
-  fuzz_key="$(scripts/ci/fuzz-targets.sh key)"
-  # One target on each core; new inputs go to a corpus under the target dir, the seeds in the
-  # repo are only read. The builds are nightly builds (RUSTC_BOOTSTRAP), so cargo judges them by
-  # the checksum of every source file rather than its time: .ci/run's old times for unchanged
-  # files can never leave a stale fuzz build behind.
-  fuzz_one() {
-    local target="$1" corpus="$target_dir/fuzz/corpus/$1" log="$jobs_dir/fuzz-run-$1.log"
-    mkdir -p "$corpus"
-    rm -f "$target_dir/fuzz/passed-$target"
-    if (cd fuzz && CARGO_TARGET_DIR="$target_dir/fuzz" RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_CHECKSUM_FRESHNESS=true cargo fuzz run --dev "$target" "$corpus" "corpus-seeds/$target" -- -max_total_time="${FUZZ_SECONDS:-20}" -rss_limit_mb=4096) >"$log" 2>&1; then
-      echo "fuzz $target: $(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$log" | tail -n 1)s"
-      [ -z "$fuzz_key" ] || echo "$fuzz_key" >"$target_dir/fuzz/passed-$target"
-    else
-      tail -n 60 "$log"; echo "fuzz target $target failed" >&2; return 1
-    fi
-  }
-  set -- $fuzz_targets
-  while [ "$#" -gt 0 ]; do
-    fuzz_one "$1" & first=$!
-    second=""
-    if [ "$#" -gt 1 ]; then fuzz_one "$2" & second=$!; fi
-    wait "$first"
-    [ -z "$second" ] || wait "$second"
-    shift; [ "$#" -eq 0 ] || shift
-  done
 fi
 
 sweep_test_caches

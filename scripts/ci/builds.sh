@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The builds that scripts/test.sh's later steps need, one after another, started by test.sh in
+# The builds that scripts/test.sh's later steps need (and the fuzzing smoke run), one after another, started by test.sh in
 # the background at nice 10 while its foreground lints and runs the tests: on two cores the
 # builds take whatever CPU the tests leave (servers, Wine and the disk keep them waiting much of
 # the time), and the tests keep the CPU they need. Each build writes <jobs>/<name>.log and, when
@@ -58,6 +58,12 @@ plugin() {
   done
 }
 
+# The WebAssembly engine rebuilt (scripts/build-wasm.sh: engine-wasm/pkg and pkg-node) after the
+# plugin bundle has read the committed pkg; the WebAssembly step checks that pkg did not change.
+wasm() {
+  bash scripts/build-wasm.sh
+}
+
 # The product binary exactly as users build it (no dev-dependency features), copied aside for
 # every test and benchmark.
 release() {
@@ -86,29 +92,62 @@ apple() {
   CARGO_TARGET_DIR="$cross_dir" tests/apple/check.sh
 }
 
-# The fuzz targets whose inputs changed since they last passed here (scripts/ci/fuzz-targets.sh
-# lists them into fuzz.targets), built in the dev profile with the address sanitizer: all of them
-# in one cargo run when all changed (their binaries compile and link side by side), else one by one.
+# The fuzzing smoke run: the fuzz targets whose inputs changed since they last passed here
+# (scripts/ci/fuzz-targets.sh), built in the dev profile with the address sanitizer (all of them
+# in one cargo run when all changed: their binaries compile and link side by side), then run for
+# FUZZ_SECONDS each from their seeds, two at a time. New inputs go to a corpus under the target
+# folder; the seeds in the repository are only read. The builds are nightly builds
+# (RUSTC_BOOTSTRAP), so cargo judges them by the checksum of every source file rather than its
+# time: .ci/run's old times for unchanged files can never leave a stale fuzz build behind.
 fuzz() {
-  [ "${FUZZ_SECONDS:-20}" -gt 0 ] || { : >"$jobs/fuzz.targets"; return 0; }
+  local seconds="${FUZZ_SECONDS:-20}"
+  if [ "$seconds" -le 0 ]; then echo "fuzzing skipped (FUZZ_SECONDS=0)"; return 0; fi
   if ! cargo fuzz --version >/dev/null 2>&1; then
     cargo install --quiet --debug cargo-fuzz --locked || cargo install --quiet --debug cargo-fuzz
   fi
-  scripts/ci/fuzz-targets.sh >"$jobs/fuzz.targets"
-  local build=(env CARGO_TARGET_DIR="$target_dir/fuzz" RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_CHECKSUM_FRESHNESS=true cargo fuzz build --dev)
-  if [ "$(wc -l <"$jobs/fuzz.targets")" -eq "$(cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz list | wc -l)" ]; then
-    (cd fuzz && "${build[@]}")
+  local targets all key
+  targets="$(scripts/ci/fuzz-targets.sh)"
+  all="$(cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz list)"
+  key="$(scripts/ci/fuzz-targets.sh key)"
+  export CARGO_TARGET_DIR="$target_dir/fuzz" RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_CHECKSUM_FRESHNESS=true
+  if [ "$targets" = "$all" ]; then
+    (cd fuzz && cargo fuzz build --dev)
   else
     local target
-    for target in $(cat "$jobs/fuzz.targets"); do
-      (cd fuzz && "${build[@]}" "$target")
-    done
+    for target in $targets; do (cd fuzz && cargo fuzz build --dev "$target"); done
+  fi
+  set -- $targets
+  while [ "$#" -gt 0 ]; do
+    fuzz_one "$1" "$seconds" "$key" & local first=$! second=""
+    if [ "$#" -gt 1 ]; then fuzz_one "$2" "$seconds" "$key" & second=$!; fi
+    wait "$first"
+    [ -z "$second" ] || wait "$second"
+    shift; [ "$#" -eq 0 ] || shift
+  done
+}
+
+# Runs one fuzz target for the given seconds; on success records the key it passed with.
+fuzz_one() {
+  local target="$1" seconds="$2" key="$3"
+  local corpus="$target_dir/fuzz/corpus/$target" log="$jobs/fuzz-run-$target.log"
+  mkdir -p "$corpus"
+  rm -f "$target_dir/fuzz/passed-$target"
+  if (cd fuzz && cargo fuzz run --dev "$target" "$corpus" "corpus-seeds/$target" -- -max_total_time="$seconds" -rss_limit_mb=4096) >"$log" 2>&1; then
+    echo "fuzz $target: $(grep -Eo 'Done [0-9]+ runs in [0-9]+ second' "$log" | tail -n 1)s"
+    [ -z "$key" ] || echo "$key" >"$target_dir/fuzz/passed-$target"
+  else
+    tail -n 60 "$log"
+    echo "fuzz target $target failed" >&2
+    return 1
   fi
 }
 
-for name in wasm_bindgen plugin release windows benches apple fuzz; do
+# Each build runs in a subshell of its own, in the background, so that `set -e` holds inside it
+# (bash ignores it in a function called as the condition of an `if` or `||`).
+for name in wasm_bindgen plugin wasm release windows benches apple fuzz; do
   start=$SECONDS
-  if "$name" >"$jobs/$name.log" 2>&1; then
+  "$name" >"$jobs/$name.log" 2>&1 &
+  if wait "$!"; then
     echo $((SECONDS - start)) >"$jobs/$name.ok"
   else
     touch "$jobs/$name.failed"
