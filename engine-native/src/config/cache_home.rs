@@ -9,6 +9,10 @@
 //! - macOS: `$HOME/Library/Caches/obsidian-tc/vaults/<key>`;
 //! - Windows: `%LOCALAPPDATA%\obsidian-tc\cache\vaults\<key>`.
 //!
+//! Only a start on a bare vault folder asks this module: `--cache-dir` (`cacheDir`) names another
+//! folder, `--cache-in-vault` (`cacheInVault`) keeps `<vault>/.obsidian-tc/`, and a start from a
+//! config file keeps `.obsidian-tc/` beside that file (`config::load`).
+//!
 //! Hand-written rather than the `dirs` crate: the loader is a pure function of its
 //! [`LoadInput`](crate::config::LoadInput), environment included, and `dirs` reads the process
 //! environment (and on Windows the shell's known-folder API) itself. The variables read are
