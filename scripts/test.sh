@@ -181,7 +181,7 @@ nocargo_path="${nocargo_path%:}"
 # (the test build embeds none: it runs before the bundle exists).
 embed_dir="$target_dir/plugin-embed"
 
-step "builds of the later steps start in the background (scripts/ci/builds.sh: wasm-bindgen-cli, the plugin bundle, the release binary, the Windows binary, the benchmarks, the Apple type-checks, the fuzz targets)"
+step "builds of the later steps start in the background (scripts/ci/builds.sh: wasm-bindgen-cli, the plugin bundle, the WebAssembly engine, the release binary, the Windows binary, the benchmarks, the Apple type-checks, the fuzz targets and their smoke run)"
 jobs_dir="$target_dir/ci-builds"
 rm -rf "$jobs_dir" && mkdir -p "$jobs_dir"
 # A process group of their own (set -m), so that a failing step stops them with it.

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The builds that scripts/test.sh's later steps need (and the fuzzing smoke run), one after another, started by test.sh in
-# the background at nice 10 while its foreground lints and runs the tests: on two cores the
-# builds take whatever CPU the tests leave (servers, Wine and the disk keep them waiting much of
-# the time), and the tests keep the CPU they need. Each build writes <jobs>/<name>.log and, when
+# The builds that scripts/test.sh's later steps need (and the fuzzing smoke run), one after
+# another, started by test.sh in the background at nice 10 while its foreground lints and runs
+# the tests: on two cores the builds take whatever CPU the tests leave (servers, Wine and the
+# disk keep them waiting much of the time), and the tests keep the CPU they need. Each build writes <jobs>/<name>.log and, when
 # it succeeds, <name>.ok holding its seconds; a failure writes <name>.failed and stops the rest.
 # test.sh waits for a build's .ok before the step that uses it.
 #
