@@ -19,7 +19,7 @@ use std::time::Instant;
 use obsidian_tc::auth::Caller;
 use obsidian_tc::config::{ConfigOrigin, LoadInput, load};
 use obsidian_tc::dispatch::Dispatcher;
-use obsidian_tc::server::SystemClock;
+use obsidian_tc::runtime::SystemClock;
 use serde_json::{Value, json};
 
 fn main() -> Result<(), String> {
@@ -122,7 +122,7 @@ fn first_note(call: &Call<'_>) -> Result<String, String> {
 
 /// The 20 most-linked notes and 20 notes spread over the sorted list.
 fn pick_notes(server: &Dispatcher, call: &Call<'_>) -> Result<Vec<String>, String> {
-    let rows = server.server().store().link_graph();
+    let rows = server.runtime().store().link_graph();
     let notes = rows.note_paths("bench").map_err(|e| e.to_string())?;
     let mut counts: Vec<(usize, String)> = Vec::new();
     for note in notes.iter().step_by((notes.len() / 400).max(1)) {

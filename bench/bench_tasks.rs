@@ -24,7 +24,7 @@ use clap::Parser;
 use obsidian_tc::auth::Caller;
 use obsidian_tc::config::{ConfigOrigin, LoadInput, load};
 use obsidian_tc::dispatch::Dispatcher;
-use obsidian_tc::server::SystemClock;
+use obsidian_tc::runtime::SystemClock;
 use serde_json::{Value, json};
 
 /// The benchmark's options.

@@ -87,9 +87,9 @@ pub fn run(vault: &Path, options: &Options<'_>) -> Result<Section, String> {
 
     let index = product
         .dispatcher()
-        .server()
+        .runtime()
         .indexes()
-        .vault(product.dispatcher().server().store(), VAULT_ID)
+        .vault(product.dispatcher().runtime().store(), VAULT_ID)
         .map_err(|e| format!("the index: {e}"))?;
     let view_search = |query: &str| {
         let start = Instant::now();

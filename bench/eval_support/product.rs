@@ -10,7 +10,7 @@ use std::time::Instant;
 use obsidian_tc::auth::Caller;
 use obsidian_tc::config::{ConfigOrigin, LoadInput, load};
 use obsidian_tc::dispatch::Dispatcher;
-use obsidian_tc::server::SystemClock;
+use obsidian_tc::runtime::SystemClock;
 use serde_json::{Value, json};
 
 /// The id the vault under test is served as.

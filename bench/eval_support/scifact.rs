@@ -240,16 +240,16 @@ impl<'p> SqliteVecKnn<'p> {
     fn open(product: &'p Product) -> Result<Self, String> {
         let server = product.dispatcher();
         let semantic = server
-            .server()
+            .runtime()
             .indexes()
             .semantic(
-                server.server().store(),
-                &server.server().config().config.embeddings,
+                server.runtime().store(),
+                &server.runtime().config().config.embeddings,
             )
             .map_err(|e| e.to_string())?
             .ok_or("no embedding provider is configured")?;
         let docs = server
-            .server()
+            .runtime()
             .store()
             .note_index()
             .chunk_notes()
@@ -272,7 +272,7 @@ impl<'p> SqliteVecKnn<'p> {
             Err(error) => return (Err(error.to_string()), Duration::ZERO),
         };
         let store =
-            obsidian_tc::vectors::VectorStore::new(self.product.dispatcher().server().store());
+            obsidian_tc::vectors::VectorStore::new(self.product.dispatcher().runtime().store());
         let start = Instant::now();
         let found = store.knn_sqlite_vec(self.semantic.fingerprint(), &vector, depth * 4);
         let took = start.elapsed();

@@ -15,7 +15,7 @@
 //! 4. [`dispatch`]: the pipeline every tool call passes, over the built-in tools.
 //! 5. [`facade`]: how the catalog is offered to clients (`find_capability`, envelopes).
 //! 6. [`tools`]: the tools.
-//! 7. [`server`]: the tool contract and the state every call shares.
+//! 7. [`runtime`]: the tool contract and the state every call shares.
 //! 8. [`companion`], [`index`], [`vault_cache`]: the client of TC Bridge inside Obsidian; the
 //!    search index; where a zero-config vault's cache folder is, found again after a move.
 //! 9. [`audit`], [`config`], [`vectors`]: reading the audit log; the configuration; embedding
@@ -52,8 +52,8 @@ pub mod mcp;
 pub mod memory;
 pub mod note;
 pub mod periodic;
+pub mod runtime;
 pub mod schema;
-pub mod server;
 pub mod sessions;
 pub mod stdio_bridge;
 pub mod store;

@@ -1,5 +1,5 @@
 //! Fuzzes MCP sessions: arbitrary bytes sent, after a valid `initialize` handshake, to the
-//! real server handler (`McpServer`, the one `obsidian-tc serve` runs on stdio) over an
+//! real server handler (`McpHandler`, the one `obsidian-tc serve` runs on stdio) over an
 //! in-memory pipe, its JSON-RPC framing and parsing from rmcp, its requests going through the
 //! dispatcher on a temporary vault.
 //!
@@ -12,7 +12,7 @@ use std::time::Duration;
 use fuzz_support::fixture;
 use libfuzzer_sys::fuzz_target;
 use obsidian_tc::auth::Caller;
-use obsidian_tc::mcp::server::{CallerSource, McpServer};
+use obsidian_tc::mcp::handler::{CallerSource, McpHandler};
 use rmcp::ServiceExt;
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -53,7 +53,7 @@ fuzz_target!(|data: &[u8]| {
 
 /// Runs one session: the handshake and `data` in, everything the server wrote out.
 async fn session(data: &[u8]) -> Vec<u8> {
-    let server = McpServer::new(
+    let server = McpHandler::new(
         fixture().dispatcher.clone(),
         CallerSource::Fixed(Caller::stdio()),
     );

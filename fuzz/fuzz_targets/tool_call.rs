@@ -15,7 +15,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let fixture = fixture();
-    let registry = fixture.dispatcher.server().registry();
+    let registry = fixture.dispatcher.runtime().registry();
     let mut names: Vec<&str> = registry.tools().map(|tool| tool.name()).collect();
     names.sort_unstable();
     let name = names[usize::from(pick) % names.len()];

@@ -11,7 +11,7 @@ use obsidian_tc::config::disk::load_for_command_line;
 use obsidian_tc::config::flags::ConfigFlags;
 use obsidian_tc::dispatch::Dispatcher;
 use obsidian_tc::errors::{ErrorCode, ToolError};
-use obsidian_tc::server::SystemClock;
+use obsidian_tc::runtime::SystemClock;
 use serde_json::{Value, json};
 
 /// The server every target of one process drives: its dispatcher and its vault folder.

@@ -6,7 +6,7 @@ use crate::audit::{AuditPage, AuditRow, audit_page, parse_time};
 use crate::cli::args::AuditArgs;
 use crate::cli::source::store_for;
 use crate::cli::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE, print_result};
-use crate::server::{Clock, SystemClock};
+use crate::runtime::{Clock, SystemClock};
 use crate::store::EventFilter;
 
 /// The most characters of the paths column of one table line.

@@ -284,7 +284,7 @@ fn sqlite_opens(config: &LoadedConfig) -> Check {
     let db = config.cache_dir().join(CACHE_DB_FILE);
     match open_dispatcher(config.clone()) {
         Ok(dispatcher) => {
-            let store = dispatcher.server().store();
+            let store = dispatcher.runtime().store();
             let schema = store
                 .schema_version()
                 .map_or_else(|e| format!("unknown ({e})"), |v| v.to_string());

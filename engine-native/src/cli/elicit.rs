@@ -41,9 +41,9 @@ pub fn run_elicit(command: ElicitCommand) -> u8 {
 /// Prints every pending request and unused approval: one per line plus its proposed change,
 /// or with `json` one JSON array.
 fn list(dispatcher: &Dispatcher, vault: Option<&str>, json: bool) -> Result<(), String> {
-    let now = dispatcher.server().clock().now_seconds();
+    let now = dispatcher.runtime().clock().now_seconds();
     let pending = dispatcher
-        .server()
+        .runtime()
         .store()
         .elicit()
         .list(vault, now)
@@ -119,10 +119,10 @@ fn approve(
     vault: Option<&str>,
     caller: Option<&str>,
 ) -> Result<(), String> {
-    let now = dispatcher.server().clock().now_seconds();
+    let now = dispatcher.runtime().clock().now_seconds();
     let ttl =
-        i64::try_from(dispatcher.server().config().config.elicit_ttl_seconds).unwrap_or(i64::MAX);
-    let elicit = dispatcher.server().store().elicit();
+        i64::try_from(dispatcher.runtime().config().config.elicit_ttl_seconds).unwrap_or(i64::MAX);
+    let elicit = dispatcher.runtime().store().elicit();
     let request = elicit
         .list(vault, now)
         .map_err(|e| format!("cannot read elicit requests: {e}"))?

@@ -28,7 +28,7 @@ pub fn run_index(args: IndexArgs) -> u8 {
         Ok(dispatcher) => dispatcher,
         Err(code) => return code,
     };
-    let served = dispatcher.server().served();
+    let served = dispatcher.runtime().served();
     let vaults: Vec<_> = served
         .vaults()
         .iter()
@@ -42,7 +42,7 @@ pub fn run_index(args: IndexArgs) -> u8 {
         );
         return EXIT_USAGE;
     }
-    let server = dispatcher.server();
+    let server = dispatcher.runtime();
     server
         .indexes()
         .prepare_embeddings(server.store(), &served.config().config.embeddings);
@@ -93,10 +93,10 @@ pub fn run_index(args: IndexArgs) -> u8 {
 /// Embeds the chunks of `vault` without vectors (when a provider is configured), with a
 /// progress bar; the vault's coverage afterwards, `None` when there are no vectors to make.
 fn embed(dispatcher: &Dispatcher, vault: &str) -> Result<Option<Coverage>, SemanticError> {
-    let served = dispatcher.server().served();
+    let served = dispatcher.runtime().served();
     let embeddings = &served.config().config.embeddings;
-    let indexes = dispatcher.server().indexes();
-    let store = dispatcher.server().store();
+    let indexes = dispatcher.runtime().indexes();
+    let store = dispatcher.runtime().store();
     let Some(semantic) = wait_for_vectors(dispatcher)? else {
         return Ok(None);
     };
@@ -104,7 +104,7 @@ fn embed(dispatcher: &Dispatcher, vault: &str) -> Result<Option<Coverage>, Seman
     let total = before.chunks.saturating_sub(before.embedded) as u64;
     let mut progress = Progress::new(format!("embedding {vault}"), Unit::Count("chunks embedded"));
     progress.update(0, Some(total));
-    let now = dispatcher.server().clock().now_seconds();
+    let now = dispatcher.runtime().clock().now_seconds();
     let mut done = 0;
     let coverage = indexes.embed_pending(store, vault, embeddings, now, &mut |embedded| {
         done += embedded.len() as u64;
@@ -119,12 +119,12 @@ fn embed(dispatcher: &Dispatcher, vault: &str) -> Result<Option<Coverage>, Seman
 fn wait_for_vectors(
     dispatcher: &Dispatcher,
 ) -> Result<Option<std::sync::Arc<SemanticIndex>>, SemanticError> {
-    let served = dispatcher.server().served();
+    let served = dispatcher.runtime().served();
     let embeddings = &served.config().config.embeddings;
-    let indexes = dispatcher.server().indexes();
+    let indexes = dispatcher.runtime().indexes();
     let mut download: Option<Progress> = None;
     let found = loop {
-        if let Some(semantic) = indexes.semantic(dispatcher.server().store(), embeddings)? {
+        if let Some(semantic) = indexes.semantic(dispatcher.runtime().store(), embeddings)? {
             break Some(semantic);
         }
         match indexes.auto_model().phase() {

@@ -1,7 +1,7 @@
 //! `obsidian-tc metrics [VAULT_OR_CONFIG | --config FILE]`: the Prometheus metrics of the
 //! configuration's cache database, for a server without an HTTP transport (stdio): the same
 //! families `/metrics` shows, built from the event log and the stored index
-//! ([`crate::server::metrics::from_cache`]). `--url URL [--token TOKEN]` fetches `/metrics`
+//! ([`crate::runtime::metrics::from_cache`]). `--url URL [--token TOKEN]` fetches `/metrics`
 //! from a running HTTP server instead and prints it as served.
 
 use std::time::Duration;
@@ -55,10 +55,13 @@ fn from_cache(args: &MetricsArgs) -> Result<String, u8> {
     let mut config = load_config_or_exit(&args.flags)?;
     existing_cache_db(&mut config)?;
     let dispatcher = open_dispatcher_or_exit(config)?;
-    dispatcher.server().cache_metrics_text().map_err(|message| {
-        eprintln!("{message}");
-        EXIT_FAILURE
-    })
+    dispatcher
+        .runtime()
+        .cache_metrics_text()
+        .map_err(|message| {
+            eprintln!("{message}");
+            EXIT_FAILURE
+        })
 }
 
 /// The `/metrics` text of the server at `url`, or what went wrong and the exit code.

@@ -70,7 +70,7 @@ pub fn run_serve(args: ServeArgs, format: LogFormat) -> u8 {
 async fn serve(dispatcher: Arc<Dispatcher>, stdio: bool, http: bool) -> Result<(), String> {
     let cancel = cancel_on_signal();
     let maintenance =
-        sweep_interval(&dispatcher.server().config().config.maintenance).map(|every| {
+        sweep_interval(&dispatcher.runtime().config().config.maintenance).map(|every| {
             tokio::spawn(run_maintenance(
                 Arc::clone(&dispatcher),
                 every,
@@ -96,7 +96,7 @@ async fn serve_transports(
     http: bool,
 ) -> Result<(), String> {
     let http_task = if http {
-        let listener = bind(&dispatcher.server().config()).await?;
+        let listener = bind(&dispatcher.runtime().config()).await?;
         let dispatcher = Arc::clone(dispatcher);
         let cancel = cancel.clone();
         Some(tokio::spawn(serve_http(dispatcher, listener, cancel)))

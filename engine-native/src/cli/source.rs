@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::cli::{EXIT_FAILURE, EXIT_USAGE};
 use crate::config::{CACHE_HOME_VARS, ConfigFlags, LoadedConfig, load_for_command_line};
 use crate::dispatch::Dispatcher;
-use crate::server::SystemClock;
+use crate::runtime::SystemClock;
 use crate::store::{CACHE_DB_FILE, IdempotencyPolicy, Store};
 use crate::vault_cache::place_existing;
 

@@ -1,7 +1,7 @@
 //! Human approval through Obsidian: a call held at the HITL gate of a vault whose TC Bridge is
 //! reachable is shown to the human in Obsidian (`POST /obsidian-tc/v1/confirm`). Only
 //! `approved` lets it through: the server then mints the call's elicit token and consumes it
-//! at once (`crate::server`'s approval), so the approval serves this one call, once. `denied`, `timed_out`, no answer in
+//! at once (`crate::runtime`'s approval), so the approval serves this one call, once. `denied`, `timed_out`, no answer in
 //! time, or no reachable companion leave the gate answering `elicit_required` as before.
 //!
 //! The decision comes from the human's click in Obsidian, over the server's own connection

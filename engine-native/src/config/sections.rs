@@ -303,12 +303,12 @@ pub struct CompanionConfig {
     #[serde(default = "default_probe_timeout_ms")]
     #[schemars(range(min = 50, max = 60000))]
     pub probe_timeout_ms: u64,
-    /// How long a bridge tool waits for the plugin's answer, in milliseconds (OCR, Templater
+    /// How long an Obsidian tool waits for the plugin's answer, in milliseconds (OCR, Templater
     /// and QuickAdd get `slowCallTimeoutMs` instead).
     #[serde(default = "default_call_timeout_ms")]
     #[schemars(range(min = 50, max = 600000))]
     pub call_timeout_ms: u64,
-    /// How long the slow bridge tools (OCR, Templater, QuickAdd) wait, in milliseconds.
+    /// How long the slow Obsidian tools (OCR, Templater, QuickAdd) wait, in milliseconds.
     #[serde(default = "default_slow_call_timeout_ms")]
     #[schemars(range(min = 50, max = 600000))]
     pub slow_call_timeout_ms: u64,

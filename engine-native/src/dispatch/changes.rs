@@ -7,7 +7,7 @@
 use engine_core::hash::sha256_hex;
 
 use crate::dispatch::dispatcher::Dispatcher;
-use crate::server::context::ToolContext;
+use crate::runtime::context::ToolContext;
 use crate::store::{ChangedFile, NewChange, StoreError};
 use crate::vault::VaultError;
 use crate::vault::journal::{Before, BeforeState};
@@ -28,7 +28,7 @@ impl Dispatcher {
             .filter(|(before, after)| changed(&before.state, *after))
             .collect();
         if let Err(error) = self.record_change(ctx, &changes) {
-            self.server.metrics().record_bookkeeping_fault();
+            self.runtime.metrics().record_bookkeeping_fault();
             tracing::warn!(
                 vault = ctx.vault_id(),
                 tool = ctx.tool().name(),
@@ -62,13 +62,13 @@ impl Dispatcher {
             return Ok(());
         }
         let change_id = crate::store::new_change_id()?;
-        let config = self.server.config();
-        self.server.store().snapshots().record(&NewChange {
+        let config = self.runtime.config();
+        self.runtime.store().snapshots().record(&NewChange {
             vault_id: ctx.vault_id(),
             change_id: &change_id,
             caller: &ctx.caller().id,
             tool: ctx.tool().name(),
-            now: self.server.clock().now_seconds(),
+            now: self.runtime.clock().now_seconds(),
             files,
             keep_per_path: config.config.maintenance.snapshots_per_note,
         })

@@ -1,10 +1,10 @@
-//! [`Dispatcher`]: a [`Server`] with the built-in tools, and the throttle its pipeline applies.
+//! [`Dispatcher`]: a [`Runtime`] with the built-in tools, and the throttle its pipeline applies.
 
 use std::sync::Arc;
 
 use crate::config::LoadedConfig;
 use crate::facade;
-use crate::server::{Clock, Registry, RegistryError, Server, StartError};
+use crate::runtime::{Clock, Registry, RegistryError, Runtime, StartError};
 use crate::throttle::Throttle;
 use crate::tools;
 
@@ -12,7 +12,7 @@ use crate::tools;
 /// share it in an `Arc` across transports and threads.
 #[derive(Debug)]
 pub struct Dispatcher {
-    pub(crate) server: Server,
+    pub(crate) runtime: Runtime,
     pub(crate) throttle: Throttle,
 }
 
@@ -25,7 +25,7 @@ impl Dispatcher {
         Dispatcher::with_registry(config, clock, registry)
     }
 
-    /// Opens everything `config` describes ([`Server::open`]), serving the tools of
+    /// Opens everything `config` describes ([`Runtime::open`]), serving the tools of
     /// `registry`, with the throttle of the configuration.
     pub fn with_registry(
         config: LoadedConfig,
@@ -34,14 +34,14 @@ impl Dispatcher {
     ) -> Result<Dispatcher, StartError> {
         let throttle = Throttle::new(config.config.throttle);
         Ok(Dispatcher {
-            server: Server::open(config, clock, registry)?,
+            runtime: Runtime::open(config, clock, registry)?,
             throttle,
         })
     }
 
     /// The state the calls share: store, indexes, companions, configuration and vaults.
-    pub fn server(&self) -> &Server {
-        &self.server
+    pub fn runtime(&self) -> &Runtime {
+        &self.runtime
     }
 }
 
@@ -54,7 +54,7 @@ pub fn register_builtin(registry: &mut Registry) -> Result<(), RegistryError> {
 }
 
 /// Every built-in tool's declaration: the tool families and the facade's own.
-pub fn builtin_tools() -> Vec<crate::server::ToolDef> {
+pub fn builtin_tools() -> Vec<crate::runtime::ToolDef> {
     let mut all = tools::all_tools();
     all.extend(facade::tools());
     all

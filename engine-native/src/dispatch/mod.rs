@@ -11,7 +11,7 @@
 //! 7. idempotency claim (replay / `idempotency_in_flight` / `idempotency_key_mismatch` /
 //!    `indeterminate`), throttle (`throttled`), HITL gate (`elicit_required`, `elicit_invalid`);
 //! 8. the folder ACL on each declared path argument (`acl_denied`, `path_invalid`);
-//! 9. the handler, with a [`crate::server::ToolContext`], recorded: each file it changes is
+//! 9. the handler, with a [`crate::runtime::ToolContext`], recorded: each file it changes is
 //!    snapshotted as it was before (undo), and re-read into the search index;
 //! 10. the byte governor (`overflow`), the idempotency record, metrics and an `event_log` row,
 //!     and a line in the trace of the caller's open session in the vault, if any.
@@ -20,11 +20,11 @@
 //! named after the tool, a child per gate, and children for the index refresh and embedding.
 //!
 //! A pre-handler failure releases an idempotency claim; a handler failure after
-//! [`crate::server::ToolContext::mark_effect_started`], or an overflow, leaves it
+//! [`crate::runtime::ToolContext::mark_effect_started`], or an overflow, leaves it
 //! `indeterminate`.
 //!
 //! The state the calls share (store, indexes, configuration, tools, vaults) is the
-//! [`crate::server::Server`] the dispatcher holds; what the tools are is
+//! [`crate::runtime::Runtime`] the dispatcher holds; what the tools are is
 //! [`register_builtin`]'s.
 
 mod changes;

@@ -7,8 +7,8 @@
 
 use serde_json::Value;
 
+use crate::runtime::Tool;
 use crate::schema::schema_problems;
-use crate::server::Tool;
 
 /// Panics unless `value`, `tool`'s structured result, fits its output schema.
 pub(super) fn assert_fits_output_schema(tool: &Tool, value: &Value) {

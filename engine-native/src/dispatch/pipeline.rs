@@ -9,11 +9,11 @@ use crate::auth::Caller;
 use crate::dispatch::Dispatcher;
 use crate::errors::{ErrorCode, ToolError};
 use crate::facade::resolve_envelope;
-use crate::schema::validate_args;
-use crate::server::{
+use crate::runtime::{
     Approval, ApprovalFor, CallRecord, ELICIT_TOKEN_ARG, IDEMPOTENCY_KEY_ARG, OK_CODE, Progress,
     Served, Tool, ToolContext, VAULT_ARG, VaultEntry, call_labels,
 };
+use crate::schema::validate_args;
 use crate::store::{Claim, Event, Outcome, store_fault};
 use crate::telemetry::spans::{self, Finished, Gate};
 use crate::throttle::rate_class;
@@ -136,8 +136,8 @@ impl Dispatcher {
         args: Value,
         extras: Extras<'_>,
     ) -> CallOutcome {
-        let started = self.server.clock.now_ms();
-        let served = self.server.served();
+        let started = self.runtime.clock.now_ms();
+        let served = self.runtime.served();
         let mut trace = Trace::default();
         // 0. a facade envelope runs its inner tool: every gate, the hash and the audit row
         //    see the inner name and arguments, exactly as a call by name
@@ -155,7 +155,7 @@ impl Dispatcher {
         if let (Ok(value), Some(tool)) = (&result, served.registry().get(&name)) {
             super::output_check::assert_fits_output_schema(tool, value);
         }
-        let duration_ms = self.server.clock.now_ms().saturating_sub(started);
+        let duration_ms = self.runtime.clock.now_ms().saturating_sub(started);
         let ended = Ended {
             name: &name,
             labels,
@@ -230,7 +230,7 @@ impl Dispatcher {
         let handler_args = without_meta_args(&args);
         let args_hash = trace.args_hash.clone();
         let ctx = ToolContext::new(
-            &self.server,
+            &self.runtime,
             served,
             caller,
             tool,
@@ -257,7 +257,7 @@ impl Dispatcher {
                 .map_err(|(error, _)| error);
         };
         let claim = Gate::Idempotency.check(|| {
-            self.server
+            self.runtime
                 .store
                 .idempotency()
                 .claim(
@@ -265,7 +265,7 @@ impl Dispatcher {
                     &key,
                     name,
                     &args_hash,
-                    self.server.clock.now_seconds(),
+                    self.runtime.clock.now_seconds(),
                 )
                 .map_err(store_fault)
         })?;
@@ -284,10 +284,10 @@ impl Dispatcher {
             Claim::Indeterminate => return Err(indeterminate(&key)),
         }
         // 10. the claim's fate: completed with the result, released, or kept indeterminate
-        let keys = self.server.store.idempotency();
+        let keys = self.runtime.store.idempotency();
         let (result, recorded) = match self.gated(&ctx, &args, handler_args, &mut trace.changed) {
             Ok((value, text)) => {
-                let done = keys.complete(&entry.id, &key, &text, self.server.clock.now_seconds());
+                let done = keys.complete(&entry.id, &key, &text, self.runtime.clock.now_seconds());
                 (Ok(value), done.is_ok())
             }
             Err((error, Stage::NoEffect)) => (Err(error), keys.release(&entry.id, &key).is_ok()),
@@ -296,7 +296,7 @@ impl Dispatcher {
             }
         };
         if !recorded {
-            self.server.metrics.record_bookkeeping_fault();
+            self.runtime.metrics.record_bookkeeping_fault();
         }
         result
     }
@@ -320,11 +320,11 @@ impl Dispatcher {
                     &ctx.caller().id,
                     class,
                     ctx.vault_id(),
-                    self.server.clock.now_ms(),
+                    self.runtime.clock.now_ms(),
                 )
             })
             .map_err(|error| {
-                self.server
+                self.runtime
                     .metrics
                     .record_throttle_trip(ctx.vault_id(), class);
                 before(error)
@@ -340,7 +340,7 @@ impl Dispatcher {
                 json!({ "tool": tool.name(), "vault": ctx.vault_id(), "arguments": args });
             Gate::Hitl
                 .check(|| {
-                    self.server
+                    self.runtime
                         .obtain_approval(&call, ctx.take_approval(), proposal)
                 })
                 .map_err(before)?;
@@ -371,7 +371,7 @@ impl Dispatcher {
             (error, stage)
         })?;
         let text = Gate::Governor
-            .check(|| self.server.governor.serialize(&value))
+            .check(|| self.runtime.governor.serialize(&value))
             .map_err(|error| (error, Stage::AfterEffect))?;
         Ok((value, text))
     }
@@ -395,7 +395,7 @@ impl Dispatcher {
             ),
         };
         let vault = trace.vault.as_deref().unwrap_or_default();
-        self.server.metrics.record_call(&CallRecord {
+        self.runtime.metrics.record_call(&CallRecord {
             vault,
             tool,
             class,
@@ -404,7 +404,7 @@ impl Dispatcher {
         });
         let event = Event {
             vault_id: vault.to_owned(),
-            ts: self.server.clock.now_seconds(),
+            ts: self.runtime.clock.now_seconds(),
             tool: name.chars().take(MAX_LOGGED_NAME_CHARS).collect(),
             caller: caller.id.clone(),
             outcome,
@@ -417,8 +417,8 @@ impl Dispatcher {
             },
             paths: audited_paths(trace),
         };
-        if self.server.store.events().append(&event).is_err() {
-            self.server.metrics.record_bookkeeping_fault();
+        if self.runtime.store.events().append(&event).is_err() {
+            self.runtime.metrics.record_bookkeeping_fault();
         }
         self.trace_in_session(served, caller, ended);
     }

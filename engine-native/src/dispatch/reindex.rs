@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use crate::dispatch::dispatcher::Dispatcher;
-use crate::server::context::ToolContext;
+use crate::runtime::context::ToolContext;
 use crate::telemetry::spans;
 use crate::vault::journal::Before;
 
@@ -40,10 +40,10 @@ impl Dispatcher {
         if paths.is_empty() {
             return;
         }
-        let now = self.server.clock.now_seconds();
+        let now = self.runtime.clock.now_seconds();
         let refreshed = spans::refresh_index(paths.len()).in_scope(|| {
-            self.server.indexes.refresh(
-                &self.server.store,
+            self.runtime.indexes.refresh(
+                &self.runtime.store,
                 ctx.vault_id(),
                 ctx.vault(),
                 &paths,

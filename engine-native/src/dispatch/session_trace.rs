@@ -9,7 +9,7 @@ use crate::auth::Caller;
 use crate::calendar::rfc3339_utc;
 use crate::dispatch::Dispatcher;
 use crate::dispatch::pipeline::Ended;
-use crate::server::Served;
+use crate::runtime::Served;
 use crate::sessions::{CallRecord, TraceOutcome};
 
 impl Dispatcher {
@@ -26,7 +26,7 @@ impl Dispatcher {
             return;
         };
         let make = || CallRecord {
-            ts: rfc3339_utc(self.server.clock.now_seconds()),
+            ts: rfc3339_utc(self.runtime.clock.now_seconds()),
             tool: name.to_owned(),
             args_hash: trace.args_hash.clone(),
             outcome: match result {
@@ -49,11 +49,11 @@ impl Dispatcher {
         };
         let max_file_bytes = served.config().config.traces.max_file_bytes;
         let traced = self
-            .server
+            .runtime
             .sessions
             .trace(&entry.id, &caller.id, name, max_file_bytes, make);
         if let Err(error) = traced {
-            self.server.metrics.record_bookkeeping_fault();
+            self.runtime.metrics.record_bookkeeping_fault();
             tracing::warn!(
                 vault = entry.id,
                 tool = name,

@@ -9,7 +9,7 @@ use engine_core::rank::{Bm25Params, Document, FieldWeights, LexicalIndex};
 use engine_core::text::{Analyzer, AnalyzerSettings};
 
 use crate::errors::ToolError;
-use crate::server::Tool;
+use crate::runtime::Tool;
 
 /// One ranked tool.
 #[derive(Debug, Clone, Copy)]

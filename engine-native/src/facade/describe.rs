@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::errors::ToolError;
 use crate::facade::{DESCRIBE_CAPABILITY, FACADE_DOMAIN, call_envelope_for};
-use crate::server::{Annotations, Tool, ToolContext, ToolDef};
+use crate::runtime::{Annotations, Tool, ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::auth::Caller;
 use crate::facade::FACADE_DOMAIN;
-use crate::server::{Registry, Tool};
+use crate::runtime::{Registry, Tool};
 
 /// The tools listed to `caller`, grouped by domain (the facade's own tools left out).
 pub fn domain_actions<'r>(

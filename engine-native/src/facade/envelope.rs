@@ -7,8 +7,8 @@ use crate::auth::Caller;
 use crate::errors::{ErrorCode, ToolError};
 use crate::facade::domains::is_domain;
 use crate::facade::{CALL_CAPABILITY, CALL_READ_CAPABILITY, reads_only};
+use crate::runtime::Registry;
 use crate::schema::validate_args;
-use crate::server::Registry;
 
 /// The most characters of an inner tool name.
 const MAX_NAME_CHARS: u64 = 128;

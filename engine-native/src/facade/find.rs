@@ -13,9 +13,9 @@ use crate::facade::domains::catalog_tools;
 use crate::facade::meaning::rank_catalog_by_meaning;
 use crate::facade::{FACADE_DOMAIN, FIND_CAPABILITY, call_envelope_for};
 use crate::index::semantic::SemanticIndex;
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
-use crate::tools::companion::BRIDGE_DOMAIN;
+use crate::tools::obsidian::OBSIDIAN_DOMAIN;
 use crate::tools::structured::{output_schema, structured};
 
 /// The arguments of `find_capability`.
@@ -90,7 +90,7 @@ fn find_capability(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErro
     // Tools that need TC Bridge are suggested only when some vault has a companion (configured
     // or found through TC Bridge's settings): without one they can only answer plugin_missing,
     // and their words would crowd out the tools that work.
-    let companions = ctx.server().companions();
+    let companions = ctx.runtime().companions();
     let companion = ctx
         .served()
         .config()
@@ -100,7 +100,7 @@ fn find_capability(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErro
         .any(|vault| companions.of(vault).is_ok());
     let catalog: Vec<_> = catalog_tools(ctx.served().registry(), ctx.caller())
         .into_iter()
-        .filter(|tool| companion || tool.def.domain != BRIDGE_DOMAIN)
+        .filter(|tool| companion || tool.def.domain != OBSIDIAN_DOMAIN)
         .collect();
     let limit = args.limit.unwrap_or(DEFAULT_LIMIT);
     let by_meaning = semantic(ctx).map(|semantic| {
@@ -110,7 +110,7 @@ fn find_capability(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErro
             &args.query,
             limit,
             &semantic,
-            (ctx.server().catalog_vectors(), ctx.store()),
+            (ctx.runtime().catalog_vectors(), ctx.store()),
         )
     });
     let (matches, ranking) = match by_meaning {
@@ -142,7 +142,7 @@ fn find_capability(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErro
 /// provider that cannot open, or fails to embed, leaves `find_capability` ranking by words
 /// (and is logged).
 fn semantic(ctx: &ToolContext<'_>) -> Option<Arc<SemanticIndex>> {
-    ctx.server()
+    ctx.runtime()
         .indexes()
         .semantic(ctx.store(), &ctx.served().config().config.embeddings)
         .unwrap_or_else(|error| {

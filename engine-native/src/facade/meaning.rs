@@ -1,6 +1,6 @@
 //! Ranking the catalog by meaning as well as words, when the server has an embedding model:
 //! each catalog tool's document (its name in words, title, description and keywords) is
-//! embedded once per catalog and model ([`crate::server::CatalogVectors`]), the query once
+//! embedded once per catalog and model ([`crate::runtime::CatalogVectors`]), the query once
 //! (the search index's query cache), and the cosine ranking is fused with the BM25F ranking
 //! of [`rank_catalog`] the way hybrid search fuses notes: both lists' scores z-normalised and
 //! combined convexly with engine-core's `fuse_scores` (a tool missing from the word ranking
@@ -12,7 +12,7 @@ use crate::errors::ToolError;
 use crate::facade::catalog::{CatalogMatch, one_line, rank_catalog};
 use crate::facade::domains::all_catalog_tools;
 use crate::index::semantic::{SemanticError, SemanticIndex};
-use crate::server::{CatalogDocument, CatalogVectors, Registry, Tool};
+use crate::runtime::{CatalogDocument, CatalogVectors, Registry, Tool};
 use crate::store::Store;
 
 /// The weight of the word (BM25F) ranking in the fusion; the meaning (cosine) ranking has the

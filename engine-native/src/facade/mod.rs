@@ -30,7 +30,7 @@ pub use domains::domain_actions;
 pub use envelope::resolve_envelope;
 pub(crate) use envelope::{call_capability_schema, domain_schema};
 
-use crate::server::{Tool, ToolDef};
+use crate::runtime::{Tool, ToolDef};
 
 /// The domain of the facade's own registered tools (`find_capability`,
 /// `describe_capability`): not a domain tool, not part of the searched catalog.

@@ -6,7 +6,7 @@ use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool as McpTool, Too
 use serde_json::{Value, json};
 
 use crate::errors::ToolError;
-use crate::server::Tool;
+use crate::runtime::Tool;
 use crate::tools::args::input_schema;
 
 /// The MCP description of a registered tool: name, title, description, input schema, output
@@ -105,8 +105,8 @@ pub fn error_result(error: &ToolError) -> CallToolResult {
 mod tests {
     use super::*;
     use crate::errors::ErrorCode;
+    use crate::runtime::Registry;
     use crate::schema::validate::schema_problems;
-    use crate::server::Registry;
 
     /// Every tool's advertised output schema accepts the structured content of a failed call,
     /// and still rejects content that is neither a result nor an error.

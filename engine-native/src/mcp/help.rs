@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 use crate::auth::Caller;
 use crate::errors::ErrorCode;
 use crate::mcp::resources::MARKDOWN;
-use crate::server::{Registry, Tool};
+use crate::runtime::{Registry, Tool};
 use crate::tools::uri::RESOURCE_SCHEME;
 
 /// The URI of the help page of the tool `name`.

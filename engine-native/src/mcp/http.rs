@@ -39,9 +39,9 @@ use tokio_util::sync::CancellationToken;
 use crate::config::LoadedConfig;
 use crate::dispatch::Dispatcher;
 use crate::mcp::auth::{HttpAuth, authenticate};
+use crate::mcp::handler::{CallerSource, McpHandler};
 use crate::mcp::http::metrics_route::{MetricsRoute, metrics_route};
 use crate::mcp::http::sessions::{BoundedSessionManager, refusal_answers_503};
-use crate::mcp::server::{CallerSource, McpServer};
 
 /// The path of the MCP endpoint.
 pub const MCP_PATH: &str = "/mcp";
@@ -100,9 +100,9 @@ pub async fn serve_http(
     listener: TcpListener,
     cancel: CancellationToken,
 ) -> Result<(), String> {
-    let config = dispatcher.server().config().config.clone();
+    let config = dispatcher.runtime().config().config.clone();
     let auth = Arc::new(HttpAuth::new(&config.auth)?);
-    let server = McpServer::new(Arc::clone(&dispatcher), CallerSource::HttpRequest);
+    let server = McpHandler::new(Arc::clone(&dispatcher), CallerSource::HttpRequest);
     let service_config = StreamableHttpServerConfig::default()
         .with_cancellation_token(cancel.child_token())
         .with_legacy_session_mode(true)

@@ -12,7 +12,7 @@ use crate::facade::{
     call_capability_schema, catalog_tools, domain_actions, domain_schema, reads_only,
 };
 use crate::mcp::convert::mcp_tool;
-use crate::server::{Registry, Tool};
+use crate::runtime::{Registry, Tool};
 
 /// The tools `tools/list` shows `caller` in `mode`: the triad (with `call_read_capability`
 /// next to `call_capability`), the domain tools with `call_read_capability` and

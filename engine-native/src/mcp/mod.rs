@@ -1,7 +1,7 @@
 //! The MCP layer: an rmcp [`ServerHandler`](rmcp::ServerHandler) over the [`Dispatcher`]
 //! and the transports that serve it.
 //!
-//! - [`server`]: [`McpServer`] — `initialize`/`server/discover` info, `tools/list` (the
+//! - [`handler`]: [`McpHandler`] — `initialize`/`server/discover` info, `tools/list` (the
 //!   caller's visible tools with schemas and annotations) and `tools/call` (the dispatch
 //!   pipeline on a blocking thread; a [`ToolError`](crate::errors::ToolError) becomes a tool
 //!   result with `isError: true`, protocol errors are kept for protocol faults), and
@@ -30,6 +30,7 @@
 pub mod auth;
 pub mod confirmation;
 pub mod convert;
+pub mod handler;
 pub mod help;
 pub mod http;
 pub mod listing;
@@ -37,8 +38,7 @@ pub mod logging;
 pub mod progress;
 pub mod prompts;
 pub mod resources;
-pub mod server;
 pub mod shutdown;
 pub mod stdio;
 
-pub use server::{CallerSource, McpServer};
+pub use handler::{CallerSource, McpHandler};

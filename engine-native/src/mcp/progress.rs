@@ -12,7 +12,7 @@ use rmcp::service::Peer;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use crate::server::Progress;
+use crate::runtime::Progress;
 
 /// The shortest time between two notifications (the final one is always sent).
 pub const MIN_INTERVAL: Duration = Duration::from_millis(100);

@@ -25,7 +25,7 @@ use crate::auth::Caller;
 use crate::dispatch::Dispatcher;
 use crate::errors::{ErrorCode, ToolError};
 use crate::mcp::help;
-use crate::server::VAULT_ARG;
+use crate::runtime::VAULT_ARG;
 use crate::tools::uri::{RESOURCE_SCHEME, note_uri};
 
 /// The most notes one `resources/list` page holds.
@@ -177,7 +177,7 @@ pub fn list(
     caller: &Caller,
     cursor: Option<&str>,
 ) -> Result<ListResourcesResult, McpError> {
-    let served = dispatcher.server().served();
+    let served = dispatcher.runtime().served();
     let vaults: Vec<String> = served.vaults_for(caller).map(|v| v.id.clone()).collect();
     let mut resources = Vec::new();
     let (mut index, mut after) = match cursor {
@@ -275,11 +275,11 @@ pub fn read(
     let text = match ResourceUri::parse(uri)? {
         ResourceUri::Note { vault, path } => read_note(dispatcher, caller, uri, &vault, &path)?,
         ResourceUri::ToolHelp(name) => {
-            help::tool_page(&dispatcher.server().registry(), caller, &name)
+            help::tool_page(&dispatcher.runtime().registry(), caller, &name)
                 .ok_or_else(|| missing_help(uri, "tool"))?
         }
         ResourceUri::DomainHelp(domain) => {
-            help::domain_page(&dispatcher.server().registry(), caller, &domain)
+            help::domain_page(&dispatcher.runtime().registry(), caller, &domain)
                 .ok_or_else(|| missing_help(uri, "domain"))?
         }
     };
@@ -307,7 +307,7 @@ fn read_note(
     path: &str,
 ) -> Result<String, McpError> {
     if dispatcher
-        .server()
+        .runtime()
         .registry()
         .callable(READ_TOOL, caller)
         .is_none()

@@ -8,7 +8,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::auth::Caller;
 use crate::dispatch::Dispatcher;
-use crate::mcp::server::{CallerSource, McpServer};
+use crate::mcp::handler::{CallerSource, McpHandler};
 
 /// Serves MCP on stdio as the trusted [`Caller::stdio`] until the client closes stdin or
 /// `cancel` fires.
@@ -16,7 +16,7 @@ pub async fn serve_stdio(
     dispatcher: Arc<Dispatcher>,
     cancel: CancellationToken,
 ) -> Result<(), String> {
-    let server = McpServer::new(dispatcher, CallerSource::Fixed(Caller::stdio()));
+    let server = McpHandler::new(dispatcher, CallerSource::Fixed(Caller::stdio()));
     serve_handler_on_stdio(server, cancel).await
 }
 

@@ -11,7 +11,7 @@ use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use tokio::sync::Notify;
 
-use crate::mcp::server::{
+use crate::mcp::handler::{
     forward_to_subscription, forward_tool_list_changes, tool_list_changes_only,
 };
 use crate::stdio_bridge::client::{BridgeClient, CallReply};

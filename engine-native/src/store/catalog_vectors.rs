@@ -1,4 +1,4 @@
-//! The tool catalog's embeddings (see `crate::server::CatalogVectors`), kept so that a
+//! The tool catalog's embeddings (see `crate::runtime::CatalogVectors`), kept so that a
 //! restarted server does not embed the catalog again: one row, the latest catalog and model,
 //! found by the SHA-256 that names them; the vectors as JSON (f32s round-trip exactly).
 

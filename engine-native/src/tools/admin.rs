@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::config::ServerConfig;
 use crate::config::explain::redact_secrets;
 use crate::errors::ToolError;
-use crate::server::{Handler, MetricsSnapshot, ToolContext, ToolDef, Visibility};
+use crate::runtime::{Handler, MetricsSnapshot, ToolContext, ToolDef, Visibility};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 
@@ -246,7 +246,7 @@ pub fn tools() -> Vec<ToolDef> {
 }
 
 fn server_health(ctx: &ToolContext<'_>, _args: Value) -> Result<Value, ToolError> {
-    let server = ctx.server();
+    let server = ctx.runtime();
     let schema_version = server.store().schema_version().ok();
     let ok = schema_version.is_some();
     structured(&Health {
@@ -294,5 +294,5 @@ fn inspect_visibility(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolE
 
 fn get_metrics(ctx: &ToolContext<'_>, _args: Value) -> Result<Value, ToolError> {
     let only = ctx.caller().vault_binding.as_deref();
-    structured(&ctx.server().metrics().snapshot(only))
+    structured(&ctx.runtime().metrics().snapshot(only))
 }

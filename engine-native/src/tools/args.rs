@@ -8,7 +8,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::PathArg;
+use crate::runtime::PathArg;
 
 /// A `path` argument the caller reads.
 pub const PATH_READ: &[PathArg] = &[PathArg {

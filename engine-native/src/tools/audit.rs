@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use crate::audit::{AuditError, AuditPage, MAX_ROWS, audit_page, parse_time};
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::store::{EventFilter, LoggedEvent, store_fault};
 use crate::tools::admin::admin_tool;
 use crate::tools::args::{input_schema, parse};

@@ -48,7 +48,7 @@
 //! - [`workspaces`]: `list_workspaces`, `save_workspace`, `open_workspace`, `list_bookmarks`,
 //!   `add_bookmark`, `remove_bookmark` (destructive) over `.obsidian/workspaces.json` and
 //!   `.obsidian/bookmarks.json`.
-//! - [`companion`]: the tools a running Obsidian carries out through TC Bridge (commands,
+//! - [`obsidian`]: the tools a running Obsidian carries out through TC Bridge (commands,
 //!   Dataview, Tasks, Templater, QuickAdd, OCR, Excalidraw, make.md, Omnisearch, daily notes,
 //!   active and open note) and `refresh_plugin_capabilities`.
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
@@ -61,7 +61,6 @@ pub mod bases;
 pub mod bulk;
 pub mod canvas;
 pub mod capture;
-pub mod companion;
 pub mod context;
 pub mod frontmatter;
 pub mod graph;
@@ -69,6 +68,7 @@ pub mod kanban;
 pub mod links;
 pub mod memory;
 pub mod notes;
+pub mod obsidian;
 pub(crate) mod ordered_json;
 pub mod periodic;
 pub mod search;
@@ -85,7 +85,7 @@ pub mod vaults;
 pub mod workspaces;
 pub mod write_back;
 
-use crate::server::ToolDef;
+use crate::runtime::ToolDef;
 
 /// Every tool of the tool families (the facade adds its own: [`crate::dispatch::builtin_tools`]).
 pub fn all_tools() -> Vec<ToolDef> {
@@ -113,7 +113,7 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(kanban::tools());
     tools.extend(typed_links::tools());
     tools.extend(workspaces::tools());
-    tools.extend(companion::tools());
+    tools.extend(obsidian::tools());
     tools.push(uri::tool());
     tools
 }

@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::{ReloadReport, Served, ToolContext, ToolDef, VaultEntry};
+use crate::runtime::{ReloadReport, Served, ToolContext, ToolDef, VaultEntry};
 use crate::store::VaultRowCounts;
 use crate::tools::admin::{NoArgs, admin_tool};
 use crate::tools::args::input_schema;
@@ -214,7 +214,7 @@ fn reload_vault(ctx: &ToolContext<'_>, _args: Value) -> Result<Value, ToolError>
         )
         .with_recovery("ask the server's operator to reload, or use an unbound token"));
     }
-    structured(&ctx.server().reload()?)
+    structured(&ctx.runtime().reload()?)
 }
 
 fn reset_vault_cache(ctx: &ToolContext<'_>, _args: Value) -> Result<Value, ToolError> {
@@ -222,7 +222,7 @@ fn reset_vault_cache(ctx: &ToolContext<'_>, _args: Value) -> Result<Value, ToolE
         .store()
         .delete_vault_rows(ctx.vault_id())
         .map_err(|error| ToolError::internal(format!("the cache database failed: {error}")))?;
-    ctx.server().indexes().forget(ctx.vault_id());
+    ctx.runtime().indexes().forget(ctx.vault_id());
     structured(&CacheReset {
         vault: ctx.vault_id().to_owned(),
         deleted: counts.into(),

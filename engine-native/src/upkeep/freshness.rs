@@ -24,7 +24,7 @@ pub struct Freshness {
 
 /// Starts the watchers and the start-up scans `dispatcher`'s `index` config asks for.
 pub fn keep_fresh(dispatcher: &Arc<Dispatcher>) -> Freshness {
-    let served = dispatcher.server().served();
+    let served = dispatcher.runtime().served();
     let config = served.config().config.index;
     let ids: Vec<String> = served
         .vaults()
@@ -49,8 +49,8 @@ pub fn keep_fresh(dispatcher: &Arc<Dispatcher>) -> Freshness {
         Vec::new()
     };
     // The `auto` model's download (or load) starts now, overlapping the first scan.
-    dispatcher.server().indexes().prepare_embeddings(
-        dispatcher.server().store(),
+    dispatcher.runtime().indexes().prepare_embeddings(
+        dispatcher.runtime().store(),
         &served.config().config.embeddings,
     );
     let weak = Arc::downgrade(dispatcher);
@@ -77,7 +77,7 @@ fn embed_forever(dispatcher: &Weak<Dispatcher>) {
         let Some(dispatcher) = dispatcher.upgrade() else {
             return;
         };
-        let server = dispatcher.server();
+        let server = dispatcher.runtime();
         let served = server.served();
         let embeddings = &served.config().config.embeddings;
         let mut wait = EMBED_EVERY;
@@ -112,16 +112,16 @@ fn embed_forever(dispatcher: &Weak<Dispatcher>) {
 /// Scans each vault in turn, logging what each scan did.
 fn scan_all(dispatcher: &Dispatcher, ids: &[String]) {
     for id in ids {
-        let served = dispatcher.server().served();
+        let served = dispatcher.runtime().served();
         let Some(entry) = served.vault(id) else {
             continue;
         };
         let started = Instant::now();
-        let result = dispatcher.server().indexes().scan(
-            dispatcher.server().store(),
+        let result = dispatcher.runtime().indexes().scan(
+            dispatcher.runtime().store(),
             id,
             &entry.vault,
-            dispatcher.server().clock().now_seconds(),
+            dispatcher.runtime().clock().now_seconds(),
             &mut |_, _| {},
             &|_| true,
         );

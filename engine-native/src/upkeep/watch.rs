@@ -42,7 +42,7 @@ pub fn watch_vault(
     dispatcher: &Arc<Dispatcher>,
     vault_id: &str,
 ) -> Result<VaultWatcher, notify_debouncer_full::notify::Error> {
-    let served = dispatcher.server().served();
+    let served = dispatcher.runtime().served();
     let Some(entry) = served.vault(vault_id) else {
         return Err(notify_debouncer_full::notify::Error::generic(&format!(
             "no vault {vault_id:?} to watch"
@@ -98,13 +98,13 @@ fn apply(dispatcher: &Weak<Dispatcher>, vault_id: &str, paths: Option<Vec<String
         return;
     }
     loop {
-        let served = dispatcher.server().served();
+        let served = dispatcher.runtime().served();
         let Some(entry) = served.vault(vault_id) else {
             return;
         };
-        let now = dispatcher.server().clock().now_seconds();
-        let indexes = dispatcher.server().indexes();
-        let store = dispatcher.server().store();
+        let now = dispatcher.runtime().clock().now_seconds();
+        let indexes = dispatcher.runtime().indexes();
+        let store = dispatcher.runtime().store();
         let result = match &paths {
             Some(paths) if paths.iter().all(|path| is_note(path)) => {
                 indexes.refresh(store, vault_id, &entry.vault, paths, now)

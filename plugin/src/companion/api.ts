@@ -1,8 +1,8 @@
 // Companion API v1 dispatch (seed 000 §3.1, §6): the probe, the approval dialog, and the route
 // table's tools, each answer in the `{ok, result}` / `{ok:false, code, message, details}` envelope.
-// The HTTP plumbing (admission, body limits) lives in server/http-server.ts.
+// The HTTP plumbing (admission, body limits) lives in bridge/http-server.ts.
 import type { App } from "obsidian";
-import { type BridgeApiDeps, isPlainObject, missingArguments, type Reply, runTool } from "../server/bridge-api";
+import { type BridgeApiDeps, isPlainObject, missingArguments, type Reply, runTool } from "../bridge/bridge-api";
 import type { ApprovalQueue } from "./approvals";
 import { confirm } from "./confirm";
 import { envelopeOf, failure, success } from "./envelope";

@@ -2,7 +2,7 @@
 // approves; closing the dialog, the timeout, the caller going away and unload all deny (or time
 // out). Used by `POST /obsidian-tc/v1/confirm` and by `ToolContext.approve`.
 import type { App } from "obsidian";
-import type { ActivityMonitor } from "../server/activity";
+import type { ActivityMonitor } from "../bridge/activity";
 import type { ApprovalOutcome } from "../tools/context";
 import { ApprovalModal, type ApprovalPrompt } from "../ui/approval-modal";
 

@@ -1,7 +1,7 @@
 // `POST /obsidian-tc/v1/confirm`: the native server asks the human to approve a gated call.
 // Body `{tool, vault, path?, summary | diff, args_hash?, timeout_ms?}`; answer
 // `{decision: "approved" | "denied" | "timed_out"}`.
-import type { Reply } from "../server/bridge-api";
+import type { Reply } from "../bridge/bridge-api";
 import type { ApprovalPrompt } from "../ui/approval-modal";
 import type { ApprovalQueue } from "./approvals";
 import { failure, success } from "./envelope";

@@ -1,7 +1,7 @@
 // The Companion API envelope (seed 000 §3.1): `{ok:true, result}` or
 // `{ok:false, code, message, details?}`, from a bridge tool's ToolResult.
-import type { Reply } from "../server/bridge-api";
-import type { ToolResult } from "../server/registry";
+import type { Reply } from "../bridge/bridge-api";
+import type { ToolResult } from "../bridge/registry";
 import type { ToolErrorBody } from "../tools/result";
 
 /** `{ok:false, ...}` with an HTTP status. */

@@ -4,7 +4,7 @@
 // index saved and closed on unload.
 import { apiVersion, normalizePath } from "obsidian";
 import type TcBridgePlugin from "../main";
-import type { ToolRegistry } from "../server/registry";
+import type { ToolRegistry } from "../bridge/registry";
 import type { ToolContext } from "../tools/context";
 import { reindexNow } from "./reindex";
 import { SearchModal } from "./search-modal";

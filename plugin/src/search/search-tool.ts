@@ -2,7 +2,7 @@
 // over the WebAssembly index (same ranking, same f32 scores). Only notes the folder access
 // settings let agents read are ranked; while the first pass over the vault runs, it answers
 // from what is indexed and says so (`coverage.scanning`), as the server does during a scan.
-import type { BridgeTool } from "../server/registry";
+import type { BridgeTool } from "../bridge/registry";
 import type { AccessGate } from "../acl/gate";
 import { toolError, toolOk } from "../tools/result";
 import type { VaultIndex } from "./vault-index";

@@ -1,6 +1,6 @@
 // The command palette: listing commands, and running one the user allowlisted, after the human
 // approves it.
-import type { BridgeTool } from "../server/registry";
+import type { BridgeTool } from "../bridge/registry";
 import { requireApproval } from "./access";
 import { commandRegistry, type CommandRegistry } from "./companions";
 import type { ToolContext } from "./context";

@@ -1,7 +1,7 @@
 // `resolve_daily_note`: the path of the daily note for a date, from the core Daily notes
 // plugin's settings (folder, moment.js format, template), as Obsidian itself names it.
 import { moment, normalizePath } from "obsidian";
-import type { BridgeTool } from "../server/registry";
+import type { BridgeTool } from "../bridge/registry";
 import { fileAt, requireRead } from "./access";
 import { corePluginOptions, DAILY_NOTES } from "./companions";
 import type { ToolContext } from "./context";

@@ -1,7 +1,7 @@
 // Dataview: DQL queries, their validation, and field expressions against one note, through the
 // plugin's API (`app.plugins.plugins.dataview.api`). Results are plain JSON; rows that name a
 // note the caller may not read are dropped.
-import type { BridgeTool } from "../server/registry";
+import type { BridgeTool } from "../bridge/registry";
 import { mayRead, readableFile, requireRead } from "./access";
 import { COMPANIONS, companionPlugin } from "./companions";
 import type { ToolContext } from "./context";

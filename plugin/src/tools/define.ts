@@ -1,6 +1,6 @@
 // How an in-Obsidian tool is written: a BridgeTool whose `run` may stop early with `fail(...)`
 // (a typed tool error that changed nothing), plus readers that type-check each argument.
-import type { BridgeTool, InputSchema, ToolResult } from "../server/registry";
+import type { BridgeTool, InputSchema, ToolResult } from "../bridge/registry";
 import { type ToolErrorCode, toolError } from "./result";
 
 /** Thrown by `fail`; `defineTool` turns it into the tool's error result. */

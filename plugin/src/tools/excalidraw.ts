@@ -4,7 +4,7 @@
 // Writes need writes on and the human's approval; an update opens the drawing in the active
 // tab, because ExcalidrawAutomate edits only a drawing shown in a view.
 import type { TFile } from "obsidian";
-import type { BridgeTool } from "../server/registry";
+import type { BridgeTool } from "../bridge/registry";
 import { readableFile, requireApproval, requireWrite } from "./access";
 import { COMPANIONS, companionPlugin } from "./companions";
 import type { ToolContext } from "./context";

@@ -2,7 +2,7 @@
 import type { App } from "obsidian";
 import { AccessGate } from "../acl/gate";
 import type { Engine } from "../engine/engine";
-import type { ToolRegistry } from "../server/registry";
+import type { ToolRegistry } from "../bridge/registry";
 import type { TcBridgeSettings } from "../settings";
 import { commandTools } from "./commands";
 import type { ToolContext } from "./context";

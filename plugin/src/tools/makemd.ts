@@ -1,7 +1,7 @@
 // make.md: its spaces (`superstate.spacesIndex`) and the rows of a space's table
 // (`superstate.api.table.select`). make.md has no documented API for other plugins, so both
 // are feature-detected and an older or newer shape answers plugin_incompatible.
-import type { BridgeTool } from "../server/registry";
+import type { BridgeTool } from "../bridge/registry";
 import { mayRead } from "./access";
 import { COMPANIONS, companionPlugin, companionVersion } from "./companions";
 import type { ToolContext } from "./context";

@@ -1,5 +1,5 @@
 // Omnisearch: its ranked full-text search (`api.search`), without the notes the caller may not read.
-import type { BridgeTool } from "../server/registry";
+import type { BridgeTool } from "../bridge/registry";
 import { mayRead } from "./access";
 import { COMPANIONS, companionPlugin } from "./companions";
 import type { ToolContext } from "./context";

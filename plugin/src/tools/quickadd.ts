@@ -1,7 +1,7 @@
 // QuickAdd: listing its choices, and running one by name through `api.executeChoice` (with a
 // timeout, since a choice can wait on a prompt in Obsidian). Choices create and change notes,
 // so running one needs writes on and the human's approval.
-import type { BridgeTool } from "../server/registry";
+import type { BridgeTool } from "../bridge/registry";
 import { requireApproval, requireWritesOn } from "./access";
 import { COMPANIONS, companionPlugin } from "./companions";
 import type { ToolContext } from "./context";

@@ -1,7 +1,7 @@
 // How every in-Obsidian tool answers: MCP content for the bridge API (a JSON text item, relayed
 // as is) plus the same value as `structuredContent`, which the companion API turns into its
 // `{ok, result}` / `{ok:false, code, message, details}` envelope.
-import type { ToolResult } from "../server/registry";
+import type { ToolResult } from "../bridge/registry";
 
 /** Error codes shared with the native server's taxonomy (ARCHITECTURE §3, seed 000 §3.1). */
 export type ToolErrorCode =

@@ -3,7 +3,7 @@
 // tasks Tasks itself has parsed — `plugin.getTasks()`, the same cache its query blocks run on,
 // with its status types, dates and priorities — and filters them with a small structured filter.
 import { moment } from "obsidian";
-import type { BridgeTool } from "../server/registry";
+import type { BridgeTool } from "../bridge/registry";
 import { mayRead } from "./access";
 import { COMPANIONS, companionPlugin } from "./companions";
 import type { ToolContext } from "./context";

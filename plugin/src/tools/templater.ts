@@ -1,7 +1,7 @@
 // Templater: listing the templates in its template folder, and creating a note from one
 // (templates can run JavaScript, so this needs writes on and the human's approval).
 import { normalizePath, TFile } from "obsidian";
-import type { BridgeTool } from "../server/registry";
+import type { BridgeTool } from "../bridge/registry";
 import { readableFile, readableFiles, requireApproval, requireWrite } from "./access";
 import { COMPANIONS, companionPlugin } from "./companions";
 import type { ToolContext } from "./context";

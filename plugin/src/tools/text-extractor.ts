@@ -2,7 +2,7 @@
 // (extractText / canFileBeExtracted / isInCache). Reading only; a batch of more than
 // BULK_APPROVAL_THRESHOLD files is expensive, so the human approves it.
 import type { TFile } from "obsidian";
-import type { BridgeTool } from "../server/registry";
+import type { BridgeTool } from "../bridge/registry";
 import { readableFile, readableFiles, requireApproval } from "./access";
 import { COMPANIONS, companionPlugin } from "./companions";
 import type { ToolContext } from "./context";

@@ -1,6 +1,6 @@
 // The editor's tools: which note is active, opening a note for the human, and switching to a
 // saved workspace layout (the core Workspaces plugin).
-import type { BridgeTool } from "../server/registry";
+import type { BridgeTool } from "../bridge/registry";
 import { readableFile, requireRead } from "./access";
 import { corePlugin, WORKSPACES } from "./companions";
 import type { ToolContext } from "./context";

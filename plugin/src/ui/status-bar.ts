@@ -1,7 +1,7 @@
 // The status-bar item: whether the bridge server is serving (and on which port), and what agents
 // are doing right now (reading, writing, waiting for approval), updated on every change.
-import type { ActivityKind, ActivityMonitor } from "../server/activity";
-import type { Bridge } from "../server/bridge";
+import type { ActivityKind, ActivityMonitor } from "../bridge/activity";
+import type { Bridge } from "../bridge/bridge";
 
 /** The server's state as the status bar shows it. */
 export type ServerState =

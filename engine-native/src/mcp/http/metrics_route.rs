@@ -27,7 +27,7 @@ use crate::dispatch::Dispatcher;
 use crate::mcp::http::rebinding::refusal;
 use crate::mcp::http::sessions::BoundedSessionManager;
 use crate::mcp::http::{allowed_hosts, allowed_origins};
-use crate::server::metrics::families::EXPOSITION_CONTENT_TYPE;
+use crate::runtime::metrics::families::EXPOSITION_CONTENT_TYPE;
 
 /// The path of the metrics endpoint.
 pub const METRICS_PATH: &str = "/metrics";
@@ -117,7 +117,7 @@ async fn scrape(State(endpoint): State<Arc<Endpoint>>, request: Request) -> Resp
     let sessions = endpoint.sessions.open_sessions().await;
     let dispatcher = Arc::clone(&endpoint.dispatcher);
     let text =
-        tokio::task::spawn_blocking(move || dispatcher.server().metrics_text(sessions)).await;
+        tokio::task::spawn_blocking(move || dispatcher.runtime().metrics_text(sessions)).await;
     match text {
         Ok(Ok(text)) => ([(header::CONTENT_TYPE, EXPOSITION_CONTENT_TYPE)], text).into_response(),
         Ok(Err(error)) => (StatusCode::INTERNAL_SERVER_ERROR, error).into_response(),

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::get::not_an_attachment;
 use super::references::{is_attachment, readable_referrers};
 use crate::errors::ToolError;
-use crate::server::{PathArg, ToolContext, ToolDef};
+use crate::runtime::{PathArg, ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::links::table::link_table;
 use crate::tools::structured::{output_schema, structured};

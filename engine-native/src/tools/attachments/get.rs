@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use super::references::{extension, is_attachment, readable_referrers};
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{PATH_READ, input_schema, parse};
 use crate::tools::links::table::link_table;
 use crate::tools::structured::{output_schema, structured};
@@ -75,7 +75,7 @@ fn get_attachment(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError
         return Err(not_an_attachment(&file.path));
     }
     let content_base64 = if args.include_content {
-        let limit = ctx.server().governor.limit();
+        let limit = ctx.runtime().governor.limit();
         let encoded = file.bytes.len().div_ceil(3).saturating_mul(4);
         if encoded.saturating_add(METADATA_ROOM) > limit {
             return Err(ToolError::new(

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::references::{extension, is_attachment, readable_references};
 use crate::errors::ToolError;
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::links::table::link_table;
 use crate::tools::structured::{output_schema, structured};

@@ -18,7 +18,7 @@ mod list;
 mod move_file;
 mod references;
 
-use crate::server::ToolDef;
+use crate::runtime::ToolDef;
 
 /// The attachment tools.
 pub fn tools() -> Vec<ToolDef> {

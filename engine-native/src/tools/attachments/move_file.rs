@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use super::get::not_an_attachment;
 use super::references::is_attachment;
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::{PathArg, ToolContext, ToolDef};
+use crate::runtime::{PathArg, ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::links::relink::{PlannedMove, RelinkPlan, commit, plan_moves};
 use crate::tools::links::table::complete_link_table;

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use engine_core::acl::AclOp;
 
 use crate::index::links::LinkTable;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 
 /// Whether `path` is an attachment: not a note, canvas or base.
 pub(super) fn is_attachment(path: &str) -> bool {

@@ -8,7 +8,7 @@ use super::args::CreateBase;
 use super::load::require_base_path;
 use super::written::{prepare, write_base};
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::VaultError;

@@ -9,7 +9,7 @@ use crate::bases::eval::FileFacts;
 use crate::bases::model::{Base, BaseError, read_base};
 use crate::errors::{ErrorCode, ToolError};
 use crate::frontmatter::parse_properties;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::links::table::link_table;
 use crate::tools::search::index_fault;
 use crate::tools::vault_error::tool_error_from_vault;

@@ -19,7 +19,7 @@ mod written;
 
 use engine_core::acl::AclOp;
 
-use crate::server::{PathArg, ToolDef};
+use crate::runtime::{PathArg, ToolDef};
 use crate::tools::args::{PATH_READ, PATH_READ_WRITE, input_schema};
 use crate::tools::structured::output_schema;
 

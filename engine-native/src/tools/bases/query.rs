@@ -10,7 +10,7 @@ use crate::bases::eval::Universe;
 use crate::bases::model::View;
 use crate::bases::query::run_view;
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::structured::structured;
 

@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::args::ReadBase;
 use super::load::load_base;
 use crate::errors::ToolError;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::structured::structured;
 

@@ -10,7 +10,7 @@ use super::args::{UpdateBase, ViewOp, ViewPatch};
 use super::load::{parse_base_text, read_base_text};
 use super::written::{prepare_update, write_base};
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::vault_error::check_expected;
 

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::load::parse_base_text;
 use crate::errors::ToolError;
 use crate::frontmatter::property_lines;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::structured::structured;
 use crate::tools::write_back::write_back;
 

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use super::outcome::{BulkResult, ItemResult, ItemStatus, finish};
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::output_schema;
 use crate::tools::vault_error::tool_error_from_vault;

@@ -14,7 +14,7 @@ mod create;
 mod outcome;
 mod set_property;
 
-use crate::server::ToolDef;
+use crate::runtime::ToolDef;
 
 /// The bulk note tools.
 pub fn tools() -> Vec<ToolDef> {

@@ -15,7 +15,7 @@ use super::outcome::{BulkResult, ItemResult, ItemStatus, finish};
 use crate::errors::{ErrorCode, ToolError};
 use crate::frontmatter::{Edit, apply};
 use crate::note::parse_note;
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
 use crate::tools::structured::output_schema;

@@ -10,7 +10,7 @@ use super::args::CreateCanvas;
 use super::load::{require_canvas_path, write_canvas_file};
 use super::model::{Canvas, new_item};
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::structured::structured;
 use crate::tools::vault_error::tool_error_from_vault;

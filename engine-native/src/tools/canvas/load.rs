@@ -4,7 +4,7 @@ use engine_core::acl::AclOp;
 
 use super::model::{Canvas, invalid};
 use crate::errors::ToolError;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::vault_error::{check_expected, tool_error_from_vault};
 use crate::tools::write_back::write_back;
 use crate::vault::WriteOutcome;

@@ -22,7 +22,7 @@ mod read;
 mod update;
 mod view;
 
-use crate::server::ToolDef;
+use crate::runtime::ToolDef;
 use crate::tools::args::{PATH_READ, PATH_READ_WRITE, input_schema};
 use crate::tools::structured::output_schema;
 

@@ -11,7 +11,7 @@ use super::args::QueryCanvas;
 use super::load::{load_canvas, require_canvas_path};
 use super::view::{NodeView, node_views};
 use crate::errors::ToolError;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::search::cursor_offset;
 use crate::tools::structured::structured;

@@ -8,7 +8,7 @@ use super::args::ReadCanvas;
 use super::load::load_canvas;
 use super::view::{EdgeView, NodeView, edge_views, node_views};
 use crate::errors::ToolError;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::structured::structured;
 

@@ -14,7 +14,7 @@ use super::args::{ItemPatch, UpdateCanvas};
 use super::load::{load_canvas, write_canvas_file};
 use super::model::{Item, field, id, new_item, patch_item};
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::structured::structured;
 

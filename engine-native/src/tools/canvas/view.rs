@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use super::model::{Canvas, Item, field, id, number};
 use crate::content::injection::ContentFlags;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use engine_core::acl::AclOp;
 
 /// Keys shown as typed fields (everything else is in `extra`).

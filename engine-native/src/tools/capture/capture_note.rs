@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::stamp::file_stamp;
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 use crate::tools::vault_error::tool_error_from_vault;

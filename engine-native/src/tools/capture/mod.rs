@@ -19,7 +19,7 @@ mod queue_note;
 mod queue_view;
 mod stamp;
 
-use crate::server::ToolDef;
+use crate::runtime::ToolDef;
 
 /// The capture tools.
 pub fn tools() -> Vec<ToolDef> {

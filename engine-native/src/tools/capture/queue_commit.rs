@@ -21,7 +21,7 @@ use super::queue_note::with_tags;
 use super::queue_view::readable;
 use crate::edits::{AppendAt, Edit, append};
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::{PathArg, ToolContext, ToolDef};
+use crate::runtime::{PathArg, ToolContext, ToolDef};
 use crate::store::{Capture, Commit, store_fault};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::memory::memory_folder;

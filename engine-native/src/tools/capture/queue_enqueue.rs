@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::queue_note::{MAX_TAGS, clean_tags, with_tags};
 use super::queue_view::CaptureView;
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::{PathArg, ToolContext, ToolDef};
+use crate::runtime::{PathArg, ToolContext, ToolDef};
 use crate::store::{NewCapture, StoreError, store_fault};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};

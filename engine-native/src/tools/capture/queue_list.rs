@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::queue_view::CaptureView;
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::store::{CaptureQueue, store_fault};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};

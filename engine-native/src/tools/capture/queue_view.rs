@@ -10,7 +10,7 @@ use engine_core::acl::AclOp;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::store::Capture;
 
 /// How many characters of the content a view shows when it does not show all of it.

@@ -4,7 +4,7 @@
 
 use engine_core::markdown::ChunkOptions;
 
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 
 /// Bytes of every response kept for what is not packed text (field names, lists, numbers).
 const RESERVED_BYTES: usize = 64 * 1024;
@@ -35,7 +35,11 @@ impl Budget {
         Budget {
             max_tokens,
             used_tokens: 0,
-            bytes_left: ctx.server().governor.limit().saturating_sub(RESERVED_BYTES),
+            bytes_left: ctx
+                .runtime()
+                .governor
+                .limit()
+                .saturating_sub(RESERVED_BYTES),
         }
     }
 

@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::budget::Budget;
 use super::note::read;
 use crate::errors::ToolError;
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 use crate::tools::vault_error::tool_error_from_vault;

@@ -19,7 +19,7 @@ use crate::errors::ToolError;
 use crate::index::semantic::SemanticError;
 use crate::index::snippet::snippet;
 use crate::note::title_of;
-use crate::server::{PathArg, ToolContext, ToolDef};
+use crate::runtime::{PathArg, ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::search::chunk_text;
 use crate::tools::structured::{output_schema, structured};

@@ -17,7 +17,7 @@ use super::searchable::Searchable;
 use crate::errors::ToolError;
 use crate::index::semantic::SemanticError;
 use crate::note::title_of;
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::links::table::link_table;
 use crate::tools::search::index_fault;

@@ -14,7 +14,7 @@ use crate::index::graph::{EXPANSION_BOOST, GraphHit, GraphQuery, MAX_HOPS, graph
 use crate::index::retrieve::Retrieval;
 use crate::index::semantic::SemanticError;
 use crate::note::title_of;
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::links::table::link_table;
 use crate::tools::search::cursor_offset;

@@ -19,7 +19,7 @@ mod graph_search;
 mod note;
 mod searchable;
 
-use crate::server::ToolDef;
+use crate::runtime::ToolDef;
 
 /// Every context tool.
 pub fn tools() -> Vec<ToolDef> {

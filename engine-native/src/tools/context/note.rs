@@ -5,7 +5,7 @@
 use engine_core::acl::AclOp;
 
 use crate::errors::ToolError;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::{NoteFile, TextFile};
 

@@ -9,7 +9,7 @@ use crate::errors::ToolError;
 use crate::index::VaultIndex;
 use crate::index::retrieve::{Retrieval, Retriever};
 use crate::index::semantic::{SemanticError, SemanticIndex};
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::search::{index_fault, readable_chunks};
 
 /// The bound vault's index and the vectors, if any.
@@ -23,7 +23,7 @@ pub(super) struct Searchable {
 impl Searchable {
     /// Opens the bound vault's index (and the vectors when a provider is configured).
     pub(super) fn open(ctx: &ToolContext<'_>) -> Result<Searchable, ToolError> {
-        let indexes = ctx.server().indexes();
+        let indexes = ctx.runtime().indexes();
         let index = indexes
             .vault(ctx.store(), ctx.vault_id())
             .map_err(index_fault)?;

@@ -17,7 +17,7 @@ pub(crate) mod scan;
 mod survey;
 mod update;
 
-use crate::server::ToolDef;
+use crate::runtime::ToolDef;
 use crate::tools::args::input_schema;
 use crate::tools::args::{PATH_READ, PATH_READ_WRITE};
 use crate::tools::structured::output_schema;

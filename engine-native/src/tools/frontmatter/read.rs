@@ -8,7 +8,7 @@ use super::note::read_for_tool;
 use super::results::{FrontmatterRead, PropertyEntry, PropertyRead};
 use crate::errors::ToolError;
 use crate::frontmatter::{self, PropertyType};
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::structured::structured;
 

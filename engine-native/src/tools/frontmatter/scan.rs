@@ -9,7 +9,7 @@ use super::note::read_text;
 use super::results::InvalidNote;
 use crate::errors::ToolError;
 use crate::frontmatter::{self, Frontmatter};
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::{EntryKind, VaultError};
 use engine_core::acl::AclOp;

@@ -12,7 +12,7 @@ use super::results::{PropertyList, PropertyMatch, PropertyMatches, PropertyUsage
 use super::scan::scan;
 use crate::errors::ToolError;
 use crate::frontmatter::{PropertyQuery, PropertyType};
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::structured::structured;
 

@@ -18,7 +18,7 @@ use super::results::FrontmatterUpdated;
 use crate::edits::preview;
 use crate::errors::ToolError;
 use crate::frontmatter::{Edit, apply};
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::structured::structured;
 use crate::tools::vault_error::{check_expected, tool_error_from_vault};

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::args::{Centrality, Measure};
 use super::view::GraphView;
 use crate::errors::ToolError;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::structured::structured;
 

@@ -16,7 +16,7 @@ use super::args::HealthScore;
 use super::cycles::cycles;
 use super::view::GraphView;
 use crate::errors::ToolError;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::structured::structured;
 

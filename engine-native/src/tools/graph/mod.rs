@@ -21,7 +21,7 @@ mod strength;
 pub(crate) mod view;
 mod walk;
 
-use crate::server::{PathArg, ToolDef};
+use crate::runtime::{PathArg, ToolDef};
 use crate::tools::args::{PATH_READ, input_schema};
 use crate::tools::structured::output_schema;
 use engine_core::acl::AclOp;
@@ -58,7 +58,7 @@ fn read_tool(
     keywords: &'static [&'static str],
     schemas: (serde_json::Value, Option<serde_json::Value>),
     path_args: &'static [PathArg],
-    handler: crate::server::Handler,
+    handler: crate::runtime::Handler,
 ) -> ToolDef {
     ToolDef::new(
         (name, title, description),

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::errors::{ErrorCode, ToolError};
 use crate::index::links::LinkTable;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::links::table::link_table;
 
 /// How one note links another.

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::args::{Direction, Neighbors, PathBetween};
 use super::view::{EdgeKind, GraphView};
 use crate::errors::ToolError;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::structured::structured;
 

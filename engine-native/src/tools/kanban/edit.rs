@@ -10,7 +10,7 @@ use super::args::{AddCard, MoveCard, Position};
 use super::board::{Board, insert_lines, line_break};
 use super::load::{BoardNote, load_board, write_board};
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::structured::structured;
 

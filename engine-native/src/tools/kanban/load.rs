@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::board::Board;
 use crate::errors::{ErrorCode, ToolError};
 use crate::frontmatter::property;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::vault_error::{check_expected, tool_error_from_vault};
 use crate::tools::write_back::write_back;
 use crate::vault::WriteOutcome;

@@ -15,7 +15,7 @@ mod edit;
 mod load;
 mod read;
 
-use crate::server::{Handler, PathArg, Schemas, ToolDef};
+use crate::runtime::{Handler, PathArg, Schemas, ToolDef};
 use crate::tools::args::{PATH_READ, PATH_READ_WRITE, input_schema};
 use crate::tools::structured::output_schema;
 

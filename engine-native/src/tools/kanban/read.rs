@@ -9,7 +9,7 @@ use super::args::{ListBoards, ReadBoard};
 use super::board::Board;
 use super::load::{load_board, parse_board};
 use crate::errors::ToolError;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::search::{cursor_offset, index_fault};
 use crate::tools::structured::structured;

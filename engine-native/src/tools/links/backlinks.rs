@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::table::{Page, default_limit, existing_note, link_table, page};
 use crate::errors::ToolError;
 use crate::index::links::ResolvedLink;
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{PATH_READ, input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 use crate::vault::TextFile;

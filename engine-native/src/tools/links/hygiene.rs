@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::table::{Page, default_limit, link_table, page};
 use crate::errors::ToolError;
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 

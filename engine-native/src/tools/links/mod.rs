@@ -31,7 +31,7 @@ mod rewrite_link;
 pub(crate) mod table;
 mod vault_tree;
 
-use crate::server::ToolDef;
+use crate::runtime::ToolDef;
 
 /// The link tools.
 pub fn tools() -> Vec<ToolDef> {

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::table::{existing_note, link_table};
 use crate::errors::ToolError;
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{PATH_READ, input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 

@@ -24,7 +24,7 @@ use super::relink::{RelinkPlan, commit};
 use super::table::{complete_link_table, existing_note};
 use crate::errors::{ErrorCode, ToolError};
 use crate::index::links::LinkTable;
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{PATH_READ_WRITE, input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 use crate::tools::vault_error::{check_expected, tool_error_from_vault};

@@ -26,7 +26,7 @@ use serde_json::{Value, json};
 
 use crate::errors::{ErrorCode, ToolError};
 use crate::index::links::LinkTable;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::links::table::vault_files;
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::{NoteFile, TextFile, WriteOptions};

@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use super::table::link_table;
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::{PathArg, ToolContext, ToolDef};
+use crate::runtime::{PathArg, ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 

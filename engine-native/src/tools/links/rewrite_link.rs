@@ -30,7 +30,7 @@ use super::relink::{RelinkPlan, all_link_spans, commit};
 use super::table::{complete_link_table, vault_files};
 use crate::errors::{ErrorCode, ToolError};
 use crate::index::links::{LinkTable, ResolvedLink};
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 use crate::tools::vault_error::tool_error_from_vault;

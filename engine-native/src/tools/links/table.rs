@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::errors::{ErrorCode, ToolError};
 use crate::index::links::LinkTable;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::search::{cursor_offset, index_fault, scan_notes};
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::EntryKind;
@@ -25,7 +25,7 @@ pub(super) fn default_limit() -> usize {
 
 /// The resolved link table of the call's vault (kept until the index changes).
 pub(crate) fn link_table(ctx: &ToolContext<'_>) -> Result<Arc<LinkTable>, ToolError> {
-    ctx.server()
+    ctx.runtime()
         .indexes()
         .links()
         .get(ctx.store(), ctx.vault_id(), || {
@@ -46,7 +46,7 @@ const SCAN_POLL: Duration = Duration::from_millis(20);
 /// (retryable); a vault never indexed (`index.scanOnStart` off) is scanned first, so no
 /// incoming link is missed.
 pub(crate) fn complete_link_table(ctx: &ToolContext<'_>) -> Result<Arc<LinkTable>, ToolError> {
-    let indexes = ctx.server().indexes();
+    let indexes = ctx.runtime().indexes();
     let deadline = Instant::now() + SCAN_WAIT;
     let status = loop {
         let status = indexes

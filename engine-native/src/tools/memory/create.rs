@@ -14,7 +14,7 @@ use super::entity_note::{
 };
 use crate::errors::{ErrorCode, ToolError};
 use crate::memory::{EntityType, Observation, Relation, new_entity_text};
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
 use crate::tools::structured::{output_schema, structured};

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::entity_note::{entity_path, read_entity_note};
 use crate::errors::ToolError;
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::links::table::link_table;
 use crate::tools::structured::{output_schema, structured};

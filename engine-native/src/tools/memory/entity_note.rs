@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::calendar::Date;
 use crate::errors::{ErrorCode, ToolError};
 use crate::memory::{Entity, read_entity};
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
 use crate::tools::frontmatter::note::{NoteText, read_text};
 use crate::tools::vault_error::tool_error_from_vault;

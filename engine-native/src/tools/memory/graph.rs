@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::entity_note::{entity_path, memory_folder, read_entity_note, readable_target};
 use crate::errors::ToolError;
 use crate::memory::{EntityType, read_entity};
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::frontmatter::note::read_text;
 use crate::tools::links::table::link_table;

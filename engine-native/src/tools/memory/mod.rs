@@ -28,7 +28,7 @@ mod search;
 
 pub(crate) use entity_note::memory_folder;
 
-use crate::server::ToolDef;
+use crate::runtime::ToolDef;
 
 /// The memory tools.
 pub fn tools() -> Vec<ToolDef> {

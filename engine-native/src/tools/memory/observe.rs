@@ -11,7 +11,7 @@ use super::entity_note::{
 };
 use crate::errors::ToolError;
 use crate::memory::{Observation, add_observation};
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 

@@ -14,7 +14,7 @@ use super::entity_note::{
 use crate::errors::ToolError;
 use crate::frontmatter::FrontmatterError;
 use crate::memory::{RelationEdit, link, unlink};
-use crate::server::{Handler, ToolContext, ToolDef};
+use crate::runtime::{Handler, ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
 use crate::tools::structured::{output_schema, structured};

@@ -15,7 +15,7 @@ use super::entity_note::{EntityNote, entity_path, read_entity_note, write_entity
 use crate::errors::{ErrorCode, ToolError};
 use crate::frontmatter::{self, Edit};
 use crate::memory::{Entity, retitle};
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
 use crate::tools::links::relink::{NoteChange, PlannedMove, RelinkPlan, commit, plan_moves};

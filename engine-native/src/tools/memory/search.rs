@@ -12,7 +12,7 @@ use super::entity_note::memory_folder;
 use crate::errors::ToolError;
 use crate::index::snippet::Snippet;
 use crate::memory::{EntityType, Observation, read_entity};
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::frontmatter::note::read_text;
 use crate::tools::search::{Found, SearchMode, SearchVault, search};

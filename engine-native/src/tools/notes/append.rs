@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::edit_flow::{EditRequest, apply_edit, edit_tool};
 use crate::edits::{AppendAt, append};
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::structured;
 

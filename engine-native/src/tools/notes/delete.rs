@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::note_text::mutation_failed;
 use crate::errors::ToolError;
-use crate::server::{PathArg, ToolContext, ToolDef};
+use crate::runtime::{PathArg, ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 

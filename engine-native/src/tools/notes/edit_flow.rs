@@ -13,7 +13,7 @@ use super::edit_error::tool_error_from_edit;
 use super::note_text::{in_style, mutation_failed, read_text};
 use crate::edits::{CONFIRM_LINES, Edit, EditError, preview};
 use crate::errors::ToolError;
-use crate::server::{Handler, ToolContext, ToolDef};
+use crate::runtime::{Handler, ToolContext, ToolDef};
 use crate::tools::args::PATH_READ_WRITE;
 use crate::tools::structured::output_schema;
 use crate::tools::vault_error::check_expected;

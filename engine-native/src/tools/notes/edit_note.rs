@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::edit_flow::{EditRequest, apply_edit, edit_tool};
 use super::line_patch::{LineOp, apply_line_ops};
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::structured;
 

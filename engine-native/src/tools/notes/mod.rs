@@ -12,7 +12,7 @@
 //! Notes are handed out and taken as text with LF line breaks and without a BOM; every write
 //! puts back the BOM and line endings the note had ([`crate::vault::TextFile`]).
 //!
-//! [`ToolContext::confirm`]: crate::server::ToolContext::confirm
+//! [`ToolContext::confirm`]: crate::runtime::ToolContext::confirm
 
 mod append;
 mod delete;
@@ -29,7 +29,7 @@ mod read_many;
 mod transfer;
 mod write;
 
-use crate::server::ToolDef;
+use crate::runtime::ToolDef;
 
 pub use read_many::MAX_PATHS;
 

@@ -10,7 +10,7 @@ use super::edit_flow::{EditRequest, apply_edit, apply_note_edit, edit_tool};
 use crate::edits::{Edit, PatchTarget, patch};
 use crate::errors::{ErrorCode, ToolError};
 use crate::frontmatter::{Edit as FrontmatterEdit, apply as apply_frontmatter};
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
 use crate::tools::structured::structured;

@@ -11,7 +11,7 @@ use super::note_text::{NoteText, line_ending_name, read_text};
 use crate::content::injection::ContentFlags;
 use crate::edits::{ReadTarget, read_range};
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::PATH_READ;
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};

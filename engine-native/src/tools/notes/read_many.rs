@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::note_text::read_text;
 use super::read::{NoteRead, select};
 use crate::errors::ToolError;
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 

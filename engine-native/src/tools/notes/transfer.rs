@@ -19,7 +19,7 @@ use engine_core::links::Moves;
 
 use super::note_text::{mutation_failed, read_if_exists};
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::{PathArg, ToolContext, ToolDef};
+use crate::runtime::{PathArg, ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::links::relink::{PlannedMove, RelinkPlan, commit, plan_moves, plan_relink};
 use crate::tools::links::table::{complete_link_table, vault_files};

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use super::note_text::{in_style, mutation_failed, read_if_exists};
 use crate::edits::preview;
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::{PathArg, ToolContext, ToolDef};
+use crate::runtime::{PathArg, ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 use crate::tools::vault_error::check_expected;

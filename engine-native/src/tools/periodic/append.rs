@@ -13,7 +13,7 @@ use super::note_io::{create_note, initial_text, read_note};
 use crate::edits::{AppendAt, append};
 use crate::errors::{ErrorCode, ToolError};
 use crate::periodic::{Period, SettingsSource};
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 use crate::tools::vault_error::check_expected;

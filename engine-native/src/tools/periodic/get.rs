@@ -11,7 +11,7 @@ use super::note_io::{create_note, initial_text, read_note, state_of};
 use super::result::PeriodicNote;
 use crate::errors::{ErrorCode, ToolError};
 use crate::periodic::Period;
-use crate::server::{Handler, ToolContext, ToolDef};
+use crate::runtime::{Handler, ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 

@@ -12,7 +12,7 @@ use super::locate::layout_of;
 use crate::calendar::Date;
 use crate::errors::{ErrorCode, ToolError};
 use crate::periodic::{Period, SettingsSource};
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 use crate::tools::vault_error::tool_error_from_vault;

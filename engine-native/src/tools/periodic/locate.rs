@@ -9,7 +9,7 @@ use engine_core::acl::AclOp;
 use crate::calendar::Date;
 use crate::errors::{ErrorCode, ToolError};
 use crate::periodic::{NoteLayout, NoteName, Period, resolve};
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::ObsidianSetting;
 

@@ -17,7 +17,7 @@ mod locate;
 mod note_io;
 mod result;
 
-use crate::server::ToolDef;
+use crate::runtime::ToolDef;
 
 /// The periodic note tools.
 pub fn tools() -> Vec<ToolDef> {

@@ -14,7 +14,7 @@ use crate::index::semantic::{Coverage, SemanticError};
 use crate::index::{
     EmbeddingStatus, IndexError, ScanReport, VaultIndex, embedding_status, lexical_reason,
 };
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::search::{index_fault, readable_chunks};
 use crate::tools::structured::{output_schema, structured};
@@ -149,7 +149,7 @@ pub(super) fn status_tool() -> ToolDef {
 fn index_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let _: NoArgs = parse(args)?;
     let started = ctx.clock().now_ms();
-    let indexes = ctx.server().indexes();
+    let indexes = ctx.runtime().indexes();
     let embeddings = &ctx.served().config().config.embeddings;
     let (report, notes) = scan_notes(ctx)?;
     // Progress continues past the notes with the chunks still to embed, counting only the
@@ -210,7 +210,7 @@ fn index_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
 pub(crate) fn scan_notes(ctx: &ToolContext<'_>) -> Result<(ScanReport, u64), ToolError> {
     let mut notes = 0;
     let report = ctx
-        .server()
+        .runtime()
         .indexes()
         .scan(
             ctx.store(),
@@ -257,7 +257,7 @@ fn get_index_status(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErr
         })
         .collect();
     let embeddings = embedding_status(
-        ctx.server().indexes(),
+        ctx.runtime().indexes(),
         ctx.store(),
         ctx.vault_id(),
         ctx.served().config(),
@@ -278,7 +278,7 @@ fn get_index_status(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErr
 
 /// The live index of the call's vault.
 fn open_index(ctx: &ToolContext<'_>) -> Result<Arc<VaultIndex>, ToolError> {
-    ctx.server()
+    ctx.runtime()
         .indexes()
         .vault(ctx.store(), ctx.vault_id())
         .map_err(index_fault)

@@ -13,7 +13,7 @@ use super::{cursor_offset, folder_prefix, index_fault};
 use crate::content::injection::ContentFlags;
 use crate::errors::ToolError;
 use crate::index::snippet::Snippet;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::structured::structured;
 
 /// Matching lines per page when no `limit` is given.
@@ -91,7 +91,7 @@ pub(super) fn run(
         .skip(offset)
         .collect();
     let scanning = ctx
-        .server()
+        .runtime()
         .indexes()
         .vault(ctx.store(), ctx.vault_id())
         .map_err(index_fault)?

@@ -22,7 +22,7 @@ use engine_core::rank::Visible;
 
 use crate::errors::{ErrorCode, ToolError};
 use crate::index::lexical::LexicalView;
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::store::StoreError;
 
 /// Every search tool.
@@ -66,7 +66,7 @@ pub(crate) fn cursor_offset(cursor: Option<&str>) -> Result<usize, ToolError> {
 }
 
 /// The stored text of chunk `chunk_id` (empty when it is gone: a note changed meanwhile).
-pub(crate) fn chunk_text(ctx: &crate::server::ToolContext<'_>, chunk_id: i64) -> String {
+pub(crate) fn chunk_text(ctx: &crate::runtime::ToolContext<'_>, chunk_id: i64) -> String {
     ctx.store()
         .note_index()
         .chunk_text(chunk_id)

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::line_search::{self, DEFAULT_LIMIT, LineResults};
 use super::matching::{Budget, Pattern};
 use crate::errors::ToolError;
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::output_schema;
 

@@ -27,7 +27,7 @@ use crate::index::semantic::{SemanticError, SemanticIndex};
 use crate::index::snippet::{Snippet, snippet};
 use crate::index::{VaultIndex, lexical_reason};
 use crate::note::title_of;
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::links::table::link_table;
 use crate::tools::search::matching::Pattern;
@@ -265,7 +265,7 @@ pub(crate) fn search(
         ctx,
         folder: args.folder.as_deref().map(folder_prefix),
     };
-    let indexes = ctx.server().indexes();
+    let indexes = ctx.runtime().indexes();
     let index = indexes
         .vault(ctx.store(), ctx.vault_id())
         .map_err(index_fault)?;
@@ -478,7 +478,7 @@ fn rerank_head(
     hits: &[NoteHit],
     texts: &HashMap<i64, String>,
 ) -> (Reranked, Option<Vec<f32>>) {
-    let model = match ctx.server().indexes().reranker(config) {
+    let model = match ctx.runtime().indexes().reranker(config) {
         Ok(model) => model,
         Err(error) => {
             let report = Reranked {

@@ -18,8 +18,8 @@ use crate::content::injection::ContentFlags;
 use crate::errors::ToolError;
 use crate::index::snippet::snippet;
 use crate::note::title_of;
-use crate::server::ToolContext;
-use crate::tools::companion::run_dql;
+use crate::runtime::ToolContext;
+use crate::tools::obsidian::run_dql;
 
 /// One page of results and whether more follow.
 pub(super) struct Page {

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::answer::{SessionAnswer, check_session_id, session_error};
 use crate::calendar::rfc3339_utc;
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 
@@ -45,7 +45,7 @@ fn end_session(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let vault = ctx.vault_id();
     let ts = rfc3339_utc(ctx.clock().now_seconds());
     let info = ctx
-        .server()
+        .runtime()
         .sessions()
         .end(vault, &ctx.caller().id, args.session_id.as_deref(), &ts)
         .map_err(|error| match &args.session_id {

@@ -17,7 +17,7 @@ mod end;
 mod start;
 mod traces;
 
-use crate::server::ToolDef;
+use crate::runtime::ToolDef;
 
 /// The session tools.
 pub fn tools() -> Vec<ToolDef> {

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::answer::{SessionAnswer, session_error};
 use crate::calendar::rfc3339_utc;
 use crate::errors::ToolError;
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::sessions::StartRecord;
 use crate::store::{new_session_id, store_fault};
 use crate::tools::args::{input_schema, parse};
@@ -50,11 +50,11 @@ pub(super) fn tool() -> ToolDef {
 
 fn start_session(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: StartSession = parse(args)?;
-    let sessions = ctx.server().sessions();
+    let sessions = ctx.runtime().sessions();
     let now = ctx.clock().now_seconds();
-    let cutoff = ctx.server().trace_retention_cutoff();
+    let cutoff = ctx.runtime().trace_retention_cutoff();
     if let Err(error) = sessions.prune(ctx.vault_id(), &cutoff) {
-        ctx.server().metrics().record_bookkeeping_fault();
+        ctx.runtime().metrics().record_bookkeeping_fault();
         tracing::warn!(
             vault = ctx.vault_id(),
             "old session traces were not deleted ({error})"

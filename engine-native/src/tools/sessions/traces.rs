@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::answer::{check_session_id, session_error};
 use crate::calendar::Date;
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::sessions::{Record, StartRecord, TraceOutcome, read_session};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::search::cursor_offset;
@@ -148,7 +148,7 @@ fn get_session_traces(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolE
         .as_deref()
         .map(|to| bound(to, "T23:59:59Z"))
         .transpose()?;
-    let sessions = ctx.server().sessions();
+    let sessions = ctx.runtime().sessions();
     let (vault, caller) = (ctx.vault_id(), ctx.caller().id.as_str());
     let failed = |error: std::io::Error| {
         session_error(

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::content::injection::ContentFlags;
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::{PathArg, ToolContext, ToolDef};
+use crate::runtime::{PathArg, ToolContext, ToolDef};
 use crate::store::SnapshotInfo;
 use crate::store::store_fault;
 use crate::tools::args::{input_schema, parse};

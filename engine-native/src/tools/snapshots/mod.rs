@@ -16,7 +16,7 @@ mod restore;
 mod restore_note;
 mod undo;
 
-use crate::server::ToolDef;
+use crate::runtime::ToolDef;
 
 /// The snapshot tools.
 pub fn tools() -> Vec<ToolDef> {

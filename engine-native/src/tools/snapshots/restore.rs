@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::store::Snapshot;
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::{NoteFile, VaultError, WriteOptions};

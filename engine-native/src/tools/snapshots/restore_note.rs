@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::restore::{FileRestore, apply_all, find, plan};
 use crate::edits::preview;
 use crate::errors::ToolError;
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 

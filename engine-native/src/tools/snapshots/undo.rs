@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::restore::{FileRestore, Planned, apply_all, plan};
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::store::store_fault;
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::gfm::{Align, Table, find_tables, render};
 use crate::edits::Edit;
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::{Handler, ToolContext, ToolDef};
+use crate::runtime::{Handler, ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::notes::edit_flow::{EditRequest, apply_note_edit, edit_tool};
 use crate::tools::structured::structured;

@@ -33,7 +33,7 @@ use engine_core::acl::AclOp;
 use super::parse::{ParsedTags, parse_tags};
 use super::scan::{markdown_files, read_note};
 use crate::errors::ToolError;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::vault::{Entry, racy_since};
 
 /// A note's file as listed: what its kept tags are validated by.

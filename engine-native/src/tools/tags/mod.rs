@@ -23,7 +23,7 @@ mod rename;
 mod scan;
 mod write;
 
-use crate::server::{Handler, Naming, PathArg, Schemas, ToolDef};
+use crate::runtime::{Handler, Naming, PathArg, Schemas, ToolDef};
 use crate::tools::args::{PATH_READ, PATH_READ_WRITE, input_schema};
 use crate::tools::structured::output_schema;
 

@@ -10,7 +10,7 @@ use super::args::{FindByTag, ListTags, NoteTagsArgs};
 use super::cache::readable_note_tags;
 use super::parse::{WrittenTag, is_under, key_of, read_tags};
 use crate::errors::ToolError;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
 use crate::tools::frontmatter::note::read_text;

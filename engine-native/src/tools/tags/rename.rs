@@ -19,7 +19,7 @@ use super::edit::rename;
 use super::parse::{is_under, key_of, valid_tag};
 use super::scan::tagged_notes;
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::structured::structured;
 use crate::tools::vault_error::tool_error_from_vault;

@@ -7,7 +7,7 @@ use engine_core::acl::AclOp;
 
 use super::parse::{NoteTags, parse_tags};
 use crate::errors::ToolError;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::frontmatter::note::{NoteText, read_text};
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::vault::{Entry, EntryKind, VaultError};

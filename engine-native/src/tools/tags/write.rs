@@ -14,7 +14,7 @@ use super::parse::valid_tag;
 use crate::edits::preview;
 use crate::errors::ToolError;
 use crate::frontmatter::FrontmatterError;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
 use crate::tools::frontmatter::note::read_text;

@@ -15,7 +15,7 @@ use super::item::{TaskFilter, read_item};
 use super::results::TaskList;
 use crate::errors::ToolError;
 use crate::index::task_table::IndexedTask;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::search::{cursor_offset, index_fault};
 use crate::tools::structured::structured;
@@ -28,7 +28,7 @@ pub(super) fn list_tasks(ctx: &ToolContext<'_>, args: Value) -> Result<Value, To
     let limit = args.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
     let prefix = args.path_prefix.as_deref().unwrap_or("");
     let table = ctx
-        .server()
+        .runtime()
         .indexes()
         .tasks()
         .get(ctx.store(), ctx.vault_id())

@@ -9,7 +9,7 @@ mod list;
 mod results;
 mod update;
 
-use crate::server::ToolDef;
+use crate::runtime::ToolDef;
 use crate::tools::args::{PATH_READ_WRITE, input_schema};
 use crate::tools::structured::output_schema;
 

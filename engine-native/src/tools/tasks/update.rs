@@ -17,7 +17,7 @@ use super::item::{date_arg, task_item};
 use super::results::TaskUpdated;
 use crate::calendar::Date;
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::task_line::{DateField, StatusType, TaskFields, edit};
 use crate::tools::args::parse;
 use crate::tools::structured::structured;

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::relations::{relations, resolve};
 use crate::errors::ToolError;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::store::NoteFacts;
 use crate::tools::args::parse;
 use crate::tools::links::table::{DEFAULT_LIMIT, Page, existing_note, link_table, page};

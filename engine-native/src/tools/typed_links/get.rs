@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::relations::{Status, TypedLink, relations, resolve};
 use crate::errors::ToolError;
 use crate::frontmatter;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
 use crate::tools::frontmatter::note::read_text;

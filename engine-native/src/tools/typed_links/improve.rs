@@ -18,7 +18,7 @@ use super::declared::declared_types;
 use crate::edits::preview;
 use crate::errors::ToolError;
 use crate::frontmatter::{self, Edit, apply};
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
 use crate::tools::frontmatter::note::read_text;

@@ -26,7 +26,7 @@ mod suggest;
 mod validate;
 mod vocabulary;
 
-use crate::server::{Handler, PathArg, Schemas, ToolDef};
+use crate::runtime::{Handler, PathArg, Schemas, ToolDef};
 use crate::tools::args::{PATH_READ, PATH_READ_WRITE, input_schema};
 use crate::tools::structured::output_schema;
 

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::vocabulary::{is_relation_key, may_hold_relations};
 use crate::note::{strings_in, subpath_text};
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 
 /// One relation as written: a property and one note reference in its value.
 #[derive(Debug, Clone, PartialEq, Eq)]

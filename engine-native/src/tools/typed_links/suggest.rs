@@ -24,7 +24,7 @@ use super::relations::{relations, resolve};
 use super::vocabulary::{GENERIC_RELATION, PART_OF};
 use crate::errors::ToolError;
 use crate::frontmatter;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
 use crate::tools::frontmatter::note::read_text;

@@ -15,7 +15,7 @@ use super::check::{Issue, note_issues};
 use super::declared::{DeclaredType, declared_types};
 use crate::errors::{ErrorCode, ToolError};
 use crate::frontmatter;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
 use crate::tools::frontmatter::note::read_text;

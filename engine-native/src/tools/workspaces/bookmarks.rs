@@ -20,7 +20,7 @@ use serde_json::{Map, Value, json};
 use super::args::{AddBookmark, BookmarkKind, NoArgs, RemoveBookmark};
 use super::json_file::{BOOKMARKS_FILE, JsonFile, bad_file, read_json, write_json};
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::structured::structured;
 use crate::tools::vault_error::tool_error_from_vault;

@@ -9,7 +9,7 @@ use engine_core::acl::AclOp;
 use serde_json::{Map, Value};
 
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::ordered_json::{Json, pretty};
 use crate::tools::vault_error::tool_error_from_vault;
 use crate::tools::write_back::write_back;

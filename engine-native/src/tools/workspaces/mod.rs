@@ -18,7 +18,7 @@ mod bookmarks;
 mod json_file;
 mod layouts;
 
-use crate::server::{Handler, ToolDef};
+use crate::runtime::{Handler, ToolDef};
 use crate::tools::args::input_schema;
 use crate::tools::structured::output_schema;
 

@@ -2,7 +2,7 @@
 
 use engine_core::acl::AclOp;
 use obsidian_tc::errors::{ErrorCode, ToolError};
-use obsidian_tc::server::{PathArg, ToolContext, ToolDef};
+use obsidian_tc::runtime::{PathArg, ToolContext, ToolDef};
 use serde_json::{Value, json};
 
 use crate::support::dispatch::{Fixture, caller, path_tool};
@@ -78,7 +78,7 @@ fn deletes_outside_delete_paths_are_denied_after_approval() {
     let gated = fx.err("delete_note", args.clone(), ErrorCode::ElicitRequired);
     let hash = gated.details["args_hash"].as_str().unwrap().to_owned();
     fx.server
-        .server()
+        .runtime()
         .store()
         .elicit()
         .approve(&hash, None, None, 300, fx.now_s())

@@ -8,7 +8,7 @@ mod paths;
 
 use obsidian_tc::auth::Caller;
 use obsidian_tc::errors::ErrorCode;
-use obsidian_tc::server::Visibility;
+use obsidian_tc::runtime::Visibility;
 use serde_json::json;
 
 use crate::support::dispatch::{Fixture, assert_known_keywords, caller};
@@ -26,7 +26,7 @@ fn unknown_hidden_and_disabled_tools_all_answer_not_found() {
     assert_eq!(disabled.details, json!({"name": "get_vault"}));
     let listed: Vec<&str> = fx
         .server
-        .server()
+        .runtime()
         .registry()
         .visible_tools(&Caller::stdio())
         .iter()
@@ -57,7 +57,7 @@ fn scope_denied_tools_are_unlisted_but_answer_forbidden_with_required() {
     let reader = caller("alice", &["read:notes"], None);
     assert_eq!(
         fx.server
-            .server()
+            .runtime()
             .registry()
             .visibility("delete_note", &reader),
         Visibility::ScopeDenied {
@@ -167,7 +167,7 @@ fn read_only_vault_refuses_mutating_tools_before_anything_else() {
 #[test]
 fn annotations_follow_the_gate_predicates() {
     let fx = Fixture::new(json!({}));
-    let registry = fx.server.server().registry();
+    let registry = fx.server.runtime().registry();
     let hints = |name: &str| registry.get(name).unwrap().annotations();
     assert!(hints("read_note").read_only_hint && !hints("read_note").destructive_hint);
     assert!(!hints("delete_note").read_only_hint && hints("delete_note").destructive_hint);
@@ -183,7 +183,7 @@ fn annotations_follow_the_gate_predicates() {
 #[test]
 fn every_tool_schema_is_a_closed_object_the_validator_understands() {
     let fx = Fixture::new(json!({}));
-    for tool in fx.server.server().registry().tools() {
+    for tool in fx.server.runtime().registry().tools() {
         let schema = &tool.def.input_schema;
         assert_eq!(schema["type"], "object", "{}", tool.name());
         assert_eq!(schema["additionalProperties"], false, "{}", tool.name());

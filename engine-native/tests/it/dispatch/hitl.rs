@@ -30,7 +30,7 @@ fn delete_needs_an_approval_that_is_single_use_and_bound_to_the_call() {
     assert_eq!(pending[0].request.caller, "stdio");
 
     fx.server
-        .server()
+        .runtime()
         .store()
         .elicit()
         .approve(&gated.args_hash, None, None, 300, fx.now_s())
@@ -67,7 +67,7 @@ fn approvals_are_bound_to_the_caller() {
     );
     let hash = gated.details["args_hash"].as_str().unwrap();
     fx.server
-        .server()
+        .runtime()
         .store()
         .elicit()
         .approve(hash, None, Some("alice"), 300, fx.now_s())
@@ -84,7 +84,7 @@ fn a_minted_token_passes_once_and_is_not_part_of_the_hash() {
     let plain = fx.call(&stdio, "delete_note", json!({"path": "a.md"}));
     let token = fx
         .server
-        .server()
+        .runtime()
         .store()
         .elicit()
         .mint(
@@ -122,7 +122,7 @@ fn a_stale_expected_sha256_refuses_the_delete() {
     let gated = fx.err("delete_note", args.clone(), ErrorCode::ElicitRequired);
     let hash = gated.details["args_hash"].as_str().unwrap();
     fx.server
-        .server()
+        .runtime()
         .store()
         .elicit()
         .approve(hash, None, None, 300, fx.now_s())

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use obsidian_tc::auth::Caller;
 use obsidian_tc::errors::{ErrorCode, ToolError};
-use obsidian_tc::server::{ToolContext, ToolDef};
+use obsidian_tc::runtime::{ToolContext, ToolDef};
 use serde_json::{Value, json};
 
 use crate::support::dispatch::Fixture;
@@ -148,7 +148,7 @@ fn a_failure_before_the_handler_releases_the_key() {
     assert_eq!(runs(&fx), 0);
     let hash = gated.details["args_hash"].as_str().unwrap();
     fx.server
-        .server()
+        .runtime()
         .store()
         .elicit()
         .approve(hash, None, None, 300, fx.now_s())

@@ -2,7 +2,7 @@
 //! does not fit its tool's output schema fails the call's test, whichever test makes the call.
 
 use obsidian_tc::errors::ToolError;
-use obsidian_tc::server::{ToolContext, ToolDef};
+use obsidian_tc::runtime::{ToolContext, ToolDef};
 use serde_json::{Value, json};
 
 use crate::support::dispatch::Fixture;

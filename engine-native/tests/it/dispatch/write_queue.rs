@@ -8,7 +8,7 @@ use std::time::Duration;
 use engine_core::hash::sha256_hex;
 use obsidian_tc::auth::Caller;
 use obsidian_tc::errors::{ErrorCode, ToolError};
-use obsidian_tc::server::{ToolContext, ToolDef};
+use obsidian_tc::runtime::{ToolContext, ToolDef};
 use serde_json::{Value, json};
 
 use crate::support::dispatch::{Fixture, path_tool};

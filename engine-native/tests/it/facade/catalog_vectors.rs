@@ -6,7 +6,7 @@ use std::cell::Cell;
 use std::sync::Arc;
 
 use obsidian_tc::errors::ToolError;
-use obsidian_tc::server::{CatalogDocument, CatalogSet, CatalogVectors};
+use obsidian_tc::runtime::{CatalogDocument, CatalogSet, CatalogVectors};
 use obsidian_tc::store::Store;
 
 use crate::support::store::{db_path, open};

@@ -16,7 +16,7 @@ use crate::support::dispatch::Fixture;
 const TRIAD_BUDGET_BYTES: usize = 4096;
 
 fn listing(fx: &Fixture, mode: FacadeMode) -> Vec<McpTool> {
-    advertised_tools(&fx.server.server().registry(), &Caller::stdio(), mode)
+    advertised_tools(&fx.server.runtime().registry(), &Caller::stdio(), mode)
 }
 
 /// The bytes of the `tools/list` result as it goes on the wire.

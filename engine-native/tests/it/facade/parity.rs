@@ -8,7 +8,7 @@ use obsidian_tc::auth::Caller;
 use obsidian_tc::dispatch::CallOutcome;
 use obsidian_tc::errors::ErrorCode;
 use obsidian_tc::facade::reads_only;
-use obsidian_tc::server::Tool;
+use obsidian_tc::runtime::Tool;
 use obsidian_tc::store::Event;
 use serde_json::{Value, json};
 
@@ -41,7 +41,7 @@ enum Step {
 /// The domain tool of `tool` (an unknown tool goes through `notes`).
 fn domain_of(fx: &Fixture, tool: &str) -> &'static str {
     fx.server
-        .server()
+        .runtime()
         .registry()
         .get(tool)
         .map_or("notes", |tool| tool.def.domain)
@@ -126,7 +126,7 @@ fn run(
 /// `call_read_capability` may carry them all.
 fn read_only_steps(steps: &[Step]) -> bool {
     let fx = Fixture::new(json!({}));
-    let registry = fx.server.server().registry();
+    let registry = fx.server.runtime().registry();
     steps.iter().all(|step| match step {
         Step::Call(_, tool, _) => registry.get(tool).is_none_or(reads_only),
         Step::ApproveLast => true,
@@ -356,7 +356,7 @@ fn empty_calls(keep: &dyn Fn(&Tool) -> bool) -> Vec<Step> {
     let fx = Fixture::new(json!({}));
     let names: Vec<&'static str> = fx
         .server
-        .server()
+        .runtime()
         .registry()
         .visible_tools(&Caller::stdio())
         .into_iter()

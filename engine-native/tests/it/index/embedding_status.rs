@@ -96,7 +96,7 @@ fn a_loaded_model_reports_chunks_to_embed_with_an_eta_then_ready() {
 
     // New notes scanned but not embedded yet.
     notes(&fx, &["Boats", "Trains"]);
-    let server = fx.server.server();
+    let server = fx.server.runtime();
     let served = server.served();
     let entry = served.vault("main").expect("vault main");
     server

@@ -1,4 +1,4 @@
-//! Prometheus metrics (`obsidian_tc::server::metrics`, `GET /metrics` of
+//! Prometheus metrics (`obsidian_tc::runtime::metrics`, `GET /metrics` of
 //! `obsidian_tc::mcp::http::metrics_route`, `obsidian-tc metrics` of `obsidian_tc::cli::metrics`):
 //! a scripted session's counters over real HTTP, who may scrape, and the cache's report.
 //! Every exposition is checked with `promtool check metrics` (Debian's `prometheus`

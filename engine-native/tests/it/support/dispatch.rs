@@ -12,8 +12,8 @@ use obsidian_tc::config::{ConfigOrigin, LoadInput, load};
 use obsidian_tc::dispatch::register_builtin;
 use obsidian_tc::dispatch::{CallOutcome, Dispatcher};
 use obsidian_tc::errors::{ErrorCode, ToolError};
+use obsidian_tc::runtime::{Handler, ManualClock, Naming, Registry, ToolDef};
 use obsidian_tc::schema::validate::KNOWN_KEYWORDS;
-use obsidian_tc::server::{Handler, ManualClock, Naming, Registry, ToolDef};
 use obsidian_tc::store::{LoggedEvent, PendingElicit};
 use serde_json::{Value, json};
 use tempfile::TempDir;
@@ -127,7 +127,7 @@ impl Fixture {
     pub fn events(&self) -> Vec<LoggedEvent> {
         let mut events = self
             .server
-            .server()
+            .runtime()
             .store()
             .events()
             .recent(None, 1000)
@@ -140,7 +140,7 @@ impl Fixture {
     /// any caller, for 300 s).
     pub fn approve(&self, args_hash: &str) {
         self.server
-            .server()
+            .runtime()
             .store()
             .elicit()
             .approve(args_hash, None, None, 300, self.now_s())
@@ -150,7 +150,7 @@ impl Fixture {
     /// The pending approval requests (and unused approved tokens) of `vault`, or of all.
     pub fn pending_elicits(&self, vault: Option<&str>) -> Vec<PendingElicit> {
         self.server
-            .server()
+            .runtime()
             .store()
             .elicit()
             .list(vault, self.now_s())
@@ -167,7 +167,7 @@ impl Fixture {
     }
 
     pub fn clock_ms(&self) -> u64 {
-        use obsidian_tc::server::Clock;
+        use obsidian_tc::runtime::Clock;
         self.clock.now_ms()
     }
 }

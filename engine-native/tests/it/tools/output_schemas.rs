@@ -30,7 +30,7 @@ fn call_checked(fx: &Fixture, tool: &str, args: Value) -> Value {
 fn assert_fits_output_schema(fx: &Fixture, tool: &str, result: &Value) {
     let schema = fx
         .server
-        .server()
+        .runtime()
         .registry()
         .get(tool)
         .and_then(|tool| tool.def.output_schema.clone())
@@ -79,7 +79,7 @@ fn a_result_that_breaks_the_schema_is_caught() {
     let fx = fixture();
     let schema = fx
         .server
-        .server()
+        .runtime()
         .registry()
         .get("read_notes")
         .and_then(|tool| tool.def.output_schema.clone())
@@ -100,7 +100,7 @@ fn delete_note_fits_its_schema_after_approval() {
     let hash = gated.details["args_hash"].as_str().expect("args hash");
     let now = fx.now_s();
     fx.server
-        .server()
+        .runtime()
         .store()
         .elicit()
         .approve(hash, Some("main"), Some(&Caller::stdio().id), 300, now)

@@ -456,7 +456,7 @@ fn callers_undo_their_own_changes_and_never_see_hidden_snapshots() {
     );
     let hidden = fx
         .server
-        .server()
+        .runtime()
         .store()
         .snapshots()
         .list("main", Some("Private/p.md"), 10, None)

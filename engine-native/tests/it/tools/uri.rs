@@ -274,7 +274,7 @@ fn a_caller_without_scopes_may_generate_uris() {
         .result
         .expect("scope-free");
     assert_eq!(out["uri"], "obsidian://search?vault=main&query=x");
-    let registry = fx.server.server().registry();
+    let registry = fx.server.runtime().registry();
     let tool = registry.get("generate_uri").expect("registered");
     assert!(tool.annotations().read_only_hint);
     assert!(!tool.needs_confirmation());

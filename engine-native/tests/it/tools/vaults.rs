@@ -9,8 +9,8 @@ use obsidian_tc::auth::Caller;
 use obsidian_tc::config::{ConfigOrigin, LoadInput, load};
 use obsidian_tc::dispatch::Dispatcher;
 use obsidian_tc::errors::ErrorCode;
+use obsidian_tc::runtime::ManualClock;
 use obsidian_tc::schema::validate::schema_problems;
-use obsidian_tc::server::ManualClock;
 use serde_json::{Value, json};
 
 use crate::support::cache_home::cache_env;
@@ -53,7 +53,7 @@ fn reload_adds_removes_and_changes_vaults_for_the_next_call() {
             ]
         }),
     );
-    let before = fx.server.server().served();
+    let before = fx.server.runtime().served();
 
     let report = fx.ok("reload_vault", json!({}));
     assert_eq!(report["added"], json!(["third"]));
@@ -88,7 +88,7 @@ fn reload_adds_removes_and_changes_vaults_for_the_next_call() {
 #[test]
 fn reload_applies_tool_visibility_and_moves_the_tool_list_generation() {
     let fx = fixture();
-    let mut generations = fx.server.server().watch_tool_list();
+    let mut generations = fx.server.runtime().watch_tool_list();
     write_config(
         &fx,
         json!({
@@ -122,7 +122,7 @@ fn reload_reports_keys_that_need_a_restart() {
     );
     let report = fx.ok("reload_vault", json!({}));
     assert_eq!(report["restart_required"], json!(["idempotencyTtlSeconds"]));
-    assert_eq!(fx.server.server().config().config.elicit_ttl_seconds, 30);
+    assert_eq!(fx.server.runtime().config().config.elicit_ttl_seconds, 30);
 }
 
 #[test]
@@ -197,13 +197,13 @@ fn a_zero_config_server_reopens_its_vault_folder() {
 fn reset_vault_cache_needs_a_human_then_drops_only_that_vaults_rows() {
     let fx = fixture();
     fx.write("main", "kept.md", "still here\n");
-    seed_vault_rows(fx.server.server().store(), "main", fx.now_s());
-    seed_vault_rows(fx.server.server().store(), "other", fx.now_s());
+    seed_vault_rows(fx.server.runtime().store(), "main", fx.now_s());
+    seed_vault_rows(fx.server.runtime().store(), "other", fx.now_s());
     let args = json!({"vault": "main"});
     let gated = fx.call(&Caller::stdio(), "reset_vault_cache", args.clone());
     let error = gated.result.expect_err("destructive: HITL");
     assert_eq!(error.code, ErrorCode::ElicitRequired);
-    let (other_events, _) = vault_rows(fx.server.server().store(), "other", fx.now_s());
+    let (other_events, _) = vault_rows(fx.server.runtime().store(), "other", fx.now_s());
 
     fx.approve(&gated.args_hash);
     let result = fx.ok("reset_vault_cache", args);
@@ -217,7 +217,7 @@ fn reset_vault_cache_needs_a_human_then_drops_only_that_vaults_rows() {
     assert_eq!(deleted["notes"], json!(0));
 
     // The other vault keeps its rows; the vault's files are untouched.
-    let store = fx.server.server().store();
+    let store = fx.server.runtime().store();
     assert_eq!(vault_rows(store, "other", fx.now_s()), (other_events, 1));
     assert!(fx.exists("main", "kept.md"));
     // Only the reset call's own audit row is left for main.
@@ -229,7 +229,7 @@ fn reset_vault_cache_needs_a_human_then_drops_only_that_vaults_rows() {
 #[test]
 fn every_admin_and_vault_result_fits_its_output_schema() {
     let fx = Fixture::new(json!({"acl": {"readPaths": ["**"]}, "throttle": {"enabled": false}}));
-    let registry = fx.server.server().registry();
+    let registry = fx.server.runtime().registry();
     let calls = [
         ("server_health", json!({})),
         ("list_vaults", json!({})),

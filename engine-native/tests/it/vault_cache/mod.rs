@@ -11,7 +11,7 @@ use std::sync::Arc;
 use obsidian_tc::auth::Caller;
 use obsidian_tc::config::{ConfigOrigin, LoadInput, LoadedConfig, load};
 use obsidian_tc::dispatch::Dispatcher;
-use obsidian_tc::server::ManualClock;
+use obsidian_tc::runtime::ManualClock;
 use obsidian_tc::store::{IdempotencyPolicy, Store};
 use obsidian_tc::vault_cache::{Record, VAULT_ID_FILE, place, read_id, read_record};
 use serde_json::{Value, json};

@@ -341,7 +341,7 @@ fn an_overflow_after_a_keyed_write_leaves_the_key_indeterminate() {
 fn mint(fx: &Fixture, vault: &str, args: &Value, caller: &str, ttl: i64) -> String {
     let hash = engine_core::hash::args_hash("delete_note", args).expect("args hash");
     fx.server
-        .server()
+        .runtime()
         .store()
         .elicit()
         .mint(

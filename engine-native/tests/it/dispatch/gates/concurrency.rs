@@ -172,7 +172,7 @@ fn a_key_held_by_a_running_call_answers_in_flight_through_append_note() {
     // Another server process has claimed the key and is still running the call.
     let hash = engine_core::hash::args_hash("append_note", &args).expect("args hash");
     fx.server
-        .server()
+        .runtime()
         .store()
         .idempotency()
         .claim("main", "k-held", "append_note", &hash, fx.now_s())
@@ -192,7 +192,7 @@ fn a_key_held_by_a_running_call_answers_in_flight_through_append_note() {
         "size": 11, "lines_added": 1, "lines_removed": 0
     });
     fx.server
-        .server()
+        .runtime()
         .store()
         .idempotency()
         .complete("main", "k-held", &recorded.to_string(), fx.now_s())

@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 
 use obsidian_tc::dispatch::CallOutcome;
-use obsidian_tc::server::Tool;
+use obsidian_tc::runtime::Tool;
 use serde_json::Value;
 
 use super::args::{arguments, fixture_path};
@@ -68,7 +68,7 @@ struct ReadTool {
 
 /// The tools that do not write, from the registry.
 fn read_tools(fx: &Fixture) -> Vec<ReadTool> {
-    let server = fx.server.server();
+    let server = fx.server.runtime();
     server
         .registry()
         .tools()

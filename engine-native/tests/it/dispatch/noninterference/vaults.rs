@@ -131,7 +131,7 @@ impl Variant {
 fn jwt_caller(fx: &Fixture) -> Caller {
     let mut scopes: Vec<String> = fx
         .server
-        .server()
+        .runtime()
         .registry()
         .tools()
         .flat_map(|tool| tool.scopes.iter().map(ToString::to_string))

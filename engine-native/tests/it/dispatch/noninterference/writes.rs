@@ -31,7 +31,7 @@ const MISSING: &str = "Secret/nothing-here.md";
 
 /// The answer to `tool` with every path argument set to `path`, as compared text.
 fn refusal(fx: &crate::support::dispatch::Fixture, tool: &str, path: &str) -> (String, bool) {
-    let server = fx.server.server();
+    let server = fx.server.runtime();
     let registry = server.registry();
     let schema = &registry.get(tool).expect("registered").def.input_schema;
     let args = arguments(schema, path);
@@ -60,7 +60,7 @@ fn redact(mut details: Value, path: &str) -> Value {
 #[test]
 fn mutating_tools_refuse_a_hidden_path_alike_whether_it_exists_or_not() {
     let [fx, _] = pair(Variant::FolderAcl);
-    let server = fx.server.server();
+    let server = fx.server.runtime();
     let mutating: Vec<&'static str> = server
         .registry()
         .tools()

@@ -238,7 +238,7 @@ fn list_notes_shows_and_counts_only_readable_notes() {
 fn output_schemas_require_only_the_fields_every_result_has() {
     let fx = fixture();
     fx.write("main", "Guide.md", NOTE);
-    let registry = fx.server.server().registry();
+    let registry = fx.server.runtime().registry();
     let whole = fx.ok("read_note", json!({"path": "Guide.md"}));
     let page = fx.ok("list_notes", json!({}));
     for (tool, result) in [("read_note", &whole), ("list_notes", &page)] {

@@ -26,7 +26,7 @@ fn fixture() -> Fixture {
 
 fn traces_dir(fx: &Fixture, vault: &str) -> PathBuf {
     fx.server
-        .server()
+        .runtime()
         .config()
         .cache_dir()
         .join("traces")
@@ -378,7 +378,7 @@ fn sessions_older_than_the_retention_are_deleted() {
     // the maintenance sweep deletes what has aged since, in every vault
     fx.ok("start_session", json!({"vault": "other"}));
     fx.clock.advance(3 * DAY_MS);
-    assert_eq!(fx.server.server().sweep_traces().expect("sweep"), 3);
+    assert_eq!(fx.server.runtime().sweep_traces().expect("sweep"), 3);
     assert!(trace_files(&fx, "main").is_empty());
     assert!(trace_files(&fx, "other").is_empty());
     // the deleted open session is no longer traced into: a new one starts

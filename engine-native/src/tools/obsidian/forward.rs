@@ -1,4 +1,4 @@
-//! The one body of every bridge tool: the call's companion, ready for the plugin the tool
+//! The one body of every Obsidian tool: the call's companion, ready for the plugin the tool
 //! needs, then the tool's route with the validated arguments, within the route's timeout.
 
 use std::sync::Arc;
@@ -11,12 +11,12 @@ use crate::companion::errors::{no_companion, tc_bridge_missing};
 use crate::companion::{CallFailure, Needs, VaultCompanion};
 use crate::config::VaultConfig;
 use crate::errors::ToolError;
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 
 use super::args::BridgeCall;
 
-/// The handler of the bridge tool whose arguments are `T`.
+/// The handler of the Obsidian tool whose arguments are `T`.
 pub(crate) fn forward<T: BridgeCall>(
     ctx: &ToolContext<'_>,
     args: Value,
@@ -109,7 +109,7 @@ pub(crate) fn vault_config<'d>(ctx: &ToolContext<'d>) -> Result<&'d VaultConfig,
 /// The companion of the vault the call in `ctx` is bound to, or the `plugin_missing` error
 /// saying why it has none.
 fn companion_for(ctx: &ToolContext<'_>) -> Result<Arc<VaultCompanion>, ToolError> {
-    ctx.server()
+    ctx.runtime()
         .companions()
         .of(vault_config(ctx)?)
         .map_err(|absent| no_companion(ctx.vault_id(), ctx.vault().root(), &absent))

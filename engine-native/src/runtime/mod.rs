@@ -1,24 +1,24 @@
-//! The server the tools run in: the tool contract and the state every call shares.
+//! The runtime the tools run in: the tool contract and the state every call shares.
 //!
 //! - [`tool`]: what a tool declares ([`ToolDef`]) and the predicates the gates and the
 //!   annotations derive from ([`Tool`]); [`registry`]: the registered tools and who sees
 //!   which (`toolVisibility`).
 //! - [`context`]: [`ToolContext`], what a handler may use during one call.
-//! - [`state`]: [`Server`], the store, indexes, companions, governor, clock and counters;
+//! - [`state`]: [`Runtime`], the store, indexes, companions, governor, clock and counters;
 //!   [`served`]: the configuration, tools and vaults a call takes when it starts.
 //! - [`reload`]: the configuration read again and swapped in for later calls.
 //! - `approval`: a human's approval of one exact call (HITL), consumed once.
-//! - [`cache_sweep`]: one maintenance sweep of the cache database.
+//! - [`retention`]: the configured retention applied (one sweep of the cache database and of
+//!   the session traces).
 //! - [`catalog_vectors`]: the tool catalog's embeddings, for `find_capability`.
 //! - [`clock`], [`metrics`], [`progress`]: the time source, the call counters and Prometheus
 //!   metrics, and progress reports of long calls.
 //!
-//! The dispatch pipeline above runs each call against a [`Server`]; the tools below it see
+//! The dispatch pipeline above runs each call against a [`Runtime`]; the tools below it see
 //! only their [`ToolContext`]. The transports produce a [`crate::auth::Caller`] and never
 //! show tools a token.
 
 mod approval;
-pub mod cache_sweep;
 pub mod catalog_vectors;
 pub mod clock;
 pub mod context;
@@ -26,6 +26,7 @@ pub mod metrics;
 pub mod progress;
 pub mod registry;
 pub mod reload;
+pub mod retention;
 pub mod served;
 pub mod state;
 pub mod tool;
@@ -42,7 +43,7 @@ pub use progress::Progress;
 pub use registry::{Registry, RegistryError, Visibility};
 pub use reload::{RELOADED_KEYS, ReloadReport};
 pub use served::{Served, StartError, VaultEntry};
-pub use state::Server;
+pub use state::Runtime;
 pub use tool::{
     Annotations, ELICIT_TOKEN_ARG, Handler, IDEMPOTENCY_KEY_ARG, Naming, PathArg, Precheck,
     Schemas, Tool, ToolDef, VAULT_ARG,

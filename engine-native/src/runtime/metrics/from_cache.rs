@@ -5,12 +5,12 @@
 //! the index gauges from the stored index. What only a running process knows (throttle trips,
 //! HITL waits, sessions, the live index's queue, the process itself) is left out.
 
-use crate::server::metrics::exposition::set_index_gauges;
-use crate::server::metrics::families::{Families, exposition};
-use crate::server::metrics::{CallRecord, OK_CODE, call_labels};
-use crate::server::state::Server;
+use crate::runtime::metrics::exposition::set_index_gauges;
+use crate::runtime::metrics::families::{Families, exposition};
+use crate::runtime::metrics::{CallRecord, OK_CODE, call_labels};
+use crate::runtime::state::Runtime;
 
-impl Server {
+impl Runtime {
     /// The Prometheus text (format 0.0.4) of this server's cache database.
     pub fn cache_metrics_text(&self) -> Result<String, String> {
         let families = Families::new();

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::companion::CapabilityReport;
 use crate::errors::ToolError;
-use crate::server::{ToolContext, ToolDef};
+use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::args::{input_schema, parse};
 use crate::tools::structured::{output_schema, structured};
 
@@ -34,7 +34,7 @@ refresh,
 fn refresh(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let RefreshArgs {} = parse(args)?;
     let state = ctx
-        .server()
+        .runtime()
         .companions()
         .of(vault_config(ctx)?)
         .map(|companion| companion.refresh());

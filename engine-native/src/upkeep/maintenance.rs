@@ -1,5 +1,5 @@
-//! The maintenance task of a running server: [`crate::server::Server::sweep_cache`] and
-//! [`crate::server::Server::sweep_traces`] one interval after start and every interval
+//! The maintenance task of a running server: [`crate::runtime::Runtime::sweep_cache`] and
+//! [`crate::runtime::Runtime::sweep_traces`] one interval after start and every interval
 //! after, until shutdown; the counts go to the log (stderr).
 
 use std::sync::Arc;
@@ -37,7 +37,7 @@ pub async fn run_maintenance(
         }
         let dispatcher = Arc::clone(&dispatcher);
         let sweep = move || {
-            let server = dispatcher.server();
+            let server = dispatcher.runtime();
             (server.sweep_cache(), server.sweep_traces())
         };
         let (cache, traces) = match tokio::task::spawn_blocking(sweep).await {

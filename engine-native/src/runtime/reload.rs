@@ -1,4 +1,4 @@
-//! [`Server::reload`]: the configuration read again from where it came from, and the new
+//! [`Runtime::reload`]: the configuration read again from where it came from, and the new
 //! vaults, ACLs and tool visibility swapped in for the calls that start afterwards. The cache
 //! database is not touched.
 
@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 
 use crate::config::{ConfigErrors, LoadedConfig, ServerConfig};
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::served::{Served, StartError};
-use crate::server::state::Server;
+use crate::runtime::served::{Served, StartError};
+use crate::runtime::state::Runtime;
 
 /// The top-level config keys a reload applies; a change to any other key is reported as
 /// needing a restart.
@@ -37,12 +37,12 @@ pub struct ReloadReport {
     pub message: String,
 }
 
-impl Server {
+impl Runtime {
     /// Loads the configuration again (the file re-read, the start's environment and flags) and
     /// swaps in its vaults, ACLs and tool visibility for every call that starts afterwards;
     /// calls in flight finish with what they started with. A configuration that does not
     /// load, or a vault that does not open, changes nothing. When the tool visibility changed,
-    /// the tool-list generation ([`Server::watch_tool_list`]) moves on.
+    /// the tool-list generation ([`Runtime::watch_tool_list`]) moves on.
     pub fn reload(&self) -> Result<ReloadReport, ToolError> {
         let _one_at_a_time = self
             .reload_lock

@@ -7,7 +7,7 @@ use engine_core::acl::AclOp;
 use serde_json::{Value, json};
 
 use crate::errors::{ErrorCode, ToolError};
-use crate::server::ToolContext;
+use crate::runtime::ToolContext;
 use crate::tools::args::parse;
 use crate::tools::vault_error::tool_error_from_vault;
 

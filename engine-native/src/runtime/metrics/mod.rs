@@ -27,7 +27,7 @@ use serde::Serialize;
 
 pub use families::Families;
 
-use crate::server::tool::Tool;
+use crate::runtime::tool::Tool;
 use crate::throttle::rate_class;
 
 /// The outcome label of a successful call.

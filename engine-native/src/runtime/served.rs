@@ -10,7 +10,7 @@ use engine_core::acl::{AclConfig, AclConfigError, AclOp, AclPolicy, CaseMode};
 use crate::auth::Caller;
 use crate::config::{LoadedConfig, ServerConfig, VaultConfig};
 use crate::errors::ToolError;
-use crate::server::registry::{Registry, RegistryError};
+use crate::runtime::registry::{Registry, RegistryError};
 use crate::store::StoreError;
 use crate::vault::{Vault, VaultError, VaultOptions};
 use crate::vault_cache::VaultCacheError;

@@ -17,7 +17,7 @@ const DAY_MS: u64 = 86_400_000;
 
 /// One row of every vault-scoped table for `vault`, at the fixture's clock.
 fn seed(fx: &Fixture, vault: &str) {
-    let store = fx.server.server().store();
+    let store = fx.server.runtime().store();
     support::store::seed_vault_rows(store, vault, fx.now_s());
     store
         .notes()
@@ -39,7 +39,7 @@ fn delete_vault_rows_drops_every_table_of_one_vault_only() {
     let fx = Fixture::new(json!({}));
     seed(&fx, "main");
     seed(&fx, "other");
-    let store = fx.server.server().store();
+    let store = fx.server.runtime().store();
     assert_eq!(
         store.delete_vault_rows("main").expect("reset"),
         VaultRowCounts {
@@ -69,7 +69,7 @@ fn the_sweep_uses_the_clock_and_the_configured_retention() {
     // A day less a second: the 5-minute approval request has expired, the 24 h key has not.
     fx.clock.advance(DAY_MS - 1000);
     assert_eq!(
-        fx.server.server().sweep_cache().expect("sweep"),
+        fx.server.runtime().sweep_cache().expect("sweep"),
         SweepCounts {
             idempotency_keys: 0,
             elicit_tokens: 1,
@@ -81,7 +81,7 @@ fn the_sweep_uses_the_clock_and_the_configured_retention() {
     // Two days and a second: the key has expired and the event is past the 2-day retention.
     fx.clock.advance(DAY_MS + 2000);
     assert_eq!(
-        fx.server.server().sweep_cache().expect("sweep"),
+        fx.server.runtime().sweep_cache().expect("sweep"),
         SweepCounts {
             idempotency_keys: 1,
             elicit_tokens: 0,
@@ -118,7 +118,7 @@ async fn the_task_sweeps_every_interval_and_stops_on_cancel() {
     ));
     let swept = async {
         while !server
-            .server()
+            .runtime()
             .store()
             .events()
             .recent(None, 10)
@@ -133,7 +133,7 @@ async fn the_task_sweeps_every_interval_and_stops_on_cancel() {
         .expect("the task swept the old event");
     assert!(
         server
-            .server()
+            .runtime()
             .store()
             .elicit()
             .list(None, 0)

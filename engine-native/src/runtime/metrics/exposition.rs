@@ -5,11 +5,11 @@
 use std::collections::BTreeMap;
 use std::sync::PoisonError;
 
-use crate::server::metrics::families::{Families, exposition};
-use crate::server::state::Server;
+use crate::runtime::metrics::families::{Families, exposition};
+use crate::runtime::state::Runtime;
 use crate::store::IndexCounts;
 
-impl Server {
+impl Runtime {
     /// The Prometheus text (format 0.0.4) of this server, `http_sessions` being how many MCP
     /// sessions the HTTP transport has open. The index gauges are read first.
     pub fn metrics_text(&self, http_sessions: usize) -> Result<String, String> {

@@ -9,18 +9,18 @@ use serde_json::Value;
 use crate::auth::Caller;
 use crate::config::VaultConfig;
 use crate::errors::ToolError;
-use crate::server::approval::{Approval, ApprovalFor};
-use crate::server::clock::Clock;
-use crate::server::progress::Progress;
-use crate::server::served::{Served, VaultEntry};
-use crate::server::state::Server;
-use crate::server::tool::Tool;
+use crate::runtime::approval::{Approval, ApprovalFor};
+use crate::runtime::clock::Clock;
+use crate::runtime::progress::Progress;
+use crate::runtime::served::{Served, VaultEntry};
+use crate::runtime::state::Runtime;
+use crate::runtime::tool::Tool;
 use crate::store::Store;
 use crate::vault::Vault;
 
 /// The context of one tool call, built by dispatch after vault binding.
 pub struct ToolContext<'d> {
-    server: &'d Server,
+    runtime: &'d Runtime,
     served: &'d Served,
     caller: &'d Caller,
     tool: &'d Tool,
@@ -33,7 +33,7 @@ pub struct ToolContext<'d> {
 
 impl<'d> ToolContext<'d> {
     pub(crate) fn new(
-        server: &'d Server,
+        runtime: &'d Runtime,
         served: &'d Served,
         caller: &'d Caller,
         tool: &'d Tool,
@@ -42,7 +42,7 @@ impl<'d> ToolContext<'d> {
         approval: Option<Approval>,
     ) -> ToolContext<'d> {
         ToolContext {
-            server,
+            runtime,
             served,
             caller,
             tool,
@@ -97,7 +97,7 @@ impl<'d> ToolContext<'d> {
 
     /// The cache database.
     pub fn store(&self) -> &'d Store {
-        &self.server.store
+        &self.runtime.store
     }
 
     /// Who is calling.
@@ -134,7 +134,7 @@ impl<'d> ToolContext<'d> {
 
     /// The time source.
     pub fn clock(&self) -> &'d dyn Clock {
-        self.server.clock.as_ref()
+        self.runtime.clock.as_ref()
     }
 
     /// The configuration, tools and vaults this call started with (a reload during the call
@@ -144,8 +144,8 @@ impl<'d> ToolContext<'d> {
     }
 
     /// The state every call shares (store, indexes, companions; admin tools report on it).
-    pub fn server(&self) -> &'d Server {
-        self.server
+    pub fn runtime(&self) -> &'d Runtime {
+        self.runtime
     }
 
     /// Conditional confirmation: passes when the call carries a valid `elicit_token` or the
@@ -158,7 +158,7 @@ impl<'d> ToolContext<'d> {
             args_hash: self.args_hash,
             caller: &self.caller.id,
         };
-        self.server
+        self.runtime
             .obtain_approval(&call, self.take_approval(), proposed_change)
     }
 

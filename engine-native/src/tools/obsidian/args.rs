@@ -1,4 +1,4 @@
-//! The arguments of each bridge tool (the JSON TC Bridge's route takes, field for field) and
+//! The arguments of each Obsidian tool (the JSON TC Bridge's route takes, field for field) and
 //! the route each one calls, as [`BridgeCall`]s.
 
 use std::collections::BTreeMap;
@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::companion::Needs;
 
-/// A bridge tool's arguments and where they go.
+/// An Obsidian tool's arguments and where they go.
 pub(crate) trait BridgeCall: DeserializeOwned + Serialize + JsonSchema {
     /// The route under `/obsidian-tc/v1`.
     const ROUTE: &'static str;
@@ -65,11 +65,11 @@ const OMNISEARCH: Needs = Needs {
 };
 
 /// Implements [`BridgeCall`] for `$args` on `$route`, with the optional settings after it.
-macro_rules! bridge_call {
+macro_rules! obsidian_call {
     ($args:ty, $route:literal $(, $key:ident = $value:expr)* $(,)?) => {
         impl BridgeCall for $args {
             const ROUTE: &'static str = $route;
-            $(const $key: bridge_call!(@type $key) = $value;)*
+            $(const $key: obsidian_call!(@type $key) = $value;)*
         }
     };
     (@type NEEDS) => { Option<Needs> };
@@ -89,7 +89,7 @@ pub(crate) struct ListCommands {
     #[schemars(range(min = 1, max = 1000))]
     pub limit: Option<u32>,
 }
-bridge_call!(ListCommands, "/commands/list");
+obsidian_call!(ListCommands, "/commands/list");
 
 /// `execute_command`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -99,7 +99,7 @@ pub(crate) struct ExecuteCommand {
     #[schemars(length(min = 1))]
     pub id: String,
 }
-bridge_call!(ExecuteCommand, "/commands/execute");
+obsidian_call!(ExecuteCommand, "/commands/execute");
 
 /// `search_dql`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -112,7 +112,7 @@ pub(crate) struct SearchDql {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<String>,
 }
-bridge_call!(SearchDql, "/dataview/dql", NEEDS = Some(DATAVIEW));
+obsidian_call!(SearchDql, "/dataview/dql", NEEDS = Some(DATAVIEW));
 
 /// `validate_dql`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -122,7 +122,7 @@ pub(crate) struct ValidateDql {
     #[schemars(length(min = 1))]
     pub query: String,
 }
-bridge_call!(ValidateDql, "/dataview/validate", NEEDS = Some(DATAVIEW));
+obsidian_call!(ValidateDql, "/dataview/validate", NEEDS = Some(DATAVIEW));
 
 /// `eval_dataview_field`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -135,7 +135,7 @@ pub(crate) struct EvalDataviewField {
     #[schemars(length(min = 1))]
     pub expression: String,
 }
-bridge_call!(EvalDataviewField, "/dataview/eval", NEEDS = Some(DATAVIEW));
+obsidian_call!(EvalDataviewField, "/dataview/eval", NEEDS = Some(DATAVIEW));
 
 /// `tasks_filter` (every filter optional, combined with AND).
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -174,13 +174,13 @@ pub(crate) struct TasksFilter {
     #[schemars(range(min = 1, max = 1000))]
     pub limit: Option<u32>,
 }
-bridge_call!(TasksFilter, "/tasks/filter", NEEDS = Some(TASKS));
+obsidian_call!(TasksFilter, "/tasks/filter", NEEDS = Some(TASKS));
 
 /// `list_templates`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ListTemplates {}
-bridge_call!(ListTemplates, "/templater/list", NEEDS = Some(TEMPLATER));
+obsidian_call!(ListTemplates, "/templater/list", NEEDS = Some(TEMPLATER));
 
 /// `execute_template`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -193,7 +193,7 @@ pub(crate) struct ExecuteTemplate {
     #[schemars(length(min = 1))]
     pub target: String,
 }
-bridge_call!(
+obsidian_call!(
     ExecuteTemplate,
     "/templater/execute",
     NEEDS = Some(TEMPLATER),
@@ -204,7 +204,7 @@ bridge_call!(
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ListQuickaddActions {}
-bridge_call!(
+obsidian_call!(
     ListQuickaddActions,
     "/quickadd/actions",
     NEEDS = Some(QUICKADD)
@@ -225,7 +225,7 @@ pub(crate) struct TriggerQuickadd {
     #[schemars(range(min = 1, max = 600))]
     pub timeout_seconds: Option<u32>,
 }
-bridge_call!(
+obsidian_call!(
     TriggerQuickadd,
     "/quickadd/trigger",
     NEEDS = Some(QUICKADD),
@@ -240,7 +240,7 @@ pub(crate) struct OcrAttachment {
     #[schemars(length(min = 1))]
     pub path: String,
 }
-bridge_call!(
+obsidian_call!(
     OcrAttachment,
     "/ocr/attachment",
     NEEDS = Some(TEXT_EXTRACTOR),
@@ -262,7 +262,7 @@ pub(crate) struct OcrBulk {
     #[schemars(range(min = 1, max = 500))]
     pub limit: Option<u32>,
 }
-bridge_call!(
+obsidian_call!(
     OcrBulk,
     "/ocr/bulk",
     NEEDS = Some(TEXT_EXTRACTOR),
@@ -291,7 +291,7 @@ pub(crate) struct ReadExcalidraw {
     #[serde(default)]
     pub source: ExcalidrawSource,
 }
-bridge_call!(ReadExcalidraw, "/excalidraw/read", NEEDS = Some(EXCALIDRAW));
+obsidian_call!(ReadExcalidraw, "/excalidraw/read", NEEDS = Some(EXCALIDRAW));
 
 /// `create_excalidraw`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -305,7 +305,7 @@ pub(crate) struct CreateExcalidraw {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub elements: Option<Vec<Value>>,
 }
-bridge_call!(
+obsidian_call!(
     CreateExcalidraw,
     "/excalidraw/write",
     NEEDS = Some(EXCALIDRAW),
@@ -326,7 +326,7 @@ pub(crate) struct UpdateExcalidraw {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub remove: Option<Vec<String>>,
 }
-bridge_call!(
+obsidian_call!(
     UpdateExcalidraw,
     "/excalidraw/write",
     NEEDS = Some(EXCALIDRAW),
@@ -337,7 +337,7 @@ bridge_call!(
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct MakemdListSpaces {}
-bridge_call!(MakemdListSpaces, "/makemd/spaces", NEEDS = Some(MAKEMD));
+obsidian_call!(MakemdListSpaces, "/makemd/spaces", NEEDS = Some(MAKEMD));
 
 /// `makemd_query`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -350,7 +350,7 @@ pub(crate) struct MakemdQuery {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub table: Option<String>,
 }
-bridge_call!(MakemdQuery, "/makemd/query", NEEDS = Some(MAKEMD));
+obsidian_call!(MakemdQuery, "/makemd/query", NEEDS = Some(MAKEMD));
 
 /// `search_omnisearch`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -364,7 +364,7 @@ pub(crate) struct SearchOmnisearch {
     #[schemars(range(min = 1, max = 200))]
     pub limit: Option<u32>,
 }
-bridge_call!(
+obsidian_call!(
     SearchOmnisearch,
     "/omnisearch/search",
     NEEDS = Some(OMNISEARCH)
@@ -378,7 +378,7 @@ pub(crate) struct ResolveDailyNote {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date: Option<String>,
 }
-bridge_call!(ResolveDailyNote, "/daily-notes/resolve");
+obsidian_call!(ResolveDailyNote, "/daily-notes/resolve");
 
 /// `get_active_note`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -388,7 +388,7 @@ pub(crate) struct GetActiveNote {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub include_content: Option<bool>,
 }
-bridge_call!(GetActiveNote, "/notes/active");
+obsidian_call!(GetActiveNote, "/notes/active");
 
 /// `open_note`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -401,4 +401,4 @@ pub(crate) struct OpenNote {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub new_tab: Option<bool>,
 }
-bridge_call!(OpenNote, "/notes/open");
+obsidian_call!(OpenNote, "/notes/open");

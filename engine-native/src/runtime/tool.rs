@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::errors::ToolError;
-use crate::server::context::ToolContext;
+use crate::runtime::context::ToolContext;
 
 /// The argument carrying a human's approval token; stripped before hashing and validation.
 pub const ELICIT_TOKEN_ARG: &str = "elicit_token";

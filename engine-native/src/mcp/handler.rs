@@ -1,4 +1,4 @@
-//! [`McpServer`]: the rmcp server handler over the dispatcher, written by hand because the
+//! [`McpHandler`]: the rmcp server handler over the dispatcher, written by hand because the
 //! tool set comes from the registry at run time.
 
 use std::sync::Arc;
@@ -56,18 +56,18 @@ pub enum CallerSource {
 }
 
 /// The MCP server: cheap to clone, every clone shares the dispatcher; each HTTP session gets
-/// its own from [`McpServer::for_session`].
+/// its own from [`McpHandler::for_session`].
 #[derive(Debug, Clone)]
-pub struct McpServer {
+pub struct McpHandler {
     dispatcher: Arc<Dispatcher>,
     callers: CallerSource,
     log_level: SessionLogLevel,
 }
 
-impl McpServer {
+impl McpHandler {
     /// A server running calls through `dispatcher` for the callers `callers` yields.
-    pub fn new(dispatcher: Arc<Dispatcher>, callers: CallerSource) -> McpServer {
-        McpServer {
+    pub fn new(dispatcher: Arc<Dispatcher>, callers: CallerSource) -> McpHandler {
+        McpHandler {
             dispatcher,
             callers,
             log_level: SessionLogLevel::default(),
@@ -75,8 +75,8 @@ impl McpServer {
     }
 
     /// A handler for a new session: the same dispatcher and callers, no log level yet.
-    pub fn for_session(&self) -> McpServer {
-        McpServer {
+    pub fn for_session(&self) -> McpHandler {
+        McpHandler {
             log_level: SessionLogLevel::default(),
             ..self.clone()
         }
@@ -121,7 +121,7 @@ impl McpServer {
     }
 }
 
-impl McpServer {
+impl McpHandler {
     /// Runs `work` on the dispatcher on a blocking thread (resource requests run tools).
     async fn blocking<T: Send + 'static>(
         &self,
@@ -196,7 +196,7 @@ pub(crate) async fn forward_to_subscription(
     }
 }
 
-impl ServerHandler for McpServer {
+impl ServerHandler for McpHandler {
     #[allow(deprecated)] // `logging`, see `mcp::logging`
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
@@ -214,7 +214,7 @@ impl ServerHandler for McpServer {
     /// Once the client is initialized, watch the tool list for it (a reload that changes
     /// the tool visibility notifies every connected client).
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        let generations = self.dispatcher.server().watch_tool_list();
+        let generations = self.dispatcher.runtime().watch_tool_list();
         tokio::spawn(forward_tool_list_changes(context.peer, generations));
     }
 
@@ -224,7 +224,7 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
         let caller = self.caller(&context)?;
-        let served = self.dispatcher.server().served();
+        let served = self.dispatcher.runtime().served();
         let mode = served.config().config.tool_facade.mode;
         let tools = advertised_tools(served.registry(), &caller, mode);
         Ok(ListToolsResult::with_all_items(tools))
@@ -288,7 +288,7 @@ impl ServerHandler for McpServer {
             Err(error) => {
                 let ttl = Duration::from_secs(
                     self.dispatcher
-                        .server()
+                        .runtime()
                         .served()
                         .config()
                         .config
@@ -318,7 +318,7 @@ impl ServerHandler for McpServer {
     /// Runs one accepted subscription: tool-list changes until the client ends it.
     async fn listen(&self, subscription: SubscriptionContext) -> Result<(), McpError> {
         if subscription.accepted().tools_list_changed == Some(true) {
-            let generations = self.dispatcher.server().watch_tool_list();
+            let generations = self.dispatcher.runtime().watch_tool_list();
             forward_to_subscription(&subscription, generations).await;
         } else {
             subscription.cancelled().await;

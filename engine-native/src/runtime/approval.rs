@@ -1,5 +1,5 @@
 //! Human approval of one exact call (HITL), shared by the dispatch gate and
-//! [`crate::server::ToolContext::confirm`]: an `elicit_token` passed with the call, the
+//! [`crate::runtime::ToolContext::confirm`]: an `elicit_token` passed with the call, the
 //! user's confirmation of the call in their MCP client, an approval a human gave to the
 //! call's `args_hash`, or the human's approval in Obsidian through TC Bridge
 //! ([`crate::companion::confirm`]), is consumed once; otherwise the request is recorded for
@@ -11,8 +11,8 @@ use crate::companion::confirm::{GatedCall, approved_in_obsidian};
 use crate::errors::{ErrorCode, ToolError};
 use crate::store::{ElicitError, ElicitRequest, store_fault};
 
-use crate::server::metrics::HitlResult;
-use crate::server::state::Server;
+use crate::runtime::metrics::HitlResult;
+use crate::runtime::state::Runtime;
 
 /// What a call brings to the HITL gate.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,7 +32,7 @@ pub(crate) struct ApprovalFor<'a> {
     pub caller: &'a str,
 }
 
-impl Server {
+impl Runtime {
     /// Consumes an approval for `call` (the presented token or confirmation, else one given
     /// to its args hash), or records the request with `proposed_change` and answers
     /// `elicit_required`. The wait and its result are counted (`obsidian_tc_hitl_wait_seconds`).
@@ -54,7 +54,7 @@ impl Server {
         outcome
     }
 
-    /// [`Server::obtain_approval`] without the counting.
+    /// [`Runtime::obtain_approval`] without the counting.
     fn approve(
         &self,
         call: &ApprovalFor<'_>,
@@ -100,7 +100,7 @@ impl Server {
     }
 }
 
-impl Server {
+impl Runtime {
     /// Shows `call` to the human in Obsidian when its vault's TC Bridge is reachable; on
     /// `approved`, mints the call's approval and consumes it at once (`Ok(true)`: run it).
     /// Otherwise `Ok(false)` and nothing is recorded.

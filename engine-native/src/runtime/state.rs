@@ -1,4 +1,4 @@
-//! [`Server`]: what every tool call of one running server shares — the cache database, the
+//! [`Runtime`]: what every tool call of one running server shares — the cache database, the
 //! live search indexes, the TC Bridge companions, the tool catalog's embeddings, the byte
 //! governor, the clock, the call counters, and the [`Served`] snapshot a reload swaps.
 
@@ -11,17 +11,17 @@ use crate::companion::Companions;
 use crate::config::LoadedConfig;
 use crate::governor::Governor;
 use crate::index::Indexes;
-use crate::server::catalog_vectors::CatalogVectors;
-use crate::server::clock::Clock;
-use crate::server::metrics::Metrics;
-use crate::server::registry::Registry;
-use crate::server::served::{Served, StartError};
+use crate::runtime::catalog_vectors::CatalogVectors;
+use crate::runtime::clock::Clock;
+use crate::runtime::metrics::Metrics;
+use crate::runtime::registry::Registry;
+use crate::runtime::served::{Served, StartError};
 use crate::sessions::Sessions;
 use crate::store::{CACHE_DB_FILE, IdempotencyPolicy, Store};
 use crate::vault_cache;
 
 /// The state of one running server. `Send + Sync`: share it across transports and threads.
-pub struct Server {
+pub struct Runtime {
     pub(crate) served: RwLock<Arc<Served>>,
     pub(crate) reload_lock: Mutex<()>,
     pub(crate) tool_list: watch::Sender<u64>,
@@ -36,9 +36,9 @@ pub struct Server {
     pub(crate) sessions: Sessions,
 }
 
-impl fmt::Debug for Server {
+impl fmt::Debug for Runtime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Server")
+        f.debug_struct("Runtime")
             .field("vaults", &self.served().vaults())
             .field("store", &self.store)
             .field("started_ms", &self.started_ms)
@@ -46,7 +46,7 @@ impl fmt::Debug for Server {
     }
 }
 
-impl Server {
+impl Runtime {
     /// Opens everything `config` describes, serving the tools of `registry`: the cache folder
     /// placed ([`vault_cache::place`]: a zero-config vault's found again, an older in-vault
     /// one moved), the store at `<cacheDir>/cache.db`, each vault (hard-link guard on when it has an ACL), each
@@ -56,7 +56,7 @@ impl Server {
         mut config: LoadedConfig,
         clock: Arc<dyn Clock>,
         registry: Registry,
-    ) -> Result<Server, StartError> {
+    ) -> Result<Runtime, StartError> {
         for note in vault_cache::place(&mut config).map_err(StartError::Cache)? {
             tracing::info!("{note}");
         }
@@ -74,7 +74,7 @@ impl Server {
         let companions = Companions::default();
         companions.start(&served.config().config.vaults);
         let started_ms = clock.now_ms();
-        Ok(Server {
+        Ok(Runtime {
             governor,
             store,
             clock,

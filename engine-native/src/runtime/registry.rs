@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use crate::auth::Caller;
 use crate::config::{ToolVisibilityConfig, VisibilityProfile};
-use crate::server::tool::{IDEMPOTENCY_KEY_ARG, Tool, ToolDef, VAULT_ARG};
+use crate::runtime::tool::{IDEMPOTENCY_KEY_ARG, Tool, ToolDef, VAULT_ARG};
 
 /// The largest `idempotency_key`, in characters (v1 §1.2).
 pub const MAX_IDEMPOTENCY_KEY_CHARS: u64 = 128;

@@ -1,4 +1,4 @@
-//! The bridge tools (domain `obsidian`): what only a running Obsidian can do, carried out by
+//! The Obsidian tools (domain `obsidian`): what only a running Obsidian can do, carried out by
 //! TC Bridge, the vault's companion plugin, through its Companion API routes
 //! ([`crate::companion`]). Each passes the whole dispatch pipeline like every other tool
 //! (scopes, folder ACL on its path arguments, HITL, rate limits, journal) before the server
@@ -13,7 +13,7 @@
 //! (`resolve_daily_note`), the editor (`get_active_note`, `open_note`), and
 //! `refresh_plugin_capabilities` (admin: probe the companion again).
 //!
-//! Without a companion a bridge tool answers `plugin_missing` (`details.plugin: tc-bridge`,
+//! Without a companion an Obsidian tool answers `plugin_missing` (`details.plugin: tc-bridge`,
 //! the install command in `details.install`); with one it answers `plugin_unreachable`
 //! (retryable), `plugin_incompatible`, or `plugin_missing` naming the plugin inside Obsidian.
 
@@ -28,7 +28,7 @@ use engine_core::acl::AclOp;
 use serde_json::Value;
 
 use crate::errors::ToolError;
-use crate::server::{Handler, PathArg, ToolContext, ToolDef};
+use crate::runtime::{Handler, PathArg, ToolContext, ToolDef};
 use crate::tools::args::{PATH_READ, PATH_READ_WRITE, input_schema};
 
 use args::{
@@ -64,7 +64,7 @@ const TEMPLATE_TO_TARGET: &[PathArg] = &[
     },
 ];
 
-/// What a bridge tool declares beside its argument type.
+/// What an Obsidian tool declares beside its argument type.
 struct Spec {
     name: &'static str,
     title: &'static str,
@@ -75,13 +75,13 @@ struct Spec {
 }
 
 /// The facade domain of the tools that run inside Obsidian through TC Bridge.
-pub const BRIDGE_DOMAIN: &str = "obsidian";
+pub const OBSIDIAN_DOMAIN: &str = "obsidian";
 
-/// The bridge tool `spec` whose arguments are `T`, run by `handler`.
+/// The Obsidian tool `spec` whose arguments are `T`, run by `handler`.
 fn bridge<T: BridgeCall>(spec: Spec, handler: Handler) -> ToolDef {
     ToolDef::new(
         (spec.name, spec.title, spec.description),
-        BRIDGE_DOMAIN,
+        OBSIDIAN_DOMAIN,
         (input_schema::<T>(), None),
         handler,
     )
@@ -90,7 +90,7 @@ fn bridge<T: BridgeCall>(spec: Spec, handler: Handler) -> ToolDef {
     .paths(spec.path_args)
 }
 
-/// The bridge tool `spec` forwarded as is to its route.
+/// The Obsidian tool `spec` forwarded as is to its route.
 fn routed<T: BridgeCall>(spec: Spec) -> ToolDef {
     bridge::<T>(spec, forward::<T>)
 }
@@ -106,7 +106,7 @@ pub(crate) fn run_dql(ctx: &ToolContext<'_>, query: &str) -> Result<Value, ToolE
     forward::send(ctx, &call)
 }
 
-/// The bridge tools and `refresh_plugin_capabilities`.
+/// The Obsidian tools and `refresh_plugin_capabilities`.
 pub fn tools() -> Vec<ToolDef> {
     let mut tools = commands();
     tools.extend(plugins());

@@ -1,15 +1,15 @@
-//! [`Server::sweep_cache`]: one maintenance sweep of the cache database at the
-//! server's clock, with the retention of the configuration in force; [`Server::sweep_traces`]
+//! [`Runtime::sweep_cache`]: one maintenance sweep of the cache database at the
+//! server's clock, with the retention of the configuration in force; [`Runtime::sweep_traces`]
 //! the same for session traces.
 
 use crate::calendar::rfc3339_utc;
-use crate::server::state::Server;
+use crate::runtime::state::Runtime;
 use crate::store::{Retention, StoreError, SweepCounts};
 
 /// Seconds in a day.
 const DAY_SECONDS: i64 = 86_400;
 
-impl Server {
+impl Runtime {
     /// Deletes expired idempotency keys and elicit tokens, events older than
     /// `maintenance.eventLogRetentionDays` and snapshots older than
     /// `maintenance.snapshotRetentionDays`, as of the server's clock.
