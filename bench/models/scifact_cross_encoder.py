@@ -9,7 +9,7 @@ that are not relevant (label 0, hard negatives, `--negatives` per query). One ep
 binary cross-entropy (sentence-transformers' CrossEncoderTrainer), abstracts cut at 256 word
 pieces. The SciFact test split and the obsidian-help golden set are never read.
 
-Outcome (README, "Search evaluation"): the model this makes ranks worse than BM25 alone (over
+Outcome (docs/performance.md, "Search evaluation"): the model this makes ranks worse than BM25 alone (over
 BM25's top 20 of 60 SciFact test queries, nDCG@10 0.604 → 0.220): a bi-encoder's weights and
 900 training queries do not make a reranker. The script stays to make that measurement
 repeatable, and for trying other settings.
