@@ -15,7 +15,7 @@ fn src() -> PathBuf {
 }
 
 /// The layers of the crate docs, top first: layer number by top-level module.
-fn documented_layers(lib_rs: &str) -> BTreeMap<String, usize> {
+pub(crate) fn documented_layers(lib_rs: &str) -> BTreeMap<String, usize> {
     let mut layers = BTreeMap::new();
     for line in lib_rs.lines() {
         let Some(item) = line.strip_prefix("//! ") else {

@@ -18,6 +18,7 @@ mod companion;
 mod config;
 mod content;
 mod dispatch;
+mod docs;
 mod edits;
 mod embed;
 mod errors;
