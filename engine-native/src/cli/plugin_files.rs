@@ -85,8 +85,8 @@ impl PluginFiles {
                 "this obsidian-tc was built without the TC Bridge plugin files.\n\
                  hint: pass --from <folder> with {MAIN_JS} and {MANIFEST_JSON} (a TC Bridge \
                  release, or the obsidian-tc repository root after `npm ci && npm run build`), \
-                 or rebuild obsidian-tc after `npm run build` (see the README, \"TC Bridge \
-                 plugin\")"
+                 or rebuild obsidian-tc after `npm run build` (see plugin/README.md in \
+                 the obsidian-tc repository)"
             )),
         }
     }

@@ -1,5 +1,5 @@
 //! The companion client: how the native server talks to TC Bridge, the Obsidian plugin of a
-//! vault (Companion API v1, ARCHITECTURE §4).
+//! vault (Companion API v1, `docs/architecture.md`).
 //!
 //! - [`probe`](mod@probe): `GET /obsidian-tc/v1/probe` (also used by `doctor`), the API-version check.
 //! - [`state`]: the capability snapshot of a vault ([`CompanionState`]) and its report.

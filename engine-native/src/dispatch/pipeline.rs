@@ -1,4 +1,5 @@
-//! [`Dispatcher::call`]: one tool call through every gate, in the order of ARCHITECTURE §3.
+//! [`Dispatcher::call`]: one tool call through every step of the pipeline, in the order and
+//! with the numbers of [`crate::dispatch`] (`// N. name` below names each step).
 
 use engine_core::acl::satisfies_all;
 use engine_core::hash::args_hash;
@@ -139,7 +140,7 @@ impl Dispatcher {
         let started = self.runtime.clock.now_ms();
         let served = self.runtime.served();
         let mut trace = Trace::default();
-        // 0. a facade envelope runs its inner tool: every gate, the hash and the audit row
+        // Before step 1, a facade envelope runs its inner tool: every gate, the hash and the audit row
         //    see the inner name and arguments, exactly as a call by name
         let (name, args) = match resolve_envelope(served.registry(), caller, name, args) {
             Ok((inner, args)) => (inner, Ok(args)),
@@ -163,6 +164,7 @@ impl Dispatcher {
             result: &result,
             duration_ms,
         };
+        // 14. record: counters, audit row, session trace
         self.record(&served, caller, &ended);
         spans::finish_call(
             &span,
@@ -191,11 +193,11 @@ impl Dispatcher {
         extras: Extras<'_>,
         trace: &mut Trace,
     ) -> Result<Value, ToolError> {
-        // 1. lookup + visibility (hidden and disabled look unregistered)
+        // 1. lookup, with visibility (hidden and disabled look unregistered)
         let tool = Gate::Lookup
             .span()
             .in_scope(|| served.registry().callable(name, caller));
-        // 2. args hash, without the approval token
+        // 2. args_hash, without the approval token
         if args.is_null() {
             args = json!({});
         }
@@ -207,7 +209,7 @@ impl Dispatcher {
             trace.arguments = Some(args.clone());
         }
         let tool = tool.ok_or_else(|| ToolError::tool_not_found(name))?;
-        // 3. input validation
+        // 3. validate the arguments
         Gate::Validate.check(|| validate_args(&tool.def.input_schema, &args))?;
         trace.named = named_paths(tool, &args);
         // 4. scopes
@@ -218,7 +220,7 @@ impl Dispatcher {
                 Err(ToolError::forbidden_scopes(&tool.scopes, &caller.scopes))
             }
         })?;
-        // 5. vault binding
+        // 5. vault: the binding
         let entry = Gate::Vault.check(|| bind_vault(served, caller, tool, &args))?;
         trace.vault = Some(entry.id.clone());
         let key = tool
@@ -239,7 +241,7 @@ impl Dispatcher {
             approval,
         )
         .reporting_to(extras.progress);
-        // 6. read-only kill switch, precheck
+        // 6. precheck: the read-only kill switch, then the tool's precheck
         Gate::Precheck.check(|| {
             if entry.read_only && tool.is_mutating() {
                 return Err(read_only_vault(&entry.id, tool.name()));
@@ -249,13 +251,14 @@ impl Dispatcher {
                 None => Ok(()),
             }
         })?;
-        // 7-10
+        // Without an idempotency key: steps 8 to 13 (`gated`)
         let Some(key) = key else {
             return self
                 .gated(&ctx, &args, handler_args, &mut trace.changed)
                 .map(|(value, _)| value)
                 .map_err(|(error, _)| error);
         };
+        // 7. idempotency: the claim
         let claim = Gate::Idempotency.check(|| {
             self.runtime
                 .store
@@ -283,7 +286,7 @@ impl Dispatcher {
             }
             Claim::Indeterminate => return Err(indeterminate(&key)),
         }
-        // 10. the claim's fate: completed with the result, released, or kept indeterminate
+        // 14. record: the claim's fate, completed with the result, released, or kept indeterminate
         let keys = self.runtime.store.idempotency();
         let (result, recorded) = match self.gated(&ctx, &args, handler_args, &mut trace.changed) {
             Ok((value, text)) => {
@@ -301,8 +304,8 @@ impl Dispatcher {
         result
     }
 
-    /// Gates 7b-10 after the idempotency claim: throttle, HITL, per-path ACL, handler,
-    /// governor. Returns the result and its JSON text, or the error and its stage; the paths
+    /// Steps 8 to 13, after the idempotency claim: throttle, HITL, per-path ACL, handler,
+    /// changes, governor. Returns the result and its JSON text, or the error and its stage; the paths
     /// the handler changed go to `changed`.
     fn gated(
         &self,
@@ -314,6 +317,7 @@ impl Dispatcher {
         let tool = ctx.tool();
         let before = |error| (error, Stage::NoEffect);
         let class = rate_class(&tool.scopes);
+        // 8. throttle
         Gate::Throttle
             .check(|| {
                 self.throttle.check(
@@ -329,6 +333,7 @@ impl Dispatcher {
                     .record_throttle_trip(ctx.vault_id(), class);
                 before(error)
             })?;
+        // 9. hitl, for a tool that needs a human's approval
         if tool.needs_confirmation() {
             let call = ApprovalFor {
                 vault_id: ctx.vault_id(),
@@ -345,10 +350,12 @@ impl Dispatcher {
                 })
                 .map_err(before)?;
         }
+        // 10. acl
         Gate::Acl
             .check(|| check_path_args(tool, ctx.vault_entry(), &ctx.caller().scopes, args))
             .map_err(before)?;
         let run = || (tool.def.handler)(ctx, handler_args);
+        // 11. handler, recorded by the undo journal, a mutating one in the write queue
         let (outcome, befores) = Gate::Handler.check_with(|| {
             journal::record(ctx.vault(), || {
                 if tool.is_mutating() {
@@ -358,6 +365,7 @@ impl Dispatcher {
                 }
             })
         });
+        // 12. changes: snapshots of what the handler changed, then the index refresh
         *changed = self.keep_snapshots(ctx, &befores);
         if tool.is_mutating() || !befores.is_empty() {
             self.refresh_touched(ctx, args, outcome.as_ref().ok(), &befores);
@@ -370,6 +378,7 @@ impl Dispatcher {
             };
             (error, stage)
         })?;
+        // 13. governor
         let text = Gate::Governor
             .check(|| self.runtime.governor.serialize(&value))
             .map_err(|error| (error, Stage::AfterEffect))?;

@@ -141,7 +141,7 @@ impl fmt::Display for EmbedError {
                 };
                 write!(
                     f,
-                    "embedding provider local: {config} {found}, which no local engine runs; supported architectures: {}; pick a model of one of those (see the README, \"Local models\")",
+                    "embedding provider local: {config} {found}, which no local engine runs; supported architectures: {}; pick a model of one of those (see docs/guide.md, \"Local models\", in the obsidian-tc repository)",
                     supported.join(", ")
                 )
             }

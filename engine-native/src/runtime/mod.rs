@@ -14,6 +14,13 @@
 //! - [`clock`], [`metrics`], [`progress`]: the time source, the call counters and Prometheus
 //!   metrics, and progress reports of long calls.
 //!
+//! [`Runtime`] is declared in `state.rs` (its parts: [`Runtime::open`], [`Runtime::served`],
+//! [`Runtime::store`], [`Runtime::indexes`], ...); the methods of one concern live with it:
+//! `reload.rs` ([`Runtime::reload`]), `retention.rs` ([`Runtime::sweep_cache`],
+//! [`Runtime::sweep_traces`], [`Runtime::trace_retention_cutoff`]), `approval.rs` (`obtain_approval`, the HITL gate's state),
+//! `metrics/exposition.rs` ([`Runtime::metrics_text`]) and `metrics/from_cache.rs`
+//! ([`Runtime::cache_metrics_text`]).
+//!
 //! The dispatch pipeline above runs each call against a [`Runtime`]; the tools below it see
 //! only their [`ToolContext`]. The transports produce a [`crate::auth::Caller`] and never
 //! show tools a token.

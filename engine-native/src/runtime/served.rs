@@ -178,6 +178,7 @@ fn open_vault(server: &ServerConfig, vault: &VaultConfig) -> Result<VaultEntry, 
     let acl = server.acl_for(vault);
     let options = VaultOptions {
         hard_link_guard: acl.is_some(),
+        calls_only: true,
     };
     let handle = Vault::open(std::path::Path::new(&vault.path), options).map_err(|error| {
         StartError::Vault {

@@ -28,11 +28,16 @@ const SCOPE: &str = "obsidian-tc";
 /// The MCP method of a tool call.
 const TOOLS_CALL: &str = "tools/call";
 
-/// A step of the dispatch pipeline (ARCHITECTURE §3) with a span of its own.
+/// A step of the dispatch pipeline, in the order `crate::dispatch` takes them: its number
+/// ([`Gate::number`]) and name ([`Gate::name`]) are the same in the code, the spans and
+/// `docs/architecture.md`. The steps that can refuse a call have a span of their own; the
+/// others (`args_hash`, `changes`, `record`) refuse nothing and have none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Gate {
     /// 1: the tool, by name and visibility.
     Lookup,
+    /// 2: the args hash over the name and the arguments (no span).
+    ArgsHash,
     /// 3: the arguments against the tool's JSON Schema.
     Validate,
     /// 4: the caller's scopes.
@@ -43,23 +48,54 @@ pub enum Gate {
     Precheck,
     /// 7: the idempotency claim.
     Idempotency,
-    /// 7: the rate limit.
+    /// 8: the rate limit.
     Throttle,
-    /// 7: the human approval.
+    /// 9: the human approval.
     Hitl,
-    /// 8: the folder ACL on the path arguments.
+    /// 10: the folder ACL on the path arguments.
     Acl,
-    /// 9: the tool's handler.
+    /// 11: the tool's handler, recorded by the undo journal.
     Handler,
-    /// 10: the byte governor.
+    /// 12: the snapshots of the changed files and the index refresh (no span of its own).
+    Changes,
+    /// 13: the byte governor.
     Governor,
+    /// 14: the idempotency record, metrics, audit row and session trace (no span).
+    Record,
 }
 
 impl Gate {
-    /// The span's name.
+    /// Every step, in pipeline order: `ALL[n - 1].number() == n`.
+    pub const ALL: [Gate; 14] = [
+        Gate::Lookup,
+        Gate::ArgsHash,
+        Gate::Validate,
+        Gate::Scopes,
+        Gate::Vault,
+        Gate::Precheck,
+        Gate::Idempotency,
+        Gate::Throttle,
+        Gate::Hitl,
+        Gate::Acl,
+        Gate::Handler,
+        Gate::Changes,
+        Gate::Governor,
+        Gate::Record,
+    ];
+
+    /// The step's number, from 1.
+    pub fn number(self) -> usize {
+        Gate::ALL
+            .iter()
+            .position(|gate| *gate == self)
+            .map_or(0, |at| at + 1)
+    }
+
+    /// The step's name, and its span's name when it has one.
     pub fn name(self) -> &'static str {
         match self {
             Gate::Lookup => "lookup",
+            Gate::ArgsHash => "args_hash",
             Gate::Validate => "validate",
             Gate::Scopes => "scopes",
             Gate::Vault => "vault",
@@ -69,7 +105,9 @@ impl Gate {
             Gate::Hitl => "hitl",
             Gate::Acl => "acl",
             Gate::Handler => "handler",
+            Gate::Changes => "changes",
             Gate::Governor => "governor",
+            Gate::Record => "record",
         }
     }
 

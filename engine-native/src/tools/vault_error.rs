@@ -27,7 +27,9 @@ pub fn tool_error_from_vault(error: &VaultError, op: AclOp) -> ToolError {
         | VaultError::NotText { path }
         | VaultError::BadSettings { path, .. } => (ErrorCode::InvalidInput, path),
         VaultError::Busy { path } => (ErrorCode::FileBusy, path),
-        VaultError::Io { path, .. } => (ErrorCode::Internal, path),
+        VaultError::OutsideCall { path } | VaultError::Io { path, .. } => {
+            (ErrorCode::Internal, path)
+        }
     };
     let mut details = json!({ "path": path, "vault_code": error.code() });
     if code == ErrorCode::AclDenied {

@@ -96,6 +96,13 @@ pub enum VaultError {
         /// The vault-relative path.
         path: String,
     },
+    /// A change to a served vault from a thread that runs no tool call (a handler that wrote
+    /// from a thread of its own): refused before anything changed, because the undo journal
+    /// and the write queue follow the thread of the call (see `vault::journal`).
+    OutsideCall {
+        /// The vault-relative path the change named.
+        path: String,
+    },
     /// The operating system refused an operation.
     Io {
         /// The vault-relative path involved.
@@ -123,6 +130,7 @@ impl VaultError {
             VaultError::NotText { .. } => "not_text",
             VaultError::BadSettings { .. } => "bad_settings",
             VaultError::Busy { .. } => "busy",
+            VaultError::OutsideCall { .. } => "outside_call",
             VaultError::Io { .. } => "io",
         }
     }
@@ -205,6 +213,10 @@ impl fmt::Display for VaultError {
             VaultError::Busy { path } => write!(
                 f,
                 "{path:?} is held open by another program (an antivirus scanner, a sync client or an indexer); nothing was changed, retry in a few seconds"
+            ),
+            VaultError::OutsideCall { path } => write!(
+                f,
+                "the change to {path:?} ran outside the tool call's thread and was refused (nothing changed); change the vault from the handler's own thread, where the undo journal and the write queue see it"
             ),
             VaultError::Io { path, source } => write!(f, "file system error on {path:?}: {source}"),
         }

@@ -14,6 +14,10 @@ use super::resolve::{Resolved, resolve};
 pub struct VaultOptions {
     /// Refuse regular files with more than one hard link (on when an ACL is in force).
     pub hard_link_guard: bool,
+    /// Changes only inside a tool call, on the thread that runs it: a change from any other
+    /// thread is refused ([`VaultError::OutsideCall`]), so the undo journal and the write
+    /// queue, which follow the call's thread, never miss one. On for every served vault.
+    pub calls_only: bool,
 }
 
 /// One vault on disk. Mutations are serialized, through this handle and across processes (see
@@ -84,7 +88,15 @@ impl Vault {
 
     /// Holds off other mutations of this vault, by this process and by every other obsidian-tc
     /// process, while the guard lives: the commit lock of `vault::lock`.
-    pub(crate) fn lock_mutations(&self) -> Result<CommitGuard<'_>, VaultError> {
+    /// Refuses with [`VaultError::OutsideCall`] when the handle takes changes only inside a
+    /// call ([`VaultOptions::calls_only`]) and no call of this vault records on this thread;
+    /// `rel` names the change.
+    pub(crate) fn lock_mutations(&self, rel: &str) -> Result<CommitGuard<'_>, VaultError> {
+        if self.options.calls_only && !self.recording_here() {
+            return Err(VaultError::OutsideCall {
+                path: rel.to_owned(),
+            });
+        }
         let mut held = self.lock_in_process();
         let failed = |error| VaultError::io(super::lock::LOCK_DIR.join("/").as_str(), error);
         if held.is_none() {

@@ -6,6 +6,9 @@
 //!
 //! The recording belongs to the thread running the call (a handler runs on one thread) and
 //! to one vault (a call is bound to one), so concurrent calls never see each other's files.
+//! A served vault ([`super::VaultOptions::calls_only`]) refuses a change made from any other
+//! thread ([`super::VaultError::OutsideCall`]) rather than let it escape the recording, and
+//! the write queue ([`super::queue`]), which follows the same thread.
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -83,6 +86,15 @@ impl Drop for Finish {
 }
 
 impl Vault {
+    /// Whether a call recording this vault runs on this thread.
+    pub(super) fn recording_here(&self) -> bool {
+        RECORDING.with(|slot| {
+            slot.borrow()
+                .as_ref()
+                .is_some_and(|recording| recording.root == self.root())
+        })
+    }
+
     /// Remembers `target` as it is now, when a recording of this vault runs on this thread
     /// and the file was not remembered yet. Called by every mutation before it changes
     /// anything.

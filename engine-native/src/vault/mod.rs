@@ -12,6 +12,20 @@
 //! for snapshots and undo. Calls that write take turns on each file ([`queue`]), in this
 //! process and across processes (`lock`): a read-modify-write of one note is not interleaved
 //! with another obsidian-tc call's write of it.
+//!
+//! # Where `Vault`'s methods are
+//!
+//! [`Vault`] is declared in `handle.rs`; its methods are spread by concern:
+//!
+//! - `handle.rs`: [`Vault::open`], [`Vault::root`], [`Vault::options`], the commit lock.
+//! - `read.rs`: [`Vault::read`]; `listing.rs`: [`Vault::list`]; `settings.rs`:
+//!   [`Vault::read_setting`].
+//! - `write.rs`: [`Vault::write`]; `transfer.rs`: [`Vault::move_file`], [`Vault::copy_file`];
+//!   `trash.rs`: [`Vault::trash`], [`Vault::remove`]; `precondition.rs`: the
+//!   `expected_sha256` check every mutation makes.
+//! - `journal.rs`: [`Vault::remember_path`] and what every mutation remembers for undo;
+//!   `queue.rs`: the turn each call takes on a file.
+//! - `cleanup.rs`: [`Vault::remove_stale_temp_files`].
 
 mod atomic;
 mod cleanup;

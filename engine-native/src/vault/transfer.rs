@@ -26,7 +26,7 @@ impl Vault {
         self.queue_path(to);
         // A path that does not resolve is refused before any lock (nothing is touched).
         let source = self.resolve(from)?;
-        let _guard = self.lock_mutations()?;
+        let _guard = self.lock_mutations(&source.rel)?;
         if !source.exists() {
             return Err(VaultError::NotFound { path: source.rel });
         }
@@ -79,7 +79,7 @@ impl Vault {
         self.queue_path(to);
         // A path that does not resolve is refused before any lock (nothing is touched).
         let source = self.resolve(from)?;
-        let _guard = self.lock_mutations()?;
+        let _guard = self.lock_mutations(&source.rel)?;
         if !source.exists() {
             return Err(VaultError::NotFound { path: source.rel });
         }

@@ -21,7 +21,7 @@ impl Vault {
         self.queue_path(path);
         // A path that does not resolve is refused before any lock (nothing is touched).
         let source = self.resolve(path)?;
-        let _guard = self.lock_mutations()?;
+        let _guard = self.lock_mutations(&source.rel)?;
         if !source.exists() {
             return Err(VaultError::NotFound { path: source.rel });
         }
@@ -57,7 +57,7 @@ impl Vault {
         self.queue_path(path);
         // A path that does not resolve is refused before any lock (nothing is touched).
         let target = self.resolve(path)?;
-        let _guard = self.lock_mutations()?;
+        let _guard = self.lock_mutations(&target.rel)?;
         if !target.exists() {
             return Err(VaultError::NotFound { path: target.rel });
         }

@@ -45,7 +45,7 @@ impl Vault {
         self.queue_path(path);
         // A path that does not resolve is refused before any lock (nothing is touched).
         let target = self.resolve(path)?;
-        let _guard = self.lock_mutations()?;
+        let _guard = self.lock_mutations(&target.rel)?;
         if target.exists() && !options.overwrite {
             return Err(VaultError::AlreadyExists { path: target.rel });
         }

@@ -175,7 +175,8 @@ fn module_path(rel: &Path) -> Vec<String> {
     parts
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+/// Every `.rs` file under `dir`, recursively.
+pub(crate) fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("read src") {
         let path = entry.expect("entry").path();
         if path.is_dir() {

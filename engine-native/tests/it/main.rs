@@ -29,6 +29,7 @@ mod index;
 mod layers;
 mod mcp;
 mod metrics;
+mod source_index;
 mod store;
 mod telemetry;
 mod throttle;

@@ -1,9 +1,11 @@
 mod acl;
 mod audit;
+mod call_thread;
 mod gates;
 mod hitl;
 mod idempotency;
 mod noninterference;
 mod output_schema;
+mod pipeline_steps;
 mod throttle;
 mod write_queue;

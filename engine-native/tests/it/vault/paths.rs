@@ -249,6 +249,7 @@ fn a_hard_linked_file_is_refused_only_with_the_guard_on() {
         dir.path(),
         VaultOptions {
             hard_link_guard: true,
+            calls_only: false,
         },
     )
     .unwrap();
