@@ -13,6 +13,9 @@
 //! - otherwise nothing: the build still succeeds (a fresh clone needs no npm) and
 //!   `plugin install` asks for `--from <folder>`.
 //!
+//! It also turns the Companion API contract (`contract/companion-api.json`, which TC Bridge
+//! imports too) into the constants of `crate::companion::contract` (see `contract/codegen.rs`).
+//!
 //! Cargo reruns this script when an embedded file, the variable or `manifest.json` changes. A
 //! `main.js` built after a build without it is picked up once one of those changes (Cargo
 //! would rerun on every build if it watched a missing file).
@@ -20,6 +23,9 @@
 use std::env;
 use std::fs;
 use std::path::{Path, PathBuf};
+
+#[path = "contract/codegen.rs"]
+mod codegen;
 
 /// The variable naming the folder to embed the plugin from.
 const PLUGIN_DIR_VAR: &str = "OBSIDIAN_TC_PLUGIN_DIR";
@@ -55,6 +61,9 @@ fn main() {
          const EMBEDDED: Option<Embedded> = {code};\n"
     );
     fs::write(out_dir.join("embedded_plugin.rs"), generated).expect("OUT_DIR is writable");
+    println!("cargo::rerun-if-changed=contract");
+    let contract = codegen::generate(&manifest_dir.join(codegen::CONTRACT));
+    fs::write(out_dir.join("companion_contract.rs"), contract).expect("OUT_DIR is writable");
     println!(
         "cargo::rustc-env={COMMIT_VAR}={}",
         git_commit(&manifest_dir).unwrap_or_else(|| "unknown".to_owned())

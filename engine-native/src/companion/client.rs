@@ -15,14 +15,15 @@ use serde_json::Value;
 use crate::config::sections::CompanionConfig;
 use crate::errors::ToolError;
 
+use super::contract::PREFIX;
 use super::errors::{
     Needs, from_companion, incompatible, plugin_missing, unauthorized, unreachable,
 };
 use super::probe::{describe, probe_blocking};
 use super::state::CompanionState;
 
-/// Where every Companion API route lives under the companion's address.
-pub const COMPANION_PREFIX: &str = "/obsidian-tc/v1";
+/// Where every Companion API route lives under the companion's address (the contract's).
+pub const COMPANION_PREFIX: &str = PREFIX;
 
 /// The envelope of a route's answer: `{ok:true, result}` or `{ok:false, code, message, details}`.
 #[derive(Debug, Deserialize)]

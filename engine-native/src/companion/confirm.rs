@@ -12,10 +12,11 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::client::{CallFailure, VaultCompanion};
+use super::contract::CONFIRM;
 use super::state::CompanionState;
 
 /// The route of the approval dialog.
-const CONFIRM_ROUTE: &str = "/confirm";
+const CONFIRM_ROUTE: &str = CONFIRM.path;
 
 /// How much longer than the dialog's own deadline the server waits for TC Bridge's answer.
 const ANSWER_GRACE: Duration = Duration::from_secs(2);

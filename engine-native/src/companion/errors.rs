@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 
 use crate::errors::{ErrorCode, ToolError};
 
+use super::contract;
 use super::discovery::Absent;
 use super::probe::{COMPANION_API_VERSION, ProbeError};
 
@@ -145,23 +146,10 @@ pub fn incompatible(vault: &str, reported: &str) -> ToolError {
 }
 
 /// TC Bridge's own error (`{ok:false, code, message, details}`) as a tool error: its code
-/// mapped onto ours, its message and details kept, its code in `details.companion_code`.
+/// mapped onto ours as the contract says (a code it does not list is `internal`), its message
+/// and details kept, its code in `details.companion_code`.
 pub fn from_companion(code: &str, message: &str, details: Option<Value>) -> ToolError {
-    let mapped = match code {
-        "plugin_missing" => ErrorCode::PluginMissing,
-        "plugin_unreachable" | "plugin_not_ready" | "operation_timeout" => {
-            ErrorCode::PluginUnreachable
-        }
-        "plugin_incompatible" => ErrorCode::PluginIncompatible,
-        "invalid_input" | "dql_error" => ErrorCode::InvalidInput,
-        "not_found" => ErrorCode::NotFound,
-        "acl_denied" => ErrorCode::AclDenied,
-        "writes_disabled" | "commands_disabled" | "command_not_allowed" => ErrorCode::Forbidden,
-        "approval_denied" | "approval_timed_out" => ErrorCode::Aborted,
-        "note_exists" => ErrorCode::AlreadyExists,
-        "unauthorized" => ErrorCode::Unauthorized,
-        _ => ErrorCode::Internal,
-    };
+    let mapped = contract::mapped_code(code).unwrap_or(ErrorCode::Internal);
     let mut map = match details {
         Some(Value::Object(map)) => map,
         _ => Map::new(),

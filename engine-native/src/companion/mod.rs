@@ -1,6 +1,8 @@
 //! The companion client: how the native server talks to TC Bridge, the Obsidian plugin of a
 //! vault (Companion API v1, `docs/architecture.md`).
 //!
+//! - [`contract`]: the Companion API contract (routes, endpoints, error codes), generated from
+//!   `contract/companion-api.json`, the file TC Bridge imports too.
 //! - [`probe`](mod@probe): `GET /obsidian-tc/v1/probe` (also used by `doctor`), the API-version check.
 //! - [`state`]: the capability snapshot of a vault ([`CompanionState`]) and its report.
 //! - [`client`]: [`VaultCompanion`], one vault's companion: its snapshot and route calls.
@@ -14,6 +16,7 @@
 
 pub mod client;
 pub mod confirm;
+pub mod contract;
 pub mod discovery;
 pub mod errors;
 pub mod plugin_data;

@@ -9,11 +9,10 @@ use serde::Deserialize;
 use crate::config::sections::CompanionConfig;
 use crate::errors::chain::error_chain;
 
-/// The Companion API major version this server speaks.
-pub const COMPANION_API_VERSION: &str = "1";
+use super::contract::{API_VERSION, PREFIX, PROBE};
 
-/// The path of the probe under the companion's address.
-const PROBE_PATH: &str = "/obsidian-tc/v1/probe";
+/// The Companion API major version this server speaks (the contract's).
+pub const COMPANION_API_VERSION: &str = API_VERSION;
 
 /// What a compatible companion reported. Unknown fields are ignored (forward compatible).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -184,7 +183,11 @@ pub fn probe_blocking(
 }
 
 fn probe_url(companion: &CompanionConfig) -> String {
-    format!("{}{PROBE_PATH}", companion.url.trim_end_matches('/'))
+    format!(
+        "{}{PREFIX}{}",
+        companion.url.trim_end_matches('/'),
+        PROBE.path
+    )
 }
 
 /// What the probe's answer says: the HTTP status, the envelope, the API version.

@@ -7,7 +7,7 @@ import type { ApprovalQueue } from "./approvals";
 import { confirm } from "./confirm";
 import { envelopeOf, failure, success } from "./envelope";
 import { checkShape, probe, type ShapeReport } from "./probe";
-import { allowedMethods, COMPANION_PREFIX, findRoute, type ToolChoice } from "./routes";
+import { allowedMethods, CONFIRM_ENDPOINT, findRoute, fullPath, PROBE_ENDPOINT, type ToolChoice } from "./routes";
 
 /** What a companion request needs beyond the bridge API's registry. */
 export interface CompanionDeps {
@@ -28,8 +28,8 @@ export interface CompanionRequest {
 
 /** The methods a path accepts, or null when nothing is routed there. */
 export function companionMethods(path: string): string[] | null {
-	if (path === `${COMPANION_PREFIX}/probe`) return ["GET"];
-	if (path === `${COMPANION_PREFIX}/confirm`) return ["POST"];
+	if (path === fullPath(PROBE_ENDPOINT)) return [PROBE_ENDPOINT.method];
+	if (path === fullPath(CONFIRM_ENDPOINT)) return [CONFIRM_ENDPOINT.method];
 	const route = findRoute(path);
 	return route ? allowedMethods(route) : null;
 }
@@ -76,10 +76,10 @@ export class CompanionApi {
 		const parsed = parseArgs(text);
 		if ("refused" in parsed) return parsed.refused;
 		const args = parsed.value;
-		if (request.path === `${COMPANION_PREFIX}/probe`) {
+		if (request.path === fullPath(PROBE_ENDPOINT)) {
 			return success(probe(this.deps.app, this.deps.pluginVersion, this.shape));
 		}
-		if (request.path === `${COMPANION_PREFIX}/confirm`) {
+		if (request.path === fullPath(CONFIRM_ENDPOINT)) {
 			return confirm(this.deps.approvals, args, request.signal);
 		}
 		const route = findRoute(request.path);

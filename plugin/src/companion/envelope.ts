@@ -3,9 +3,10 @@
 import type { Reply } from "../bridge/bridge-api";
 import type { ToolResult } from "../bridge/registry";
 import type { ToolErrorBody } from "../tools/result";
+import type { CompanionErrorCode } from "./contract";
 
-/** `{ok:false, ...}` with an HTTP status. */
-export function failure(status: number, code: string, message: string, details?: Record<string, unknown>): Reply {
+/** `{ok:false, ...}` with an HTTP status and a code of the contract. */
+export function failure(status: number, code: CompanionErrorCode, message: string, details?: Record<string, unknown>): Reply {
 	return { status, body: details === undefined ? { ok: false, code, message } : { ok: false, code, message, details } };
 }
 

@@ -2,21 +2,15 @@
 // version, the vault name, which bridgeable plugins are installed, and the startup self-check of
 // the Obsidian internals the plugin duck-types.
 import { apiVersion, type App } from "obsidian";
+import { CONTRACT } from "./contract";
 
-/** The Companion API major version this plugin speaks. */
-export const COMPANION_API_VERSION = "1";
+/** The Companion API major version this plugin speaks (the contract's). */
+export const COMPANION_API_VERSION = CONTRACT.api_version;
 
-/** Capability key → manifest id of each bridgeable plugin (the shipped `CAP_IDS`). */
-export const CAPABILITY_IDS: Readonly<Record<string, string>> = {
-	dataview: "dataview",
-	tasks: "obsidian-tasks-plugin",
-	templater: "templater-obsidian",
-	quickadd: "quickadd",
-	excalidraw: "obsidian-excalidraw-plugin",
-	"text-extractor": "text-extractor",
-	"make-md": "make-md",
-	omnisearch: "omnisearch",
-};
+/** Capability key → manifest id of each bridgeable plugin (the shipped `CAP_IDS`; the contract's `plugins`). */
+export const CAPABILITY_IDS: Readonly<Record<string, string>> = Object.fromEntries(
+	Object.entries(CONTRACT.plugins).map(([key, plugin]) => [key, plugin.id]),
+);
 
 /** One bridgeable plugin: installed (its manifest is known), enabled, and its version. */
 export interface Capability {

@@ -2,6 +2,7 @@
 // community plugin registry (`app.plugins`), the command palette (`app.commands`) and the core
 // plugins (`app.internalPlugins`), and the companion plugins the tools drive, by manifest id.
 import type { App, Command } from "obsidian";
+import { CONTRACT } from "../companion/contract";
 
 /** A plugin the tools drive: its manifest id, the name users know it by, and whether it is a core plugin. */
 export interface Companion {
@@ -10,17 +11,20 @@ export interface Companion {
 	core?: true;
 }
 
-/** The companion plugins, by the manifest ids their authors publish (reference §3). */
+/**
+ * The companion plugins, by the manifest ids their authors publish (reference §3): the contract's
+ * `plugins`, which the native server checks in the probe before it calls a route.
+ */
 export const COMPANIONS = {
-	dataview: { id: "dataview", name: "Dataview" },
-	tasks: { id: "obsidian-tasks-plugin", name: "Tasks" },
-	templater: { id: "templater-obsidian", name: "Templater" },
-	quickadd: { id: "quickadd", name: "QuickAdd" },
-	textExtractor: { id: "text-extractor", name: "Text Extractor" },
-	excalidraw: { id: "obsidian-excalidraw-plugin", name: "Excalidraw" },
-	makemd: { id: "make-md", name: "make.md" },
-	omnisearch: { id: "omnisearch", name: "Omnisearch" },
-} as const satisfies Record<string, Companion>;
+	dataview: CONTRACT.plugins.dataview,
+	tasks: CONTRACT.plugins.tasks,
+	templater: CONTRACT.plugins.templater,
+	quickadd: CONTRACT.plugins.quickadd,
+	textExtractor: CONTRACT.plugins["text-extractor"],
+	excalidraw: CONTRACT.plugins.excalidraw,
+	makemd: CONTRACT.plugins["make-md"],
+	omnisearch: CONTRACT.plugins.omnisearch,
+} satisfies Record<string, Companion>;
 
 /** The core Daily notes plugin (an internal plugin, not a community one). */
 export const DAILY_NOTES: Companion = { id: "daily-notes", name: "Daily notes", core: true };

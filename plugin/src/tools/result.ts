@@ -2,27 +2,14 @@
 // as is) plus the same value as `structuredContent`, which the companion API turns into its
 // `{ok, result}` / `{ok:false, code, message, details}` envelope.
 import type { ToolResult } from "../bridge/registry";
+import type { ToolErrorCode } from "../companion/contract";
 
-/** Error codes shared with the native server's taxonomy (ARCHITECTURE §3, seed 000 §3.1). */
-export type ToolErrorCode =
-	| "plugin_missing"
-	| "plugin_unreachable"
-	| "invalid_input"
-	| "not_found"
-	| "acl_denied"
-	| "writes_disabled"
-	| "commands_disabled"
-	| "command_not_allowed"
-	| "approval_denied"
-	| "approval_timed_out"
-	| "plugin_incompatible"
-	| "plugin_error"
-	| "plugin_not_ready"
-	| "dql_error"
-	| "command_failed"
-	| "note_exists"
-	| "operation_timeout"
-	| "internal_error";
+/**
+ * Error codes shared with the native server's taxonomy (ARCHITECTURE §3, seed 000 §3.1): the
+ * contract's `error_codes` (engine-native/contract/companion-api.json), each with the server code
+ * it becomes.
+ */
+export type { ToolErrorCode };
 
 /** The structured body of a failed tool call. */
 export interface ToolErrorBody {

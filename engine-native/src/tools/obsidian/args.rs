@@ -1,5 +1,6 @@
 //! The arguments of each Obsidian tool (the JSON TC Bridge's route takes, field for field) and
-//! the route each one calls, as [`BridgeCall`]s.
+//! the route each one calls, as [`BridgeCall`]s: the route, the plugin it needs and its timeout
+//! come from the Companion API contract ([`crate::companion::contract`]).
 
 use std::collections::BTreeMap;
 
@@ -9,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::companion::Needs;
+use crate::companion::contract::tool;
 
 /// An Obsidian tool's arguments and where they go.
 pub(crate) trait BridgeCall: DeserializeOwned + Serialize + JsonSchema {
@@ -22,59 +24,17 @@ pub(crate) trait BridgeCall: DeserializeOwned + Serialize + JsonSchema {
     const MODE: Option<&'static str> = None;
 }
 
-const DATAVIEW: Needs = Needs {
-    capability: "dataview",
-    plugin_id: "dataview",
-    name: "Dataview",
-};
-const TASKS: Needs = Needs {
-    capability: "tasks",
-    plugin_id: "obsidian-tasks-plugin",
-    name: "Tasks",
-};
-const TEMPLATER: Needs = Needs {
-    capability: "templater",
-    plugin_id: "templater-obsidian",
-    name: "Templater",
-};
-const QUICKADD: Needs = Needs {
-    capability: "quickadd",
-    plugin_id: "quickadd",
-    name: "QuickAdd",
-};
-const TEXT_EXTRACTOR: Needs = Needs {
-    capability: "text-extractor",
-    plugin_id: "text-extractor",
-    name: "Text Extractor",
-};
-/// Excalidraw, which `read_excalidraw` can do without.
-pub(crate) const EXCALIDRAW: Needs = Needs {
-    capability: "excalidraw",
-    plugin_id: "obsidian-excalidraw-plugin",
-    name: "Excalidraw",
-};
-const MAKEMD: Needs = Needs {
-    capability: "make-md",
-    plugin_id: "make-md",
-    name: "make.md",
-};
-const OMNISEARCH: Needs = Needs {
-    capability: "omnisearch",
-    plugin_id: "omnisearch",
-    name: "Omnisearch",
-};
-
-/// Implements [`BridgeCall`] for `$args` on `$route`, with the optional settings after it.
+/// Implements [`BridgeCall`] for `$args` with the route of the contract's tool `$tool`
+/// ([`crate::companion::contract::tool`]).
 macro_rules! obsidian_call {
-    ($args:ty, $route:literal $(, $key:ident = $value:expr)* $(,)?) => {
+    ($args:ty, $tool:ident) => {
         impl BridgeCall for $args {
-            const ROUTE: &'static str = $route;
-            $(const $key: obsidian_call!(@type $key) = $value;)*
+            const ROUTE: &'static str = tool::$tool.path;
+            const NEEDS: Option<Needs> = tool::$tool.needs;
+            const SLOW: bool = tool::$tool.slow();
+            const MODE: Option<&'static str> = tool::$tool.mode;
         }
     };
-    (@type NEEDS) => { Option<Needs> };
-    (@type SLOW) => { bool };
-    (@type MODE) => { Option<&'static str> };
 }
 
 /// `list_commands`.
@@ -89,7 +49,7 @@ pub(crate) struct ListCommands {
     #[schemars(range(min = 1, max = 1000))]
     pub limit: Option<u32>,
 }
-obsidian_call!(ListCommands, "/commands/list");
+obsidian_call!(ListCommands, LIST_COMMANDS);
 
 /// `execute_command`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -99,7 +59,7 @@ pub(crate) struct ExecuteCommand {
     #[schemars(length(min = 1))]
     pub id: String,
 }
-obsidian_call!(ExecuteCommand, "/commands/execute");
+obsidian_call!(ExecuteCommand, EXECUTE_COMMAND);
 
 /// `search_dql`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -112,7 +72,7 @@ pub(crate) struct SearchDql {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<String>,
 }
-obsidian_call!(SearchDql, "/dataview/dql", NEEDS = Some(DATAVIEW));
+obsidian_call!(SearchDql, SEARCH_DQL);
 
 /// `validate_dql`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -122,7 +82,7 @@ pub(crate) struct ValidateDql {
     #[schemars(length(min = 1))]
     pub query: String,
 }
-obsidian_call!(ValidateDql, "/dataview/validate", NEEDS = Some(DATAVIEW));
+obsidian_call!(ValidateDql, VALIDATE_DQL);
 
 /// `eval_dataview_field`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -135,7 +95,7 @@ pub(crate) struct EvalDataviewField {
     #[schemars(length(min = 1))]
     pub expression: String,
 }
-obsidian_call!(EvalDataviewField, "/dataview/eval", NEEDS = Some(DATAVIEW));
+obsidian_call!(EvalDataviewField, EVAL_DATAVIEW_FIELD);
 
 /// `tasks_filter` (every filter optional, combined with AND).
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -174,13 +134,13 @@ pub(crate) struct TasksFilter {
     #[schemars(range(min = 1, max = 1000))]
     pub limit: Option<u32>,
 }
-obsidian_call!(TasksFilter, "/tasks/filter", NEEDS = Some(TASKS));
+obsidian_call!(TasksFilter, TASKS_FILTER);
 
 /// `list_templates`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ListTemplates {}
-obsidian_call!(ListTemplates, "/templater/list", NEEDS = Some(TEMPLATER));
+obsidian_call!(ListTemplates, LIST_TEMPLATES);
 
 /// `execute_template`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -193,22 +153,13 @@ pub(crate) struct ExecuteTemplate {
     #[schemars(length(min = 1))]
     pub target: String,
 }
-obsidian_call!(
-    ExecuteTemplate,
-    "/templater/execute",
-    NEEDS = Some(TEMPLATER),
-    SLOW = true
-);
+obsidian_call!(ExecuteTemplate, EXECUTE_TEMPLATE);
 
 /// `list_quickadd_actions`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ListQuickaddActions {}
-obsidian_call!(
-    ListQuickaddActions,
-    "/quickadd/actions",
-    NEEDS = Some(QUICKADD)
-);
+obsidian_call!(ListQuickaddActions, LIST_QUICKADD_ACTIONS);
 
 /// `trigger_quickadd`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -225,12 +176,7 @@ pub(crate) struct TriggerQuickadd {
     #[schemars(range(min = 1, max = 600))]
     pub timeout_seconds: Option<u32>,
 }
-obsidian_call!(
-    TriggerQuickadd,
-    "/quickadd/trigger",
-    NEEDS = Some(QUICKADD),
-    SLOW = true
-);
+obsidian_call!(TriggerQuickadd, TRIGGER_QUICKADD);
 
 /// `ocr_attachment`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -240,12 +186,7 @@ pub(crate) struct OcrAttachment {
     #[schemars(length(min = 1))]
     pub path: String,
 }
-obsidian_call!(
-    OcrAttachment,
-    "/ocr/attachment",
-    NEEDS = Some(TEXT_EXTRACTOR),
-    SLOW = true
-);
+obsidian_call!(OcrAttachment, OCR_ATTACHMENT);
 
 /// `ocr_bulk`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -262,12 +203,7 @@ pub(crate) struct OcrBulk {
     #[schemars(range(min = 1, max = 500))]
     pub limit: Option<u32>,
 }
-obsidian_call!(
-    OcrBulk,
-    "/ocr/bulk",
-    NEEDS = Some(TEXT_EXTRACTOR),
-    SLOW = true
-);
+obsidian_call!(OcrBulk, OCR_BULK);
 
 /// Where `read_excalidraw` reads the drawing.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -291,7 +227,7 @@ pub(crate) struct ReadExcalidraw {
     #[serde(default)]
     pub source: ExcalidrawSource,
 }
-obsidian_call!(ReadExcalidraw, "/excalidraw/read", NEEDS = Some(EXCALIDRAW));
+obsidian_call!(ReadExcalidraw, READ_EXCALIDRAW);
 
 /// `create_excalidraw`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -305,12 +241,7 @@ pub(crate) struct CreateExcalidraw {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub elements: Option<Vec<Value>>,
 }
-obsidian_call!(
-    CreateExcalidraw,
-    "/excalidraw/write",
-    NEEDS = Some(EXCALIDRAW),
-    MODE = Some("create"),
-);
+obsidian_call!(CreateExcalidraw, CREATE_EXCALIDRAW);
 
 /// `update_excalidraw`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -326,18 +257,13 @@ pub(crate) struct UpdateExcalidraw {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub remove: Option<Vec<String>>,
 }
-obsidian_call!(
-    UpdateExcalidraw,
-    "/excalidraw/write",
-    NEEDS = Some(EXCALIDRAW),
-    MODE = Some("update"),
-);
+obsidian_call!(UpdateExcalidraw, UPDATE_EXCALIDRAW);
 
 /// `makemd_list_spaces`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct MakemdListSpaces {}
-obsidian_call!(MakemdListSpaces, "/makemd/spaces", NEEDS = Some(MAKEMD));
+obsidian_call!(MakemdListSpaces, MAKEMD_LIST_SPACES);
 
 /// `makemd_query`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -350,7 +276,7 @@ pub(crate) struct MakemdQuery {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub table: Option<String>,
 }
-obsidian_call!(MakemdQuery, "/makemd/query", NEEDS = Some(MAKEMD));
+obsidian_call!(MakemdQuery, MAKEMD_QUERY);
 
 /// `search_omnisearch`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -364,11 +290,7 @@ pub(crate) struct SearchOmnisearch {
     #[schemars(range(min = 1, max = 200))]
     pub limit: Option<u32>,
 }
-obsidian_call!(
-    SearchOmnisearch,
-    "/omnisearch/search",
-    NEEDS = Some(OMNISEARCH)
-);
+obsidian_call!(SearchOmnisearch, SEARCH_OMNISEARCH);
 
 /// `resolve_daily_note`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -378,7 +300,7 @@ pub(crate) struct ResolveDailyNote {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date: Option<String>,
 }
-obsidian_call!(ResolveDailyNote, "/daily-notes/resolve");
+obsidian_call!(ResolveDailyNote, RESOLVE_DAILY_NOTE);
 
 /// `get_active_note`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -388,7 +310,7 @@ pub(crate) struct GetActiveNote {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub include_content: Option<bool>,
 }
-obsidian_call!(GetActiveNote, "/notes/active");
+obsidian_call!(GetActiveNote, GET_ACTIVE_NOTE);
 
 /// `open_note`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -401,4 +323,4 @@ pub(crate) struct OpenNote {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub new_tab: Option<bool>,
 }
-obsidian_call!(OpenNote, "/notes/open");
+obsidian_call!(OpenNote, OPEN_NOTE);

@@ -56,7 +56,7 @@ pub(super) struct WorkspaceOpened {
 }
 
 /// The Companion API route that loads a saved workspace in Obsidian.
-const OPEN_ROUTE: &str = "/workspaces/open";
+const OPEN_ROUTE: &str = crate::companion::contract::tool::OPEN_WORKSPACE.path;
 
 /// `save_workspace`'s result.
 #[derive(Debug, Serialize, JsonSchema)]

@@ -1,4 +1,5 @@
 mod confirm;
+mod contract;
 mod discovery;
 mod plugin_data;
 mod states;

@@ -2,7 +2,9 @@
 //! its own thread) that plays the companion in each state — reachable (the probe and every
 //! route answer), missing (404 everywhere, not the Companion API), incompatible (API "2"),
 //! sleeping (answers after the client gave up) — and answers `/confirm` with the decisions
-//! queued for it. It records every request it got.
+//! queued for it. It records every request it got. Like TC Bridge, it serves only the paths of
+//! the Companion API contract (`contract/companion-api.json`, read here as the plugin reads
+//! it): any other path under the prefix answers 404 `not_found`.
 #![allow(dead_code)]
 
 use std::collections::VecDeque;
@@ -50,6 +52,30 @@ struct Shared {
     vault: Mutex<Option<std::path::PathBuf>>,
     decisions: Mutex<VecDeque<Decision>>,
     requests: Mutex<Vec<(String, Value)>>,
+    probe: Mutex<Option<Value>>,
+}
+
+/// The Companion API contract, as TC Bridge imports it.
+pub const CONTRACT: &str = include_str!("../../../contract/companion-api.json");
+
+/// The contract, parsed.
+pub fn contract() -> Value {
+    serde_json::from_str(CONTRACT).expect("contract/companion-api.json is JSON")
+}
+
+/// Every full path the contract serves: its endpoints and its routes.
+pub fn contract_paths() -> Vec<String> {
+    let contract = contract();
+    let prefix = contract["prefix"].as_str().expect("prefix");
+    let endpoints = contract["endpoints"]
+        .as_object()
+        .expect("endpoints")
+        .values();
+    let routes = contract["routes"].as_array().expect("routes").iter();
+    endpoints
+        .chain(routes)
+        .map(|entry| format!("{prefix}{}", entry["path"].as_str().expect("path")))
+        .collect()
 }
 
 /// A fake TC Bridge listening on `url`.
@@ -141,6 +167,11 @@ impl FakeCompanion {
     /// [`DRAWN`] followed by its `mode` to the file its `path` names, as Excalidraw would.
     pub fn write_into(&self, dir: std::path::PathBuf) {
         *self.shared.vault.lock().unwrap() = Some(dir);
+    }
+
+    /// From now on, the probe reports `result` (the default is [`probe_result`]).
+    pub fn report(&self, result: Value) {
+        *self.shared.probe.lock().unwrap() = Some(result);
     }
 
     /// Queues `/confirm` answers (an empty queue answers denied).
@@ -287,8 +318,14 @@ async fn answer(
         Mode::Incompatible if path == "/obsidian-tc/v1/probe" => {
             reply(200, json!({"ok": true, "result": probe_result("2")}))
         }
+        _ if !contract_paths().contains(&path) => reply(
+            404,
+            json!({"ok": false, "code": "not_found", "message": format!("No route {path}")}),
+        ),
         _ if path == "/obsidian-tc/v1/probe" => {
-            reply(200, json!({"ok": true, "result": probe_result("1")}))
+            let reported = shared.probe.lock().unwrap().clone();
+            let result = reported.unwrap_or_else(|| probe_result("1"));
+            reply(200, json!({"ok": true, "result": result}))
         }
         _ if path == "/obsidian-tc/v1/confirm" => {
             let next = shared.decisions.lock().unwrap().pop_front();
