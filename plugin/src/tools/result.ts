@@ -5,7 +5,7 @@ import type { ToolResult } from "../bridge/registry";
 import type { ToolErrorCode } from "../companion/contract";
 
 /**
- * Error codes shared with the native server's taxonomy (ARCHITECTURE §3, seed 000 §3.1): the
+ * Error codes shared with the native server's taxonomy (docs/architecture.md, seed 000 §3.1): the
  * contract's `error_codes` (engine-native/contract/companion-api.json), each with the server code
  * it becomes.
  */
