@@ -8,7 +8,6 @@
 //!   `reset_vault_cache` (destructive: HITL, drops one vault's rows of the cache database).
 //! - [`frontmatter`]: `read_frontmatter`, `read_property`, `update_frontmatter` (`replace`:
 //!   conditional HITL), `list_properties`, `find_notes_by_property`.
-//! - [`structured`]: output schemas and structured results from typed result structs.
 //! - [`notes`]: `note_exists`, `read_note` (whole note), `delete_note` (destructive: HITL,
 //!   soft delete into `.trash/`).
 //! - [`search`]: `search_vault` (lexical ranking, ACL-filtered, paged), `index_vault`,
@@ -54,13 +53,13 @@
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
 
 pub mod admin;
-pub mod args;
 pub mod attachments;
 pub mod audit;
 pub mod bases;
 pub mod bulk;
 pub mod canvas;
 pub mod capture;
+pub mod common;
 pub mod context;
 pub mod frontmatter;
 pub mod graph;
@@ -69,21 +68,17 @@ pub mod links;
 pub mod memory;
 pub mod notes;
 pub mod obsidian;
-pub(crate) mod ordered_json;
 pub mod periodic;
 pub mod search;
 pub mod sessions;
 pub mod snapshots;
-pub mod structured;
 pub mod tables;
 pub mod tags;
 pub mod tasks;
 pub mod typed_links;
 pub mod uri;
-pub mod vault_error;
 pub mod vaults;
 pub mod workspaces;
-pub mod write_back;
 
 use crate::runtime::ToolDef;
 

@@ -12,10 +12,10 @@ use super::load::{load_canvas, require_canvas_path};
 use super::view::{NodeView, node_views};
 use crate::errors::ToolError;
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::search::cursor_offset;
-use crate::tools::structured::structured;
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::parse;
+use crate::tools::common::paging::cursor_offset;
+use crate::tools::common::structured::structured;
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::EntryKind;
 
 /// Default page size.

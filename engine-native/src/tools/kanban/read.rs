@@ -10,9 +10,10 @@ use super::board::Board;
 use super::load::{load_board, parse_board};
 use crate::errors::ToolError;
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::search::{cursor_offset, index_fault};
-use crate::tools::structured::structured;
+use crate::tools::common::args::parse;
+use crate::tools::common::index::index_fault;
+use crate::tools::common::paging::cursor_offset;
+use crate::tools::common::structured::structured;
 
 /// Default page size.
 const DEFAULT_LIMIT: usize = 100;

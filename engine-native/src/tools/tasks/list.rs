@@ -16,9 +16,10 @@ use super::results::TaskList;
 use crate::errors::ToolError;
 use crate::index::task_table::IndexedTask;
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::search::{cursor_offset, index_fault};
-use crate::tools::structured::structured;
+use crate::tools::common::args::parse;
+use crate::tools::common::index::index_fault;
+use crate::tools::common::paging::cursor_offset;
+use crate::tools::common::structured::structured;
 
 /// Lists the tasks matching the filters (see the module docs).
 pub(super) fn list_tasks(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
