@@ -1,6 +1,15 @@
-//! The built-in tools. Each module declares its tools as [`ToolDef`]s; [`all_tools`] lists
-//! them all, for [`crate::dispatch::register_builtin`] to register.
+//! The built-in tools. Each module but [`common`] is a tool family that declares its tools as
+//! [`ToolDef`]s; [`all_tools`] lists them all, for [`crate::dispatch::register_builtin`] to
+//! register. No family uses another (`tests/it/layers.rs` checks it): what several share is
+//! in [`common`].
 //!
+//! - [`common`]: what the families share: typed arguments and results (`args`,
+//!   `structured`, `ordered_json`), paging (`paging`: cursors, `Page`, page sizes), the vault's
+//!   errors and guarded writes (`vault_error`, `write_back`), the search index and the link
+//!   table (`index`, `link_table`), link rewriting (`relink`), note edits (`edit_flow`,
+//!   `edit_error`, `note_text`), frontmatter reading (`frontmatter`), calls to TC Bridge
+//!   (`companion`), the `admin` domain's tool shape (`admin`), the memory folder and note
+//!   URIs (`memory_folder`, `note_uri`).
 //! - [`admin`]: `server_health`, `get_server_config`, `inspect_acl`, `inspect_visibility`,
 //!   `get_metrics` (each scoped to a vault-bound caller).
 //! - [`audit`]: `query_audit_log`, the vault's audit rows (the paths the caller may read).

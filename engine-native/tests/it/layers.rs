@@ -345,11 +345,24 @@ fn cross_family_uses() -> Vec<(String, usize, String, String)> {
     uses
 }
 
+/// The uses of one family by another not yet moved to `tools/common` (`from`, `to`): each
+/// must still exist, so the list only shrinks. `memory`'s `search_entities` ranks with
+/// `search_vault`'s search; `search_vault`'s `dql` mode runs the query through `obsidian`'s
+/// `search_dql` call.
+const NOT_YET_MOVED: &[(&str, &str)] = &[("memory", "search"), ("search", "obsidian")];
+
 #[test]
 fn no_tool_family_uses_another() {
     let uses = cross_family_uses();
+    for (from, to) in NOT_YET_MOVED {
+        assert!(
+            uses.iter().any(|(_, _, f, t)| f == from && t == to),
+            "{from} no longer uses {to}: take the pair out of NOT_YET_MOVED"
+        );
+    }
     let listed: Vec<String> = uses
         .iter()
+        .filter(|(_, _, from, to)| !NOT_YET_MOVED.contains(&(from.as_str(), to.as_str())))
         .map(|(file, line, from, to)| format!("{file}:{line}: family {from} uses family {to}"))
         .collect();
     assert!(

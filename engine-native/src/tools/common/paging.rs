@@ -21,6 +21,15 @@ pub(crate) fn cursor_offset(cursor: Option<&str>) -> Result<usize, ToolError> {
 /// The page size when no `limit` is given.
 pub(crate) const DEFAULT_LIMIT: usize = 100;
 
+/// The most items one page of a list may hold.
+pub(crate) const MAX_LIMIT: usize = 1000;
+
+/// The page size an optional `limit` asks for: [`DEFAULT_LIMIT`] without one, at least 1 and
+/// at most [`MAX_LIMIT`].
+pub(crate) fn page_size(limit: Option<usize>) -> usize {
+    limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT)
+}
+
 /// The default of `limit`.
 pub(crate) fn default_limit() -> usize {
     DEFAULT_LIMIT
