@@ -9,8 +9,8 @@ use serde_json::Value;
 use crate::errors::ToolError;
 use crate::facade::{DESCRIBE_CAPABILITY, FACADE_DOMAIN, call_envelope_for};
 use crate::runtime::{Annotations, Tool, ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `describe_capability`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -14,9 +14,9 @@ use crate::facade::meaning::rank_catalog_by_meaning;
 use crate::facade::{FACADE_DOMAIN, FIND_CAPABILITY, call_envelope_for};
 use crate::index::semantic::SemanticIndex;
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::structured::{output_schema, structured};
 use crate::tools::obsidian::OBSIDIAN_DOMAIN;
-use crate::tools::structured::{output_schema, structured};
 
 /// The arguments of `find_capability`.
 #[derive(Debug, Deserialize, JsonSchema)]

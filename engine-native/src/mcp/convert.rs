@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use crate::errors::ToolError;
 use crate::runtime::Tool;
-use crate::tools::args::input_schema;
+use crate::tools::common::args::input_schema;
 
 /// The MCP description of a registered tool: name, title, description, input schema, output
 /// schema when declared, and the annotations the gates derive.

@@ -14,7 +14,7 @@ use crate::auth::Caller;
 use crate::errors::ErrorCode;
 use crate::mcp::resources::MARKDOWN;
 use crate::runtime::{Registry, Tool};
-use crate::tools::uri::RESOURCE_SCHEME;
+use crate::tools::common::note_uri::RESOURCE_SCHEME;
 
 /// The URI of the help page of the tool `name`.
 pub fn tool_uri(name: &str) -> String {

@@ -26,7 +26,7 @@ use crate::dispatch::Dispatcher;
 use crate::errors::{ErrorCode, ToolError};
 use crate::mcp::help;
 use crate::runtime::VAULT_ARG;
-use crate::tools::uri::{RESOURCE_SCHEME, note_uri};
+use crate::tools::common::note_uri::{RESOURCE_SCHEME, note_uri};
 
 /// The most notes one `resources/list` page holds.
 pub const PAGE_SIZE: usize = 200;

@@ -11,17 +11,13 @@ use serde_json::Value;
 use crate::config::ServerConfig;
 use crate::config::explain::redact_secrets;
 use crate::errors::ToolError;
-use crate::runtime::{Handler, MetricsSnapshot, ToolContext, ToolDef, Visibility};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
+use crate::runtime::{MetricsSnapshot, ToolContext, ToolDef, Visibility};
+use crate::tools::common::admin::{NoArgs, admin_tool};
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::structured::{output_schema, structured};
 
 /// The text that replaces a secret in `get_server_config`.
 pub const REDACTED: &str = "[redacted]";
-
-/// No arguments.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct NoArgs {}
 
 /// The result of `server_health`.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -113,24 +109,6 @@ struct InspectVisibility {
     /// The tool name to explain.
     #[schemars(length(min = 1, max = 128))]
     name: String,
-}
-
-/// A tool of the `admin` domain (this module's and [`crate::tools::vaults`]'): no path
-/// arguments, no precheck, not destructive, no idempotency key; `schemas` is the (input,
-/// output) schema pair.
-pub(crate) fn admin_tool(
-    name: &'static str,
-    title: &'static str,
-    description: &'static str,
-    scopes: &'static [&'static str],
-    vault_arg: bool,
-    schemas: (Value, Option<Value>),
-    handler: Handler,
-) -> ToolDef {
-    ToolDef {
-        vault_arg,
-        ..ToolDef::new((name, title, description), "admin", schemas, handler).scopes(scopes)
-    }
 }
 
 /// The admin tools.

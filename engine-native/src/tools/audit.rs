@@ -12,9 +12,9 @@ use crate::audit::{AuditError, AuditPage, MAX_ROWS, audit_page, parse_time};
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{ToolContext, ToolDef};
 use crate::store::{EventFilter, LoggedEvent, store_fault};
-use crate::tools::admin::admin_tool;
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::admin::admin_tool;
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `query_audit_log`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -1,6 +1,15 @@
-//! The built-in tools. Each module declares its tools as [`ToolDef`]s; [`all_tools`] lists
-//! them all, for [`crate::dispatch::register_builtin`] to register.
+//! The built-in tools. Each module but [`common`] is a tool family that declares its tools as
+//! [`ToolDef`]s; [`all_tools`] lists them all, for [`crate::dispatch::register_builtin`] to
+//! register. No family uses another (`tests/it/layers.rs` checks it): what several share is
+//! in [`common`].
 //!
+//! - [`common`]: what the families share: typed arguments and results (`args`,
+//!   `structured`, `ordered_json`), paging (`paging`: cursors, `Page`, page sizes), the vault's
+//!   errors and guarded writes (`vault_error`, `write_back`), the search index and the link
+//!   table (`index`, `link_table`), link rewriting (`relink`), note edits (`edit_flow`,
+//!   `edit_error`, `note_text`), frontmatter reading (`frontmatter`), calls to TC Bridge
+//!   (`companion`), the `admin` domain's tool shape (`admin`), the memory folder and note
+//!   URIs (`memory_folder`, `note_uri`).
 //! - [`admin`]: `server_health`, `get_server_config`, `inspect_acl`, `inspect_visibility`,
 //!   `get_metrics` (each scoped to a vault-bound caller).
 //! - [`audit`]: `query_audit_log`, the vault's audit rows (the paths the caller may read).
@@ -8,7 +17,6 @@
 //!   `reset_vault_cache` (destructive: HITL, drops one vault's rows of the cache database).
 //! - [`frontmatter`]: `read_frontmatter`, `read_property`, `update_frontmatter` (`replace`:
 //!   conditional HITL), `list_properties`, `find_notes_by_property`.
-//! - [`structured`]: output schemas and structured results from typed result structs.
 //! - [`notes`]: `note_exists`, `read_note` (whole note), `delete_note` (destructive: HITL,
 //!   soft delete into `.trash/`).
 //! - [`search`]: `search_vault` (lexical ranking, ACL-filtered, paged), `index_vault`,
@@ -54,13 +62,13 @@
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
 
 pub mod admin;
-pub mod args;
 pub mod attachments;
 pub mod audit;
 pub mod bases;
 pub mod bulk;
 pub mod canvas;
 pub mod capture;
+pub mod common;
 pub mod context;
 pub mod frontmatter;
 pub mod graph;
@@ -69,21 +77,17 @@ pub mod links;
 pub mod memory;
 pub mod notes;
 pub mod obsidian;
-pub(crate) mod ordered_json;
 pub mod periodic;
 pub mod search;
 pub mod sessions;
 pub mod snapshots;
-pub mod structured;
 pub mod tables;
 pub mod tags;
 pub mod tasks;
 pub mod typed_links;
 pub mod uri;
-pub mod vault_error;
 pub mod vaults;
 pub mod workspaces;
-pub mod write_back;
 
 use crate::runtime::ToolDef;
 

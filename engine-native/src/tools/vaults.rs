@@ -10,9 +10,9 @@ use serde_json::Value;
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{ReloadReport, Served, ToolContext, ToolDef, VaultEntry};
 use crate::store::VaultRowCounts;
-use crate::tools::admin::{NoArgs, admin_tool};
-use crate::tools::args::input_schema;
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::admin::{NoArgs, admin_tool};
+use crate::tools::common::args::input_schema;
+use crate::tools::common::structured::{output_schema, structured};
 
 /// One vault as `list_vaults` shows it.
 #[derive(Debug, Serialize, JsonSchema)]

@@ -48,43 +48,95 @@ fn declared_modules(lib_rs: &str) -> Vec<String> {
         .collect()
 }
 
-/// One use of another top-level module: the line it is on and the module it names.
+/// One use of another module: the line it is on and the module it names.
 #[derive(Debug, PartialEq, Eq)]
 struct Edge {
     line: usize,
     target: String,
 }
 
+/// One path a file names, resolved from the crate root and cut after `depth` modules: the
+/// modules (`["tools", "links"]`), the line of the last one written, and whether the path
+/// starts at the root (`crate::`, or `super::` climbing there) rather than below it.
+#[derive(Debug)]
+struct Named {
+    line: usize,
+    path: Vec<String>,
+    from_root: bool,
+}
+
 /// Every top-level module `source` names, for a file whose module path is `module` (e.g.
 /// `["tools", "notes", "write"]`): `crate::x`, `crate::{x, y}`, and `super::...::x` when the
 /// `super`s climb to the crate root.
 fn edges(source: &str, module: &[String]) -> Vec<Edge> {
+    named(source, module, 1)
+        .into_iter()
+        .filter(|named| named.from_root)
+        .map(|named| Edge {
+            line: named.line,
+            target: named.path[0].clone(),
+        })
+        .collect()
+}
+
+/// Every tool family (a module directly under `tools`) `source` names, for a file whose
+/// module path is `module`: `crate::tools::x`, `crate::tools::{x, y}`, `crate::{tools::x}`,
+/// and `super::...::x` when the `super`s climb to `tools` (or above, then down to it).
+fn family_edges(source: &str, module: &[String]) -> Vec<Edge> {
+    named(source, module, 2)
+        .into_iter()
+        .filter(|named| named.path.len() == 2 && named.path[0] == "tools")
+        .map(|named| Edge {
+            line: named.line,
+            target: named.path[1].clone(),
+        })
+        .collect()
+}
+
+/// Every `crate::` and `super::` path of `source` (module path `module`), cut after `depth`
+/// modules.
+fn named(source: &str, module: &[String], depth: usize) -> Vec<Named> {
     let tokens = TokenStream::from_str(source).expect("the file lexes as Rust");
     let mut out = Vec::new();
-    walk(tokens, module, &mut out);
+    walk(tokens, module, depth, &mut out);
     out
 }
 
-fn walk(tokens: TokenStream, module: &[String], out: &mut Vec<Edge>) {
+fn walk(tokens: TokenStream, module: &[String], depth: usize, out: &mut Vec<Named>) {
     let tokens: Vec<TokenTree> = tokens.into_iter().collect();
     let mut at = 0;
     while at < tokens.len() {
         if let TokenTree::Group(group) = &tokens[at] {
-            walk(group.stream(), module, out);
+            match inline_module(&tokens, at) {
+                Some(name) => walk(group.stream(), &[module, &[name]].concat(), depth, out),
+                None => walk(group.stream(), module, depth, out),
+            }
         }
-        let root_after = match ident(&tokens[at]).as_deref() {
+        let root = match ident(&tokens[at]).as_deref() {
             // `$crate` in a macro is the crate too, but names no module by itself
-            Some("crate") if !is_dollar(at.checked_sub(1).map(|i| &tokens[i])) => Some(at + 1),
+            Some("crate") if !is_dollar(at.checked_sub(1).map(|i| &tokens[i])) => Some((at + 1, 0)),
             Some("super") if at == 0 || !is_path_sep_before(&tokens, at) => {
-                climb_to_root(&tokens, at, module.len())
+                climb(&tokens, at, module.len())
+                    .map(|(next, climbed)| (next, module.len() - climbed))
             }
             _ => None,
         };
-        if let Some(next) = root_after {
-            collect_targets(&tokens, next, out);
+        if let Some((next, kept)) = root {
+            let start = Start {
+                prefix: &module[..kept],
+                line: tokens[at].span().start().line,
+                from_root: kept == 0,
+            };
+            collect_paths(&tokens, next, &start, depth, out);
         }
         at += 1;
     }
+}
+
+/// The name of the module whose body is the group at `at` (`mod name { ... }`).
+fn inline_module(tokens: &[TokenTree], at: usize) -> Option<String> {
+    let before = at.checked_sub(2)?;
+    (ident(&tokens[before]).as_deref() == Some("mod")).then_some(ident(&tokens[before + 1])?)
 }
 
 /// Whether the token before `at` ends a path (`::`), so `at` is not the start of one.
@@ -92,13 +144,13 @@ fn is_path_sep_before(tokens: &[TokenTree], at: usize) -> bool {
     at >= 2 && punct(&tokens[at - 1]) == Some(':') && punct(&tokens[at - 2]) == Some(':')
 }
 
-/// After `super` at `at`: the index just past the last `super ::` when the chain climbs
-/// `depth` levels or more (to the crate root), else `None`.
-fn climb_to_root(tokens: &[TokenTree], mut at: usize, depth: usize) -> Option<usize> {
+/// After `super` at `at`: the index of the `::` after the last `super` and how many levels
+/// the chain climbs, when it stays inside the crate (`depth` levels at most), else `None`.
+fn climb(tokens: &[TokenTree], mut at: usize, depth: usize) -> Option<(usize, usize)> {
     let mut climbed = 0;
     loop {
         if ident(tokens.get(at)?).as_deref() != Some("super") {
-            return (climbed >= depth).then_some(at - 2);
+            return (climbed <= depth).then_some((at - 2, climbed));
         }
         climbed += 1;
         if !(punct(tokens.get(at + 1)?) == Some(':') && punct(tokens.get(at + 2)?) == Some(':')) {
@@ -108,8 +160,31 @@ fn climb_to_root(tokens: &[TokenTree], mut at: usize, depth: usize) -> Option<us
     }
 }
 
-/// The modules named after `crate` / the root at `at`: `:: name` or `:: { a, b::c, ... }`.
-fn collect_targets(tokens: &[TokenTree], at: usize, out: &mut Vec<Edge>) {
+/// Where a path starts: the modules its root stands for, the root's line, and whether the
+/// root is the crate root.
+struct Start<'a> {
+    prefix: &'a [String],
+    line: usize,
+    from_root: bool,
+}
+
+/// The paths named after the root at `at` (`:: name ...` or `:: { a, b::c, ... }`), each
+/// after `start`'s modules and cut after `depth` modules.
+fn collect_paths(
+    tokens: &[TokenTree],
+    at: usize,
+    start: &Start<'_>,
+    depth: usize,
+    out: &mut Vec<Named>,
+) {
+    if start.prefix.len() >= depth {
+        out.push(Named {
+            line: start.line,
+            path: start.prefix[..depth].to_vec(),
+            from_root: start.from_root,
+        });
+        return;
+    }
     let (Some(first), Some(second)) = (tokens.get(at), tokens.get(at + 1)) else {
         return;
     };
@@ -117,25 +192,28 @@ fn collect_targets(tokens: &[TokenTree], at: usize, out: &mut Vec<Edge>) {
         return;
     }
     match tokens.get(at + 2) {
-        Some(TokenTree::Ident(name)) => out.push(Edge {
-            line: name.span().start().line,
-            target: name.to_string(),
-        }),
+        Some(TokenTree::Ident(name)) => {
+            let prefix = [start.prefix, &[name.to_string()]].concat();
+            let next = Start {
+                prefix: &prefix,
+                line: name.span().start().line,
+                from_root: start.from_root,
+            };
+            collect_paths(tokens, at + 3, &next, depth, out);
+        }
         Some(TokenTree::Group(group)) if group.delimiter() == Delimiter::Brace => {
             let inner: Vec<TokenTree> = group.stream().into_iter().collect();
-            let mut item_start = true;
-            for token in &inner {
-                match token {
-                    TokenTree::Ident(name) if item_start => {
-                        out.push(Edge {
-                            line: name.span().start().line,
-                            target: name.to_string(),
-                        });
-                        item_start = false;
-                    }
-                    TokenTree::Punct(p) if p.as_char() == ',' => item_start = true,
-                    _ => item_start = false,
-                }
+            for item in inner.split(|token| punct(token) == Some(',')) {
+                let Some(TokenTree::Ident(name)) = item.first() else {
+                    continue;
+                };
+                let prefix = [start.prefix, &[name.to_string()]].concat();
+                let next = Start {
+                    prefix: &prefix,
+                    line: name.span().start().line,
+                    from_root: start.from_root,
+                };
+                collect_paths(item, 1, &next, depth, out);
             }
         }
         _ => {}
@@ -232,6 +310,119 @@ fn no_module_uses_one_of_its_own_layer_or_above() {
     }
     assert!(files.len() > 100, "only {} source files found", files.len());
     assert!(upward.is_empty(), "upward edges:\n{}", upward.join("\n"));
+}
+
+/// The modules under `src/tools/` that are no tool family: what every family may use.
+const SHARED_TOOL_PARTS: &[&str] = &["common"];
+
+/// Every use of one tool family by a file of another (a family is a module directly under
+/// `tools`, but [`SHARED_TOOL_PARTS`]), as `(file, line, from family, to family)`;
+/// `tools/mod.rs`, which registers every family, is not one of them.
+fn cross_family_uses() -> Vec<(String, usize, String, String)> {
+    let root = src();
+    let mut files = Vec::new();
+    rust_files(&root.join("tools"), &mut files);
+    files.sort();
+    assert!(files.len() > 100, "only {} tool files found", files.len());
+    let mut uses = Vec::new();
+    for file in &files {
+        let rel = file.strip_prefix(&root).expect("inside src");
+        let module = module_path(rel);
+        let Some(own) = module.get(1) else {
+            continue; // tools/mod.rs
+        };
+        let text = std::fs::read_to_string(file).expect("read");
+        for edge in family_edges(&text, &module) {
+            if edge.target != *own && !SHARED_TOOL_PARTS.contains(&edge.target.as_str()) {
+                uses.push((
+                    format!("src/{}", rel.display()),
+                    edge.line,
+                    own.clone(),
+                    edge.target,
+                ));
+            }
+        }
+    }
+    uses
+}
+
+/// The uses of one family by another not yet moved to `tools/common` (`from`, `to`): each
+/// must still exist, so the list only shrinks. `memory`'s `search_entities` ranks with
+/// `search_vault`'s search; `search_vault`'s `dql` mode runs the query through `obsidian`'s
+/// `search_dql` call.
+const NOT_YET_MOVED: &[(&str, &str)] = &[("memory", "search"), ("search", "obsidian")];
+
+#[test]
+fn no_tool_family_uses_another() {
+    let uses = cross_family_uses();
+    for (from, to) in NOT_YET_MOVED {
+        assert!(
+            uses.iter().any(|(_, _, f, t)| f == from && t == to),
+            "{from} no longer uses {to}: take the pair out of NOT_YET_MOVED"
+        );
+    }
+    let listed: Vec<String> = uses
+        .iter()
+        .filter(|(_, _, from, to)| !NOT_YET_MOVED.contains(&(from.as_str(), to.as_str())))
+        .map(|(file, line, from, to)| format!("{file}:{line}: family {from} uses family {to}"))
+        .collect();
+    assert!(
+        listed.is_empty(),
+        "tool families use each other (move what they share to tools/common):\n{}",
+        listed.join("\n")
+    );
+}
+
+/// The uses of one tool family by another, counted per pair: run with `--nocapture` to see.
+#[test]
+fn report_the_edges_between_tool_families() {
+    let mut counts: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for (_, _, from, to) in cross_family_uses() {
+        *counts.entry((from, to)).or_default() += 1;
+    }
+    let total: usize = counts.values().sum();
+    println!(
+        "{} edges between tool families, {total} uses:",
+        counts.len()
+    );
+    for ((from, to), count) in &counts {
+        println!("  {from} -> {to}: {count}");
+    }
+}
+
+#[test]
+fn the_family_scanner_resolves_paths_into_tools() {
+    let module = ["tools".to_owned(), "notes".to_owned(), "write".to_owned()];
+    let source = r#"
+        use crate::tools::links::table::link_table;
+        use crate::tools::{search::cursor_offset, common::args, links};
+        use crate::{tools::tags::x, store::Store};
+        use super::super::memory::memory_folder;
+        use super::super::super::tools::frontmatter;
+        use super::edit_flow::apply;
+        use crate::tools;
+        // use crate::tools::kanban;
+        mod tests { use super::super::tags; use super::super::super::uri; }
+    "#;
+    let found: Vec<(usize, String)> = family_edges(source, &module)
+        .into_iter()
+        .map(|edge| (edge.line, edge.target))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (2, "links".to_owned()),
+            (3, "search".to_owned()),
+            (3, "common".to_owned()),
+            (3, "links".to_owned()),
+            (4, "tags".to_owned()),
+            (5, "memory".to_owned()),
+            (6, "frontmatter".to_owned()),
+            (7, "notes".to_owned()),
+            (10, "notes".to_owned()),
+            (10, "uri".to_owned()),
+        ]
+    );
 }
 
 #[test]

@@ -10,10 +10,10 @@ use super::get::not_an_attachment;
 use super::references::{is_attachment, readable_referrers};
 use crate::errors::ToolError;
 use crate::runtime::{PathArg, ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::links::table::link_table;
-use crate::tools::structured::{output_schema, structured};
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::link_table::link_table;
+use crate::tools::common::structured::{output_schema, structured};
+use crate::tools::common::vault_error::tool_error_from_vault;
 
 /// The arguments of `delete_attachment`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -12,10 +12,10 @@ use serde_json::{Value, json};
 use super::references::{extension, is_attachment, readable_referrers};
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{PATH_READ, input_schema, parse};
-use crate::tools::links::table::link_table;
-use crate::tools::structured::{output_schema, structured};
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::{PATH_READ, input_schema, parse};
+use crate::tools::common::link_table::link_table;
+use crate::tools::common::structured::{output_schema, structured};
+use crate::tools::common::vault_error::tool_error_from_vault;
 
 /// Room left in the response for everything but the base64 text.
 const METADATA_ROOM: usize = 64 * 1024;

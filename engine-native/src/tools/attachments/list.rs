@@ -9,10 +9,10 @@ use serde_json::Value;
 use super::references::{extension, is_attachment, readable_references};
 use crate::errors::ToolError;
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::links::table::link_table;
-use crate::tools::structured::{output_schema, structured};
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::link_table::link_table;
+use crate::tools::common::structured::{output_schema, structured};
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::EntryKind;
 
 /// The arguments of `list_attachments`.

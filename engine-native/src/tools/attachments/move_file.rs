@@ -14,11 +14,11 @@ use super::get::not_an_attachment;
 use super::references::is_attachment;
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{PathArg, ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::links::relink::{PlannedMove, RelinkPlan, commit, plan_moves};
-use crate::tools::links::table::complete_link_table;
-use crate::tools::structured::{output_schema, structured};
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::link_table::complete_link_table;
+use crate::tools::common::relink::{PlannedMove, RelinkPlan, commit, plan_moves};
+use crate::tools::common::structured::{output_schema, structured};
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::VaultError;
 
 /// The arguments of `move_attachment`.

@@ -9,8 +9,8 @@ use super::load::require_base_path;
 use super::written::{prepare, write_base};
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::parse;
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::VaultError;
 
 /// Creates a base (see the module docs).

@@ -10,9 +10,9 @@ use crate::bases::model::{Base, BaseError, read_base};
 use crate::errors::{ErrorCode, ToolError};
 use crate::frontmatter::parse_properties;
 use crate::runtime::ToolContext;
-use crate::tools::links::table::link_table;
-use crate::tools::search::index_fault;
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::index::index_fault;
+use crate::tools::common::link_table::link_table;
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::EntryKind;
 
 /// A `.base` file as read.

@@ -20,8 +20,8 @@ mod written;
 use engine_core::acl::AclOp;
 
 use crate::runtime::{PathArg, ToolDef};
-use crate::tools::args::{PATH_READ, PATH_READ_WRITE, input_schema};
-use crate::tools::structured::output_schema;
+use crate::tools::common::args::{PATH_READ, PATH_READ_WRITE, input_schema};
+use crate::tools::common::structured::output_schema;
 
 /// A `path` argument written (a new base, or one replaced with confirmation).
 const PATH_WRITE: &[PathArg] = &[PathArg {

@@ -11,8 +11,8 @@ use crate::bases::model::View;
 use crate::bases::query::run_view;
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::structured::structured;
+use crate::tools::common::args::parse;
+use crate::tools::common::structured::structured;
 
 /// A column of the result.
 #[derive(Debug, Serialize, JsonSchema)]

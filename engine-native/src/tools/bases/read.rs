@@ -8,8 +8,8 @@ use super::args::ReadBase;
 use super::load::load_base;
 use crate::errors::ToolError;
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::structured::structured;
+use crate::tools::common::args::parse;
+use crate::tools::common::structured::structured;
 
 /// `read_base`'s result.
 #[derive(Debug, Serialize, JsonSchema)]

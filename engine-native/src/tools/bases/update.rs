@@ -11,8 +11,8 @@ use super::load::{parse_base_text, read_base_text};
 use super::written::{prepare_update, write_base};
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::vault_error::check_expected;
+use crate::tools::common::args::parse;
+use crate::tools::common::vault_error::check_expected;
 
 /// Updates a base (see the module docs).
 pub(super) fn update_base(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

@@ -11,8 +11,8 @@ use super::load::parse_base_text;
 use crate::errors::ToolError;
 use crate::frontmatter::property_lines;
 use crate::runtime::ToolContext;
-use crate::tools::structured::structured;
-use crate::tools::write_back::write_back;
+use crate::tools::common::structured::structured;
+use crate::tools::common::write_back::write_back;
 
 /// The result of `create_base` and `update_base`.
 #[derive(Debug, Serialize, JsonSchema)]

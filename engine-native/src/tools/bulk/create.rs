@@ -14,9 +14,9 @@ use serde_json::{Value, json};
 use super::outcome::{BulkResult, ItemResult, ItemStatus, finish};
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::output_schema;
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::structured::output_schema;
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::{VaultError, WriteOptions};
 
 /// The most notes one call creates.

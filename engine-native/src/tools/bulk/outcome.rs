@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::errors::{ErrorCode, ToolError};
-use crate::tools::structured::structured;
+use crate::tools::common::structured::structured;
 
 /// What happened to one item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]

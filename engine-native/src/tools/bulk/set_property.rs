@@ -16,11 +16,11 @@ use crate::errors::{ErrorCode, ToolError};
 use crate::frontmatter::{Edit, apply};
 use crate::note::parse_note;
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
-use crate::tools::structured::output_schema;
-use crate::tools::vault_error::tool_error_from_vault;
-use crate::tools::write_back::write_back;
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::frontmatter::tool_error_from_frontmatter;
+use crate::tools::common::structured::output_schema;
+use crate::tools::common::vault_error::tool_error_from_vault;
+use crate::tools::common::write_back::write_back;
 use crate::vault::{EntryKind, VaultError};
 
 /// The most notes one call edits.

@@ -11,9 +11,9 @@ use super::load::{require_canvas_path, write_canvas_file};
 use super::model::{Canvas, new_item};
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::structured::structured;
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::parse;
+use crate::tools::common::structured::structured;
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::VaultError;
 
 /// A canvas written.

@@ -1,10 +1,10 @@
 //! The layout Obsidian writes canvases in (JSON that keeps its key order:
-//! [`crate::tools::ordered_json`]). [`write_canvas`] prints the canvas the way Obsidian does
+//! [`crate::tools::common::ordered_json`]). [`write_canvas`] prints the canvas the way Obsidian does
 //! (a tab-indented top level, one compact node or edge per line), so a canvas Obsidian wrote
 //! is reproduced byte for byte.
 
-pub(super) use crate::tools::ordered_json::Json;
-use crate::tools::ordered_json::{compact, string};
+pub(super) use crate::tools::common::ordered_json::Json;
+use crate::tools::common::ordered_json::{compact, string};
 
 /// The canvas document `root` in Obsidian's layout: `{`, each top-level key on its own
 /// tab-indented line, the `nodes` and `edges` arrays with one compact item per line

@@ -5,8 +5,8 @@ use engine_core::acl::AclOp;
 use super::model::{Canvas, invalid};
 use crate::errors::ToolError;
 use crate::runtime::ToolContext;
-use crate::tools::vault_error::{check_expected, tool_error_from_vault};
-use crate::tools::write_back::write_back;
+use crate::tools::common::vault_error::{check_expected, tool_error_from_vault};
+use crate::tools::common::write_back::write_back;
 use crate::vault::WriteOutcome;
 
 /// A canvas as read.

@@ -23,8 +23,8 @@ mod update;
 mod view;
 
 use crate::runtime::ToolDef;
-use crate::tools::args::{PATH_READ, PATH_READ_WRITE, input_schema};
-use crate::tools::structured::output_schema;
+use crate::tools::common::args::{PATH_READ, PATH_READ_WRITE, input_schema};
+use crate::tools::common::structured::output_schema;
 
 /// The canvas tools.
 pub fn tools() -> Vec<ToolDef> {

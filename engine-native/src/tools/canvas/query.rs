@@ -12,16 +12,11 @@ use super::load::{load_canvas, require_canvas_path};
 use super::view::{NodeView, node_views};
 use crate::errors::ToolError;
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::search::cursor_offset;
-use crate::tools::structured::structured;
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::parse;
+use crate::tools::common::paging::{cursor_offset, page_size};
+use crate::tools::common::structured::structured;
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::EntryKind;
-
-/// Default page size.
-const DEFAULT_LIMIT: usize = 100;
-/// Largest page size.
-const MAX_LIMIT: usize = 1000;
 
 /// One matching node.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -61,7 +56,7 @@ pub(super) struct CanvasMatches {
 pub(super) fn query_canvas(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: QueryCanvas = parse(args)?;
     let offset = cursor_offset(args.cursor.as_deref())?;
-    let limit = args.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
+    let limit = page_size(args.limit);
     let paths = canvases(ctx, args.paths.as_deref())?;
     let mut matching = Vec::new();
     let mut skipped = Vec::new();

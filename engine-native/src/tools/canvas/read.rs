@@ -9,8 +9,8 @@ use super::load::load_canvas;
 use super::view::{EdgeView, NodeView, edge_views, node_views};
 use crate::errors::ToolError;
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::structured::structured;
+use crate::tools::common::args::parse;
+use crate::tools::common::structured::structured;
 
 /// A canvas as read.
 #[derive(Debug, Serialize, JsonSchema)]

@@ -15,8 +15,8 @@ use super::load::{load_canvas, write_canvas_file};
 use super::model::{Item, field, id, new_item, patch_item};
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::structured::structured;
+use crate::tools::common::args::parse;
+use crate::tools::common::structured::structured;
 
 /// Removing more nodes than this in one call needs the user's confirmation (v1 §2.4).
 const REMOVE_CONFIRM_NODES: usize = 10;

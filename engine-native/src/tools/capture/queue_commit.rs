@@ -23,11 +23,11 @@ use crate::edits::{AppendAt, Edit, append};
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{PathArg, ToolContext, ToolDef};
 use crate::store::{Capture, Commit, store_fault};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::memory::memory_folder;
-use crate::tools::notes::edit_flow::{EditRequest, apply_note_edit};
-use crate::tools::structured::{output_schema, structured};
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::edit_flow::{EditRequest, apply_note_edit};
+use crate::tools::common::memory_folder::memory_folder;
+use crate::tools::common::structured::{output_schema, structured};
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::{VaultError, WriteOptions};
 
 /// The arguments of `commit_capture`.

@@ -12,8 +12,8 @@ use super::queue_view::CaptureView;
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{PathArg, ToolContext, ToolDef};
 use crate::store::{NewCapture, StoreError, store_fault};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `enqueue_capture`.
 #[derive(Debug, Deserialize, JsonSchema)]

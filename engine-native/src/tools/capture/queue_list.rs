@@ -10,8 +10,8 @@ use super::queue_view::CaptureView;
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{ToolContext, ToolDef};
 use crate::store::{CaptureQueue, store_fault};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `list_capture_queue`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -6,7 +6,7 @@ use serde_json::{Map, Value, json};
 
 use crate::errors::{ErrorCode, ToolError};
 use crate::frontmatter::{Edit, apply};
-use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
+use crate::tools::common::frontmatter::tool_error_from_frontmatter;
 
 /// The most tags a capture may carry.
 pub(super) const MAX_TAGS: usize = 50;

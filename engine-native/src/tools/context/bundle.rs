@@ -14,9 +14,9 @@ use super::budget::Budget;
 use super::note::read;
 use crate::errors::ToolError;
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::structured::{output_schema, structured};
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::EntryKind;
 
 /// The most cut paths listed by name (the rest are only counted).

@@ -20,10 +20,10 @@ use crate::index::semantic::SemanticError;
 use crate::index::snippet::snippet;
 use crate::note::title_of;
 use crate::runtime::{PathArg, ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::search::chunk_text;
-use crate::tools::structured::{output_schema, structured};
-use crate::tools::uri::note_uri;
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::index::chunk_text;
+use crate::tools::common::note_uri::note_uri;
+use crate::tools::common::structured::{output_schema, structured};
 use engine_core::acl::AclOp;
 
 /// How many notes `search` returns when no `limit` is given.

@@ -18,10 +18,10 @@ use crate::errors::ToolError;
 use crate::index::semantic::SemanticError;
 use crate::note::title_of;
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::links::table::link_table;
-use crate::tools::search::index_fault;
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::index::index_fault;
+use crate::tools::common::link_table::link_table;
+use crate::tools::common::structured::{output_schema, structured};
 
 /// How many lexically matching chunks are looked at beyond each note's best one.
 const EXTRA_CHUNK_DEPTH: usize = 200;

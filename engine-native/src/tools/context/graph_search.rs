@@ -15,10 +15,10 @@ use crate::index::retrieve::Retrieval;
 use crate::index::semantic::SemanticError;
 use crate::note::title_of;
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::links::table::link_table;
-use crate::tools::search::cursor_offset;
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::link_table::link_table;
+use crate::tools::common::paging::cursor_offset;
+use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `vault_graph_search`.
 #[derive(Debug, Deserialize, JsonSchema)]

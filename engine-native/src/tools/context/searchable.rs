@@ -10,7 +10,7 @@ use crate::index::VaultIndex;
 use crate::index::retrieve::{Retrieval, Retriever};
 use crate::index::semantic::{SemanticError, SemanticIndex};
 use crate::runtime::ToolContext;
-use crate::tools::search::{index_fault, readable_chunks};
+use crate::tools::common::index::{index_fault, readable_chunks};
 
 /// The bound vault's index and the vectors, if any.
 pub(super) struct Searchable {

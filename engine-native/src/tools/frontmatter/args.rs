@@ -5,12 +5,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
-/// The most items one page of a list may hold.
-pub(super) const MAX_LIMIT: usize = 1000;
-
-/// The page size when the caller gives none.
-pub(super) const DEFAULT_LIMIT: usize = 100;
-
 /// The arguments of `read_frontmatter`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -8,19 +8,17 @@
 //! only notes the caller may read under the vault's folder ACL, checked note by note.
 
 mod args;
-pub(crate) mod errors;
-pub(crate) mod note;
+mod errors;
 mod page;
 mod read;
-pub(crate) mod results;
-pub(crate) mod scan;
+mod results;
 mod survey;
 mod update;
 
 use crate::runtime::ToolDef;
-use crate::tools::args::input_schema;
-use crate::tools::args::{PATH_READ, PATH_READ_WRITE};
-use crate::tools::structured::output_schema;
+use crate::tools::common::args::input_schema;
+use crate::tools::common::args::{PATH_READ, PATH_READ_WRITE};
+use crate::tools::common::structured::output_schema;
 
 /// The frontmatter tools.
 pub fn tools() -> Vec<ToolDef> {

@@ -2,7 +2,7 @@
 //! the cursor is the last key of the page, so a page after it stays right when notes are
 //! added or removed between calls.
 
-use super::args::{DEFAULT_LIMIT, MAX_LIMIT};
+use crate::tools::common::paging::page_size;
 
 /// One page of items and the cursor of the next page (`None` on the last page).
 pub(super) struct Page<T> {
@@ -13,13 +13,15 @@ pub(super) struct Page<T> {
 }
 
 /// The page after `cursor` (from the start without one) of at most `limit` items (default
-/// [`DEFAULT_LIMIT`], at most [`MAX_LIMIT`]); `sorted` must be in ascending key order.
+/// [`DEFAULT_LIMIT`](crate::tools::common::paging::DEFAULT_LIMIT), at most
+/// [`MAX_LIMIT`](crate::tools::common::paging::MAX_LIMIT)); `sorted` must be in ascending key
+/// order.
 pub(super) fn page<T>(
     sorted: Vec<(String, T)>,
     cursor: Option<&str>,
     limit: Option<usize>,
 ) -> Page<T> {
-    let limit = limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
+    let limit = page_size(limit);
     let mut rest = sorted
         .into_iter()
         .skip_while(|(key, _)| cursor.is_some_and(|after| key.as_str() <= after))

@@ -3,14 +3,14 @@
 use serde_json::Value;
 
 use super::args::{NotePath, NoteProperty};
-use super::errors::tool_error_from_frontmatter;
-use super::note::read_for_tool;
 use super::results::{FrontmatterRead, PropertyEntry, PropertyRead};
 use crate::errors::ToolError;
 use crate::frontmatter::{self, PropertyType};
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::structured::structured;
+use crate::tools::common::args::parse;
+use crate::tools::common::frontmatter::read_for_tool;
+use crate::tools::common::frontmatter::tool_error_from_frontmatter;
+use crate::tools::common::structured::structured;
 
 /// The properties of a note in the order it lists them, each with its type, and the note's
 /// SHA-256.

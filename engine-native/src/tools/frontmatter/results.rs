@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use super::args::Mode;
 use crate::frontmatter::PropertyType;
+use crate::tools::common::frontmatter::InvalidNote;
 
 /// One property of a note.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -77,21 +78,6 @@ pub(super) struct FrontmatterUpdated {
     /// After a write to an existing note: its SHA-256 before the write.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub previous_sha256: Option<String>,
-}
-
-/// A note whose properties could not be read; the list tools report it and go on.
-#[derive(Debug, Serialize, JsonSchema)]
-pub(crate) struct InvalidNote {
-    /// The vault-relative path.
-    pub path: String,
-    /// What is wrong: a frontmatter code (`invalid_yaml`, `not_a_mapping`, ...) or the
-    /// vault backend's code (`not_text`, ...).
-    pub code: String,
-    /// The problem, for a human.
-    pub message: String,
-    /// For invalid YAML: the note line of the problem.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub line: Option<usize>,
 }
 
 /// How one property name is used.

@@ -9,12 +9,12 @@ use super::args::{FindNotesByProperty, ListProperties, QueryOp};
 use super::errors::argument_error;
 use super::page::page;
 use super::results::{PropertyList, PropertyMatch, PropertyMatches, PropertyUsage};
-use super::scan::scan;
 use crate::errors::ToolError;
 use crate::frontmatter::{PropertyQuery, PropertyType};
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::structured::structured;
+use crate::tools::common::args::parse;
+use crate::tools::common::frontmatter::scan;
+use crate::tools::common::structured::structured;
 
 /// Every property name used by the readable notes under a folder, with how many notes use
 /// it and the types seen, by name; notes whose properties cannot be read are listed apart.

@@ -12,16 +12,17 @@ use engine_core::acl::AclOp;
 use serde_json::{Value, json};
 
 use super::args::{Mode, UpdateFrontmatter};
-use super::errors::{argument_error, tool_error_from_frontmatter};
-use super::note::read_text;
+use super::errors::argument_error;
 use super::results::FrontmatterUpdated;
 use crate::edits::preview;
 use crate::errors::ToolError;
 use crate::frontmatter::{Edit, apply};
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::structured::structured;
-use crate::tools::vault_error::{check_expected, tool_error_from_vault};
+use crate::tools::common::args::parse;
+use crate::tools::common::frontmatter::read_text;
+use crate::tools::common::frontmatter::tool_error_from_frontmatter;
+use crate::tools::common::structured::structured;
+use crate::tools::common::vault_error::{check_expected, tool_error_from_vault};
 use crate::vault::{VaultError, WriteOptions};
 
 /// The note as read before the edit.

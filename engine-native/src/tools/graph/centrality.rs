@@ -10,8 +10,8 @@ use super::args::{Centrality, Measure};
 use super::view::GraphView;
 use crate::errors::ToolError;
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::structured::structured;
+use crate::tools::common::args::parse;
+use crate::tools::common::structured::structured;
 
 /// PageRank's damping factor.
 const DAMPING: f64 = 0.85;

@@ -16,8 +16,8 @@ use super::args::Communities;
 use super::view::GraphView;
 use crate::errors::ToolError;
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::structured::structured;
+use crate::tools::common::args::parse;
+use crate::tools::common::structured::structured;
 
 /// The most passes over the nodes within one level.
 const MAX_PASSES: usize = 100;

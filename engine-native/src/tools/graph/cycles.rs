@@ -13,8 +13,8 @@ use super::args::FindCycles;
 use super::view::GraphView;
 use crate::errors::ToolError;
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::structured::structured;
+use crate::tools::common::args::parse;
+use crate::tools::common::structured::structured;
 
 /// The most DFS steps one search takes (a dense vault cannot make it run away).
 const STEP_BUDGET: usize = 2_000_000;

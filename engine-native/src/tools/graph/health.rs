@@ -17,8 +17,8 @@ use super::cycles::cycles;
 use super::view::GraphView;
 use crate::errors::ToolError;
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::structured::structured;
+use crate::tools::common::args::parse;
+use crate::tools::common::structured::structured;
 
 /// The fewest linked notes that make a hub.
 pub(super) const HUB_MIN_NEIGHBOURS: usize = 5;

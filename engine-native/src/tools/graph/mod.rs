@@ -22,8 +22,8 @@ pub(crate) mod view;
 mod walk;
 
 use crate::runtime::{PathArg, ToolDef};
-use crate::tools::args::{PATH_READ, input_schema};
-use crate::tools::structured::output_schema;
+use crate::tools::common::args::{PATH_READ, input_schema};
+use crate::tools::common::structured::output_schema;
 use engine_core::acl::AclOp;
 
 /// `from` and `to` arguments the caller reads.

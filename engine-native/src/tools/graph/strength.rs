@@ -16,8 +16,8 @@ use super::args::{LinkStrength, SuggestLinks};
 use super::view::GraphView;
 use crate::errors::ToolError;
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::structured::structured;
+use crate::tools::common::args::parse;
+use crate::tools::common::structured::structured;
 
 /// Weight of the direct links in the strength.
 const DIRECT_WEIGHT: f64 = 0.5;

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::errors::{ErrorCode, ToolError};
 use crate::index::links::LinkTable;
 use crate::runtime::ToolContext;
-use crate::tools::links::table::link_table;
+use crate::tools::common::link_table::link_table;
 
 /// How one note links another.
 #[derive(

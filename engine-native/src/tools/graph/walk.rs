@@ -11,8 +11,8 @@ use super::args::{Direction, Neighbors, PathBetween};
 use super::view::{EdgeKind, GraphView};
 use crate::errors::ToolError;
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::structured::structured;
+use crate::tools::common::args::parse;
+use crate::tools::common::structured::structured;
 
 /// One link of a chain.
 #[derive(Debug, Serialize, JsonSchema, PartialEq)]

@@ -11,8 +11,8 @@ use super::board::{Board, insert_lines, line_break};
 use super::load::{BoardNote, load_board, write_board};
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::structured::structured;
+use crate::tools::common::args::parse;
+use crate::tools::common::structured::structured;
 
 /// A board changed.
 #[derive(Debug, Serialize, JsonSchema)]

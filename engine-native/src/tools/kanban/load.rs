@@ -8,8 +8,8 @@ use super::board::Board;
 use crate::errors::{ErrorCode, ToolError};
 use crate::frontmatter::property;
 use crate::runtime::ToolContext;
-use crate::tools::vault_error::{check_expected, tool_error_from_vault};
-use crate::tools::write_back::write_back;
+use crate::tools::common::vault_error::{check_expected, tool_error_from_vault};
+use crate::tools::common::write_back::write_back;
 use crate::vault::WriteOutcome;
 
 /// A board note as read.

@@ -16,8 +16,8 @@ mod load;
 mod read;
 
 use crate::runtime::{Handler, PathArg, Schemas, ToolDef};
-use crate::tools::args::{PATH_READ, PATH_READ_WRITE, input_schema};
-use crate::tools::structured::output_schema;
+use crate::tools::common::args::{PATH_READ, PATH_READ_WRITE, input_schema};
+use crate::tools::common::structured::output_schema;
 
 /// The Kanban tools.
 pub fn tools() -> Vec<ToolDef> {

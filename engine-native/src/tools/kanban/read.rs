@@ -10,14 +10,10 @@ use super::board::Board;
 use super::load::{load_board, parse_board};
 use crate::errors::ToolError;
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::search::{cursor_offset, index_fault};
-use crate::tools::structured::structured;
-
-/// Default page size.
-const DEFAULT_LIMIT: usize = 100;
-/// Largest page size.
-const MAX_LIMIT: usize = 1000;
+use crate::tools::common::args::parse;
+use crate::tools::common::index::index_fault;
+use crate::tools::common::paging::{cursor_offset, page_size};
+use crate::tools::common::structured::structured;
 
 /// One card.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -136,7 +132,7 @@ pub(super) fn read_kanban_board(ctx: &ToolContext<'_>, args: Value) -> Result<Va
 pub(super) fn list_kanban_boards(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: ListBoards = parse(args)?;
     let offset = cursor_offset(args.cursor.as_deref())?;
-    let limit = args.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
+    let limit = page_size(args.limit);
     let prefix = args.path_prefix.as_deref().unwrap_or("");
     let mut paths: Vec<String> = ctx
         .store()

@@ -9,12 +9,13 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::table::{Page, default_limit, existing_note, link_table, page};
 use crate::errors::ToolError;
 use crate::index::links::ResolvedLink;
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{PATH_READ, input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::args::{PATH_READ, input_schema, parse};
+use crate::tools::common::link_table::{existing_note, link_table};
+use crate::tools::common::paging::{Page, default_limit, page};
+use crate::tools::common::structured::{output_schema, structured};
 use crate::vault::TextFile;
 
 /// The longest context line returned, in characters (longer ones are cut).

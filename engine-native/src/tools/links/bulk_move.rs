@@ -2,7 +2,7 @@
 //! nothing. Its scopes put it on the HITL floor (every call needs a human). Each item is
 //! checked first (readable, deletable, the destination writable and free, no path named
 //! twice); if any item fails its check, nothing moves and each item says why. If a write
-//! or a move fails while committing, everything done is undone ([`super::relink`]).
+//! or a move fails while committing, everything done is undone ([`crate::tools::common::relink`]).
 
 use std::collections::BTreeSet;
 
@@ -11,13 +11,13 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::relink::{PlannedMove, commit, plan_moves};
-use super::table::complete_link_table;
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::link_table::complete_link_table;
+use crate::tools::common::relink::{PlannedMove, commit, plan_moves};
+use crate::tools::common::structured::{output_schema, structured};
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::VaultError;
 
 /// The arguments of `bulk_move_notes`.

@@ -1,12 +1,12 @@
 //! The text changes the link-editing tools (`rewrite_link`, `prune_hub_links`) plan: byte
 //! ranges of a note's text replaced, the line-by-line view shown to the caller (each changed
 //! line before and after), and the [`NoteChange`] the all-or-nothing commit of
-//! [`super::relink`] writes.
+//! [`crate::tools::common::relink`] writes.
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::relink::NoteChange;
+use crate::tools::common::relink::NoteChange;
 use crate::vault::{NoteFile, TextFile};
 
 /// One replacement in a note's text: bytes `start..end` become `new`.

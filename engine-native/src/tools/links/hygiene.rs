@@ -9,11 +9,12 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::table::{Page, default_limit, link_table, page};
 use crate::errors::ToolError;
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::link_table::link_table;
+use crate::tools::common::paging::{Page, default_limit, page};
+use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of both hygiene tools.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -25,10 +25,8 @@ mod changes;
 mod hygiene;
 mod outgoing;
 mod prune;
-pub(crate) mod relink;
 mod resolve;
 mod rewrite_link;
-pub(crate) mod table;
 mod vault_tree;
 
 use crate::runtime::ToolDef;

@@ -7,11 +7,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::table::{existing_note, link_table};
 use crate::errors::ToolError;
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{PATH_READ, input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::args::{PATH_READ, input_schema, parse};
+use crate::tools::common::link_table::{existing_note, link_table};
+use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `get_outgoing_links`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -8,7 +8,7 @@
 //! a wikilink; the link text for a markdown link). Only body wikilinks and markdown links
 //! are pruned: embeds and frontmatter links are never touched. A link to a note the caller
 //! may not read counts as unresolved. Dry run by default; a real run always asks the human
-//! first, takes `expected_sha256`, and writes the note through [`super::relink::commit`].
+//! first, takes `expected_sha256`, and writes the note through [`crate::tools::common::relink::commit`].
 
 use std::collections::HashSet;
 
@@ -20,14 +20,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::changes::{FileChange, Replacement, apply, note_change};
-use super::relink::{RelinkPlan, commit};
-use super::table::{complete_link_table, existing_note};
 use crate::errors::{ErrorCode, ToolError};
 use crate::index::links::LinkTable;
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{PATH_READ_WRITE, input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
-use crate::tools::vault_error::{check_expected, tool_error_from_vault};
+use crate::tools::common::args::{PATH_READ_WRITE, input_schema, parse};
+use crate::tools::common::link_table::{complete_link_table, existing_note};
+use crate::tools::common::relink::{RelinkPlan, commit};
+use crate::tools::common::structured::{output_schema, structured};
+use crate::tools::common::vault_error::{check_expected, tool_error_from_vault};
 use crate::vault::TextFile;
 
 /// The arguments of `prune_hub_links`.

@@ -20,11 +20,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::table::link_table;
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{PathArg, ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::link_table::link_table;
+use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `resolve_note`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -11,7 +11,7 @@
 //! its encoding), its alias or display text, its `#heading` / `#^block` subpath and its embed
 //! `!` (engine-core's [`link_text_after_move`]). A dry run (the default) shows every file
 //! and each changed line; a real run always asks the human first and commits all or nothing
-//! ([`super::relink::commit`]). Links in notes the caller may not read are never looked at;
+//! ([`crate::tools::common::relink::commit`]). Links in notes the caller may not read are never looked at;
 //! links to a note the caller may not read are never unresolved text.
 
 use std::collections::BTreeSet;
@@ -26,14 +26,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::changes::{FileChange, Replacement, apply, note_change};
-use super::relink::{RelinkPlan, all_link_spans, commit};
-use super::table::{complete_link_table, vault_files};
 use crate::errors::{ErrorCode, ToolError};
 use crate::index::links::{LinkTable, ResolvedLink};
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::link_table::{complete_link_table, vault_files};
+use crate::tools::common::relink::{RelinkPlan, all_link_spans, commit};
+use crate::tools::common::structured::{output_schema, structured};
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::TextFile;
 
 /// The arguments of `rewrite_link`.

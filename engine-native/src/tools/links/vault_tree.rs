@@ -14,8 +14,8 @@ use serde_json::Value;
 
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::structured::{output_schema, structured};
 use crate::vault::{EntryKind, VaultError};
 
 /// The arguments of `get_vault_tree`.
@@ -107,7 +107,7 @@ fn get_vault_tree(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError
             return Err(missing());
         }
         Err(error) => {
-            return Err(crate::tools::vault_error::tool_error_from_vault(
+            return Err(crate::tools::common::vault_error::tool_error_from_vault(
                 &error,
                 AclOp::Read,
             ));

@@ -15,10 +15,10 @@ use super::entity_note::{
 use crate::errors::{ErrorCode, ToolError};
 use crate::memory::{EntityType, Observation, Relation, new_entity_text};
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
-use crate::tools::structured::{output_schema, structured};
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::frontmatter::tool_error_from_frontmatter;
+use crate::tools::common::structured::{output_schema, structured};
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::{VaultError, WriteOptions};
 
 /// The arguments of `create_entity`.

@@ -13,10 +13,10 @@ use serde_json::Value;
 use super::entity_note::{entity_path, read_entity_note};
 use crate::errors::ToolError;
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::links::table::link_table;
-use crate::tools::structured::{output_schema, structured};
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::link_table::link_table;
+use crate::tools::common::structured::{output_schema, structured};
+use crate::tools::common::vault_error::tool_error_from_vault;
 
 /// The arguments of `delete_entity`.
 #[derive(Debug, Deserialize, JsonSchema)]

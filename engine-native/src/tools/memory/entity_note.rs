@@ -10,14 +10,12 @@ use crate::calendar::Date;
 use crate::errors::{ErrorCode, ToolError};
 use crate::memory::{Entity, read_entity};
 use crate::runtime::ToolContext;
-use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
-use crate::tools::frontmatter::note::{NoteText, read_text};
-use crate::tools::vault_error::tool_error_from_vault;
-use crate::tools::write_back::write_back;
+use crate::tools::common::frontmatter::tool_error_from_frontmatter;
+use crate::tools::common::frontmatter::{NoteText, read_text};
+use crate::tools::common::memory_folder::memory_folder;
+use crate::tools::common::vault_error::tool_error_from_vault;
+use crate::tools::common::write_back::write_back;
 use crate::vault::VaultError;
-
-/// The memory folder when the vault configures none.
-pub(super) const DEFAULT_MEMORY_FOLDER: &str = "Memory";
 
 /// The characters Obsidian refuses in a note name, and those that would make a link to it
 /// ambiguous.
@@ -30,16 +28,6 @@ const MAX_NAME: usize = 200;
 
 /// The properties an entity note keeps for itself: no relation may take their name.
 pub(super) const RESERVED_PROPERTIES: [&str; 4] = ["type", "aliases", "status", "tags"];
-
-/// The vault's memory folder (without surrounding slashes).
-pub(crate) fn memory_folder(ctx: &ToolContext<'_>) -> String {
-    ctx.vault_config()
-        .and_then(|vault| vault.memory_folder.as_deref())
-        .map(|folder| folder.trim_matches('/'))
-        .filter(|folder| !folder.is_empty())
-        .unwrap_or(DEFAULT_MEMORY_FOLDER)
-        .to_owned()
-}
 
 /// The vault path of the entity `name` (`<memory folder>/<name>.md`); `invalid_input` for a
 /// name no note can have, checked against the caller's folder ACL for `op`.

@@ -10,9 +10,9 @@ use super::entity_note::{entity_path, read_entity_note, readable_target};
 use crate::errors::ToolError;
 use crate::memory::{EntityType, Observation};
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::links::table::link_table;
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::link_table::link_table;
+use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `get_entity`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -10,14 +10,15 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::entity_note::{entity_path, memory_folder, read_entity_note, readable_target};
+use super::entity_note::{entity_path, read_entity_note, readable_target};
 use crate::errors::ToolError;
 use crate::memory::{EntityType, read_entity};
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::frontmatter::note::read_text;
-use crate::tools::links::table::link_table;
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::frontmatter::read_text;
+use crate::tools::common::link_table::link_table;
+use crate::tools::common::memory_folder::memory_folder;
+use crate::tools::common::structured::{output_schema, structured};
 use crate::vault::EntryKind;
 
 /// The depth when none is given.

@@ -26,8 +26,6 @@ mod relate;
 mod rename;
 mod search;
 
-pub(crate) use entity_note::memory_folder;
-
 use crate::runtime::ToolDef;
 
 /// The memory tools.

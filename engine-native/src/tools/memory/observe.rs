@@ -12,8 +12,8 @@ use super::entity_note::{
 use crate::errors::ToolError;
 use crate::memory::{Observation, add_observation};
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `add_observation`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -15,9 +15,9 @@ use crate::errors::ToolError;
 use crate::frontmatter::FrontmatterError;
 use crate::memory::{RelationEdit, link, unlink};
 use crate::runtime::{Handler, ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::frontmatter::tool_error_from_frontmatter;
+use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `link_entities` and `unlink_entities`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -16,12 +16,12 @@ use crate::errors::{ErrorCode, ToolError};
 use crate::frontmatter::{self, Edit};
 use crate::memory::{Entity, retitle};
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
-use crate::tools::links::relink::{NoteChange, PlannedMove, RelinkPlan, commit, plan_moves};
-use crate::tools::links::table::complete_link_table;
-use crate::tools::structured::{output_schema, structured};
-use crate::tools::vault_error::{check_expected, tool_error_from_vault};
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::frontmatter::tool_error_from_frontmatter;
+use crate::tools::common::link_table::complete_link_table;
+use crate::tools::common::relink::{NoteChange, PlannedMove, RelinkPlan, commit, plan_moves};
+use crate::tools::common::structured::{output_schema, structured};
+use crate::tools::common::vault_error::{check_expected, tool_error_from_vault};
 use crate::vault::VaultError;
 
 /// An entity's lifecycle status.

@@ -5,12 +5,12 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::edit_flow::{EditRequest, apply_edit, edit_tool};
 use crate::edits::{AppendAt, append};
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::structured;
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::edit_flow::{EditRequest, apply_edit, edit_tool};
+use crate::tools::common::structured::structured;
 
 /// The arguments of `append_note`. At most one of `position`, `heading` and `after_block`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -5,11 +5,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::note_text::mutation_failed;
 use crate::errors::ToolError;
 use crate::runtime::{PathArg, ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::note_text::mutation_failed;
+use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `delete_note`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -6,12 +6,12 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::edit_flow::{EditRequest, apply_edit, edit_tool};
 use super::line_patch::{LineOp, apply_line_ops};
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::structured;
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::edit_flow::{EditRequest, apply_edit, edit_tool};
+use crate::tools::common::structured::structured;
 
 /// The arguments of `edit_note`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -7,10 +7,10 @@ use serde_json::Value;
 
 use crate::errors::ToolError;
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::PATH_READ;
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::PATH_READ;
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::structured::{output_schema, structured};
+use crate::tools::common::vault_error::tool_error_from_vault;
 
 /// The arguments of `note_exists`.
 #[derive(Debug, Deserialize, JsonSchema)]

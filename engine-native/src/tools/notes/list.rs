@@ -8,13 +8,11 @@ use serde_json::Value;
 
 use crate::errors::ToolError;
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::paging::default_limit;
+use crate::tools::common::structured::{output_schema, structured};
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::{Entry, EntryKind};
-
-/// The page size when no `limit` is given.
-const DEFAULT_LIMIT: usize = 100;
 
 /// The arguments of `list_notes`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -42,10 +40,6 @@ struct ListNotes {
 
 fn yes() -> bool {
     true
-}
-
-fn default_limit() -> usize {
-    DEFAULT_LIMIT
 }
 
 /// One listed note.

@@ -16,13 +16,10 @@
 
 mod append;
 mod delete;
-mod edit_error;
-pub(crate) mod edit_flow;
 mod edit_note;
 mod exists;
 mod line_patch;
 mod list;
-mod note_text;
 mod patch;
 mod read;
 mod read_many;

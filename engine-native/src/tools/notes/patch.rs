@@ -6,14 +6,14 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::edit_flow::{EditRequest, apply_edit, apply_note_edit, edit_tool};
 use crate::edits::{Edit, PatchTarget, patch};
 use crate::errors::{ErrorCode, ToolError};
 use crate::frontmatter::{Edit as FrontmatterEdit, apply as apply_frontmatter};
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
-use crate::tools::structured::structured;
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::edit_flow::{EditRequest, apply_edit, apply_note_edit, edit_tool};
+use crate::tools::common::frontmatter::tool_error_from_frontmatter;
+use crate::tools::common::structured::structured;
 
 /// The arguments of `patch_note`: `old` + `new`, or `heading` + `content`, or `block` +
 /// `content`, or `property` (+ `value`).

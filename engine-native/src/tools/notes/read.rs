@@ -6,15 +6,15 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::edit_error::tool_error_from_edit;
-use super::note_text::{NoteText, line_ending_name, read_text};
 use crate::content::injection::ContentFlags;
 use crate::edits::{ReadTarget, read_range};
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::PATH_READ;
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::args::PATH_READ;
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::edit_error::tool_error_from_edit;
+use crate::tools::common::note_text::{NoteText, line_ending_name, read_text};
+use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `read_note`. At most one of `lines`, `heading` and `block`.
 #[derive(Debug, Deserialize, JsonSchema)]

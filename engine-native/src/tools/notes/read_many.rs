@@ -7,12 +7,12 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::note_text::read_text;
 use super::read::{NoteRead, select};
 use crate::errors::ToolError;
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::note_text::read_text;
+use crate::tools::common::structured::{output_schema, structured};
 
 /// The most paths one `read_notes` call reads.
 pub const MAX_PATHS: usize = 50;

@@ -17,15 +17,15 @@ use std::collections::BTreeSet;
 
 use engine_core::links::Moves;
 
-use super::note_text::{mutation_failed, read_if_exists};
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{PathArg, ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::links::relink::{PlannedMove, RelinkPlan, commit, plan_moves, plan_relink};
-use crate::tools::links::table::{complete_link_table, vault_files};
-use crate::tools::structured::{output_schema, structured};
-use crate::tools::vault_error::check_expected;
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::link_table::{complete_link_table, vault_files};
+use crate::tools::common::note_text::{mutation_failed, read_if_exists};
+use crate::tools::common::relink::{PlannedMove, RelinkPlan, commit, plan_moves, plan_relink};
+use crate::tools::common::structured::{output_schema, structured};
+use crate::tools::common::vault_error::check_expected;
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::{NoteFile, VaultError, WriteOptions};
 
 /// The arguments of `move_note` and `copy_note`.

@@ -10,14 +10,14 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::note_text::{in_style, mutation_failed, read_if_exists};
 use crate::edits::preview;
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{PathArg, ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
-use crate::tools::vault_error::check_expected;
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::note_text::{in_style, mutation_failed, read_if_exists};
+use crate::tools::common::structured::{output_schema, structured};
+use crate::tools::common::vault_error::check_expected;
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::{TextFile, VaultError, WriteOptions};
 
 /// The arguments of `write_note`.

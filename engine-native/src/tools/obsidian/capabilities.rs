@@ -9,10 +9,10 @@ use serde_json::Value;
 use crate::companion::CapabilityReport;
 use crate::errors::ToolError;
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::structured::{output_schema, structured};
 
-use super::forward::vault_config;
+use crate::tools::common::companion::vault_config;
 
 /// `refresh_plugin_capabilities` takes only the optional `vault`.
 #[derive(Debug, Deserialize, JsonSchema)]

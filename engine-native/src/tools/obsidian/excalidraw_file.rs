@@ -8,12 +8,12 @@ use serde_json::{Value, json};
 
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::parse;
+use crate::tools::common::vault_error::tool_error_from_vault;
 
 use super::args::{BridgeCall, ExcalidrawSource, ReadExcalidraw};
-use super::forward::call_route;
 use super::lz_string::decompress_from_base64;
+use crate::tools::common::companion::call_route;
 
 /// The handler of `read_excalidraw`.
 pub(crate) fn read_excalidraw(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {

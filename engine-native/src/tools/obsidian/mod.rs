@@ -29,7 +29,7 @@ use serde_json::Value;
 
 use crate::errors::ToolError;
 use crate::runtime::{Handler, PathArg, ToolContext, ToolDef};
-use crate::tools::args::{PATH_READ, PATH_READ_WRITE, input_schema};
+use crate::tools::common::args::{PATH_READ, PATH_READ_WRITE, input_schema};
 
 use args::{
     BridgeCall, CreateExcalidraw, EvalDataviewField, ExecuteCommand, ExecuteTemplate,
@@ -37,7 +37,6 @@ use args::{
     OcrAttachment, OcrBulk, OpenNote, ReadExcalidraw, ResolveDailyNote, SearchDql,
     SearchOmnisearch, TasksFilter, TriggerQuickadd, UpdateExcalidraw, ValidateDql,
 };
-pub(crate) use forward::call_route;
 use forward::forward;
 
 /// `path` written.

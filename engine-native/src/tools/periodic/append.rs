@@ -14,10 +14,10 @@ use crate::edits::{AppendAt, append};
 use crate::errors::{ErrorCode, ToolError};
 use crate::periodic::{Period, SettingsSource};
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
-use crate::tools::vault_error::check_expected;
-use crate::tools::write_back::write_back;
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::structured::{output_schema, structured};
+use crate::tools::common::vault_error::check_expected;
+use crate::tools::common::write_back::write_back;
 use crate::vault::TextFile;
 
 /// The arguments of `append_to_periodic_note`.

@@ -12,8 +12,8 @@ use super::result::PeriodicNote;
 use crate::errors::{ErrorCode, ToolError};
 use crate::periodic::Period;
 use crate::runtime::{Handler, ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of the three tools.
 #[derive(Debug, Deserialize, JsonSchema)]

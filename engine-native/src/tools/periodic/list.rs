@@ -13,13 +13,11 @@ use crate::calendar::Date;
 use crate::errors::{ErrorCode, ToolError};
 use crate::periodic::{Period, SettingsSource};
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::paging::default_limit;
+use crate::tools::common::structured::{output_schema, structured};
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::{EntryKind, VaultError};
-
-/// The page size when no `limit` is given.
-const DEFAULT_LIMIT: usize = 100;
 
 /// The arguments of `list_periodic_notes`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -46,10 +44,6 @@ struct ListPeriodicNotes {
     #[serde(default)]
     #[schemars(length(min = 10, max = 10))]
     cursor: Option<String>,
-}
-
-fn default_limit() -> usize {
-    DEFAULT_LIMIT
 }
 
 /// One listed periodic note.

@@ -10,7 +10,7 @@ use crate::calendar::Date;
 use crate::errors::{ErrorCode, ToolError};
 use crate::periodic::{NoteLayout, NoteName, Period, resolve};
 use crate::runtime::ToolContext;
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::ObsidianSetting;
 
 /// The layout of `period`'s notes in the caller's vault.

@@ -7,7 +7,7 @@ use engine_core::hash::sha256_hex;
 use crate::errors::{ErrorCode, ToolError};
 use crate::periodic::{NoteLayout, NoteName, TemplateValues, TimeOfDay, expand};
 use crate::runtime::ToolContext;
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::{NoteFile, TextFile, VaultError, WriteOptions};
 
 /// A note's current state.

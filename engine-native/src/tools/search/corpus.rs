@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use crate::errors::ToolError;
 use crate::runtime::ToolContext;
-use crate::tools::search::index_fault;
+use crate::tools::common::index::index_fault;
 use crate::vault::TextFile;
 
 /// One note's text.

@@ -9,15 +9,13 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::errors::{ErrorCode, ToolError};
+use crate::errors::ToolError;
 use crate::index::semantic::{Coverage, SemanticError};
-use crate::index::{
-    EmbeddingStatus, IndexError, ScanReport, VaultIndex, embedding_status, lexical_reason,
-};
+use crate::index::{EmbeddingStatus, ScanReport, VaultIndex, embedding_status, lexical_reason};
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::search::{index_fault, readable_chunks};
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::index::{index_fault, readable_chunks, scan_notes};
+use crate::tools::common::structured::{output_schema, structured};
 
 /// No arguments beyond the vault.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -205,28 +203,6 @@ fn index_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     })
 }
 
-/// Scans the call's vault now, reporting progress; returns the report and how many notes
-/// the vault has. A scan already running is `index_busy` (retry after it).
-pub(crate) fn scan_notes(ctx: &ToolContext<'_>) -> Result<(ScanReport, u64), ToolError> {
-    let mut notes = 0;
-    let report = ctx
-        .runtime()
-        .indexes()
-        .scan(
-            ctx.store(),
-            ctx.vault_id(),
-            ctx.vault(),
-            ctx.clock().now_seconds(),
-            &mut |done, total| {
-                notes = total as u64;
-                ctx.report_progress(done as u64, Some(total as u64), "indexing notes");
-            },
-            &|path| ctx.may(path, AclOp::Read),
-        )
-        .map_err(scan_error)?;
-    Ok((report, notes))
-}
-
 fn get_index_status(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let _: NoArgs = parse(args)?;
     let index = open_index(ctx)?;
@@ -288,12 +264,4 @@ fn open_index(ctx: &ToolContext<'_>) -> Result<Arc<VaultIndex>, ToolError> {
 fn readable_chunk_count(ctx: &ToolContext<'_>, index: &VaultIndex) -> usize {
     let view = index.view.read().unwrap_or_else(PoisonError::into_inner);
     readable_chunks(ctx, &view).len()
-}
-
-/// A scan that could not run or failed.
-fn scan_error(error: IndexError) -> ToolError {
-    match error {
-        IndexError::Busy => ToolError::new(ErrorCode::IndexBusy, error.to_string()),
-        other => ToolError::internal(other.to_string()),
-    }
 }

@@ -8,13 +8,15 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::corpus;
+use super::folder_prefix;
 use super::matching::{Budget, Pattern, line_snippet, scan};
-use super::{cursor_offset, folder_prefix, index_fault};
 use crate::content::injection::ContentFlags;
 use crate::errors::ToolError;
 use crate::index::snippet::Snippet;
 use crate::runtime::ToolContext;
-use crate::tools::structured::structured;
+use crate::tools::common::index::index_fault;
+use crate::tools::common::paging::cursor_offset;
+use crate::tools::common::structured::structured;
 
 /// Matching lines per page when no `limit` is given.
 pub(super) const DEFAULT_LIMIT: usize = 20;

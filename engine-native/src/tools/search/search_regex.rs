@@ -9,8 +9,8 @@ use super::line_search::{self, DEFAULT_LIMIT, LineResults};
 use super::matching::{Budget, MAX_SCAN_BYTES, Pattern};
 use crate::errors::ToolError;
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::output_schema;
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::structured::output_schema;
 
 /// The arguments of `search_regex`.
 #[derive(Debug, Deserialize, JsonSchema)]

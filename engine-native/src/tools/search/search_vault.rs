@@ -28,14 +28,14 @@ use crate::index::snippet::{Snippet, snippet};
 use crate::index::{VaultIndex, lexical_reason};
 use crate::note::title_of;
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::links::table::link_table;
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::index::{chunk_text, index_fault, readable_chunks};
+use crate::tools::common::link_table::link_table;
+use crate::tools::common::paging::cursor_offset;
+use crate::tools::common::structured::{output_schema, structured};
+use crate::tools::search::folder_prefix;
 use crate::tools::search::matching::Pattern;
 use crate::tools::search::unranked::{self, Page, Scope};
-use crate::tools::search::{
-    chunk_text, cursor_offset, folder_prefix, index_fault, readable_chunks,
-};
-use crate::tools::structured::{output_schema, structured};
 
 /// Results per page when no `limit` is given.
 const DEFAULT_LIMIT: usize = 10;

@@ -11,7 +11,6 @@ use serde_json::Value;
 
 use super::corpus::{self, NoteText};
 use super::facts::{matching, parse_rule};
-use super::index_fault;
 use super::matching::{Budget, Pattern, line_snippet, lines_in, scan};
 use super::search_vault::{Found, Scores};
 use crate::content::injection::ContentFlags;
@@ -19,6 +18,7 @@ use crate::errors::ToolError;
 use crate::index::snippet::snippet;
 use crate::note::title_of;
 use crate::runtime::ToolContext;
+use crate::tools::common::index::index_fault;
 use crate::tools::obsidian::run_dql;
 
 /// One page of results and whether more follow.

@@ -9,8 +9,8 @@ use super::answer::{SessionAnswer, check_session_id, session_error};
 use crate::calendar::rfc3339_utc;
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `end_session`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -13,8 +13,8 @@ use crate::errors::ToolError;
 use crate::runtime::{ToolContext, ToolDef};
 use crate::sessions::StartRecord;
 use crate::store::{new_session_id, store_fault};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `start_session`.
 #[derive(Debug, Deserialize, JsonSchema)]

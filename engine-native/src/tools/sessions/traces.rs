@@ -13,9 +13,9 @@ use crate::calendar::Date;
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{ToolContext, ToolDef};
 use crate::sessions::{Record, StartRecord, TraceOutcome, read_session};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::search::cursor_offset;
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::paging::cursor_offset;
+use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `get_session_traces`.
 #[derive(Debug, Deserialize, JsonSchema)]

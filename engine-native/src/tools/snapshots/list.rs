@@ -11,8 +11,8 @@ use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{PathArg, ToolContext, ToolDef};
 use crate::store::SnapshotInfo;
 use crate::store::store_fault;
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `list_snapshots`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -10,7 +10,7 @@ use serde_json::json;
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::ToolContext;
 use crate::store::Snapshot;
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::{NoteFile, VaultError, WriteOptions};
 
 /// What restoring one file does.

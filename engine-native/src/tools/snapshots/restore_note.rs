@@ -10,8 +10,8 @@ use super::restore::{FileRestore, apply_all, find, plan};
 use crate::edits::preview;
 use crate::errors::ToolError;
 use crate::runtime::{ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `restore_note`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -10,8 +10,8 @@ use super::restore::{FileRestore, Planned, apply_all, plan};
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{ToolContext, ToolDef};
 use crate::store::store_fault;
-use crate::tools::args::{input_schema, parse};
-use crate::tools::structured::{output_schema, structured};
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::structured::{output_schema, structured};
 
 /// This tool's name: its own changes are never taken as "the last change" to undo (undoing
 /// twice does not redo).

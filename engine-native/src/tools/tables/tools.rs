@@ -11,9 +11,9 @@ use super::gfm::{Align, Table, find_tables, render};
 use crate::edits::Edit;
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{Handler, ToolContext, ToolDef};
-use crate::tools::args::{input_schema, parse};
-use crate::tools::notes::edit_flow::{EditRequest, apply_note_edit, edit_tool};
-use crate::tools::structured::structured;
+use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::edit_flow::{EditRequest, apply_note_edit, edit_tool};
+use crate::tools::common::structured::structured;
 
 /// Which note and which table.
 #[derive(Debug, Deserialize, JsonSchema)]

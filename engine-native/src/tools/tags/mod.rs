@@ -24,8 +24,8 @@ mod scan;
 mod write;
 
 use crate::runtime::{Handler, Naming, PathArg, Schemas, ToolDef};
-use crate::tools::args::{PATH_READ, PATH_READ_WRITE, input_schema};
-use crate::tools::structured::output_schema;
+use crate::tools::common::args::{PATH_READ, PATH_READ_WRITE, input_schema};
+use crate::tools::common::structured::output_schema;
 
 /// A tag tool of domain `metadata`.
 fn tool(

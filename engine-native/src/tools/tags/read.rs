@@ -11,11 +11,11 @@ use super::cache::readable_note_tags;
 use super::parse::{WrittenTag, is_under, key_of, read_tags};
 use crate::errors::ToolError;
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
-use crate::tools::frontmatter::note::read_text;
-use crate::tools::structured::structured;
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::parse;
+use crate::tools::common::frontmatter::read_text;
+use crate::tools::common::frontmatter::tool_error_from_frontmatter;
+use crate::tools::common::structured::structured;
+use crate::tools::common::vault_error::tool_error_from_vault;
 use engine_core::acl::AclOp;
 
 /// One tag of the vault.

@@ -20,9 +20,9 @@ use super::parse::{is_under, key_of, valid_tag};
 use super::scan::tagged_notes;
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::structured::structured;
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::parse;
+use crate::tools::common::structured::structured;
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::{VaultError, WriteOptions, WriteOutcome};
 
 /// One note a rename changes.

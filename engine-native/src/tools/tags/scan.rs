@@ -8,8 +8,8 @@ use engine_core::acl::AclOp;
 use super::parse::{NoteTags, parse_tags};
 use crate::errors::ToolError;
 use crate::runtime::ToolContext;
-use crate::tools::frontmatter::note::{NoteText, read_text};
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::frontmatter::{NoteText, read_text};
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::{Entry, EntryKind, VaultError};
 
 /// One readable note, its text and its tags.

@@ -5,11 +5,6 @@ use serde::Deserialize;
 
 use crate::task_line::{DateField, Priority, StatusType};
 
-/// The most tasks one page holds.
-pub(super) const MAX_LIMIT: usize = 1000;
-/// The page size without `limit`.
-pub(super) const DEFAULT_LIMIT: usize = 100;
-
 /// A filter on one dated field; every given bound must hold. Dates are `YYYY-MM-DD`.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -10,22 +10,23 @@ use std::collections::HashMap;
 use engine_core::acl::AclOp;
 use serde_json::Value;
 
-use super::args::{DEFAULT_LIMIT, ListTasks, MAX_LIMIT};
+use super::args::ListTasks;
 use super::item::{TaskFilter, read_item};
 use super::results::TaskList;
 use crate::errors::ToolError;
 use crate::index::task_table::IndexedTask;
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::search::{cursor_offset, index_fault};
-use crate::tools::structured::structured;
+use crate::tools::common::args::parse;
+use crate::tools::common::index::index_fault;
+use crate::tools::common::paging::{cursor_offset, page_size};
+use crate::tools::common::structured::structured;
 
 /// Lists the tasks matching the filters (see the module docs).
 pub(super) fn list_tasks(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: ListTasks = parse(args)?;
     let filter = TaskFilter::parse(&args)?;
     let offset = cursor_offset(args.cursor.as_deref())?;
-    let limit = args.limit.unwrap_or(DEFAULT_LIMIT).clamp(1, MAX_LIMIT);
+    let limit = page_size(args.limit);
     let prefix = args.path_prefix.as_deref().unwrap_or("");
     let table = ctx
         .runtime()

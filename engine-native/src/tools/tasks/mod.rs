@@ -10,8 +10,8 @@ mod results;
 mod update;
 
 use crate::runtime::ToolDef;
-use crate::tools::args::{PATH_READ_WRITE, input_schema};
-use crate::tools::structured::output_schema;
+use crate::tools::common::args::{PATH_READ_WRITE, input_schema};
+use crate::tools::common::structured::output_schema;
 
 /// The task tools.
 pub fn tools() -> Vec<ToolDef> {

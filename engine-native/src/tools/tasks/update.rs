@@ -19,10 +19,10 @@ use crate::calendar::Date;
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::ToolContext;
 use crate::task_line::{DateField, StatusType, TaskFields, edit};
-use crate::tools::args::parse;
-use crate::tools::structured::structured;
-use crate::tools::vault_error::{check_expected, tool_error_from_vault};
-use crate::tools::write_back::write_back;
+use crate::tools::common::args::parse;
+use crate::tools::common::structured::structured;
+use crate::tools::common::vault_error::{check_expected, tool_error_from_vault};
+use crate::tools::common::write_back::write_back;
 use crate::vault::VaultError;
 
 /// A reopened task done longer ago than this needs the user's confirmation.

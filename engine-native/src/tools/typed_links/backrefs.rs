@@ -13,9 +13,10 @@ use super::relations::{relations, resolve};
 use crate::errors::ToolError;
 use crate::runtime::ToolContext;
 use crate::store::NoteFacts;
-use crate::tools::args::parse;
-use crate::tools::links::table::{DEFAULT_LIMIT, Page, existing_note, link_table, page};
-use crate::tools::structured::structured;
+use crate::tools::common::args::parse;
+use crate::tools::common::link_table::{existing_note, link_table};
+use crate::tools::common::paging::{DEFAULT_LIMIT, Page, page};
+use crate::tools::common::structured::structured;
 
 /// The arguments of `find_typed_link_backrefs`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::errors::ToolError;
 use crate::runtime::ToolContext;
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::ObsidianSetting;
 
 /// A property type of Obsidian's property editor.

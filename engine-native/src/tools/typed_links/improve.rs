@@ -19,12 +19,12 @@ use crate::edits::preview;
 use crate::errors::ToolError;
 use crate::frontmatter::{self, Edit, apply};
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
-use crate::tools::frontmatter::note::read_text;
-use crate::tools::structured::structured;
-use crate::tools::vault_error::{check_expected, tool_error_from_vault};
-use crate::tools::write_back::write_back;
+use crate::tools::common::args::parse;
+use crate::tools::common::frontmatter::read_text;
+use crate::tools::common::frontmatter::tool_error_from_frontmatter;
+use crate::tools::common::structured::structured;
+use crate::tools::common::vault_error::{check_expected, tool_error_from_vault};
+use crate::tools::common::write_back::write_back;
 
 /// The arguments of `improve_frontmatter`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -27,8 +27,8 @@ mod validate;
 mod vocabulary;
 
 use crate::runtime::{Handler, PathArg, Schemas, ToolDef};
-use crate::tools::args::{PATH_READ, PATH_READ_WRITE, input_schema};
-use crate::tools::structured::output_schema;
+use crate::tools::common::args::{PATH_READ, PATH_READ_WRITE, input_schema};
+use crate::tools::common::structured::output_schema;
 
 /// The static parts of one tool.
 struct Spec {

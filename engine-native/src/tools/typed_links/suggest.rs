@@ -25,12 +25,12 @@ use super::vocabulary::{GENERIC_RELATION, PART_OF};
 use crate::errors::ToolError;
 use crate::frontmatter;
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
-use crate::tools::frontmatter::note::read_text;
-use crate::tools::links::table::link_table;
-use crate::tools::structured::structured;
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::parse;
+use crate::tools::common::frontmatter::read_text;
+use crate::tools::common::frontmatter::tool_error_from_frontmatter;
+use crate::tools::common::link_table::link_table;
+use crate::tools::common::structured::structured;
+use crate::tools::common::vault_error::tool_error_from_vault;
 
 /// The default number of suggestions.
 const DEFAULT_SUGGESTIONS: usize = 20;

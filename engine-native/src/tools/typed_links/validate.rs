@@ -16,14 +16,14 @@ use super::declared::{DeclaredType, declared_types};
 use crate::errors::{ErrorCode, ToolError};
 use crate::frontmatter;
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::frontmatter::errors::tool_error_from_frontmatter;
-use crate::tools::frontmatter::note::read_text;
-use crate::tools::frontmatter::results::InvalidNote;
-use crate::tools::frontmatter::scan::scan;
-use crate::tools::links::table::{DEFAULT_LIMIT, Page, page};
-use crate::tools::structured::structured;
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::parse;
+use crate::tools::common::frontmatter::InvalidNote;
+use crate::tools::common::frontmatter::read_text;
+use crate::tools::common::frontmatter::scan;
+use crate::tools::common::frontmatter::tool_error_from_frontmatter;
+use crate::tools::common::paging::{DEFAULT_LIMIT, Page, page};
+use crate::tools::common::structured::structured;
+use crate::tools::common::vault_error::tool_error_from_vault;
 
 /// The arguments of `frontmatter_validate`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -21,9 +21,9 @@ use super::args::{AddBookmark, BookmarkKind, NoArgs, RemoveBookmark};
 use super::json_file::{BOOKMARKS_FILE, JsonFile, bad_file, read_json, write_json};
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::structured::structured;
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::parse;
+use crate::tools::common::structured::structured;
+use crate::tools::common::vault_error::tool_error_from_vault;
 
 /// One bookmark (or group), flattened.
 #[derive(Debug, Serialize, JsonSchema)]

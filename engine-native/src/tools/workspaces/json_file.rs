@@ -10,9 +10,9 @@ use serde_json::{Map, Value};
 
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::ToolContext;
-use crate::tools::ordered_json::{Json, pretty};
-use crate::tools::vault_error::tool_error_from_vault;
-use crate::tools::write_back::write_back;
+use crate::tools::common::ordered_json::{Json, pretty};
+use crate::tools::common::vault_error::tool_error_from_vault;
+use crate::tools::common::write_back::write_back;
 use crate::vault::VaultError;
 
 /// `.obsidian/workspaces.json`: `{"workspaces": {name: layout}, "active": name}`.

@@ -18,10 +18,10 @@ use super::args::{NoArgs, WorkspaceName};
 use super::json_file::{JsonFile, WORKSPACES_FILE, bad_file, read_json, write_json};
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::ToolContext;
-use crate::tools::args::parse;
-use crate::tools::obsidian::call_route;
-use crate::tools::structured::structured;
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::args::parse;
+use crate::tools::common::companion::call_route;
+use crate::tools::common::structured::structured;
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::ObsidianSetting;
 
 /// One saved workspace.

@@ -19,8 +19,8 @@ mod json_file;
 mod layouts;
 
 use crate::runtime::{Handler, ToolDef};
-use crate::tools::args::input_schema;
-use crate::tools::structured::output_schema;
+use crate::tools::common::args::input_schema;
+use crate::tools::common::structured::output_schema;
 
 /// A workspace tool.
 fn tool(

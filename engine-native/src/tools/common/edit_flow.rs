@@ -14,9 +14,9 @@ use super::note_text::{in_style, mutation_failed, read_text};
 use crate::edits::{CONFIRM_LINES, Edit, EditError, preview};
 use crate::errors::ToolError;
 use crate::runtime::{Handler, ToolContext, ToolDef};
-use crate::tools::args::PATH_READ_WRITE;
-use crate::tools::structured::output_schema;
-use crate::tools::vault_error::check_expected;
+use crate::tools::common::args::PATH_READ_WRITE;
+use crate::tools::common::structured::output_schema;
+use crate::tools::common::vault_error::check_expected;
 use crate::vault::WriteOptions;
 
 /// The declaration of an editing tool (`append_note`, `patch_note`): scope `write:notes`,
@@ -72,7 +72,7 @@ pub(crate) struct EditResult {
 
 /// Applies the text edit `edit` to the note `request` names and writes the result (unless a
 /// dry run).
-pub(super) fn apply_edit(
+pub(crate) fn apply_edit(
     ctx: &ToolContext<'_>,
     request: &EditRequest<'_>,
     edit: impl FnOnce(&str) -> Result<Edit, EditError>,

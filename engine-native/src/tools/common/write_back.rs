@@ -6,7 +6,7 @@ use engine_core::acl::AclOp;
 
 use crate::errors::ToolError;
 use crate::runtime::ToolContext;
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::{WriteOptions, WriteOutcome};
 
 /// Writes `bytes` at `path`: a new file when `replacing` is `None`, else in place of the

@@ -1,27 +1,17 @@
-//! The helpers every link tool shares: the vault's resolved link table, the note a `path`
-//! argument names (canonical, and an indexed note), and pages of a sorted list.
+//! The vault's resolved link table (as it is now, or complete for a change that rewrites
+//! links), its files, and the note a `path` argument names (canonical, and an indexed note).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use engine_core::acl::AclOp;
-use schemars::JsonSchema;
-use serde::Serialize;
 
 use crate::errors::{ErrorCode, ToolError};
 use crate::index::links::LinkTable;
 use crate::runtime::ToolContext;
-use crate::tools::search::{cursor_offset, index_fault, scan_notes};
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::index::{index_fault, scan_notes};
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::EntryKind;
-
-/// The page size when no `limit` is given.
-pub(crate) const DEFAULT_LIMIT: usize = 100;
-
-/// The default of `limit`.
-pub(super) fn default_limit() -> usize {
-    DEFAULT_LIMIT
-}
 
 /// The resolved link table of the call's vault (kept until the index changes).
 pub(crate) fn link_table(ctx: &ToolContext<'_>) -> Result<Arc<LinkTable>, ToolError> {
@@ -106,40 +96,4 @@ pub(crate) fn existing_note(
         .read(path)
         .map_err(|error| tool_error_from_vault(&error, AclOp::Read))?;
     Ok(file.path)
-}
-
-/// A page of a list.
-#[derive(Debug, Serialize, JsonSchema)]
-pub(crate) struct Page<T> {
-    /// The items of this page.
-    pub(crate) items: Vec<T>,
-    /// How many items the whole list has (all pages).
-    pub(crate) total_count: usize,
-    /// Pass this as `cursor` to get the next page; absent on the last page.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) cursor: Option<String>,
-}
-
-/// The page of `all` that starts at `cursor` (an offset this tool returned) and holds at
-/// most `limit` items.
-pub(crate) fn page<T>(
-    all: Vec<T>,
-    cursor: Option<&str>,
-    limit: usize,
-) -> Result<Page<T>, ToolError> {
-    let total_count = all.len();
-    let start = cursor_offset(cursor)?;
-    if start > total_count {
-        return Err(ToolError::new(
-            ErrorCode::InvalidInput,
-            "the cursor is past the end of the list; start again without it",
-        ));
-    }
-    let end = start.saturating_add(limit).min(total_count);
-    let items: Vec<T> = all.into_iter().skip(start).take(end - start).collect();
-    Ok(Page {
-        items,
-        total_count,
-        cursor: (end < total_count).then(|| end.to_string()),
-    })
 }

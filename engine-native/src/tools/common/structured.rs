@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::errors::ToolError;
-use crate::tools::args::serialized_schema;
+use crate::tools::common::args::serialized_schema;
 
 /// The JSON Schema of the result type `T` as the handler serializes it.
 pub fn output_schema<T: JsonSchema>() -> Option<Value> {

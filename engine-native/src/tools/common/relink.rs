@@ -27,8 +27,8 @@ use serde_json::{Value, json};
 use crate::errors::{ErrorCode, ToolError};
 use crate::index::links::LinkTable;
 use crate::runtime::ToolContext;
-use crate::tools::links::table::vault_files;
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::link_table::vault_files;
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::{NoteFile, TextFile, WriteOptions};
 
 /// One note whose links change.

@@ -5,20 +5,20 @@ use engine_core::acl::AclOp;
 
 use crate::errors::ToolError;
 use crate::runtime::ToolContext;
-use crate::tools::vault_error::tool_error_from_vault;
+use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::{LineEnding, NoteFile, TextFile, VaultError};
 
 /// A note read from the vault with its decoded text.
-pub(super) struct NoteText {
+pub(crate) struct NoteText {
     /// The file as read (canonical path, bytes, SHA-256 of the bytes, mtime).
-    pub(super) file: NoteFile,
+    pub(crate) file: NoteFile,
     /// The decoded text and the BOM and line endings to restore.
-    pub(super) text: TextFile,
+    pub(crate) text: TextFile,
 }
 
 /// Reads and decodes the note at `path`; `op` is what the tool is about to do (it names the
 /// operation in an `acl_denied` from the backend).
-pub(super) fn read_text(
+pub(crate) fn read_text(
     ctx: &ToolContext<'_>,
     path: &str,
     op: AclOp,
@@ -33,7 +33,7 @@ pub(super) fn read_text(
 }
 
 /// The file at `path`, or `None` when nothing exists there.
-pub(super) fn read_if_exists(
+pub(crate) fn read_if_exists(
     ctx: &ToolContext<'_>,
     path: &str,
     op: AclOp,
@@ -48,7 +48,7 @@ pub(super) fn read_if_exists(
 /// The file bytes of `text` written in the style of `like`: its BOM, and its line endings
 /// (text is taken with LF breaks; a CRLF or a leading BOM in it is normalized first, so
 /// nothing is doubled). A note with mixed line endings gets `text` unchanged.
-pub(super) fn in_style(like: &TextFile, text: &str) -> Vec<u8> {
+pub(crate) fn in_style(like: &TextFile, text: &str) -> Vec<u8> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let text = match like.line_ending {
         LineEnding::Mixed => text.to_owned(),
@@ -63,7 +63,7 @@ pub(super) fn in_style(like: &TextFile, text: &str) -> Vec<u8> {
 }
 
 /// The name of a line-ending style on the wire: `lf`, `crlf` or `mixed`.
-pub(super) fn line_ending_name(ending: LineEnding) -> &'static str {
+pub(crate) fn line_ending_name(ending: LineEnding) -> &'static str {
     match ending {
         LineEnding::Lf => "lf",
         LineEnding::Crlf => "crlf",
@@ -73,7 +73,7 @@ pub(super) fn line_ending_name(ending: LineEnding) -> &'static str {
 
 /// Marks a possible effect when a vault mutation failed with an I/O fault (it may strike
 /// after the change reached the disk), and maps the error.
-pub(super) fn mutation_failed(ctx: &ToolContext<'_>, error: &VaultError, op: AclOp) -> ToolError {
+pub(crate) fn mutation_failed(ctx: &ToolContext<'_>, error: &VaultError, op: AclOp) -> ToolError {
     if matches!(error, VaultError::Io { .. }) {
         ctx.mark_effect_started();
     }

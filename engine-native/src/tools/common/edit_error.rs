@@ -8,7 +8,7 @@ use crate::errors::{ErrorCode, ToolError};
 
 /// Maps `error`, raised while editing or reading the note at `path`, to a tool error whose
 /// details carry `path` and the edit's fields (`target`, `candidates`, `line_count`, ...).
-pub(super) fn tool_error_from_edit(path: &str, error: &EditError) -> ToolError {
+pub(crate) fn tool_error_from_edit(path: &str, error: &EditError) -> ToolError {
     let code = match error {
         EditError::NotFound { .. } => ErrorCode::NotFound,
         EditError::Ambiguous { .. } => ErrorCode::Ambiguous,

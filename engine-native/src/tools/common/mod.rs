@@ -1,0 +1,22 @@
+//! What several tool families use, so that no family uses another (`tests/it/layers.rs`
+//! checks it): arguments and results as typed structs, paging, the vault's errors and
+//! writes, the search index and the link table, link rewriting, note edits, frontmatter
+//! reading, and calls to TC Bridge.
+
+pub(crate) mod admin;
+pub mod args;
+pub(crate) mod companion;
+pub(crate) mod edit_error;
+pub(crate) mod edit_flow;
+pub(crate) mod frontmatter;
+pub(crate) mod index;
+pub(crate) mod link_table;
+pub(crate) mod memory_folder;
+pub(crate) mod note_text;
+pub mod note_uri;
+pub(crate) mod ordered_json;
+pub(crate) mod paging;
+pub(crate) mod relink;
+pub mod structured;
+pub mod vault_error;
+pub mod write_back;
