@@ -133,8 +133,8 @@ fn routes(contract: &Value, plugins: &Map<String, Value>) -> String {
         }
     }
     format!(
-        "/// The route of each bridge tool, by its name.\npub mod tool {{\n    use super::{{Method, Timeout, ToolRoute}};\n{consts}}}\n\
-         /// Every bridge tool's route, in the contract's order.\npub const TOOL_ROUTES: &[ToolRoute] = &[{}];\n",
+        "/// The route of each of TC Bridge's tools, by its name.\npub mod tool {{\n    use super::{{Method, Timeout, ToolRoute}};\n{consts}}}\n\
+         /// The route of every one of TC Bridge's tools, in the contract's order.\npub const TOOL_ROUTES: &[ToolRoute] = &[{}];\n",
         names.join(", ")
     )
 }

@@ -1,7 +1,7 @@
 //! The Companion API contract, from `contract/companion-api.json`, the one file TC Bridge
 //! imports too: the prefix and API version, the probe and approval endpoints, the route of
-//! each bridge tool (its path, method, the plugin it needs, its timeout class, its `mode`
-//! when it shares a route), and the server code each TC Bridge error code becomes.
+//! each of TC Bridge's tools (its path, method, the plugin it needs, its timeout class, its
+//! `mode` when it shares a route), and the server code each TC Bridge error code becomes.
 //! `build.rs` writes these constants from the file (`contract/codegen.rs`); nothing here is
 //! written by hand, and `tests/it/companion/contract.rs` checks the server keeps to it.
 
@@ -41,7 +41,7 @@ pub enum Timeout {
     Slow,
 }
 
-/// An endpoint that runs no bridge tool (the probe, the approval dialog).
+/// An endpoint that runs none of TC Bridge's tools (the probe, the approval dialog).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Endpoint {
     /// Its path under [`PREFIX`].
@@ -52,10 +52,10 @@ pub struct Endpoint {
     pub timeout: Timeout,
 }
 
-/// The route a bridge tool's call goes to.
+/// The route a call of one of TC Bridge's tools goes to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ToolRoute {
-    /// The tool's name (TC Bridge's bridge tool, and the server's tool when it has one).
+    /// The tool's name (TC Bridge's tool, and the server's Obsidian tool when it has one).
     pub tool: &'static str,
     /// The route's path under [`PREFIX`].
     pub path: &'static str,

@@ -15,7 +15,7 @@ use super::probe::{COMPANION_API_VERSION, ProbeError};
 /// TC Bridge's plugin id (its folder under `.obsidian/plugins/`).
 pub const TC_BRIDGE_ID: &str = "tc-bridge";
 
-/// A plugin a bridge tool needs inside Obsidian: its capability key in the probe, its
+/// A plugin an Obsidian tool needs inside Obsidian: its capability key in the probe, its
 /// manifest id, and the name users know it by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Needs {

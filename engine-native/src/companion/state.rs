@@ -79,7 +79,7 @@ pub struct PluginReport {
     pub installed: bool,
     /// Enabled in Obsidian.
     pub enabled: bool,
-    /// Installed and enabled: the bridge tools that need it can run.
+    /// Installed and enabled: the Obsidian tools that need it can run.
     pub usable: bool,
     /// Its version, when known.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -100,6 +100,7 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(bulk::tools());
     tools.extend(capture::tools());
     tools.extend(memory::tools());
+    tools.push(search::entity_search_tool());
     tools.extend(sessions::tools());
     tools.extend(attachments::tools());
     tools.extend(tables::tools());

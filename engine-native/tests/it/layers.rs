@@ -346,24 +346,10 @@ fn cross_family_uses() -> Vec<(String, usize, String, String)> {
     uses
 }
 
-/// The uses of one family by another not yet moved to `tools/common` (`from`, `to`): each
-/// must still exist, so the list only shrinks. `memory`'s `search_entities` ranks with
-/// `search_vault`'s search; `search_vault`'s `dql` mode runs the query through `obsidian`'s
-/// `search_dql` call.
-const NOT_YET_MOVED: &[(&str, &str)] = &[("memory", "search"), ("search", "obsidian")];
-
 #[test]
 fn no_tool_family_uses_another() {
-    let uses = cross_family_uses();
-    for (from, to) in NOT_YET_MOVED {
-        assert!(
-            uses.iter().any(|(_, _, f, t)| f == from && t == to),
-            "{from} no longer uses {to}: take the pair out of NOT_YET_MOVED"
-        );
-    }
-    let listed: Vec<String> = uses
+    let listed: Vec<String> = cross_family_uses()
         .iter()
-        .filter(|(_, _, from, to)| !NOT_YET_MOVED.contains(&(from.as_str(), to.as_str())))
         .map(|(file, line, from, to)| format!("{file}:{line}: family {from} uses family {to}"))
         .collect();
     assert!(
@@ -371,23 +357,6 @@ fn no_tool_family_uses_another() {
         "tool families use each other (move what they share to tools/common):\n{}",
         listed.join("\n")
     );
-}
-
-/// The uses of one tool family by another, counted per pair: run with `--nocapture` to see.
-#[test]
-fn report_the_edges_between_tool_families() {
-    let mut counts: BTreeMap<(String, String), usize> = BTreeMap::new();
-    for (_, _, from, to) in cross_family_uses() {
-        *counts.entry((from, to)).or_default() += 1;
-    }
-    let total: usize = counts.values().sum();
-    println!(
-        "{} edges between tool families, {total} uses:",
-        counts.len()
-    );
-    for ((from, to), count) in &counts {
-        println!("  {from} -> {to}: {count}");
-    }
 }
 
 #[test]

@@ -5,8 +5,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use engine_core::acl::AclOp;
-use serde_json::Value;
+use serde_json::{Value, json};
 
+use crate::companion::contract::{ToolRoute, tool};
 use crate::companion::errors::{no_companion, tc_bridge_missing};
 use crate::companion::{CallFailure, Needs, VaultCompanion};
 use crate::config::VaultConfig;
@@ -59,6 +60,22 @@ pub(crate) fn call_route(
         }
         answer => answer.map_err(|failure| companion.failure_error(failure, missing)),
     }
+}
+
+/// [`call_route`] to the contract's `route`, with the plugin it needs and its timeout class.
+pub(crate) fn call_contract_route(
+    ctx: &ToolContext<'_>,
+    route: &ToolRoute,
+    body: &Value,
+) -> Result<Value, ToolError> {
+    call_route(ctx, route.path, route.needs.as_ref(), route.slow(), body)
+}
+
+/// Runs the Dataview query `query` in Obsidian through `search_dql`'s route: TC Bridge's
+/// `{type, headers?, values}`, rows naming notes the caller may not read already left out
+/// there (the caller filters again by its own ACL).
+pub(crate) fn run_dql(ctx: &ToolContext<'_>, query: &str) -> Result<Value, ToolError> {
+    call_contract_route(ctx, &tool::SEARCH_DQL, &json!({ "query": query }))
 }
 
 /// Posts `body` to `route` of `companion` within the route's timeout.

@@ -11,7 +11,8 @@
 //! - `rename_entity`: a new name (every link to it rewritten, as `move_note` does) and/or a
 //!   lifecycle status (`active`, `retired`).
 //! - `delete_entity`: the note to `.trash/`, always confirmed by a human.
-//! - `search_entities`: entities ranked for a query as `search_vault` ranks notes.
+//! - `search_entities` (in the search family, [`crate::tools::search`], whose ranking it runs):
+//!   entities ranked for a query as `search_vault` ranks notes.
 //!
 //! Every tool reads and writes through the vault, under the folder ACL of the entity's path
 //! and the scopes `read:memory` / `write:memory`.
@@ -24,7 +25,6 @@ mod graph;
 mod observe;
 mod relate;
 mod rename;
-mod search;
 
 use crate::runtime::ToolDef;
 
@@ -39,6 +39,5 @@ pub fn tools() -> Vec<ToolDef> {
         relate::link_tool(),
         relate::unlink_tool(),
         rename::tool(),
-        search::tool(),
     ]
 }

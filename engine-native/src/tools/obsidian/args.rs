@@ -1,5 +1,5 @@
 //! The arguments of each Obsidian tool (the JSON TC Bridge's route takes, field for field) and
-//! the route each one calls, as [`BridgeCall`]s: the route, the plugin it needs and its timeout
+//! the route each one calls, as [`ObsidianCall`]s: the route, the plugin it needs and its timeout
 //! come from the Companion API contract ([`crate::companion::contract`]).
 
 use std::collections::BTreeMap;
@@ -13,7 +13,7 @@ use crate::companion::Needs;
 use crate::companion::contract::tool;
 
 /// An Obsidian tool's arguments and where they go.
-pub(crate) trait BridgeCall: DeserializeOwned + Serialize + JsonSchema {
+pub(crate) trait ObsidianCall: DeserializeOwned + Serialize + JsonSchema {
     /// The route under `/obsidian-tc/v1`.
     const ROUTE: &'static str;
     /// The plugin it needs inside Obsidian, when one.
@@ -24,11 +24,11 @@ pub(crate) trait BridgeCall: DeserializeOwned + Serialize + JsonSchema {
     const MODE: Option<&'static str> = None;
 }
 
-/// Implements [`BridgeCall`] for `$args` with the route of the contract's tool `$tool`
+/// Implements [`ObsidianCall`] for `$args` with the route of the contract's tool `$tool`
 /// ([`crate::companion::contract::tool`]).
 macro_rules! obsidian_call {
     ($args:ty, $tool:ident) => {
-        impl BridgeCall for $args {
+        impl ObsidianCall for $args {
             const ROUTE: &'static str = tool::$tool.path;
             const NEEDS: Option<Needs> = tool::$tool.needs;
             const SLOW: bool = tool::$tool.slow();

@@ -11,7 +11,7 @@ use crate::runtime::ToolContext;
 use crate::tools::common::args::parse;
 use crate::tools::common::vault_error::tool_error_from_vault;
 
-use super::args::{BridgeCall, ExcalidrawSource, ReadExcalidraw};
+use super::args::{ExcalidrawSource, ObsidianCall, ReadExcalidraw};
 use super::lz_string::decompress_from_base64;
 use crate::tools::common::companion::call_route;
 

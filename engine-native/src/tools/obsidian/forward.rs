@@ -8,10 +8,10 @@ use crate::runtime::ToolContext;
 use crate::tools::common::args::parse;
 use crate::tools::common::companion::call_route;
 
-use super::args::BridgeCall;
+use super::args::ObsidianCall;
 
 /// The handler of the Obsidian tool whose arguments are `T`.
-pub(crate) fn forward<T: BridgeCall>(
+pub(crate) fn forward<T: ObsidianCall>(
     ctx: &ToolContext<'_>,
     args: Value,
 ) -> Result<Value, ToolError> {
@@ -20,7 +20,7 @@ pub(crate) fn forward<T: BridgeCall>(
 }
 
 /// Sends the typed call to its route (with its `mode` when the route is shared).
-pub(crate) fn send<T: BridgeCall>(ctx: &ToolContext<'_>, typed: &T) -> Result<Value, ToolError> {
+pub(crate) fn send<T: ObsidianCall>(ctx: &ToolContext<'_>, typed: &T) -> Result<Value, ToolError> {
     let mut body = serde_json::to_value(typed)
         .map_err(|error| ToolError::internal(format!("cannot encode the arguments: {error}")))?;
     if let (Some(mode), Some(map)) = (T::MODE, body.as_object_mut()) {

@@ -25,15 +25,12 @@ mod lz_string;
 
 use engine_core::acl::AclOp;
 
-use serde_json::Value;
-
-use crate::errors::ToolError;
-use crate::runtime::{Handler, PathArg, ToolContext, ToolDef};
+use crate::runtime::{Handler, PathArg, ToolDef};
 use crate::tools::common::args::{PATH_READ, PATH_READ_WRITE, input_schema};
 
 use args::{
-    BridgeCall, CreateExcalidraw, EvalDataviewField, ExecuteCommand, ExecuteTemplate,
-    GetActiveNote, ListCommands, ListQuickaddActions, ListTemplates, MakemdListSpaces, MakemdQuery,
+    CreateExcalidraw, EvalDataviewField, ExecuteCommand, ExecuteTemplate, GetActiveNote,
+    ListCommands, ListQuickaddActions, ListTemplates, MakemdListSpaces, MakemdQuery, ObsidianCall,
     OcrAttachment, OcrBulk, OpenNote, ReadExcalidraw, ResolveDailyNote, SearchDql,
     SearchOmnisearch, TasksFilter, TriggerQuickadd, UpdateExcalidraw, ValidateDql,
 };
@@ -77,7 +74,7 @@ struct Spec {
 pub const OBSIDIAN_DOMAIN: &str = "obsidian";
 
 /// The Obsidian tool `spec` whose arguments are `T`, run by `handler`.
-fn bridge<T: BridgeCall>(spec: Spec, handler: Handler) -> ToolDef {
+fn bridge<T: ObsidianCall>(spec: Spec, handler: Handler) -> ToolDef {
     ToolDef::new(
         (spec.name, spec.title, spec.description),
         OBSIDIAN_DOMAIN,
@@ -90,19 +87,8 @@ fn bridge<T: BridgeCall>(spec: Spec, handler: Handler) -> ToolDef {
 }
 
 /// The Obsidian tool `spec` forwarded as is to its route.
-fn routed<T: BridgeCall>(spec: Spec) -> ToolDef {
+fn routed<T: ObsidianCall>(spec: Spec) -> ToolDef {
     bridge::<T>(spec, forward::<T>)
-}
-
-/// Runs the Dataview query `query` in Obsidian through `search_dql`'s route: TC Bridge's
-/// `{type, headers?, values}`, rows naming notes the caller may not read already left out
-/// there (the caller filters again by its own ACL).
-pub(crate) fn run_dql(ctx: &ToolContext<'_>, query: &str) -> Result<Value, ToolError> {
-    let call = SearchDql {
-        query: query.to_owned(),
-        origin: None,
-    };
-    forward::send(ctx, &call)
 }
 
 /// The Obsidian tools and `refresh_plugin_capabilities`.

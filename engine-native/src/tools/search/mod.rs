@@ -1,9 +1,11 @@
 //! The search tools: `search_vault` (find notes for a query, ranked or by text, pattern or
 //! rule), `search_text` (lines containing literal text), `search_regex` (lines matching a
 //! regular expression), `index_vault` (scan the vault into the index now) and
-//! `get_index_status` (how far the index is, what failed).
+//! `get_index_status` (how far the index is, what failed); and `search_entities` (domain
+//! `memory`: agent memory's entities ranked as `search_vault` ranks notes).
 
 mod corpus;
+mod entities;
 mod facts;
 mod index_tools;
 mod line_search;
@@ -11,12 +13,17 @@ mod matching;
 mod search_regex;
 mod search_text;
 mod search_vault;
-pub(crate) use search_vault::{Found, Mode as SearchMode, SearchVault, search};
+use search_vault::{Found, Mode as SearchMode, SearchVault, search};
 mod unranked;
 
 use crate::runtime::ToolDef;
 
-/// Every search tool.
+/// `search_entities`, listed with agent memory's tools (see [`crate::tools::memory`]).
+pub fn entity_search_tool() -> ToolDef {
+    entities::tool()
+}
+
+/// Every search tool but `search_entities`.
 pub fn tools() -> Vec<ToolDef> {
     vec![
         search_vault::tool(),

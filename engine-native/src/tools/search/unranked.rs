@@ -18,8 +18,8 @@ use crate::errors::ToolError;
 use crate::index::snippet::snippet;
 use crate::note::title_of;
 use crate::runtime::ToolContext;
+use crate::tools::common::companion::run_dql;
 use crate::tools::common::index::index_fault;
-use crate::tools::obsidian::run_dql;
 
 /// One page of results and whether more follow.
 pub(super) struct Page {

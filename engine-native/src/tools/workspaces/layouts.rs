@@ -16,10 +16,11 @@ use serde_json::{Map, Value, json};
 
 use super::args::{NoArgs, WorkspaceName};
 use super::json_file::{JsonFile, WORKSPACES_FILE, bad_file, read_json, write_json};
+use crate::companion::contract::tool::OPEN_WORKSPACE;
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::ToolContext;
 use crate::tools::common::args::parse;
-use crate::tools::common::companion::call_route;
+use crate::tools::common::companion::call_contract_route;
 use crate::tools::common::structured::structured;
 use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::ObsidianSetting;
@@ -54,9 +55,6 @@ pub(super) struct WorkspaceOpened {
     /// The workspace Obsidian now has active.
     pub active: String,
 }
-
-/// The Companion API route that loads a saved workspace in Obsidian.
-const OPEN_ROUTE: &str = crate::companion::contract::tool::OPEN_WORKSPACE.path;
 
 /// `save_workspace`'s result.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -187,7 +185,7 @@ pub(super) fn open_workspace(ctx: &ToolContext<'_>, args: Value) -> Result<Value
             ),
         ));
     }
-    let answer = call_route(ctx, OPEN_ROUTE, None, false, &json!({"name": args.name}))?;
+    let answer = call_contract_route(ctx, &OPEN_WORKSPACE, &json!({"name": args.name}))?;
     let opened: WorkspaceOpened = serde_json::from_value(answer).map_err(|error| {
         ToolError::internal(format!(
             "TC Bridge answered open_workspace with an unexpected shape: {error}"

@@ -8,6 +8,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::{Found, SearchMode, SearchVault, search};
 use crate::errors::ToolError;
 use crate::index::snippet::Snippet;
 use crate::memory::{EntityType, Observation, read_entity};
@@ -16,7 +17,6 @@ use crate::tools::common::args::{input_schema, parse};
 use crate::tools::common::frontmatter::read_text;
 use crate::tools::common::memory_folder::memory_folder;
 use crate::tools::common::structured::{output_schema, structured};
-use crate::tools::search::{Found, SearchMode, SearchVault, search};
 
 /// The most matching observations shown per entity.
 const MAX_OBSERVATIONS: usize = 5;
