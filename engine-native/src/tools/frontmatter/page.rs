@@ -2,8 +2,6 @@
 //! the cursor is the last key of the page, so a page after it stays right when notes are
 //! added or removed between calls.
 
-use crate::tools::common::paging::page_size;
-
 /// One page of items and the cursor of the next page (`None` on the last page).
 pub(super) struct Page<T> {
     /// The items of this page.
@@ -12,16 +10,9 @@ pub(super) struct Page<T> {
     pub cursor: Option<String>,
 }
 
-/// The page after `cursor` (from the start without one) of at most `limit` items (default
-/// [`DEFAULT_LIMIT`](crate::tools::common::paging::DEFAULT_LIMIT), at most
-/// [`MAX_LIMIT`](crate::tools::common::paging::MAX_LIMIT)); `sorted` must be in ascending key
-/// order.
-pub(super) fn page<T>(
-    sorted: Vec<(String, T)>,
-    cursor: Option<&str>,
-    limit: Option<usize>,
-) -> Page<T> {
-    let limit = page_size(limit);
+/// The page after `cursor` (from the start without one) of at most `limit` items; `sorted`
+/// must be in ascending key order.
+pub(super) fn page<T>(sorted: Vec<(String, T)>, cursor: Option<&str>, limit: usize) -> Page<T> {
     let mut rest = sorted
         .into_iter()
         .skip_while(|(key, _)| cursor.is_some_and(|after| key.as_str() <= after))

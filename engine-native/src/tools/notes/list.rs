@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::errors::ToolError;
 use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::common::args::{input_schema, parse};
-use crate::tools::common::paging::default_limit;
+use crate::tools::common::paging::{PageArgs, Paging};
 use crate::tools::common::structured::{output_schema, structured};
 use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::{Entry, EntryKind};
@@ -28,14 +28,17 @@ struct ListNotes {
     /// List every file, not only Markdown notes (`.md`).
     #[serde(default)]
     include_attachments: bool,
-    /// The most items in this page (default 100).
-    #[serde(default = "default_limit")]
-    #[schemars(range(min = 1, max = 1000))]
-    limit: usize,
-    /// The `cursor` of the previous page, to get the next one.
-    #[serde(default)]
-    #[schemars(length(min = 1, max = 1024))]
-    cursor: Option<String>,
+    /// The paging arguments, `limit` and `cursor`.
+    #[serde(flatten)]
+    page: PageArgs<NotesPaging>,
+}
+
+/// `list_notes` pages by 100 notes (at most 1000).
+#[derive(Debug)]
+struct NotesPaging;
+
+impl Paging for NotesPaging {
+    const ITEMS: &'static str = "notes";
 }
 
 fn yes() -> bool {
@@ -96,19 +99,20 @@ fn list_notes(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
         .filter(|entry| ctx.may(&entry.path, AclOp::Read))
         .collect();
     let total_count = listed.len();
-    let after = args.cursor.as_deref();
+    let after = args.page.cursor();
+    let limit = args.page.limit();
     let mut page: Vec<ListedNote> = listed
         .into_iter()
         .filter(|entry| after.is_none_or(|after| entry.path.as_str() > after))
-        .take(args.limit.saturating_add(1))
+        .take(limit.saturating_add(1))
         .map(|entry| ListedNote {
             path: entry.path,
             size: entry.size,
             modified_ms: entry.modified_ms,
         })
         .collect();
-    let cursor = if page.len() > args.limit {
-        page.truncate(args.limit);
+    let cursor = if page.len() > limit {
+        page.truncate(limit);
         page.last().map(|last| last.path.clone())
     } else {
         None

@@ -14,7 +14,7 @@ use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{ToolContext, ToolDef};
 use crate::sessions::{Record, StartRecord, TraceOutcome, read_session};
 use crate::tools::common::args::{input_schema, parse};
-use crate::tools::common::paging::cursor_offset;
+use crate::tools::common::paging::{PageArgs, Paging, cursor_offset};
 use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `get_session_traces`.
@@ -33,16 +33,19 @@ struct GetSessionTraces {
     /// Only the calls of this tool.
     #[schemars(length(min = 1, max = 128))]
     tool: Option<String>,
-    /// The most events to return.
-    #[serde(default = "default_limit")]
-    #[schemars(range(min = 1, max = 1000))]
-    limit: usize,
-    /// Where the previous page ended.
-    cursor: Option<String>,
+    /// The paging arguments, `limit` and `cursor`.
+    #[serde(flatten)]
+    page: PageArgs<TracePaging>,
 }
 
-fn default_limit() -> usize {
-    100
+/// `get_session_traces` pages by 100 events (at most 1000).
+#[derive(Debug)]
+struct TracePaging;
+
+impl Paging for TracePaging {
+    const ITEMS: &'static str = "events";
+    const CURSOR_LENGTH: (Option<u64>, Option<u64>) = (None, None);
+    const NULL_DEFAULTS: bool = false;
 }
 
 /// What kind of event.
@@ -134,7 +137,7 @@ pub(super) fn tool() -> ToolDef {
 
 fn get_session_traces(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: GetSessionTraces = parse(args)?;
-    let offset = cursor_offset(args.cursor.as_deref())?;
+    let offset = cursor_offset(args.page.cursor())?;
     if let Some(id) = &args.session_id {
         check_session_id(id)?;
     }
@@ -184,7 +187,11 @@ fn get_session_traces(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolE
         );
     }
     let total_count = events.len();
-    let items: Vec<TraceEvent> = events.into_iter().skip(offset).take(args.limit).collect();
+    let items: Vec<TraceEvent> = events
+        .into_iter()
+        .skip(offset)
+        .take(args.page.limit())
+        .collect();
     let next = offset + items.len();
     structured(&TracePage {
         cursor: (next < total_count).then(|| next.to_string()),
