@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::errors::ToolError;
 use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::common::args::{input_schema, parse};
-use crate::tools::common::paging::{PageArgs, Paging};
+use crate::tools::common::paging::{Page, PageArgs, Paging};
 use crate::tools::common::structured::{output_schema, structured};
 use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::{Entry, EntryKind};
@@ -56,24 +56,12 @@ struct ListedNote {
     modified_ms: i64,
 }
 
-/// A page of `list_notes`.
-#[derive(Debug, Serialize, JsonSchema)]
-struct NotePage {
-    /// The notes of this page, sorted by path.
-    items: Vec<ListedNote>,
-    /// Pass this as `cursor` to get the next page; absent on the last page.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    cursor: Option<String>,
-    /// How many notes the whole listing has (all pages).
-    total_count: usize,
-}
-
 /// The `list_notes` tool.
 pub(super) fn tool() -> ToolDef {
     ToolDef::new(
 ("list_notes", "List notes", "List (browse) the Markdown notes in a folder (or the whole vault), sorted by path, with size and modification time; include_attachments lists every file. Paged: pass the returned cursor to get the next page."),
 "notes",
-(input_schema::<ListNotes>(), output_schema::<NotePage>()),
+(input_schema::<ListNotes>(), output_schema::<Page<ListedNote>>()),
 list_notes,
 )
 .keywords(&["what's in a folder", "in my folder", "list", "browse", "folder contents", "notes in a folder", "inside", "ls", "enumerate", "all notes", "every note", "directory"])
@@ -117,7 +105,7 @@ fn list_notes(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     } else {
         None
     };
-    structured(&NotePage {
+    structured(&Page {
         items: page,
         cursor,
         total_count,

@@ -14,7 +14,7 @@ use crate::errors::{ErrorCode, ToolError};
 use crate::periodic::{Period, SettingsSource};
 use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::common::args::{input_schema, parse};
-use crate::tools::common::paging::{PageArgs, Paging};
+use crate::tools::common::paging::{Page, PageArgs, Paging};
 use crate::tools::common::structured::{output_schema, structured};
 use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::{EntryKind, VaultError};
@@ -71,13 +71,9 @@ struct PeriodicNotePage {
     period: Period,
     /// Which Obsidian settings give the folder and format.
     settings_source: SettingsSource,
-    /// The notes of this page, by date.
-    items: Vec<ListedNote>,
-    /// Pass this as `cursor` to get the next page; absent on the last page.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    cursor: Option<String>,
-    /// How many notes the whole listing has (all pages).
-    total_count: usize,
+    /// The notes of this page, by date, with `total_count` and `cursor`.
+    #[serde(flatten)]
+    page: Page<ListedNote>,
 }
 
 /// The `list_periodic_notes` tool.
@@ -162,8 +158,10 @@ fn list_periodic_notes(ctx: &ToolContext<'_>, args: Value) -> Result<Value, Tool
     structured(&PeriodicNotePage {
         period: layout.period,
         settings_source: layout.settings.source,
-        items: page.into_iter().map(|(_, listed)| listed).collect(),
-        cursor,
-        total_count,
+        page: Page {
+            items: page.into_iter().map(|(_, listed)| listed).collect(),
+            total_count,
+            cursor,
+        },
     })
 }

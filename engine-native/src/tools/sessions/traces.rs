@@ -14,7 +14,7 @@ use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{ToolContext, ToolDef};
 use crate::sessions::{Record, StartRecord, TraceOutcome, read_session};
 use crate::tools::common::args::{input_schema, parse};
-use crate::tools::common::paging::{PageArgs, Paging, cursor_offset};
+use crate::tools::common::paging::{Page, PageArgs, Paging, cursor_offset};
 use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `get_session_traces`.
@@ -104,13 +104,10 @@ struct TraceEvent {
 /// One page of events.
 #[derive(Debug, Serialize, JsonSchema)]
 struct TracePage {
-    /// The events, in the order they were written (sessions by start time).
-    items: Vec<TraceEvent>,
-    /// Pass it back for the next page; absent on the last.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cursor: Option<String>,
-    /// How many events match in all.
-    total_count: usize,
+    /// The events, in the order they were written (sessions by start time), with
+    /// `total_count` and `cursor`.
+    #[serde(flatten)]
+    page: Page<TraceEvent>,
     /// Lines of the sessions read that are not whole records (a torn last line after a
     /// crash), skipped.
     skipped_lines: u64,
@@ -194,9 +191,11 @@ fn get_session_traces(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolE
         .collect();
     let next = offset + items.len();
     structured(&TracePage {
-        cursor: (next < total_count).then(|| next.to_string()),
-        items,
-        total_count,
+        page: Page {
+            cursor: (next < total_count).then(|| next.to_string()),
+            items,
+            total_count,
+        },
         skipped_lines,
     })
 }
