@@ -14,7 +14,7 @@ use crate::runtime::{ToolContext, ToolDef};
 use crate::store::{EventFilter, LoggedEvent, store_fault};
 use crate::tools::common::admin::admin_tool;
 use crate::tools::common::args::{input_schema, parse};
-use crate::tools::common::paging::{PageArgs, Paging};
+use crate::tools::common::paging::{CursorLength, PageArgs, Paging};
 use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `query_audit_log`.
@@ -53,14 +53,13 @@ struct QueryAuditLog {
 
 /// `query_audit_log` pages by 50 rows (at most 500), newest first; a cursor is at most 32
 /// characters.
-#[derive(Debug)]
 struct AuditPaging;
 
 impl Paging for AuditPaging {
     const ITEMS: &'static str = "rows";
     const DEFAULT: usize = 50;
     const MAX: usize = 500;
-    const CURSOR_LENGTH: (Option<u64>, Option<u64>) = (None, Some(32));
+    const CURSOR: CursorLength = CursorLength::at_most(32);
 }
 
 /// The `query_audit_log` tool.

@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use crate::tools::common::paging::{PageArgs, Paging};
+use crate::tools::common::paging::{CursorLength, PageArgs, Paging};
 
 /// `read_canvas` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -94,12 +94,11 @@ pub(super) struct QueryCanvas {
 }
 
 /// `query_canvas` pages by 100 nodes (at most 1000); `limit` may be `null`.
-#[derive(Debug)]
 pub(super) struct CanvasPaging;
 
 impl Paging for CanvasPaging {
     const ITEMS: &'static str = "nodes";
-    const CURSOR_LENGTH: (Option<u64>, Option<u64>) = (None, None);
+    const CURSOR: CursorLength = CursorLength::ANY;
     const NULLABLE_LIMIT: bool = true;
     const NULL_DEFAULTS: bool = false;
 }

@@ -11,7 +11,7 @@ use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{ToolContext, ToolDef};
 use crate::store::{CaptureQueue, store_fault};
 use crate::tools::common::args::{input_schema, parse};
-use crate::tools::common::paging::{PageArgs, Paging};
+use crate::tools::common::paging::{CursorLength, PageArgs, Paging};
 use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `list_capture_queue`.
@@ -30,13 +30,12 @@ struct ListCaptureQueue {
 }
 
 /// `list_capture_queue` pages by 50 captures (at most 1000), newest first.
-#[derive(Debug)]
 struct CapturePaging;
 
 impl Paging for CapturePaging {
     const ITEMS: &'static str = "captures";
     const DEFAULT: usize = 50;
-    const CURSOR_LENGTH: (Option<u64>, Option<u64>) = (None, None);
+    const CURSOR: CursorLength = CursorLength::ANY;
 }
 
 /// What `list_capture_queue` returns.

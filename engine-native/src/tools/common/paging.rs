@@ -3,6 +3,7 @@
 //! back, and the page of a whole list.
 
 use std::borrow::Cow;
+use std::fmt;
 use std::marker::PhantomData;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
@@ -39,12 +40,43 @@ pub(crate) trait Paging {
     const DEFAULT: usize = DEFAULT_LIMIT;
     /// The largest `limit`.
     const MAX: usize = MAX_LIMIT;
-    /// The fewest and most characters of a `cursor` this tool returns, where it bounds them.
-    const CURSOR_LENGTH: (Option<u64>, Option<u64>) = (Some(1), Some(1024));
+    /// How long a `cursor` may be.
+    const CURSOR: CursorLength = CursorLength::between(1, 1024);
     /// `limit` may also be `null`, as if left out (its schema then states no default).
     const NULLABLE_LIMIT: bool = false;
     /// The schema states `default: null` for the absent `cursor` (and a nullable `limit`).
     const NULL_DEFAULTS: bool = true;
+}
+
+/// The fewest and most characters of a `cursor` a tool takes, where it bounds them.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CursorLength {
+    min: Option<u64>,
+    max: Option<u64>,
+}
+
+impl CursorLength {
+    /// Any length.
+    pub(crate) const ANY: CursorLength = CursorLength {
+        min: None,
+        max: None,
+    };
+
+    /// From `min` to `max` characters.
+    pub(crate) const fn between(min: u64, max: u64) -> CursorLength {
+        CursorLength {
+            min: Some(min),
+            max: Some(max),
+        }
+    }
+
+    /// At most `max` characters.
+    pub(crate) const fn at_most(max: u64) -> CursorLength {
+        CursorLength {
+            min: None,
+            max: Some(max),
+        }
+    }
 }
 
 /// The paging arguments of a tool that pages a list, flattened into its argument struct
@@ -52,7 +84,7 @@ pub(crate) trait Paging {
 /// `P::DEFAULT`), and `cursor`, the one the previous page returned. The one definition of
 /// both fields, their bounds, defaults and docs; `deny_unknown_fields` on the outer struct
 /// still refuses other keys.
-#[derive(Debug, Deserialize)]
+#[derive(Deserialize)]
 #[serde(bound = "")]
 pub(crate) struct PageArgs<P: Paging> {
     #[serde(default)]
@@ -60,7 +92,16 @@ pub(crate) struct PageArgs<P: Paging> {
     #[serde(default)]
     cursor: Option<String>,
     #[serde(skip)]
-    tool: PhantomData<P>,
+    tool: PhantomData<fn() -> P>,
+}
+
+impl<P: Paging> fmt::Debug for PageArgs<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PageArgs")
+            .field("limit", &self.limit)
+            .field("cursor", &self.cursor)
+            .finish()
+    }
 }
 
 impl<P: Paging> PageArgs<P> {
@@ -111,11 +152,10 @@ impl<P: Paging> JsonSchema for PageArgs<P> {
             "description": "The `cursor` of the previous page, to get the next one.",
             "type": ["string", "null"],
         });
-        let (min_length, max_length) = P::CURSOR_LENGTH;
-        if let Some(min) = min_length {
+        if let Some(min) = P::CURSOR.min {
             cursor["minLength"] = json!(min);
         }
-        if let Some(max) = max_length {
+        if let Some(max) = P::CURSOR.max {
             cursor["maxLength"] = json!(max);
         }
         null_default(&mut cursor);
@@ -168,21 +208,19 @@ mod tests {
     use serde::Deserialize;
     use serde_json::json;
 
-    use super::{PageArgs, Paging};
+    use super::{CursorLength, PageArgs, Paging};
     use crate::schema::schema_problems;
     use crate::tools::common::args::{input_schema, parse};
 
-    #[derive(Debug)]
     struct Small;
 
     impl Paging for Small {
         const ITEMS: &'static str = "rows";
         const DEFAULT: usize = 20;
         const MAX: usize = 500;
-        const CURSOR_LENGTH: (Option<u64>, Option<u64>) = (None, Some(32));
+        const CURSOR: CursorLength = CursorLength::at_most(32);
     }
 
-    #[derive(Debug)]
     struct Nullable;
 
     impl Paging for Nullable {

@@ -17,7 +17,7 @@ use crate::note::title_of;
 use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::common::args::{input_schema, parse};
 use crate::tools::common::link_table::link_table;
-use crate::tools::common::paging::{PageArgs, Paging, cursor_offset};
+use crate::tools::common::paging::{CursorLength, PageArgs, Paging, cursor_offset};
 use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `vault_graph_search`.
@@ -41,14 +41,13 @@ struct GraphSearch {
 }
 
 /// `vault_graph_search` pages by 10 notes (at most 100).
-#[derive(Debug)]
 struct GraphSearchPaging;
 
 impl Paging for GraphSearchPaging {
     const ITEMS: &'static str = "notes";
     const DEFAULT: usize = 10;
     const MAX: usize = 100;
-    const CURSOR_LENGTH: (Option<u64>, Option<u64>) = (Some(1), Some(64));
+    const CURSOR: CursorLength = CursorLength::between(1, 64);
 }
 
 fn one() -> usize {

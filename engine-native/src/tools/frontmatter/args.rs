@@ -89,7 +89,6 @@ pub(super) struct ListProperties {
 }
 
 /// `list_properties` pages by 100 property names (at most 1000); `limit` may be `null`.
-#[derive(Debug)]
 pub(super) struct PropertyPaging;
 
 impl Paging for PropertyPaging {
@@ -131,7 +130,6 @@ pub(super) struct FindNotesByProperty {
 }
 
 /// `find_notes_by_property` pages by 100 notes (at most 1000); `limit` may be `null`.
-#[derive(Debug)]
 pub(super) struct NotePaging;
 
 impl Paging for NotePaging {

@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::tools::common::paging::{PageArgs, Paging};
+use crate::tools::common::paging::{CursorLength, PageArgs, Paging};
 
 /// `list_kanban_boards` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -17,12 +17,11 @@ pub(super) struct ListBoards {
 }
 
 /// `list_kanban_boards` pages by 100 boards (at most 1000); `limit` may be `null`.
-#[derive(Debug)]
 pub(super) struct BoardPaging;
 
 impl Paging for BoardPaging {
     const ITEMS: &'static str = "boards";
-    const CURSOR_LENGTH: (Option<u64>, Option<u64>) = (None, None);
+    const CURSOR: CursorLength = CursorLength::ANY;
     const NULLABLE_LIMIT: bool = true;
     const NULL_DEFAULTS: bool = false;
 }

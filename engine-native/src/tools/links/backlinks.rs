@@ -14,7 +14,7 @@ use crate::index::links::ResolvedLink;
 use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::common::args::{PATH_READ, input_schema, parse};
 use crate::tools::common::link_table::{existing_note, link_table};
-use crate::tools::common::paging::{Page, PageArgs, Paging, page};
+use crate::tools::common::paging::{CursorLength, Page, PageArgs, Paging, page};
 use crate::tools::common::structured::{output_schema, structured};
 use crate::vault::TextFile;
 
@@ -34,12 +34,11 @@ struct BacklinksArgs {
 }
 
 /// `get_backlinks` pages by 100 linking notes (at most 1000).
-#[derive(Debug)]
 struct BacklinkPaging;
 
 impl Paging for BacklinkPaging {
     const ITEMS: &'static str = "linking notes";
-    const CURSOR_LENGTH: (Option<u64>, Option<u64>) = (Some(1), Some(32));
+    const CURSOR: CursorLength = CursorLength::between(1, 32);
 }
 
 /// One link to the note.

@@ -13,7 +13,7 @@ use crate::errors::ToolError;
 use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::common::args::{input_schema, parse};
 use crate::tools::common::link_table::link_table;
-use crate::tools::common::paging::{Page, PageArgs, Paging, page};
+use crate::tools::common::paging::{CursorLength, Page, PageArgs, Paging, page};
 use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of both hygiene tools.
@@ -30,12 +30,11 @@ struct HygieneArgs {
 }
 
 /// `find_orphans` and `find_unresolved_links` page by 100 items (at most 1000).
-#[derive(Debug)]
 struct HygienePaging;
 
 impl Paging for HygienePaging {
     const ITEMS: &'static str = "items";
-    const CURSOR_LENGTH: (Option<u64>, Option<u64>) = (Some(1), Some(32));
+    const CURSOR: CursorLength = CursorLength::between(1, 32);
 }
 
 /// One unresolved link.

@@ -34,7 +34,6 @@ struct ListNotes {
 }
 
 /// `list_notes` pages by 100 notes (at most 1000).
-#[derive(Debug)]
 struct NotesPaging;
 
 impl Paging for NotesPaging {

@@ -14,7 +14,7 @@ use crate::errors::{ErrorCode, ToolError};
 use crate::periodic::{Period, SettingsSource};
 use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::common::args::{input_schema, parse};
-use crate::tools::common::paging::{Page, PageArgs, Paging};
+use crate::tools::common::paging::{CursorLength, Page, PageArgs, Paging};
 use crate::tools::common::structured::{output_schema, structured};
 use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::{EntryKind, VaultError};
@@ -42,13 +42,12 @@ struct ListPeriodicNotes {
 }
 
 /// `list_periodic_notes` pages by 100 notes (at most 1000).
-#[derive(Debug)]
 struct PeriodicPaging;
 
 impl Paging for PeriodicPaging {
     const ITEMS: &'static str = "notes";
     /// A cursor is the `YYYY-MM-DD` date of the previous page's last note.
-    const CURSOR_LENGTH: (Option<u64>, Option<u64>) = (Some(10), Some(10));
+    const CURSOR: CursorLength = CursorLength::between(10, 10);
 }
 
 /// One listed periodic note.

@@ -15,18 +15,17 @@ use crate::errors::ToolError;
 use crate::index::snippet::Snippet;
 use crate::runtime::ToolContext;
 use crate::tools::common::index::index_fault;
-use crate::tools::common::paging::{Paging, cursor_offset};
+use crate::tools::common::paging::{CursorLength, Paging, cursor_offset};
 use crate::tools::common::structured::structured;
 
 /// `search_text` and `search_regex` page by 20 matching lines (at most 500).
-#[derive(Debug)]
 pub(super) struct LinePaging;
 
 impl Paging for LinePaging {
     const ITEMS: &'static str = "matching lines";
     const DEFAULT: usize = 20;
     const MAX: usize = 500;
-    const CURSOR_LENGTH: (Option<u64>, Option<u64>) = (Some(1), Some(64));
+    const CURSOR: CursorLength = CursorLength::between(1, 64);
 }
 
 /// One matching line.

@@ -14,7 +14,7 @@ use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{ToolContext, ToolDef};
 use crate::sessions::{Record, StartRecord, TraceOutcome, read_session};
 use crate::tools::common::args::{input_schema, parse};
-use crate::tools::common::paging::{Page, PageArgs, Paging, cursor_offset};
+use crate::tools::common::paging::{CursorLength, Page, PageArgs, Paging, cursor_offset};
 use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `get_session_traces`.
@@ -39,12 +39,11 @@ struct GetSessionTraces {
 }
 
 /// `get_session_traces` pages by 100 events (at most 1000).
-#[derive(Debug)]
 struct TracePaging;
 
 impl Paging for TracePaging {
     const ITEMS: &'static str = "events";
-    const CURSOR_LENGTH: (Option<u64>, Option<u64>) = (None, None);
+    const CURSOR: CursorLength = CursorLength::ANY;
     const NULL_DEFAULTS: bool = false;
 }
 

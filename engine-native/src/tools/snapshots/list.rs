@@ -12,7 +12,7 @@ use crate::runtime::{PathArg, ToolContext, ToolDef};
 use crate::store::SnapshotInfo;
 use crate::store::store_fault;
 use crate::tools::common::args::{input_schema, parse};
-use crate::tools::common::paging::{PageArgs, Paging};
+use crate::tools::common::paging::{CursorLength, PageArgs, Paging};
 use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `list_snapshots`.
@@ -29,14 +29,13 @@ struct ListSnapshots {
 }
 
 /// `list_snapshots` pages by 50 snapshots (at most 200), newest first.
-#[derive(Debug)]
 struct SnapshotPaging;
 
 impl Paging for SnapshotPaging {
     const ITEMS: &'static str = "snapshots";
     const DEFAULT: usize = 50;
     const MAX: usize = 200;
-    const CURSOR_LENGTH: (Option<u64>, Option<u64>) = (None, None);
+    const CURSOR: CursorLength = CursorLength::ANY;
 }
 
 /// What `list_snapshots` returns.

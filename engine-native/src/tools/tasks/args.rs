@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::task_line::{DateField, Priority, StatusType};
-use crate::tools::common::paging::{PageArgs, Paging};
+use crate::tools::common::paging::{CursorLength, PageArgs, Paging};
 
 /// A filter on one dated field; every given bound must hold. Dates are `YYYY-MM-DD`.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
@@ -56,12 +56,11 @@ pub(super) struct ListTasks {
 }
 
 /// `list_tasks` pages by 100 tasks (at most 1000); `limit` may be `null`.
-#[derive(Debug)]
 pub(super) struct TaskPaging;
 
 impl Paging for TaskPaging {
     const ITEMS: &'static str = "tasks";
-    const CURSOR_LENGTH: (Option<u64>, Option<u64>) = (None, None);
+    const CURSOR: CursorLength = CursorLength::ANY;
     const NULLABLE_LIMIT: bool = true;
     const NULL_DEFAULTS: bool = false;
 }

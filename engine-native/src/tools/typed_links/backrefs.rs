@@ -35,7 +35,6 @@ pub(super) struct FindBackrefs {
 }
 
 /// `find_typed_link_backrefs` pages by 100 notes (at most 1000); `limit` may be `null`.
-#[derive(Debug)]
 pub(super) struct BackrefPaging;
 
 impl Paging for BackrefPaging {

@@ -47,7 +47,6 @@ pub(super) struct Validate {
 }
 
 /// `frontmatter_validate` pages by 100 notes (at most 1000); `limit` may be `null`.
-#[derive(Debug)]
 pub(super) struct ValidatePaging;
 
 impl Paging for ValidatePaging {
