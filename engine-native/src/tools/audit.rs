@@ -14,6 +14,7 @@ use crate::runtime::{ToolContext, ToolDef};
 use crate::store::{EventFilter, LoggedEvent, store_fault};
 use crate::tools::common::admin::admin_tool;
 use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::paging::{CursorLength, PageArgs, Paging};
 use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `query_audit_log`.
@@ -45,18 +46,20 @@ struct QueryAuditLog {
     #[serde(default)]
     #[schemars(length(min = 1, max = 1024))]
     path_prefix: Option<String>,
-    /// The most rows to return (1-500, default 50).
-    #[serde(default = "default_limit")]
-    #[schemars(range(min = 1, max = 500))]
-    limit: u32,
-    /// The `cursor` of the previous page, to get the next (older) one.
-    #[serde(default)]
-    #[schemars(length(max = 32))]
-    cursor: Option<String>,
+    /// The paging arguments, `limit` and `cursor`.
+    #[serde(flatten)]
+    page: PageArgs<AuditPaging>,
 }
 
-fn default_limit() -> u32 {
-    50
+/// `query_audit_log` pages by 50 rows (at most 500), newest first; a cursor is at most 32
+/// characters.
+struct AuditPaging;
+
+impl Paging for AuditPaging {
+    const ITEMS: &'static str = "rows";
+    const DEFAULT: usize = 50;
+    const MAX: usize = 500;
+    const CURSOR: CursorLength = CursorLength::at_most(32);
 }
 
 /// The `query_audit_log` tool.
@@ -116,8 +119,8 @@ fn query_audit_log(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErro
     let page = audit_page(
         ctx.store(),
         &filter,
-        args.cursor.as_deref(),
-        args.limit.min(MAX_ROWS),
+        args.page.cursor(),
+        u32::try_from(args.page.limit()).map_or(MAX_ROWS, |limit| limit.min(MAX_ROWS)),
         visible,
     )
     .map_err(|error| match error {

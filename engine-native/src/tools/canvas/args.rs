@@ -4,6 +4,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+use crate::tools::common::paging::{CursorLength, PageArgs, Paging};
+
 /// `read_canvas` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -86,9 +88,17 @@ pub(super) struct QueryCanvas {
     pub color: Option<String>,
     /// Only nodes inside this group (its id or label).
     pub group: Option<String>,
-    /// Page size (default 100, at most 1000).
-    #[schemars(range(min = 1, max = 1000))]
-    pub limit: Option<usize>,
-    /// The `cursor` of the previous page.
-    pub cursor: Option<String>,
+    /// The paging arguments, `limit` and `cursor`.
+    #[serde(flatten)]
+    pub page: PageArgs<CanvasPaging>,
+}
+
+/// `query_canvas` pages by 100 nodes (at most 1000); `limit` may be `null`.
+pub(super) struct CanvasPaging;
+
+impl Paging for CanvasPaging {
+    const ITEMS: &'static str = "nodes";
+    const CURSOR: CursorLength = CursorLength::ANY;
+    const NULLABLE_LIMIT: bool = true;
+    const NULL_DEFAULTS: bool = false;
 }

@@ -13,7 +13,7 @@ use super::view::{NodeView, node_views};
 use crate::errors::ToolError;
 use crate::runtime::ToolContext;
 use crate::tools::common::args::parse;
-use crate::tools::common::paging::{cursor_offset, page_size};
+use crate::tools::common::paging::cursor_offset;
 use crate::tools::common::structured::structured;
 use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::EntryKind;
@@ -55,8 +55,8 @@ pub(super) struct CanvasMatches {
 /// Queries canvases (see the module docs).
 pub(super) fn query_canvas(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: QueryCanvas = parse(args)?;
-    let offset = cursor_offset(args.cursor.as_deref())?;
-    let limit = page_size(args.limit);
+    let offset = cursor_offset(args.page.cursor())?;
+    let limit = args.page.limit();
     let paths = canvases(ctx, args.paths.as_deref())?;
     let mut matching = Vec::new();
     let mut skipped = Vec::new();

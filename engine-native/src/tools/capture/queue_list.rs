@@ -11,6 +11,7 @@ use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{ToolContext, ToolDef};
 use crate::store::{CaptureQueue, store_fault};
 use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::paging::{CursorLength, PageArgs, Paging};
 use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `list_capture_queue`.
@@ -23,17 +24,18 @@ struct ListCaptureQueue {
     /// Show each capture's whole content (otherwise its first 200 characters).
     #[serde(default)]
     include_content: bool,
-    /// The most captures to return (1-1000, default 50).
-    #[serde(default = "default_limit")]
-    #[schemars(range(min = 1, max = 1000))]
-    limit: u32,
-    /// The `cursor` of the previous page, to get the next (older) one.
-    #[serde(default)]
-    cursor: Option<String>,
+    /// The paging arguments, `limit` and `cursor`.
+    #[serde(flatten)]
+    page: PageArgs<CapturePaging>,
 }
 
-fn default_limit() -> u32 {
-    50
+/// `list_capture_queue` pages by 50 captures (at most 1000), newest first.
+struct CapturePaging;
+
+impl Paging for CapturePaging {
+    const ITEMS: &'static str = "captures";
+    const DEFAULT: usize = 50;
+    const CURSOR: CursorLength = CursorLength::ANY;
 }
 
 /// What `list_capture_queue` returns.
@@ -60,7 +62,7 @@ list_capture_queue,
 
 fn list_capture_queue(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: ListCaptureQueue = parse(args)?;
-    if let Some(cursor) = args.cursor.as_deref()
+    if let Some(cursor) = args.page.cursor()
         && !CaptureQueue::is_cursor(cursor)
     {
         return Err(ToolError::new(
@@ -74,8 +76,8 @@ fn list_capture_queue(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolE
         .list(
             ctx.vault_id(),
             args.include_committed,
-            args.cursor.as_deref(),
-            args.limit,
+            args.page.cursor(),
+            u32::try_from(args.page.limit()).unwrap_or(u32::MAX),
         )
         .map_err(store_fault)?;
     let items = page

@@ -17,7 +17,7 @@ use crate::note::title_of;
 use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::common::args::{input_schema, parse};
 use crate::tools::common::link_table::link_table;
-use crate::tools::common::paging::cursor_offset;
+use crate::tools::common::paging::{CursorLength, PageArgs, Paging, cursor_offset};
 use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `vault_graph_search`.
@@ -35,14 +35,19 @@ struct GraphSearch {
     #[serde(default = "five")]
     #[schemars(range(min = 1, max = 20))]
     seeds: usize,
-    /// The most notes in this page (default 10).
-    #[serde(default = "ten")]
-    #[schemars(range(min = 1, max = 100))]
-    limit: usize,
-    /// The `cursor` of the previous page, to get the next one.
-    #[serde(default)]
-    #[schemars(length(min = 1, max = 64))]
-    cursor: Option<String>,
+    /// The paging arguments, `limit` and `cursor`.
+    #[serde(flatten)]
+    page: PageArgs<GraphSearchPaging>,
+}
+
+/// `vault_graph_search` pages by 10 notes (at most 100).
+struct GraphSearchPaging;
+
+impl Paging for GraphSearchPaging {
+    const ITEMS: &'static str = "notes";
+    const DEFAULT: usize = 10;
+    const MAX: usize = 100;
+    const CURSOR: CursorLength = CursorLength::between(1, 64);
 }
 
 fn one() -> usize {
@@ -51,10 +56,6 @@ fn one() -> usize {
 
 fn five() -> usize {
     5
-}
-
-fn ten() -> usize {
-    10
 }
 
 /// A walk that reached a note.
@@ -144,7 +145,8 @@ pub(super) fn tool() -> ToolDef {
 
 fn vault_graph_search(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: GraphSearch = parse(args)?;
-    let offset = cursor_offset(args.cursor.as_deref())?;
+    let offset = cursor_offset(args.page.cursor())?;
+    let limit = args.page.limit();
     let searchable = Searchable::open(ctx)?;
     let how = searchable.retrieval();
     let table = link_table(ctx)?;
@@ -158,16 +160,10 @@ fn vault_graph_search(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolE
             candidates: args.seeds,
             gate: false,
         };
-        let mut hits = graph_notes(
-            retriever,
-            graph,
-            &args.query,
-            query,
-            offset + args.limit + 1,
-        )
-        .map_err(SemanticError::into_tool_error)?;
-        let more = hits.len() > offset + args.limit;
-        hits.truncate(offset + args.limit);
+        let mut hits = graph_notes(retriever, graph, &args.query, query, offset + limit + 1)
+            .map_err(SemanticError::into_tool_error)?;
+        let more = hits.len() > offset + limit;
+        hits.truncate(offset + limit);
         structured(&GraphResults {
             seeded_by: if how == Retrieval::Hybrid {
                 "hybrid"
@@ -176,7 +172,7 @@ fn vault_graph_search(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolE
             }
             .to_owned(),
             results: hits.into_iter().skip(offset).map(found).collect(),
-            cursor: more.then(|| (offset + args.limit).to_string()),
+            cursor: more.then(|| (offset + limit).to_string()),
         })
     })
 }

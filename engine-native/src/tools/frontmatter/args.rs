@@ -5,6 +5,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
+use crate::tools::common::paging::{PageArgs, Paging};
+
 /// The arguments of `read_frontmatter`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -81,14 +83,17 @@ pub(super) struct ListProperties {
     #[serde(default)]
     #[schemars(length(min = 1, max = 1024))]
     pub folder: Option<String>,
-    /// The most property names to return (1–1000, default 100).
-    #[serde(default)]
-    #[schemars(range(min = 1, max = 1000))]
-    pub limit: Option<usize>,
-    /// The `cursor` of the previous page.
-    #[serde(default)]
-    #[schemars(length(min = 1, max = 1024))]
-    pub cursor: Option<String>,
+    /// The paging arguments, `limit` and `cursor`.
+    #[serde(flatten)]
+    pub page: PageArgs<PropertyPaging>,
+}
+
+/// `list_properties` pages by 100 property names (at most 1000); `limit` may be `null`.
+pub(super) struct PropertyPaging;
+
+impl Paging for PropertyPaging {
+    const ITEMS: &'static str = "property names";
+    const NULLABLE_LIMIT: bool = true;
 }
 
 /// The condition of `find_notes_by_property`.
@@ -119,14 +124,17 @@ pub(super) struct FindNotesByProperty {
     #[serde(default)]
     #[schemars(length(min = 1, max = 1024))]
     pub folder: Option<String>,
-    /// The most notes to return (1–1000, default 100).
-    #[serde(default)]
-    #[schemars(range(min = 1, max = 1000))]
-    pub limit: Option<usize>,
-    /// The `cursor` of the previous page.
-    #[serde(default)]
-    #[schemars(length(min = 1, max = 1024))]
-    pub cursor: Option<String>,
+    /// The paging arguments, `limit` and `cursor`.
+    #[serde(flatten)]
+    pub page: PageArgs<NotePaging>,
+}
+
+/// `find_notes_by_property` pages by 100 notes (at most 1000); `limit` may be `null`.
+pub(super) struct NotePaging;
+
+impl Paging for NotePaging {
+    const ITEMS: &'static str = "notes";
+    const NULLABLE_LIMIT: bool = true;
 }
 
 /// A value that is present, `null` included (a missing one stays `None` by `default`).

@@ -41,7 +41,7 @@ pub(super) fn list_properties(ctx: &ToolContext<'_>, args: Value) -> Result<Valu
             (name.to_owned(), item)
         })
         .collect();
-    let page = page(sorted, args.cursor.as_deref(), args.limit);
+    let page = page(sorted, args.page.cursor(), args.page.limit());
     let (invalid, invalid_count) = scan.invalid_report();
     structured(&PropertyList {
         items: page.items,
@@ -75,7 +75,7 @@ pub(super) fn find_notes_by_property(
         })
         .collect();
     let total_count = matching.len();
-    let page = page(matching, args.cursor.as_deref(), args.limit);
+    let page = page(matching, args.page.cursor(), args.page.limit());
     let (invalid, invalid_count) = scan.invalid_report();
     structured(&PropertyMatches {
         items: page.items,

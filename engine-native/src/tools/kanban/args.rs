@@ -3,17 +3,27 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use crate::tools::common::paging::{CursorLength, PageArgs, Paging};
+
 /// `list_kanban_boards` arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct ListBoards {
     /// Only boards whose path starts with this (a folder: `Projects/`).
     pub path_prefix: Option<String>,
-    /// Page size (default 100, at most 1000).
-    #[schemars(range(min = 1, max = 1000))]
-    pub limit: Option<usize>,
-    /// The `cursor` of the previous page.
-    pub cursor: Option<String>,
+    /// The paging arguments, `limit` and `cursor`.
+    #[serde(flatten)]
+    pub page: PageArgs<BoardPaging>,
+}
+
+/// `list_kanban_boards` pages by 100 boards (at most 1000); `limit` may be `null`.
+pub(super) struct BoardPaging;
+
+impl Paging for BoardPaging {
+    const ITEMS: &'static str = "boards";
+    const CURSOR: CursorLength = CursorLength::ANY;
+    const NULLABLE_LIMIT: bool = true;
+    const NULL_DEFAULTS: bool = false;
 }
 
 /// `read_kanban_board` arguments.

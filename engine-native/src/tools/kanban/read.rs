@@ -12,7 +12,7 @@ use crate::errors::ToolError;
 use crate::runtime::ToolContext;
 use crate::tools::common::args::parse;
 use crate::tools::common::index::index_fault;
-use crate::tools::common::paging::{cursor_offset, page_size};
+use crate::tools::common::paging::cursor_offset;
 use crate::tools::common::structured::structured;
 
 /// One card.
@@ -131,8 +131,8 @@ pub(super) fn read_kanban_board(ctx: &ToolContext<'_>, args: Value) -> Result<Va
 /// in their frontmatter, hidden ones are dropped before any is read or counted.
 pub(super) fn list_kanban_boards(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: ListBoards = parse(args)?;
-    let offset = cursor_offset(args.cursor.as_deref())?;
-    let limit = page_size(args.limit);
+    let offset = cursor_offset(args.page.cursor())?;
+    let limit = args.page.limit();
     let prefix = args.path_prefix.as_deref().unwrap_or("");
     let mut paths: Vec<String> = ctx
         .store()

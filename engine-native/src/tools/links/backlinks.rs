@@ -14,7 +14,7 @@ use crate::index::links::ResolvedLink;
 use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::common::args::{PATH_READ, input_schema, parse};
 use crate::tools::common::link_table::{existing_note, link_table};
-use crate::tools::common::paging::{Page, default_limit, page};
+use crate::tools::common::paging::{CursorLength, Page, PageArgs, Paging, page};
 use crate::tools::common::structured::{output_schema, structured};
 use crate::vault::TextFile;
 
@@ -28,14 +28,17 @@ struct BacklinksArgs {
     /// The vault-relative path of the note.
     #[schemars(length(min = 1, max = 1024))]
     path: String,
-    /// The most linking notes in this page (default 100).
-    #[serde(default = "default_limit")]
-    #[schemars(range(min = 1, max = 1000))]
-    limit: usize,
-    /// The `cursor` of the previous page, to get the next one.
-    #[serde(default)]
-    #[schemars(length(min = 1, max = 32))]
-    cursor: Option<String>,
+    /// The paging arguments, `limit` and `cursor`.
+    #[serde(flatten)]
+    page: PageArgs<BacklinkPaging>,
+}
+
+/// `get_backlinks` pages by 100 linking notes (at most 1000).
+struct BacklinkPaging;
+
+impl Paging for BacklinkPaging {
+    const ITEMS: &'static str = "linking notes";
+    const CURSOR: CursorLength = CursorLength::between(1, 32);
 }
 
 /// One link to the note.
@@ -96,7 +99,7 @@ fn get_backlinks(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError>
         .into_iter()
         .filter(|(source, _)| ctx.may(source, AclOp::Read))
         .collect();
-    let page = page(sources, args.cursor.as_deref(), args.limit)?;
+    let page = page(sources, args.page.cursor(), args.page.limit())?;
     let items = page
         .items
         .into_iter()

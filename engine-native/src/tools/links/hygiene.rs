@@ -13,7 +13,7 @@ use crate::errors::ToolError;
 use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::common::args::{input_schema, parse};
 use crate::tools::common::link_table::link_table;
-use crate::tools::common::paging::{Page, default_limit, page};
+use crate::tools::common::paging::{CursorLength, Page, PageArgs, Paging, page};
 use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of both hygiene tools.
@@ -24,14 +24,17 @@ struct HygieneArgs {
     #[serde(default)]
     #[schemars(length(min = 1, max = 1024))]
     folder: Option<String>,
-    /// The most items in this page (default 100).
-    #[serde(default = "default_limit")]
-    #[schemars(range(min = 1, max = 1000))]
-    limit: usize,
-    /// The `cursor` of the previous page, to get the next one.
-    #[serde(default)]
-    #[schemars(length(min = 1, max = 32))]
-    cursor: Option<String>,
+    /// The paging arguments, `limit` and `cursor`.
+    #[serde(flatten)]
+    page: PageArgs<HygienePaging>,
+}
+
+/// `find_orphans` and `find_unresolved_links` page by 100 items (at most 1000).
+struct HygienePaging;
+
+impl Paging for HygienePaging {
+    const ITEMS: &'static str = "items";
+    const CURSOR: CursorLength = CursorLength::between(1, 32);
 }
 
 /// One unresolved link.
@@ -96,7 +99,7 @@ fn find_orphans(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
         .filter(|note| !linked.contains(note.as_str()))
         .cloned()
         .collect();
-    structured(&page(orphans, args.cursor.as_deref(), args.limit)?)
+    structured(&page(orphans, args.page.cursor(), args.page.limit())?)
 }
 
 fn find_unresolved_links(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
@@ -118,5 +121,5 @@ fn find_unresolved_links(ctx: &ToolContext<'_>, args: Value) -> Result<Value, To
             line: link.line,
         })
         .collect();
-    structured(&page(unresolved, args.cursor.as_deref(), args.limit)?)
+    structured(&page(unresolved, args.page.cursor(), args.page.limit())?)
 }

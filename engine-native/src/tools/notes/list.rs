@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::errors::ToolError;
 use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::common::args::{input_schema, parse};
-use crate::tools::common::paging::default_limit;
+use crate::tools::common::paging::{Page, PageArgs, Paging};
 use crate::tools::common::structured::{output_schema, structured};
 use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::{Entry, EntryKind};
@@ -28,14 +28,16 @@ struct ListNotes {
     /// List every file, not only Markdown notes (`.md`).
     #[serde(default)]
     include_attachments: bool,
-    /// The most items in this page (default 100).
-    #[serde(default = "default_limit")]
-    #[schemars(range(min = 1, max = 1000))]
-    limit: usize,
-    /// The `cursor` of the previous page, to get the next one.
-    #[serde(default)]
-    #[schemars(length(min = 1, max = 1024))]
-    cursor: Option<String>,
+    /// The paging arguments, `limit` and `cursor`.
+    #[serde(flatten)]
+    page: PageArgs<NotesPaging>,
+}
+
+/// `list_notes` pages by 100 notes (at most 1000).
+struct NotesPaging;
+
+impl Paging for NotesPaging {
+    const ITEMS: &'static str = "notes";
 }
 
 fn yes() -> bool {
@@ -53,24 +55,12 @@ struct ListedNote {
     modified_ms: i64,
 }
 
-/// A page of `list_notes`.
-#[derive(Debug, Serialize, JsonSchema)]
-struct NotePage {
-    /// The notes of this page, sorted by path.
-    items: Vec<ListedNote>,
-    /// Pass this as `cursor` to get the next page; absent on the last page.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    cursor: Option<String>,
-    /// How many notes the whole listing has (all pages).
-    total_count: usize,
-}
-
 /// The `list_notes` tool.
 pub(super) fn tool() -> ToolDef {
     ToolDef::new(
 ("list_notes", "List notes", "List (browse) the Markdown notes in a folder (or the whole vault), sorted by path, with size and modification time; include_attachments lists every file. Paged: pass the returned cursor to get the next page."),
 "notes",
-(input_schema::<ListNotes>(), output_schema::<NotePage>()),
+(input_schema::<ListNotes>(), output_schema::<Page<ListedNote>>()),
 list_notes,
 )
 .keywords(&["what's in a folder", "in my folder", "list", "browse", "folder contents", "notes in a folder", "inside", "ls", "enumerate", "all notes", "every note", "directory"])
@@ -96,24 +86,25 @@ fn list_notes(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
         .filter(|entry| ctx.may(&entry.path, AclOp::Read))
         .collect();
     let total_count = listed.len();
-    let after = args.cursor.as_deref();
+    let after = args.page.cursor();
+    let limit = args.page.limit();
     let mut page: Vec<ListedNote> = listed
         .into_iter()
         .filter(|entry| after.is_none_or(|after| entry.path.as_str() > after))
-        .take(args.limit.saturating_add(1))
+        .take(limit.saturating_add(1))
         .map(|entry| ListedNote {
             path: entry.path,
             size: entry.size,
             modified_ms: entry.modified_ms,
         })
         .collect();
-    let cursor = if page.len() > args.limit {
-        page.truncate(args.limit);
+    let cursor = if page.len() > limit {
+        page.truncate(limit);
         page.last().map(|last| last.path.clone())
     } else {
         None
     };
-    structured(&NotePage {
+    structured(&Page {
         items: page,
         cursor,
         total_count,

@@ -14,7 +14,7 @@ use crate::errors::{ErrorCode, ToolError};
 use crate::periodic::{Period, SettingsSource};
 use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::common::args::{input_schema, parse};
-use crate::tools::common::paging::default_limit;
+use crate::tools::common::paging::{CursorLength, Page, PageArgs, Paging};
 use crate::tools::common::structured::{output_schema, structured};
 use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::{EntryKind, VaultError};
@@ -36,14 +36,18 @@ struct ListPeriodicNotes {
     /// Newest first (default: oldest first).
     #[serde(default)]
     newest_first: bool,
-    /// The most items in this page (default 100).
-    #[serde(default = "default_limit")]
-    #[schemars(range(min = 1, max = 1000))]
-    limit: usize,
-    /// The `cursor` of the previous page, to get the next one.
-    #[serde(default)]
-    #[schemars(length(min = 10, max = 10))]
-    cursor: Option<String>,
+    /// The paging arguments, `limit` and `cursor`.
+    #[serde(flatten)]
+    page: PageArgs<PeriodicPaging>,
+}
+
+/// `list_periodic_notes` pages by 100 notes (at most 1000).
+struct PeriodicPaging;
+
+impl Paging for PeriodicPaging {
+    const ITEMS: &'static str = "notes";
+    /// A cursor is the `YYYY-MM-DD` date of the previous page's last note.
+    const CURSOR: CursorLength = CursorLength::between(10, 10);
 }
 
 /// One listed periodic note.
@@ -66,13 +70,9 @@ struct PeriodicNotePage {
     period: Period,
     /// Which Obsidian settings give the folder and format.
     settings_source: SettingsSource,
-    /// The notes of this page, by date.
-    items: Vec<ListedNote>,
-    /// Pass this as `cursor` to get the next page; absent on the last page.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    cursor: Option<String>,
-    /// How many notes the whole listing has (all pages).
-    total_count: usize,
+    /// The notes of this page, by date, with `total_count` and `cursor`.
+    #[serde(flatten)]
+    page: Page<ListedNote>,
 }
 
 /// The `list_periodic_notes` tool.
@@ -104,7 +104,8 @@ fn list_periodic_notes(ctx: &ToolContext<'_>, args: Value) -> Result<Value, Tool
     let from = date("from", args.from.as_deref())?
         .map(|from| args.period.start(from, layout.week_start()));
     let to = date("to", args.to.as_deref())?;
-    let after = date("cursor", args.cursor.as_deref())?;
+    let after = date("cursor", args.page.cursor())?;
+    let limit = args.page.limit();
     let folder = Some(layout.settings.folder.as_str()).filter(|folder| !folder.is_empty());
     let entries = match ctx.vault().list(folder) {
         Ok(entries) => entries,
@@ -145,10 +146,10 @@ fn list_periodic_notes(ctx: &ToolContext<'_>, args: Value) -> Result<Value, Tool
                 }
             })
         })
-        .take(args.limit.saturating_add(1))
+        .take(limit.saturating_add(1))
         .collect();
-    let cursor = if page.len() > args.limit {
-        page.truncate(args.limit);
+    let cursor = if page.len() > limit {
+        page.truncate(limit);
         page.last().map(|(date, _)| date.to_string())
     } else {
         None
@@ -156,8 +157,10 @@ fn list_periodic_notes(ctx: &ToolContext<'_>, args: Value) -> Result<Value, Tool
     structured(&PeriodicNotePage {
         period: layout.period,
         settings_source: layout.settings.source,
-        items: page.into_iter().map(|(_, listed)| listed).collect(),
-        cursor,
-        total_count,
+        page: Page {
+            items: page.into_iter().map(|(_, listed)| listed).collect(),
+            total_count,
+            cursor,
+        },
     })
 }

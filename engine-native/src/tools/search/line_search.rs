@@ -15,11 +15,18 @@ use crate::errors::ToolError;
 use crate::index::snippet::Snippet;
 use crate::runtime::ToolContext;
 use crate::tools::common::index::index_fault;
-use crate::tools::common::paging::cursor_offset;
+use crate::tools::common::paging::{CursorLength, Paging, cursor_offset};
 use crate::tools::common::structured::structured;
 
-/// Matching lines per page when no `limit` is given.
-pub(super) const DEFAULT_LIMIT: usize = 20;
+/// `search_text` and `search_regex` page by 20 matching lines (at most 500).
+pub(super) struct LinePaging;
+
+impl Paging for LinePaging {
+    const ITEMS: &'static str = "matching lines";
+    const DEFAULT: usize = 20;
+    const MAX: usize = 500;
+    const CURSOR: CursorLength = CursorLength::between(1, 64);
+}
 
 /// One matching line.
 #[derive(Debug, Serialize, JsonSchema)]

@@ -5,11 +5,12 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::line_search::{self, DEFAULT_LIMIT, LineResults};
+use super::line_search::{self, LinePaging, LineResults};
 use super::matching::{Budget, MAX_SCAN_BYTES, Pattern};
 use crate::errors::ToolError;
 use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::paging::PageArgs;
 use crate::tools::common::structured::output_schema;
 
 /// The arguments of `search_regex`.
@@ -27,23 +28,14 @@ struct SearchRegex {
     #[serde(default)]
     #[schemars(length(min = 1, max = 1024))]
     folder: Option<String>,
-    /// The most matching lines in this page (default 20).
-    #[serde(default = "default_limit")]
-    #[schemars(range(min = 1, max = 500))]
-    limit: usize,
-    /// The `cursor` of the previous page, to get the next one.
-    #[serde(default)]
-    #[schemars(length(min = 1, max = 64))]
-    cursor: Option<String>,
+    /// The paging arguments, `limit` and `cursor`.
+    #[serde(flatten)]
+    page: PageArgs<LinePaging>,
     /// Stop with `compute_budget_exceeded` rather than read more than this many bytes of
     /// notes (default and most 268435456, 256 MiB). The search also stops after 2 seconds.
     #[serde(default = "default_max_bytes")]
     #[schemars(range(min = 1, max = 268_435_456))]
     max_scan_bytes: u64,
-}
-
-fn default_limit() -> usize {
-    DEFAULT_LIMIT
 }
 
 fn default_max_bytes() -> u64 {
@@ -98,8 +90,8 @@ fn search_regex(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
         ctx,
         &pattern,
         args.folder.as_deref(),
-        args.limit,
-        args.cursor.as_deref(),
+        args.page.limit(),
+        args.page.cursor(),
         budget,
     )
 }

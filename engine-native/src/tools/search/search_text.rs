@@ -5,11 +5,12 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::line_search::{self, DEFAULT_LIMIT, LineResults};
+use super::line_search::{self, LinePaging, LineResults};
 use super::matching::{Budget, Pattern};
 use crate::errors::ToolError;
 use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::paging::PageArgs;
 use crate::tools::common::structured::output_schema;
 
 /// The arguments of `search_text`.
@@ -29,18 +30,9 @@ struct SearchText {
     #[serde(default)]
     #[schemars(length(min = 1, max = 1024))]
     folder: Option<String>,
-    /// The most matching lines in this page (default 20).
-    #[serde(default = "default_limit")]
-    #[schemars(range(min = 1, max = 500))]
-    limit: usize,
-    /// The `cursor` of the previous page, to get the next one.
-    #[serde(default)]
-    #[schemars(length(min = 1, max = 64))]
-    cursor: Option<String>,
-}
-
-fn default_limit() -> usize {
-    DEFAULT_LIMIT
+    /// The paging arguments, `limit` and `cursor`.
+    #[serde(flatten)]
+    page: PageArgs<LinePaging>,
 }
 
 /// The `search_text` tool.
@@ -84,8 +76,8 @@ fn search_text(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
         ctx,
         &pattern,
         args.folder.as_deref(),
-        args.limit,
-        args.cursor.as_deref(),
+        args.page.limit(),
+        args.page.cursor(),
         Budget::default(),
     )
 }

@@ -14,7 +14,7 @@ use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{ToolContext, ToolDef};
 use crate::sessions::{Record, StartRecord, TraceOutcome, read_session};
 use crate::tools::common::args::{input_schema, parse};
-use crate::tools::common::paging::cursor_offset;
+use crate::tools::common::paging::{CursorLength, Page, PageArgs, Paging, cursor_offset};
 use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `get_session_traces`.
@@ -33,16 +33,18 @@ struct GetSessionTraces {
     /// Only the calls of this tool.
     #[schemars(length(min = 1, max = 128))]
     tool: Option<String>,
-    /// The most events to return.
-    #[serde(default = "default_limit")]
-    #[schemars(range(min = 1, max = 1000))]
-    limit: usize,
-    /// Where the previous page ended.
-    cursor: Option<String>,
+    /// The paging arguments, `limit` and `cursor`.
+    #[serde(flatten)]
+    page: PageArgs<TracePaging>,
 }
 
-fn default_limit() -> usize {
-    100
+/// `get_session_traces` pages by 100 events (at most 1000).
+struct TracePaging;
+
+impl Paging for TracePaging {
+    const ITEMS: &'static str = "events";
+    const CURSOR: CursorLength = CursorLength::ANY;
+    const NULL_DEFAULTS: bool = false;
 }
 
 /// What kind of event.
@@ -101,13 +103,10 @@ struct TraceEvent {
 /// One page of events.
 #[derive(Debug, Serialize, JsonSchema)]
 struct TracePage {
-    /// The events, in the order they were written (sessions by start time).
-    items: Vec<TraceEvent>,
-    /// Pass it back for the next page; absent on the last.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cursor: Option<String>,
-    /// How many events match in all.
-    total_count: usize,
+    /// The events, in the order they were written (sessions by start time), with
+    /// `total_count` and `cursor`.
+    #[serde(flatten)]
+    page: Page<TraceEvent>,
     /// Lines of the sessions read that are not whole records (a torn last line after a
     /// crash), skipped.
     skipped_lines: u64,
@@ -134,7 +133,7 @@ pub(super) fn tool() -> ToolDef {
 
 fn get_session_traces(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: GetSessionTraces = parse(args)?;
-    let offset = cursor_offset(args.cursor.as_deref())?;
+    let offset = cursor_offset(args.page.cursor())?;
     if let Some(id) = &args.session_id {
         check_session_id(id)?;
     }
@@ -184,12 +183,18 @@ fn get_session_traces(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolE
         );
     }
     let total_count = events.len();
-    let items: Vec<TraceEvent> = events.into_iter().skip(offset).take(args.limit).collect();
+    let items: Vec<TraceEvent> = events
+        .into_iter()
+        .skip(offset)
+        .take(args.page.limit())
+        .collect();
     let next = offset + items.len();
     structured(&TracePage {
-        cursor: (next < total_count).then(|| next.to_string()),
-        items,
-        total_count,
+        page: Page {
+            cursor: (next < total_count).then(|| next.to_string()),
+            items,
+            total_count,
+        },
         skipped_lines,
     })
 }

@@ -12,6 +12,7 @@ use crate::runtime::{PathArg, ToolContext, ToolDef};
 use crate::store::SnapshotInfo;
 use crate::store::store_fault;
 use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::paging::{CursorLength, PageArgs, Paging};
 use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `list_snapshots`.
@@ -22,17 +23,19 @@ struct ListSnapshots {
     #[serde(default)]
     #[schemars(length(min = 1, max = 1024))]
     path: Option<String>,
-    /// The most snapshots to return (1-200, default 50).
-    #[serde(default = "default_limit")]
-    #[schemars(range(min = 1, max = 200))]
-    limit: u32,
-    /// The `cursor` of the previous page, to get the next (older) one.
-    #[serde(default)]
-    cursor: Option<String>,
+    /// The paging arguments, `limit` and `cursor`.
+    #[serde(flatten)]
+    page: PageArgs<SnapshotPaging>,
 }
 
-fn default_limit() -> u32 {
-    50
+/// `list_snapshots` pages by 50 snapshots (at most 200), newest first.
+struct SnapshotPaging;
+
+impl Paging for SnapshotPaging {
+    const ITEMS: &'static str = "snapshots";
+    const DEFAULT: usize = 50;
+    const MAX: usize = 200;
+    const CURSOR: CursorLength = CursorLength::ANY;
 }
 
 /// What `list_snapshots` returns.
@@ -114,7 +117,7 @@ pub(super) fn read_tool() -> ToolDef {
 
 fn list_snapshots(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: ListSnapshots = parse(args)?;
-    let mut before = match args.cursor.as_deref() {
+    let mut before = match args.page.cursor() {
         None => None,
         Some(cursor) => Some(cursor.parse::<i64>().map_err(|_| {
             ToolError::new(
@@ -123,7 +126,7 @@ fn list_snapshots(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError
             )
         })?),
     };
-    let want = args.limit as usize;
+    let want = args.page.limit();
     let mut items = Vec::with_capacity(want);
     // Hidden paths are dropped before the page is cut, so a page is full whenever more
     // readable snapshots exist.

@@ -4,6 +4,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::task_line::{DateField, Priority, StatusType};
+use crate::tools::common::paging::{CursorLength, PageArgs, Paging};
 
 /// A filter on one dated field; every given bound must hold. Dates are `YYYY-MM-DD`.
 #[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
@@ -49,11 +50,19 @@ pub(super) struct ListTasks {
     pub path_prefix: Option<String>,
     /// Only tasks whose text contains this (case-insensitive).
     pub text_contains: Option<String>,
-    /// Page size (default 100, at most 1000).
-    #[schemars(range(min = 1, max = 1000))]
-    pub limit: Option<usize>,
-    /// The `cursor` of the previous page.
-    pub cursor: Option<String>,
+    /// The paging arguments, `limit` and `cursor`.
+    #[serde(flatten)]
+    pub page: PageArgs<TaskPaging>,
+}
+
+/// `list_tasks` pages by 100 tasks (at most 1000); `limit` may be `null`.
+pub(super) struct TaskPaging;
+
+impl Paging for TaskPaging {
+    const ITEMS: &'static str = "tasks";
+    const CURSOR: CursorLength = CursorLength::ANY;
+    const NULLABLE_LIMIT: bool = true;
+    const NULL_DEFAULTS: bool = false;
 }
 
 /// Dates to set, `YYYY-MM-DD` each.

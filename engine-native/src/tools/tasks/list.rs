@@ -18,15 +18,15 @@ use crate::index::task_table::IndexedTask;
 use crate::runtime::ToolContext;
 use crate::tools::common::args::parse;
 use crate::tools::common::index::index_fault;
-use crate::tools::common::paging::{cursor_offset, page_size};
+use crate::tools::common::paging::cursor_offset;
 use crate::tools::common::structured::structured;
 
 /// Lists the tasks matching the filters (see the module docs).
 pub(super) fn list_tasks(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: ListTasks = parse(args)?;
     let filter = TaskFilter::parse(&args)?;
-    let offset = cursor_offset(args.cursor.as_deref())?;
-    let limit = page_size(args.limit);
+    let offset = cursor_offset(args.page.cursor())?;
+    let limit = args.page.limit();
     let prefix = args.path_prefix.as_deref().unwrap_or("");
     let table = ctx
         .runtime()

@@ -15,7 +15,7 @@ use crate::runtime::ToolContext;
 use crate::store::NoteFacts;
 use crate::tools::common::args::parse;
 use crate::tools::common::link_table::{existing_note, link_table};
-use crate::tools::common::paging::{DEFAULT_LIMIT, Page, page};
+use crate::tools::common::paging::{Page, PageArgs, Paging, page};
 use crate::tools::common::structured::structured;
 
 /// The arguments of `find_typed_link_backrefs`.
@@ -29,14 +29,17 @@ pub(super) struct FindBackrefs {
     #[serde(default)]
     #[schemars(length(min = 1, max = 256))]
     pub key: Option<String>,
-    /// The most notes to return (1–1000, default 100).
-    #[serde(default)]
-    #[schemars(range(min = 1, max = 1000))]
-    pub limit: Option<usize>,
-    /// The `cursor` of the previous page.
-    #[serde(default)]
-    #[schemars(length(min = 1, max = 1024))]
-    pub cursor: Option<String>,
+    /// The paging arguments, `limit` and `cursor`.
+    #[serde(flatten)]
+    pub page: PageArgs<BackrefPaging>,
+}
+
+/// `find_typed_link_backrefs` pages by 100 notes (at most 1000); `limit` may be `null`.
+pub(super) struct BackrefPaging;
+
+impl Paging for BackrefPaging {
+    const ITEMS: &'static str = "notes";
+    const NULLABLE_LIMIT: bool = true;
 }
 
 /// One relation of a referring note.
@@ -101,9 +104,9 @@ pub(super) fn find_typed_link_backrefs(
         }
     }
     found.sort_by(|a, b| a.source.cmp(&b.source));
-    let limit = args.limit.unwrap_or(DEFAULT_LIMIT);
+    let limit = args.page.limit();
     structured(&Backrefs {
-        page: page(found, args.cursor.as_deref(), limit)?,
+        page: page(found, args.page.cursor(), limit)?,
         path: target,
     })
 }

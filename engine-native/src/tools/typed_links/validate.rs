@@ -21,7 +21,7 @@ use crate::tools::common::frontmatter::InvalidNote;
 use crate::tools::common::frontmatter::read_text;
 use crate::tools::common::frontmatter::scan;
 use crate::tools::common::frontmatter::tool_error_from_frontmatter;
-use crate::tools::common::paging::{DEFAULT_LIMIT, Page, page};
+use crate::tools::common::paging::{Page, PageArgs, Paging, page};
 use crate::tools::common::structured::structured;
 use crate::tools::common::vault_error::tool_error_from_vault;
 
@@ -41,14 +41,17 @@ pub(super) struct Validate {
     #[serde(default)]
     #[schemars(length(max = 64))]
     pub required: Vec<String>,
-    /// The most notes to list (1–1000, default 100).
-    #[serde(default)]
-    #[schemars(range(min = 1, max = 1000))]
-    pub limit: Option<usize>,
-    /// The `cursor` of the previous page.
-    #[serde(default)]
-    #[schemars(length(min = 1, max = 1024))]
-    pub cursor: Option<String>,
+    /// The paging arguments, `limit` and `cursor`.
+    #[serde(flatten)]
+    pub page: PageArgs<ValidatePaging>,
+}
+
+/// `frontmatter_validate` pages by 100 notes (at most 1000); `limit` may be `null`.
+pub(super) struct ValidatePaging;
+
+impl Paging for ValidatePaging {
+    const ITEMS: &'static str = "notes";
+    const NULLABLE_LIMIT: bool = true;
 }
 
 /// One note with issues.
@@ -115,11 +118,7 @@ pub(super) fn frontmatter_validate(ctx: &ToolContext<'_>, args: Value) -> Result
     structured(&Validation {
         checked,
         issue_count,
-        page: page(
-            with_issues,
-            args.cursor.as_deref(),
-            args.limit.unwrap_or(DEFAULT_LIMIT),
-        )?,
+        page: page(with_issues, args.page.cursor(), args.page.limit())?,
         invalid,
         invalid_count,
         declared_types: declared,

@@ -14,6 +14,7 @@ mod memory;
 mod notes;
 mod output_schemas;
 mod periodic;
+mod schemas_dump;
 mod search;
 mod sessions;
 mod snapshots;
