@@ -105,6 +105,16 @@ impl<P: Paging> fmt::Debug for PageArgs<P> {
 }
 
 impl<P: Paging> PageArgs<P> {
+    /// The arguments of a page of `limit` items after `cursor`, for a tool that pages by
+    /// another tool's search (`search_entities` over `search_vault`'s).
+    pub(crate) fn given(limit: usize, cursor: Option<&str>) -> PageArgs<P> {
+        PageArgs {
+            limit: Some(limit),
+            cursor: cursor.map(str::to_owned),
+            tool: PhantomData,
+        }
+    }
+
     /// The page size: `limit`, or `P::DEFAULT` without one (at least 1, at most `P::MAX`).
     pub(crate) fn limit(&self) -> usize {
         self.limit.unwrap_or(P::DEFAULT).clamp(1, P::MAX)

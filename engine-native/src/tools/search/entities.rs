@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{Found, SearchMode, SearchVault, search};
+use super::{Found, ResultPaging, SearchMode, SearchVault, search};
 use crate::errors::ToolError;
 use crate::index::snippet::Snippet;
 use crate::memory::{EntityType, Observation, read_entity};
@@ -16,6 +16,7 @@ use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::common::args::{input_schema, parse};
 use crate::tools::common::frontmatter::read_text;
 use crate::tools::common::memory_folder::memory_folder;
+use crate::tools::common::paging::{CursorLength, PageArgs, Paging};
 use crate::tools::common::structured::{output_schema, structured};
 
 /// The most matching observations shown per entity.
@@ -45,22 +46,23 @@ struct SearchEntities {
     /// How to rank (default `auto`).
     #[serde(default = "auto")]
     mode: EntityMode,
-    /// The most entities in this page (default 10).
-    #[serde(default = "default_limit")]
-    #[schemars(range(min = 1, max = 100))]
-    limit: usize,
-    /// The `cursor` of the previous page, to get the next one.
-    #[serde(default)]
-    #[schemars(length(min = 1, max = 64))]
-    cursor: Option<String>,
+    /// `limit` and `cursor`.
+    #[serde(flatten)]
+    page: PageArgs<EntityPaging>,
 }
 
 fn auto() -> EntityMode {
     EntityMode::Auto
 }
 
-fn default_limit() -> usize {
-    10
+/// `search_entities` pages as `search_vault` does, by entities.
+struct EntityPaging;
+
+impl Paging for EntityPaging {
+    const ITEMS: &'static str = "entities";
+    const DEFAULT: usize = ResultPaging::DEFAULT;
+    const MAX: usize = ResultPaging::MAX;
+    const CURSOR: CursorLength = ResultPaging::CURSOR;
 }
 
 /// One entity found.
@@ -122,8 +124,7 @@ fn search_entities(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErro
             EntityMode::Hybrid => SearchMode::Hybrid,
         },
         folder: Some(memory_folder(ctx)),
-        limit: args.limit,
-        cursor: args.cursor,
+        page: PageArgs::given(args.page.limit(), args.page.cursor()),
         explain: false,
     };
     let found = search(ctx, &query)?;

@@ -13,7 +13,7 @@ mod matching;
 mod search_regex;
 mod search_text;
 mod search_vault;
-use search_vault::{Found, Mode as SearchMode, SearchVault, search};
+use search_vault::{Found, Mode as SearchMode, ResultPaging, SearchVault, search};
 mod unranked;
 
 use crate::runtime::ToolDef;

@@ -31,14 +31,11 @@ use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::common::args::{input_schema, parse};
 use crate::tools::common::index::{chunk_text, index_fault, readable_chunks};
 use crate::tools::common::link_table::link_table;
-use crate::tools::common::paging::cursor_offset;
+use crate::tools::common::paging::{CursorLength, PageArgs, Paging, cursor_offset};
 use crate::tools::common::structured::{output_schema, structured};
 use crate::tools::search::folder_prefix;
 use crate::tools::search::matching::Pattern;
 use crate::tools::search::unranked::{self, Page, Scope};
-
-/// Results per page when no `limit` is given.
-const DEFAULT_LIMIT: usize = 10;
 
 /// How many of the best notes seed mode `graph`'s walk.
 const GRAPH_SEEDS: usize = 5;
@@ -91,14 +88,9 @@ pub(crate) struct SearchVault {
     #[serde(default)]
     #[schemars(length(min = 1, max = 1024))]
     pub(crate) folder: Option<String>,
-    /// The most notes in this page (default 10).
-    #[serde(default = "default_limit")]
-    #[schemars(range(min = 1, max = 100))]
-    pub(crate) limit: usize,
-    /// The `cursor` of the previous page, to get the next one.
-    #[serde(default)]
-    #[schemars(length(min = 1, max = 64))]
-    pub(crate) cursor: Option<String>,
+    /// `limit` and `cursor`.
+    #[serde(flatten)]
+    pub(crate) page: PageArgs<ResultPaging>,
     /// Also say how the query was routed.
     #[serde(default)]
     pub(crate) explain: bool,
@@ -108,8 +100,14 @@ fn auto() -> Mode {
     Mode::Auto
 }
 
-fn default_limit() -> usize {
-    DEFAULT_LIMIT
+/// `search_vault` pages by 10 notes (at most 100), `search_entities` by as many entities.
+pub(crate) struct ResultPaging;
+
+impl Paging for ResultPaging {
+    const ITEMS: &'static str = "notes";
+    const DEFAULT: usize = 10;
+    const MAX: usize = 100;
+    const CURSOR: CursorLength = CursorLength::between(1, 64);
 }
 
 /// The scores behind a result's rank (both absent in the text, regex and jsonlogic modes).
@@ -260,7 +258,8 @@ pub(crate) fn search(
     ctx: &ToolContext<'_>,
     args: &SearchVault,
 ) -> Result<SearchResults, ToolError> {
-    let offset = cursor_offset(args.cursor.as_deref())?;
+    let offset = cursor_offset(args.page.cursor())?;
+    let limit = args.page.limit();
     let scope = Scope {
         ctx,
         folder: args.folder.as_deref().map(folder_prefix),
@@ -288,14 +287,14 @@ pub(crate) fn search(
     let page = match mode {
         Mode::Text => {
             let pattern = Pattern::literal(&args.query, false, false)?;
-            unranked::by_pattern(&scope, &pattern, offset, args.limit)?
+            unranked::by_pattern(&scope, &pattern, offset, limit)?
         }
         Mode::Regex => {
             let pattern = Pattern::regex(&args.query, false)?;
-            unranked::by_pattern(&scope, &pattern, offset, args.limit)?
+            unranked::by_pattern(&scope, &pattern, offset, limit)?
         }
-        Mode::Jsonlogic => unranked::by_rule(&scope, &args.query, offset, args.limit)?,
-        Mode::Dql => unranked::by_dql(&scope, &args.query, offset, args.limit)?,
+        Mode::Jsonlogic => unranked::by_rule(&scope, &args.query, offset, limit)?,
+        Mode::Dql => unranked::by_dql(&scope, &args.query, offset, limit)?,
         Mode::Semantic => ranked(
             &scope,
             &index,
@@ -346,7 +345,7 @@ pub(crate) fn search(
     Ok(SearchResults {
         mode,
         results: page.results,
-        cursor: page.more.then(|| (offset + args.limit).to_string()),
+        cursor: page.more.then(|| (offset + limit).to_string()),
         coverage: Coverage {
             chunks,
             embedded,
@@ -409,7 +408,7 @@ fn ranked(
             );
         }
     };
-    let wanted = offset + args.limit + 1;
+    let wanted = offset + args.page.limit() + 1;
     // The reranked notes are the same on every page, so pages never repeat or skip one.
     let rerank = search
         .rerank
@@ -441,8 +440,8 @@ fn ranked(
         }
         *reranked = Some(report);
     }
-    let more = found.len() > offset + args.limit;
-    found.truncate(offset + args.limit);
+    let more = found.len() > offset + args.page.limit();
+    found.truncate(offset + args.page.limit());
     let results = found
         .into_iter()
         .skip(offset)
@@ -542,10 +541,16 @@ fn linked(
         candidates: CANDIDATES,
         gate: true,
     };
-    let mut hits = graph_notes(retriever, graph, &args.query, how, offset + args.limit + 1)
-        .map_err(SemanticError::into_tool_error)?;
-    let more = hits.len() > offset + args.limit;
-    hits.truncate(offset + args.limit);
+    let mut hits = graph_notes(
+        retriever,
+        graph,
+        &args.query,
+        how,
+        offset + args.page.limit() + 1,
+    )
+    .map_err(SemanticError::into_tool_error)?;
+    let more = hits.len() > offset + args.page.limit();
+    hits.truncate(offset + args.page.limit());
     let results = hits
         .into_iter()
         .skip(offset)
