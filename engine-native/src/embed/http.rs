@@ -68,10 +68,12 @@ pub(crate) struct JsonPoster {
 
 /// Why one attempt failed.
 enum Failure {
-    /// Worth another attempt, after `retry_after` when the server said so.
+    /// Worth another attempt, after `retry_after` when the server said so; `timed_out` when
+    /// no answer came within the time budget.
     Transient {
         reason: String,
         retry_after: Option<Duration>,
+        timed_out: bool,
     },
     /// Final.
     Fatal(EmbedError),
@@ -109,17 +111,23 @@ impl JsonPoster {
         })
     }
 
-    /// POSTs `body` and returns the JSON answer, retrying transient failures.
-    pub(crate) fn post(&self, body: &Value) -> Result<Value, EmbedError> {
+    /// POSTs `body` and returns the JSON answer, retrying transient failures. `None` when an
+    /// attempt timed out and the request is `splittable`: the caller sends its texts in
+    /// smaller requests rather than the same one again.
+    pub(crate) fn post(&self, body: &Value, splittable: bool) -> Result<Option<Value>, EmbedError> {
         let mut attempts = 0;
         loop {
             attempts += 1;
             let (reason, retry_after) = match self.attempt(body) {
-                Ok(answer) => return Ok(answer),
+                Ok(answer) => return Ok(Some(answer)),
                 Err(Failure::Fatal(error)) => return Err(error),
+                Err(Failure::Transient {
+                    timed_out: true, ..
+                }) if splittable => return Ok(None),
                 Err(Failure::Transient {
                     reason,
                     retry_after,
+                    ..
                 }) => (reason, retry_after),
             };
             if attempts > self.retries {
@@ -159,6 +167,7 @@ impl JsonPoster {
             Err(Failure::Transient {
                 reason: format!("HTTP {} from {}: {body}", status.as_u16(), self.url),
                 retry_after,
+                timed_out: false,
             })
         } else {
             Err(Failure::Fatal(EmbedError::Rejected {
@@ -181,6 +190,7 @@ impl JsonPoster {
             Failure::Transient {
                 reason: format!("cannot reach {}: {error}", self.url),
                 retry_after: None,
+                timed_out: false,
             }
         }
     }
@@ -193,6 +203,7 @@ impl JsonPoster {
                 self.timeout.as_millis()
             ),
             retry_after: None,
+            timed_out: true,
         }
     }
 }

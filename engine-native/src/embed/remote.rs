@@ -1,5 +1,10 @@
 //! [`RemoteProvider`]: an embedding API over HTTP (Ollama, OpenAI-compatible, Voyage,
-//! Cohere), batched, checked and normalised.
+//! Cohere), batched, checked and normalised. A request that gets no answer within
+//! `embeddings.timeoutMs` is not sent again whole: its texts go in two halves (down to one
+//! text, which is retried as configured), and every later request keeps the smaller size, so
+//! a slow (CPU-bound) server still finishes instead of timing out on every batch.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::Value;
 
@@ -123,7 +128,8 @@ pub struct RemoteProvider {
     requested_dimensions: Option<usize>,
     poster: JsonPoster,
     fingerprint: EmbeddingFingerprint,
-    max_batch: usize,
+    /// The most texts per request: the configured batch, halved at each timeout.
+    max_batch: AtomicUsize,
 }
 
 impl RemoteProvider {
@@ -154,7 +160,7 @@ impl RemoteProvider {
                 prompts: String::new(),
             },
             model,
-            max_batch: batch.clamp(1, api.max_batch()),
+            max_batch: AtomicUsize::new(batch.clamp(1, api.max_batch())),
         };
         if dimensions.is_none() {
             let probe = provider.call(&["dimension probe"], EmbedKind::Document)?;
@@ -166,12 +172,33 @@ impl RemoteProvider {
         Ok(provider)
     }
 
-    /// One request for `texts` (at most `max_batch`), unchecked and unnormalised.
+    /// The vectors of `texts`, unchecked and unnormalised: one request per batch of the
+    /// current size; a request that times out is split in two (see the module doc).
     fn call(&self, texts: &[&str], kind: EmbedKind) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let size = self.max_batch.load(Ordering::Relaxed).max(1);
+        if texts.len() > size {
+            let mut vectors = Vec::with_capacity(texts.len());
+            for batch in texts.chunks(size) {
+                vectors.extend(self.call(batch, kind)?);
+            }
+            return Ok(vectors);
+        }
         let body = self
             .api
             .request(&self.model, self.requested_dimensions, texts, kind);
-        let answer = self.poster.post(&body)?;
+        let Some(answer) = self.poster.post(&body, texts.len() > 1)? else {
+            let half = texts.len() / 2;
+            self.max_batch.fetch_min(half, Ordering::Relaxed);
+            tracing::warn!(
+                provider = self.api.name(),
+                texts = texts.len(),
+                batch = half,
+                "an embedding request got no answer within embeddings.timeoutMs: its texts go {half} at a time from now on"
+            );
+            let mut vectors = self.call(&texts[..half], kind)?;
+            vectors.extend(self.call(&texts[half..], kind)?);
+            return Ok(vectors);
+        };
         self.api
             .vectors(answer, texts.len())
             .map_err(|e| EmbedError::bad_response(self.api.name(), e))
@@ -184,14 +211,14 @@ impl EmbeddingProvider for RemoteProvider {
     }
 
     fn max_batch(&self) -> usize {
-        self.max_batch
+        self.max_batch.load(Ordering::Relaxed)
     }
 
     fn embed(&self, texts: &[&str], kind: EmbedKind) -> Result<Vec<Vec<f32>>, EmbedError> {
         embed_in_batches(
             &self.fingerprint,
             self.api.name(),
-            self.max_batch,
+            self.max_batch(),
             texts,
             |batch| self.call(batch, kind),
         )

@@ -206,6 +206,45 @@ fn a_slow_answer_times_out_within_the_budget() {
 }
 
 #[test]
+fn a_batch_that_times_out_is_split_and_later_batches_stay_small() {
+    let api = MockApi::start(DIMS);
+    let mut cfg = config(Name::Openai, &api);
+    cfg.batch_size = Some(8);
+    cfg.timeout_ms = 1_000;
+    cfg.retries = 0;
+    let embedder = connect(&cfg);
+    // 300 ms a text: 8 texts take 2.4 s and 4 take 1.2 s (past the 1 s budget), 2 take 0.6 s.
+    api.delay_per_text(Duration::from_millis(300));
+    let texts = [
+        "a", "bb", "ccc", "dddd", "eeeee", "ffffff", "ggggggg", "hhhhhhhh",
+    ];
+    let vectors = embedder
+        .embed(&texts, EmbedKind::Document)
+        .expect("split until the server keeps up");
+    for (text, vector) in texts.iter().zip(&vectors) {
+        assert_close(vector, &unit(text));
+    }
+    let sizes = |from: usize| -> Vec<usize> {
+        api.requests()[from..]
+            .iter()
+            .map(|request| request.body["input"].as_array().map_or(0, Vec::len))
+            .collect()
+    };
+    assert_eq!(
+        sizes(0),
+        [8, 4, 2, 2, 2, 2],
+        "each timed-out request halves once"
+    );
+    assert_eq!(embedder.max_batch(), 2);
+    // The next call starts at the size that kept up: no request times out again.
+    let seen = api.requests().len();
+    embedder
+        .embed(&texts[..3], EmbedKind::Document)
+        .expect("embedded");
+    assert_eq!(sizes(seen), [2, 1]);
+}
+
+#[test]
 fn an_unreachable_endpoint_is_unavailable_after_its_retries() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
     let closed = listener.local_addr().expect("addr");

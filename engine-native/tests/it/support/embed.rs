@@ -33,6 +33,8 @@ struct Script {
     failures: VecDeque<u16>,
     /// A wait before every answer.
     delay: Duration,
+    /// A further wait per text of the request (a server that computes on the CPU).
+    per_text: Duration,
     /// The vector length answered.
     dimensions: usize,
     requests: Vec<Recorded>,
@@ -75,6 +77,11 @@ impl MockApi {
         self.script.lock().unwrap().delay = delay;
     }
 
+    /// Waits this long per text before every answer, as a CPU-bound server does.
+    pub fn delay_per_text(&self, per_text: Duration) {
+        self.script.lock().unwrap().per_text = per_text;
+    }
+
     /// Every request so far.
     pub fn requests(&self) -> Vec<Recorded> {
         self.script.lock().unwrap().requests.clone()
@@ -97,6 +104,11 @@ async fn answer(
     body: String,
 ) -> Response {
     let body: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let texts: Vec<String> = ["input", "texts"]
+        .iter()
+        .find_map(|key| body.get(*key))
+        .and_then(|v| serde_json::from_value(v.clone()).ok())
+        .unwrap_or_default();
     let (failure, delay, dimensions) = {
         let mut script = script.lock().unwrap();
         script.requests.push(Recorded {
@@ -107,7 +119,8 @@ async fn answer(
                 .map(str::to_owned),
             body: body.clone(),
         });
-        (script.failures.pop_front(), script.delay, script.dimensions)
+        let delay = script.delay + script.per_text * u32::try_from(texts.len()).unwrap_or(u32::MAX);
+        (script.failures.pop_front(), delay, script.dimensions)
     };
     tokio::time::sleep(delay).await;
     if let Some(status) = failure {
@@ -120,11 +133,6 @@ async fn answer(
         }
         return response;
     }
-    let texts: Vec<String> = ["input", "texts"]
-        .iter()
-        .find_map(|key| body.get(*key))
-        .and_then(|v| serde_json::from_value(v.clone()).ok())
-        .unwrap_or_default();
     let vectors: Vec<Vec<f32>> = texts.iter().map(|t| raw_vector(t, dimensions)).collect();
     let answer = match uri.path() {
         "/api/embed" => json!({"model": body["model"], "embeddings": vectors}),
