@@ -1,5 +1,6 @@
 //! The OpenAI embeddings API (`POST {endpoint}/embeddings`), also spoken by many local
-//! servers (llama.cpp, vLLM, LM Studio...). It encodes queries and documents alike.
+//! servers (llama.cpp, vLLM, LM Studio...). The API has no input type: the model's query and
+//! document prefixes go into the texts ([`crate::embed::RemoteApi::prompts`]).
 
 use serde::Deserialize;
 use serde_json::{Value, json};

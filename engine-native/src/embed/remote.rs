@@ -11,6 +11,8 @@ use serde_json::Value;
 use crate::embed::error::EmbedError;
 use crate::embed::fingerprint::{EmbeddingFingerprint, Pooling};
 use crate::embed::http::{HttpSettings, JsonPoster};
+use crate::embed::local::Prompts;
+use crate::embed::local::known::known_model;
 use crate::embed::provider::{EmbedKind, EmbeddingProvider, embed_in_batches};
 use crate::embed::{cohere, ollama, openai, voyage};
 
@@ -88,6 +90,34 @@ impl RemoteApi {
         }
     }
 
+    /// The prefixes `model` wants before queries and documents when this API has no input
+    /// type of its own (Ollama, OpenAI-compatible servers): a known model's, e5's `query: ` /
+    /// `passage: `, nomic-embed's `search_query: ` / `search_document: `; none otherwise.
+    /// Voyage and Cohere say the kind in `input_type` instead.
+    pub fn prompts(self, model: &str) -> Prompts {
+        if !matches!(self, RemoteApi::Ollama | RemoteApi::OpenAi) {
+            return Prompts::default();
+        }
+        let name = model
+            .rsplit('/')
+            .next()
+            .unwrap_or(model)
+            .to_ascii_lowercase();
+        let (query, document) = if let Some(known) = known_model(model) {
+            (known.query, known.document)
+        } else if name.starts_with("nomic-embed") {
+            ("search_query: ", "search_document: ")
+        } else if name.starts_with("e5-") || name.contains("-e5-") {
+            ("query: ", "passage: ")
+        } else {
+            ("", "")
+        };
+        Prompts {
+            query: query.to_owned(),
+            document: document.to_owned(),
+        }
+    }
+
     fn path(self) -> &'static str {
         match self {
             RemoteApi::Ollama => "/api/embed",
@@ -127,6 +157,8 @@ pub struct RemoteProvider {
     /// The vector length asked of the API (`dimensions`, `output_dimension`), when configured.
     requested_dimensions: Option<usize>,
     poster: JsonPoster,
+    /// The prefixes the model wants before queries and documents, sent as part of the text.
+    prompts: Prompts,
     fingerprint: EmbeddingFingerprint,
     /// The most texts per request: the configured batch, halved at each timeout.
     max_batch: AtomicUsize,
@@ -146,6 +178,7 @@ impl RemoteProvider {
     ) -> Result<RemoteProvider, EmbedError> {
         let model = model.into();
         let poster = JsonPoster::new(api.name(), settings, api.path())?;
+        let prompts = api.prompts(&model);
         let mut provider = RemoteProvider {
             api,
             requested_dimensions: dimensions.filter(|_| api != RemoteApi::Ollama),
@@ -157,8 +190,9 @@ impl RemoteProvider {
                 dimensions: dimensions.unwrap_or_default(),
                 pooling: Pooling::Provider,
                 normalized: true,
-                prompts: String::new(),
+                prompts: prompts.digest(),
             },
+            prompts,
             model,
             max_batch: AtomicUsize::new(batch.clamp(1, api.max_batch())),
         };
@@ -183,9 +217,11 @@ impl RemoteProvider {
             }
             return Ok(vectors);
         }
+        let inputs = self.prompts.apply(texts, kind);
+        let inputs: Vec<&str> = inputs.iter().map(AsRef::as_ref).collect();
         let body = self
             .api
-            .request(&self.model, self.requested_dimensions, texts, kind);
+            .request(&self.model, self.requested_dimensions, &inputs, kind);
         let Some(answer) = self.poster.post(&body, texts.len() > 1)? else {
             let half = texts.len() / 2;
             self.max_batch.fetch_min(half, Ordering::Relaxed);

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use obsidian_tc::config::{EmbeddingProvider as Name, EmbeddingsConfig};
 use obsidian_tc::embed::{EmbedError, EmbedKind, EmbeddingProvider, provider_from_config};
 use obsidian_tc::errors::ErrorCode;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::support::embed::{MockApi, raw_vector};
 
@@ -58,7 +58,12 @@ fn assert_close(got: &[f32], want: &[f32]) {
 fn every_provider_batches_normalises_and_sends_its_wire_format() {
     let texts = ["a", "bb", "ccc", "dddd", "eeeee"];
     for (provider, path, query_type, document_type) in [
-        (Name::Ollama, "/api/embed", None, None),
+        (
+            Name::Ollama,
+            "/api/embed",
+            Some("search_query: "),
+            Some("search_document: "),
+        ),
         (Name::Openai, "/v1/embeddings", None, None),
         (
             Name::Voyage,
@@ -80,8 +85,13 @@ fn every_provider_batches_normalises_and_sends_its_wire_format() {
 
         let vectors = embedder.embed(&texts, EmbedKind::Document).expect("embed");
         assert_eq!(vectors.len(), texts.len());
+        // Ollama's default model, nomic-embed-text, reads the kind from a prefix of the text.
+        let prefixed = |prefix: Option<&str>, text: &str| match provider {
+            Name::Ollama => format!("{}{text}", prefix.unwrap_or_default()),
+            _ => text.to_owned(),
+        };
         for (vector, text) in vectors.iter().zip(texts) {
-            assert_close(vector, &unit(text));
+            assert_close(vector, &unit(&prefixed(document_type, text)));
         }
         embedder.embed(&["q"], EmbedKind::Query).expect("query");
 
@@ -100,18 +110,22 @@ fn every_provider_batches_normalises_and_sends_its_wire_format() {
             .map(|r| r.body[key].as_array().map_or(0, Vec::len))
             .collect();
         assert_eq!(sizes, [2, 2, 1, 1], "{provider:?}");
-        assert_eq!(requests[0].body[key], json!(["a", "bb"]));
+        assert_eq!(
+            requests[0].body[key],
+            json!([prefixed(document_type, "a"), prefixed(document_type, "bb")])
+        );
+        assert_eq!(requests[3].body[key], json!([prefixed(query_type, "q")]));
         for request in &requests {
             assert_eq!(request.path, path, "{provider:?}");
             assert_eq!(request.authorization.as_deref(), Some("Bearer sk-test"));
         }
         let input_type = |i: usize| requests[i].body.get("input_type").cloned();
-        assert_eq!(
-            input_type(0),
-            document_type.map(|t| json!(t)),
-            "{provider:?}"
-        );
-        assert_eq!(input_type(3), query_type.map(|t| json!(t)), "{provider:?}");
+        let typed = |kind: Option<&str>| match provider {
+            Name::Voyage | Name::Cohere => kind.map(|t| json!(t)),
+            _ => None,
+        };
+        assert_eq!(input_type(0), typed(document_type), "{provider:?}");
+        assert_eq!(input_type(3), typed(query_type), "{provider:?}");
         match provider {
             Name::Openai => {
                 assert_eq!(requests[0].body["dimensions"], json!(DIMS));
@@ -203,6 +217,54 @@ fn a_slow_answer_times_out_within_the_budget() {
     );
     assert!(error.is_transient());
     assert!(error.to_string().contains("within 300 ms"), "{error}");
+}
+
+#[test]
+fn an_openai_compatible_endpoint_gets_the_prefixes_its_model_was_trained_with() {
+    for (model, query, document) in [
+        ("intfloat/multilingual-e5-small", "query: ", "passage: "),
+        ("multilingual-e5-large", "query: ", "passage: "),
+        (
+            "BAAI/bge-small-en-v1.5",
+            "Represent this sentence for searching relevant passages: ",
+            "",
+        ),
+        (
+            "nomic-embed-text-v1.5",
+            "search_query: ",
+            "search_document: ",
+        ),
+        ("text-embedding-3-small", "", ""),
+    ] {
+        let api = MockApi::start(DIMS);
+        let mut cfg = config(Name::Openai, &api);
+        cfg.model = Some(model.to_owned());
+        let embedder = connect(&cfg);
+        embedder
+            .embed(&["note"], EmbedKind::Document)
+            .expect("document");
+        embedder.embed(&["ask"], EmbedKind::Query).expect("query");
+        let inputs: Vec<Value> = api
+            .requests()
+            .iter()
+            .map(|r| r.body["input"].clone())
+            .collect();
+        assert_eq!(
+            inputs,
+            [
+                json!([format!("{document}note")]),
+                json!([format!("{query}ask")])
+            ],
+            "{model}"
+        );
+        // Vectors made with other prefixes are another space: the fingerprint says which.
+        let digest = &embedder.fingerprint().prompts;
+        assert_eq!(
+            digest.is_empty(),
+            query.is_empty() && document.is_empty(),
+            "{model}"
+        );
+    }
 }
 
 #[test]
