@@ -15,6 +15,14 @@ pub enum HubError {
         /// The last failure.
         reason: String,
     },
+    /// The hub sent a download to a storage host (its CDN) that could not be reached,
+    /// through every attempt.
+    CdnUnreachable {
+        /// The host.
+        host: String,
+        /// The last failure.
+        reason: String,
+    },
     /// The hub refused the request (a 4xx: no such repository, revision or file, or a
     /// gated model).
     Refused {
@@ -55,7 +63,10 @@ pub enum HubError {
 impl HubError {
     /// Whether trying again later, with nothing changed, may succeed.
     pub fn is_transient(&self) -> bool {
-        matches!(self, HubError::Unreachable { .. })
+        matches!(
+            self,
+            HubError::Unreachable { .. } | HubError::CdnUnreachable { .. }
+        )
     }
 }
 
@@ -72,6 +83,14 @@ impl fmt::Display for HubError {
                 "cannot download {url} ({reason}): check the network (or HF_ENDPOINT), or \
                  fetch the model ahead of time with `obsidian-tc model pull`; the download \
                  is retried later and resumes where it stopped"
+            ),
+            HubError::CdnUnreachable { host, reason } => write!(
+                f,
+                "the hub sends the model's large files from {host}, which cannot be reached \
+                 ({reason}): allow {host} (or set HTTPS_PROXY to a proxy that reaches it), \
+                 point HF_ENDPOINT at a mirror that serves the files itself, or run \
+                 `obsidian-tc model pull` on a connected machine and copy its Hugging Face \
+                 cache; the download is retried later and resumes where it stopped"
             ),
             HubError::Refused { url, status } => write!(
                 f,

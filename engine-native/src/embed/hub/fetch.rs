@@ -6,15 +6,19 @@
 //! its pinned SHA-256 (and size) is it renamed to its blob and linked into the snapshot, so a
 //! snapshot never shows a partial or corrupt file; a file with another digest is deleted and
 //! refused. One process downloads a file at a time (a file lock beside the cache's own locks).
+//!
+//! Redirects are followed by hand: the hub answers a large (LFS) file with a redirect to a
+//! storage host (a CDN) and puts its digest and commit on the redirect only, and `HF_TOKEN`
+//! goes to the hub's own host, never to another.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use reqwest::StatusCode;
 use reqwest::blocking::{Client, Response};
-use reqwest::header::{ETAG, RANGE};
+use reqwest::header::{AUTHORIZATION, ETAG, LOCATION, RANGE};
+use reqwest::{StatusCode, Url};
 
 use crate::embed::hub::cache::{
     Check, Env, RepoCache, file_matches, hub_roots, is_repo_path, no_root_reason, sha256_of_file,
@@ -36,6 +40,9 @@ const BACKOFF: Duration = Duration::from_millis(500);
 /// The longest wait for a connection, or for the next bytes of an answer.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(15);
 const READ_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The most redirects followed for one file.
+const MAX_HOPS: u32 = 5;
 
 /// How many bytes are read at a time.
 const BLOCK: usize = 256 * 1024;
@@ -88,10 +95,23 @@ pub struct Transfer {
 
 /// The snapshot folder holding every file of `spec` with its pinned digest: one already in a
 /// cache root, else one downloaded into the first root, reporting `progress` as bytes
-/// arrive. Blocking (call it from a thread of its own, never from async code).
+/// arrive; `HF_TOKEN`, when set, authorizes the requests to the hub. Blocking (call it from a
+/// thread of its own, never from async code).
 pub fn fetch_model(
     spec: &ModelSpec,
     settings: &HubSettings,
+    progress: &mut dyn FnMut(Transfer),
+) -> Result<PathBuf, HubError> {
+    let token = std::env::var("HF_TOKEN").ok();
+    fetch_model_as(spec, settings, token.as_deref(), progress)
+}
+
+/// [`fetch_model`] with the hub token `token` (sent as `Authorization: Bearer` to the hub's
+/// host only).
+pub fn fetch_model_as(
+    spec: &ModelSpec,
+    settings: &HubSettings,
+    token: Option<&str>,
     progress: &mut dyn FnMut(Transfer),
 ) -> Result<PathBuf, HubError> {
     if let Some(bad) = spec.files.iter().find(|file| !is_repo_path(&file.path)) {
@@ -114,6 +134,7 @@ pub fn fetch_model(
         .connect_timeout(CONNECT_TIMEOUT)
         .timeout(READ_TIMEOUT)
         .user_agent(concat!("obsidian-tc/", env!("CARGO_PKG_VERSION")))
+        .redirect(reqwest::redirect::Policy::none())
         .build()
         .map_err(|e| HubError::BadAnswer {
             message: format!("cannot create the HTTP client: {e}"),
@@ -121,6 +142,10 @@ pub fn fetch_model(
     let mut fetch = Fetch {
         client,
         settings,
+        token: token
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(|t| format!("Bearer {t}")),
         spec,
         repo,
         commit: None,
@@ -185,6 +210,8 @@ pub fn probe(spec: &ModelSpec, settings: &HubSettings, timeout: Duration) -> Res
 struct Fetch<'a> {
     client: Client,
     settings: &'a HubSettings,
+    /// The `Authorization` value for the hub, from the token.
+    token: Option<String>,
     spec: &'a ModelSpec,
     repo: RepoCache,
     /// The commit the files belong to, once known.
@@ -194,7 +221,8 @@ struct Fetch<'a> {
     total: Option<u64>,
 }
 
-/// What one transfer attempt brought.
+/// What the hub's own answers (not a CDN's) said of one file.
+#[derive(Default)]
 struct Arrived {
     etag: Option<String>,
     commit: Option<String>,
@@ -202,8 +230,8 @@ struct Arrived {
 
 /// Why one attempt failed.
 enum Failure {
-    /// Worth another attempt (resuming).
-    Transient(String),
+    /// Worth another attempt (resuming); the error if none is left.
+    Transient(HubError),
     /// Final.
     Fatal(HubError),
 }
@@ -225,29 +253,26 @@ impl Fetch<'_> {
             .settings
             .url(&self.spec.repo, &self.spec.revision, &file.path);
         let partial = self.repo.blob(&format!("{}.incomplete", file.sha256));
-        let mut last = String::new();
-        let mut arrived = None;
-        for attempt in 0..ATTEMPTS {
-            if attempt > 0 {
-                std::thread::sleep(BACKOFF.saturating_mul(1 << (attempt - 1)));
-            }
+        let mut attempt = 0;
+        let arrived = loop {
             match self.attempt(&url, file, &partial, progress) {
-                Ok(got) => {
-                    arrived = Some(got);
-                    break;
-                }
+                Ok(got) => break got,
                 Err(Failure::Fatal(error)) => return Err(error),
-                Err(Failure::Transient(reason)) => last = reason,
+                Err(Failure::Transient(error)) if attempt + 1 >= ATTEMPTS => return Err(error),
+                Err(Failure::Transient(_)) => {
+                    std::thread::sleep(BACKOFF.saturating_mul(1 << attempt));
+                    attempt += 1;
+                }
             }
-        }
-        let arrived = arrived.ok_or(HubError::Unreachable { url, reason: last })?;
+        };
         self.accept(file, &partial, arrived)?;
         self.done += file.size.unwrap_or(0);
         progress(self.transfer(0));
         Ok(())
     }
 
-    /// One GET of `url` into `partial`, from where an earlier transfer stopped.
+    /// One GET of `url` (following its redirects) into `partial`, from where an earlier
+    /// transfer stopped.
     fn attempt(
         &self,
         url: &str,
@@ -259,16 +284,12 @@ impl Fetch<'_> {
         if file.size.is_some_and(|size| offset > size) {
             offset = 0;
         }
-        let mut request = self.client.get(url);
-        if offset > 0 {
-            request = request.header(RANGE, format!("bytes={offset}-"));
-        }
-        let response = request
-            .send()
-            .map_err(|e| Failure::Transient(error_chain(&e)))?;
-        let arrived = Arrived {
-            etag: header(&response, "x-linked-etag").or_else(|| header(&response, ETAG.as_str())),
-            commit: header(&response, "x-repo-commit"),
+        let (response, arrived) = self.follow(url, offset)?;
+        let unreachable = |reason: String| {
+            Failure::Transient(HubError::Unreachable {
+                url: url.to_owned(),
+                reason,
+            })
         };
         let status = response.status();
         let append = match status {
@@ -276,18 +297,18 @@ impl Fetch<'_> {
             StatusCode::PARTIAL_CONTENT => {
                 // Not the range asked for: start over.
                 let _ = std::fs::remove_file(partial);
-                return Err(Failure::Transient(format!(
-                    "{url} answered another range than bytes={offset}-"
+                return Err(unreachable(format!(
+                    "it answered another range than bytes={offset}-"
                 )));
             }
             StatusCode::OK => false,
             StatusCode::RANGE_NOT_SATISFIABLE if offset > 0 => return Ok(arrived),
             status if status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error() => {
-                return Err(Failure::Transient(format!("HTTP {}", status.as_u16())));
+                return Err(unreachable(format!("HTTP {}", status.as_u16())));
             }
             status => {
                 return Err(Failure::Fatal(HubError::Refused {
-                    url: url.to_owned(),
+                    url: response.url().to_string(),
                     status: status.as_u16(),
                 }));
             }
@@ -300,18 +321,72 @@ impl Fetch<'_> {
             .truncate(!append)
             .open(partial)
             .map_err(|e| Failure::Fatal(cache_error(partial, &e)))?;
-        copy_body(response, &mut out, start, &mut |bytes| {
+        copy_body(response, &mut out, start, url, &mut |bytes| {
             progress(self.transfer(bytes));
         })?;
         out.sync_all()
             .map_err(|e| Failure::Fatal(cache_error(partial, &e)))?;
         let length = std::fs::metadata(partial).map_or(0, |m| m.len());
         match file.size {
-            Some(size) if length < size => Err(Failure::Transient(format!(
+            Some(size) if length < size => Err(unreachable(format!(
                 "the transfer ended after {length} of {size} bytes"
             ))),
             _ => Ok(arrived),
         }
+    }
+
+    /// The answer to a GET of `url` from `offset` after its redirects, and what the hub's
+    /// own answers said (a CDN's `ETag` is not the file's). The token goes to the hub's host
+    /// only; a host other than the hub's that cannot be reached is named in the error.
+    fn follow(&self, url: &str, offset: u64) -> Result<(Response, Arrived), Failure> {
+        let bad = |message: String| Failure::Fatal(HubError::BadAnswer { message });
+        let hub = Url::parse(url).map_err(|e| bad(format!("{url}: {e}")))?;
+        let mut current = hub.clone();
+        let mut arrived = Arrived::default();
+        for _ in 0..=MAX_HOPS {
+            let own = current.origin() == hub.origin();
+            let mut request = self.client.get(current.clone());
+            if offset > 0 {
+                request = request.header(RANGE, format!("bytes={offset}-"));
+            }
+            if let Some(token) = self.token.as_deref().filter(|_| own) {
+                request = request.header(AUTHORIZATION, token);
+            }
+            let response = request.send().map_err(|e| {
+                Failure::Transient(if own {
+                    HubError::Unreachable {
+                        url: current.to_string(),
+                        reason: error_chain(&e),
+                    }
+                } else {
+                    HubError::CdnUnreachable {
+                        host: match current.port() {
+                            Some(port) => format!("{}:{port}", current.host_str().unwrap_or("")),
+                            None => current.host_str().unwrap_or_default().to_owned(),
+                        },
+                        reason: error_chain(&e),
+                    }
+                })
+            })?;
+            if own {
+                let etag =
+                    header(&response, "x-linked-etag").or_else(|| header(&response, ETAG.as_str()));
+                arrived.etag = etag.or(arrived.etag);
+                arrived.commit = arrived.commit.or(header(&response, "x-repo-commit"));
+            }
+            if !response.status().is_redirection() {
+                return Ok((response, arrived));
+            }
+            let location = response
+                .headers()
+                .get(LOCATION)
+                .and_then(|l| l.to_str().ok())
+                .ok_or_else(|| bad(format!("a redirect without a Location for {current}")))?;
+            current = current
+                .join(location)
+                .map_err(|e| bad(format!("the redirect to {location:?}: {e}")))?;
+        }
+        Err(bad(format!("more than {MAX_HOPS} redirects for {url}")))
     }
 
     /// Checks the finished `partial` against `file` and moves it into the cache, or deletes it.
@@ -364,11 +439,13 @@ impl Fetch<'_> {
     }
 }
 
-/// Writes the body to `out`, `start` bytes being there already, reporting the file's length.
+/// Writes the body of `url` to `out`, `start` bytes being there already, reporting the file's
+/// length.
 fn copy_body(
     mut response: Response,
     out: &mut File,
     start: u64,
+    url: &str,
     progress: &mut dyn FnMut(u64),
 ) -> Result<(), Failure> {
     let mut buffer = vec![0u8; BLOCK];
@@ -380,9 +457,10 @@ fn copy_body(
             Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
             Err(error) => {
                 let _ = out.flush();
-                return Err(Failure::Transient(format!(
-                    "the transfer broke off after {length} bytes: {error}"
-                )));
+                return Err(Failure::Transient(HubError::Unreachable {
+                    url: url.to_owned(),
+                    reason: format!("the transfer broke off after {length} bytes: {error}"),
+                }));
             }
         };
         out.write_all(&buffer[..read]).map_err(|e| {

@@ -22,7 +22,7 @@ pub mod spec;
 
 pub use cache::{Check, hub_roots, verified_snapshot};
 pub use error::HubError;
-pub use fetch::{DEFAULT_ENDPOINT, HubSettings, Transfer, fetch_model, probe};
+pub use fetch::{DEFAULT_ENDPOINT, HubSettings, Transfer, fetch_model, fetch_model_as, probe};
 pub use spec::{
     DEFAULT_MODEL, DEFAULT_REVISION, HubFile, MINILM_MODEL, ModelSpec, WeightsFormat, default_spec,
     pinned_spec,

@@ -2,17 +2,24 @@
 //! cache: the hub's cache layout, each file checked against its pinned SHA-256, a corrupt
 //! file refused and deleted, an interrupted transfer resumed with a `Range` request (in the
 //! same run, and from the `.incomplete` file an earlier run left), a model another tool put
-//! in the cache reused without a request, and the failures a later try may cure.
+//! in the cache reused without a request, and the failures a later try may cure; against a
+//! mirror answering like the real hub, large files through a CDN on another host: named by
+//! the digest on the redirect, the token never sent to the CDN, and a CDN that cannot be
+//! reached named in the error.
 
 use std::path::{Path, PathBuf};
 
 use obsidian_tc::config::EmbeddingsConfig;
-use obsidian_tc::embed::hub::{HubError, HubSettings, MINILM_MODEL, Transfer, fetch_model};
+use obsidian_tc::embed::hub::{
+    HubError, HubSettings, MINILM_MODEL, Transfer, fetch_model, fetch_model_as,
+};
 use obsidian_tc::embed::local::locate;
 use obsidian_tc::embed::{EmbeddingProvider, LocalProvider};
 use tempfile::TempDir;
 
-use crate::support::hub_mirror::{Mirror, closed_endpoint, test_model, test_spec};
+use crate::support::hub_mirror::{
+    Listener, Mirror, closed_endpoint, git_style_etag, test_model, test_spec,
+};
 
 const REPO_DIR: &str = "models--sentence-transformers--all-MiniLM-L6-v2";
 const WEIGHTS: &str = "model.safetensors";
@@ -224,4 +231,91 @@ fn a_hub_that_cannot_be_reached_is_a_passing_failure_and_offline_asks_nothing() 
     let (result, _) = fetch(&settings);
     assert_eq!(result, Err(HubError::Offline));
     assert!(mirror.requests().is_empty());
+}
+
+/// Files over this size go through the CDN of a mirror like the hub.
+const LFS_OVER: usize = 1_000_000;
+
+#[test]
+fn large_files_through_the_cdn_are_named_by_the_digest_on_the_redirect() {
+    let mirror = Mirror::serve_like_hub(&test_model(), LFS_OVER, "config.json");
+    let (_dir, settings) = fresh(&mirror.endpoint());
+    let folder = fetch_model_as(&test_spec(), &settings, None, &mut |_| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    for file in test_spec().files {
+        let content = std::fs::read(test_model().join(&file.path)).expect("read");
+        let name = if content.len() > LFS_OVER {
+            file.sha256.clone()
+        } else {
+            git_style_etag(&content)
+        };
+        let target = std::fs::read_link(folder.join(&file.path)).expect("a symlink");
+        assert!(
+            target.ends_with(format!("blobs/{name}")),
+            "{}: {target:?}",
+            file.path
+        );
+        assert_eq!(
+            sha256(&folder.join(&file.path)),
+            file.sha256,
+            "{}",
+            file.path
+        );
+    }
+    let weights = mirror.requests_for(WEIGHTS);
+    let listeners: Vec<Listener> = weights.iter().map(|r| r.listener).collect();
+    assert_eq!(listeners, [Listener::Hub, Listener::Cdn], "{weights:?}");
+    assert_eq!(
+        mirror.requests_for("config.json").len(),
+        2,
+        "the 307 followed"
+    );
+}
+
+#[test]
+fn the_token_reaches_the_hub_and_never_the_cdn() {
+    let mirror = Mirror::serve_like_hub(&test_model(), LFS_OVER, "config.json");
+    let (_dir, settings) = fresh(&mirror.endpoint());
+    fetch_model_as(&test_spec(), &settings, Some("hf_secret"), &mut |_| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    let requests = mirror.requests();
+    assert!(requests.iter().any(|r| r.listener == Listener::Cdn));
+    for request in &requests {
+        let expected = match request.listener {
+            Listener::Hub => Some("Bearer hf_secret"),
+            Listener::Cdn => None,
+        };
+        assert_eq!(request.authorization.as_deref(), expected, "{request:?}");
+    }
+}
+
+#[test]
+fn a_cdn_that_cannot_be_reached_is_named_and_nothing_half_is_linked() {
+    let mirror = Mirror::serve_like_hub(&test_model(), LFS_OVER, "config.json");
+    let cdn = mirror.cdn_down();
+    let (_dir, settings) = fresh(&mirror.endpoint());
+    let (result, _) = fetch(&settings);
+    let error = result.expect_err("the CDN is down");
+    assert!(
+        matches!(error, HubError::CdnUnreachable { .. }),
+        "{error:?}"
+    );
+    assert!(error.is_transient());
+    let message = error.to_string();
+    for needle in [
+        cdn.as_str(),
+        "HTTPS_PROXY",
+        "HF_ENDPOINT",
+        "obsidian-tc model pull",
+    ] {
+        assert!(message.contains(needle), "{needle}: {message}");
+    }
+    let weights_sha = test_spec().sha256_of(WEIGHTS).unwrap().to_owned();
+    assert!(
+        !blobs(&settings).contains(&weights_sha),
+        "{:?}",
+        blobs(&settings)
+    );
+    let snapshot = repo(&settings).join("snapshots").join(test_spec().revision);
+    assert!(std::fs::symlink_metadata(snapshot.join(WEIGHTS)).is_err());
 }

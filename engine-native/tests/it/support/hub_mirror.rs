@@ -5,6 +5,10 @@
 //! `X-Repo-Commit`, `Content-Length`, `Accept-Ranges`, and `Content-Range` for a `Range`
 //! request), records every request, and on demand serves a corrupted file or breaks a
 //! transfer off after some bytes. Point `HF_ENDPOINT` at [`Mirror::endpoint`].
+//!
+//! [`Mirror::serve_like_hub`] answers as the real hub does: large files with a `302` to a
+//! second listener (the "CDN"), the digest and commit on the redirect only; small files with
+//! a git-style `ETag`; one file through a relative `307` first.
 #![allow(dead_code)]
 
 use std::collections::{HashMap, HashSet};
@@ -20,9 +24,20 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use obsidian_tc::embed::hub::{MINILM_MODEL, ModelSpec, WeightsFormat, pinned_spec};
 
+/// Which listener a request reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listener {
+    Hub,
+    Cdn,
+}
+
 /// One request the mirror received.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fetched {
+    /// The listener.
+    pub listener: Listener,
+    /// The `Authorization` header, if any.
+    pub authorization: Option<String>,
     /// The file's path in the repository.
     pub path: String,
     /// The `Range` header, if any.
@@ -42,6 +57,17 @@ struct Files {
     /// Files whose next transfer breaks off after this many bytes.
     cut: HashMap<String, usize>,
     requests: Vec<Fetched>,
+    /// The real hub's ways, when set.
+    like_hub: Option<LikeHub>,
+}
+
+struct LikeHub {
+    /// Files larger than this go through the CDN.
+    lfs_over: usize,
+    /// The CDN's base URL.
+    cdn: String,
+    /// The file answered with a relative `307` first.
+    relative: String,
 }
 
 /// The running mirror.
@@ -90,13 +116,32 @@ impl Mirror {
             files.content.insert(file.path.clone(), Bytes::from(bytes));
         }
         let files = Arc::new(Mutex::new(files));
-        let app = Router::new()
-            .fallback(answer)
-            .with_state(Arc::clone(&files));
         Mirror {
-            addr: super::serve_on_loopback(app),
+            addr: listen(&files, Listener::Hub),
             files,
         }
+    }
+
+    /// Serves the test model like the real hub: files over `lfs_over` bytes through a `302`
+    /// to a CDN on another port, `relative` through a relative `307`.
+    pub fn serve_like_hub(model: &Path, lfs_over: usize, relative: &str) -> Mirror {
+        let mirror = Mirror::serve(model);
+        let cdn = listen(&mirror.files, Listener::Cdn);
+        mirror.files.lock().unwrap().like_hub = Some(LikeHub {
+            lfs_over,
+            cdn: format!("http://{cdn}"),
+            relative: relative.to_owned(),
+        });
+        mirror
+    }
+
+    /// Redirects to a CDN where nothing listens from now on; returns its `host:port`.
+    pub fn cdn_down(&self) -> String {
+        let closed = closed_endpoint();
+        let mut files = self.files.lock().unwrap();
+        let like = files.like_hub.as_mut().expect("a mirror like the hub");
+        like.cdn = closed.clone();
+        closed.trim_start_matches("http://").to_owned()
     }
 
     /// The value for `HF_ENDPOINT`.
@@ -141,32 +186,83 @@ pub fn closed_endpoint() -> String {
     format!("http://127.0.0.1:{port}")
 }
 
-async fn answer(State(files): State<Arc<Mutex<Files>>>, uri: Uri, headers: HeaderMap) -> Response {
+/// A git-blob-id-like `ETag` for `content` (40 hex digits, as the hub's for small files).
+pub fn git_style_etag(content: &[u8]) -> String {
+    let mut blob = format!("blob {}\0", content.len()).into_bytes();
+    blob.extend_from_slice(content);
+    engine_core::hash::sha256_hex(&blob)[..40].to_owned()
+}
+
+/// Starts `listener` over `files`; its address.
+fn listen(files: &Arc<Mutex<Files>>, listener: Listener) -> std::net::SocketAddr {
+    let app = Router::new()
+        .fallback(answer)
+        .with_state((Arc::clone(files), listener));
+    super::serve_on_loopback(app)
+}
+
+async fn answer(
+    State((files, listener)): State<(Arc<Mutex<Files>>, Listener)>,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
     let (repo, pinned) = {
         let files = files.lock().unwrap();
         (files.repo.clone(), files.revision.clone())
     };
     let prefix = format!("/{repo}/resolve/");
-    let Some((revision, path)) = uri
-        .path()
-        .strip_prefix(&prefix)
-        .and_then(|rest| rest.split_once('/'))
-    else {
+    let Some((revision, path)) = (match listener {
+        Listener::Hub => uri
+            .path()
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.split_once('/')),
+        Listener::Cdn => Some((pinned.as_str(), uri.path().trim_start_matches('/'))),
+    }) else {
         return (StatusCode::NOT_FOUND, "Repository not found").into_response();
     };
-    let range = headers
-        .get("range")
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
-    let (content, cut) = {
+    let text = |name: &str| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    let range = text("range");
+    let (content, cut, git_etag) = {
         let mut files = files.lock().unwrap();
         files.requests.push(Fetched {
+            listener,
+            authorization: text("authorization"),
             path: path.to_owned(),
             range: range.clone(),
         });
         let Some(content) = files.content.get(path).cloned() else {
             return (StatusCode::NOT_FOUND, "Entry not found").into_response();
         };
+        if let Some(like) = files
+            .like_hub
+            .as_ref()
+            .filter(|_| listener == Listener::Hub)
+        {
+            if content.len() > like.lfs_over {
+                let mut response = StatusCode::FOUND.into_response();
+                set(&mut response, "location", format!("{}/{path}", like.cdn));
+                let sha = engine_core::hash::sha256_hex(&content);
+                set(&mut response, "x-linked-etag", format!("\"{sha}\""));
+                set(&mut response, "x-linked-size", content.len().to_string());
+                set(&mut response, "x-repo-commit", pinned);
+                return response;
+            }
+            if like.relative == path && uri.query() != Some("resolved") {
+                let mut response = StatusCode::TEMPORARY_REDIRECT.into_response();
+                set(
+                    &mut response,
+                    "location",
+                    format!("{}?resolved", uri.path()),
+                );
+                return response;
+            }
+        }
+        let git_etag = files.like_hub.is_some().then(|| git_style_etag(&content));
         let content = if files.corrupt.contains(path) {
             let mut changed = content.to_vec();
             let middle = changed.len() / 2;
@@ -175,7 +271,7 @@ async fn answer(State(files): State<Arc<Mutex<Files>>>, uri: Uri, headers: Heade
         } else {
             content
         };
-        (content, files.cut.remove(path))
+        (content, files.cut.remove(path), git_etag)
     };
     if revision != pinned && revision != "main" {
         return (StatusCode::NOT_FOUND, "Revision not found").into_response();
@@ -186,7 +282,11 @@ async fn answer(State(files): State<Arc<Mutex<Files>>>, uri: Uri, headers: Heade
         .and_then(|r| r.strip_prefix("bytes="))
         .and_then(|r| r.split('-').next())
         .and_then(|n| n.parse::<usize>().ok());
-    let etag = format!("\"{}\"", engine_core::hash::sha256_hex(&content));
+    let etag = match (listener, git_etag) {
+        (Listener::Cdn, _) => format!("\"cdn-{}\"", length),
+        (Listener::Hub, Some(git)) => format!("\"{git}\""),
+        (Listener::Hub, None) => format!("\"{}\"", engine_core::hash::sha256_hex(&content)),
+    };
     let mut response = match start {
         Some(start) if start >= length => {
             let mut response = StatusCode::RANGE_NOT_SATISFIABLE.into_response();
@@ -215,7 +315,9 @@ async fn answer(State(files): State<Arc<Mutex<Files>>>, uri: Uri, headers: Heade
         }
     };
     set(&mut response, "etag", etag);
-    set(&mut response, "x-repo-commit", pinned);
+    if listener == Listener::Hub {
+        set(&mut response, "x-repo-commit", pinned);
+    }
     set(&mut response, "accept-ranges", "bytes".to_owned());
     response
 }
