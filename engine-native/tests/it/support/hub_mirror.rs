@@ -177,12 +177,21 @@ impl Mirror {
     }
 }
 
-/// An `HF_ENDPOINT` where nothing listens (a port bound, then released).
+/// An `HF_ENDPOINT` where nothing listens: a port kept bound, never listening.
 pub fn closed_endpoint() -> String {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port");
+    use socket2::{Domain, Socket, Type};
+    // Bound but never listening: a connection is refused, and while the socket stays open (to
+    // the end of the test process) no other test's server is given the port.
+    let socket = Socket::new(Domain::IPV4, Type::STREAM, None).expect("a socket");
+    let any_port = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+    socket.bind(&any_port.into()).expect("bind a free port");
+    let port = socket
+        .local_addr()
+        .ok()
+        .and_then(|address| address.as_socket())
+        .map(|address| address.port())
+        .expect("its port");
+    std::mem::forget(socket);
     format!("http://127.0.0.1:{port}")
 }
 
