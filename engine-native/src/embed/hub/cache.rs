@@ -7,7 +7,7 @@
 
 use std::fs::File;
 use std::io::{self, Read};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Component, MAIN_SEPARATOR, Path, PathBuf};
 
 use engine_core::hash::to_hex;
 use sha2::{Digest, Sha256};
@@ -23,9 +23,13 @@ pub const HOME_VAR: &str = if cfg!(windows) { "USERPROFILE" } else { "HOME" };
 
 /// The cache roots to look in, most specific first: `$HF_HUB_CACHE`, `$HF_HOME/hub`,
 /// `$XDG_CACHE_HOME/huggingface/hub`, `~/.cache/huggingface/hub` (each one that is set; `~`
-/// is [`HOME_VAR`]). Downloads go to the first.
+/// is [`HOME_VAR`], also at the start of a variable's value). Downloads go to the first.
 pub fn hub_roots(env: Env<'_>) -> Vec<PathBuf> {
-    let set = |name: &str| env(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let set = |name: &str| {
+        env(name)
+            .filter(|v| !v.is_empty())
+            .map(|value| expand_home(&value, env))
+    };
     let mut out = Vec::new();
     out.extend(set("HF_HUB_CACHE"));
     out.extend(set("HF_HOME").map(|home| home.join("hub")));
@@ -33,6 +37,19 @@ pub fn hub_roots(env: Env<'_>) -> Vec<PathBuf> {
     out.extend(set(HOME_VAR).map(|home| home.join(".cache").join("huggingface").join("hub")));
     out.dedup();
     out
+}
+
+/// `value` with a leading `~` (alone, or before a separator) read as the home folder, as
+/// `huggingface_hub` expands its variables; unchanged when the home folder is not set.
+fn expand_home(value: &str, env: Env<'_>) -> PathBuf {
+    let rest = value.strip_prefix('~').filter(|rest| {
+        rest.is_empty() || rest.starts_with('/') || rest.starts_with(MAIN_SEPARATOR)
+    });
+    match (rest, env(HOME_VAR).filter(|home| !home.is_empty())) {
+        (Some(""), Some(home)) => PathBuf::from(home),
+        (Some(rest), Some(home)) => PathBuf::from(home).join(&rest[1..]),
+        _ => PathBuf::from(value),
+    }
 }
 
 /// Why [`hub_roots`] found no root, for a message.
@@ -224,6 +241,26 @@ mod tests {
             hub_roots(&env),
             [
                 PathBuf::from("/hf/hub"),
+                PathBuf::from("/home/u/.cache/huggingface/hub")
+            ]
+        );
+    }
+
+    #[test]
+    fn a_leading_tilde_is_the_home_folder() {
+        let env = |name: &str| match name {
+            "HF_HUB_CACHE" => Some("~".to_owned()),
+            "HF_HOME" => Some("~/hf".to_owned()),
+            "XDG_CACHE_HOME" => Some("~other/cache".to_owned()),
+            "HOME" | "USERPROFILE" => Some("/home/u".to_owned()),
+            _ => None,
+        };
+        assert_eq!(
+            hub_roots(&env),
+            [
+                PathBuf::from("/home/u"),
+                PathBuf::from("/home/u/hf/hub"),
+                PathBuf::from("~other/cache/huggingface/hub"),
                 PathBuf::from("/home/u/.cache/huggingface/hub")
             ]
         );
