@@ -19,7 +19,6 @@ use std::time::Duration;
 
 use reqwest::StatusCode;
 use reqwest::blocking::Response;
-use reqwest::header::RANGE;
 
 use crate::embed::hub::access::HubAccess;
 use crate::embed::hub::cache::{
@@ -28,9 +27,8 @@ use crate::embed::hub::cache::{
 };
 use crate::embed::hub::error::HubError;
 use crate::embed::hub::hops::{Arrived, Failure, Hop, Hub, header};
-use crate::embed::hub::spec::{HubFile, ModelSpec, is_commit};
+use crate::embed::hub::spec::{HubFile, ModelSpec, is_commit, is_weights};
 use crate::embed::hub::wait::Patience;
-use crate::errors::chain::error_chain;
 
 /// The hub used when `HF_ENDPOINT` is not set.
 pub const DEFAULT_ENDPOINT: &str = "https://huggingface.co";
@@ -149,41 +147,30 @@ pub fn fetch_model_as(
     Ok(fetch.repo.snapshot(&commit))
 }
 
-/// Whether the hub answers for `spec`'s first file (one byte of it, within `timeout`):
-/// what `doctor` asks before promising a download. Blocking.
-pub fn probe(spec: &ModelSpec, settings: &HubSettings, timeout: Duration) -> Result<(), HubError> {
+/// Whether the hub serves `spec`'s weights (its largest file, where a firewall may stop the
+/// download): one byte of them, through the redirects as a download follows them (the
+/// token of `access` to the hub only), each step within `timeout`, without waiting out a
+/// failure. What `doctor` asks before promising a download. Blocking.
+pub fn probe(
+    spec: &ModelSpec,
+    settings: &HubSettings,
+    access: &HubAccess,
+    timeout: Duration,
+) -> Result<(), HubError> {
     if settings.offline {
         return Err(HubError::Offline);
     }
     let path = spec
         .files
-        .first()
+        .iter()
+        .find(|file| is_weights(&file.path))
+        .or(spec.files.first())
         .map_or("config.json", |file| file.path.as_str());
     let url = settings.url(&spec.repo, &spec.revision, path);
-    let unreachable = |reason: String| HubError::Unreachable {
-        url: url.clone(),
-        reason,
-    };
-    let client = crate::http_client::blocking_builder()
-        .connect_timeout(timeout)
-        .timeout(timeout)
-        .build()
-        .map_err(|e| unreachable(e.to_string()))?;
-    let response = client
-        .get(&url)
-        .header(RANGE, "bytes=0-0")
-        .send()
-        .map_err(|e| unreachable(error_chain(&e)))?;
-    let status = response.status();
-    if status.is_success() {
-        Ok(())
-    } else if status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error() {
-        Err(unreachable(format!("HTTP {}", status.as_u16())))
-    } else {
-        Err(HubError::Refused {
-            url,
-            status: status.as_u16(),
-        })
+    let hub = Hub::new(access.token.as_deref(), timeout, timeout)?;
+    match hub.follow(&url, Some("bytes=0-0"), &mut |_| Ok(false)) {
+        Ok(_) => Ok(()),
+        Err(Failure::Transient(error, _) | Failure::Fatal(error)) => Err(error),
     }
 }
 

@@ -17,6 +17,7 @@ use obsidian_tc::config::EmbeddingsConfig;
 use obsidian_tc::embed::hub::cache::RepoCache;
 use obsidian_tc::embed::hub::{
     HubAccess, HubError, HubSettings, MINILM_MODEL, ModelSpec, Transfer, WAIT_VAR, fetch_model_as,
+    probe,
 };
 use obsidian_tc::embed::local::locate;
 use obsidian_tc::embed::{EmbeddingProvider, LocalProvider};
@@ -692,4 +693,38 @@ fn a_file_the_hub_announces_with_other_pins_is_not_downloaded_and_the_cdn_conten
         "{result:?}"
     );
     assert_no_weights_left(&settings);
+}
+
+#[test]
+fn the_probe_asks_for_a_byte_of_the_weights_through_the_redirect_like_the_download() {
+    let (mirror, _dir, settings) = like_hub();
+    let access = HubAccess {
+        token: Some("hf_probe".to_owned()),
+        ..patient(30)
+    };
+    probe(&test_spec(), &settings, &access, Duration::from_secs(5))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let asked = mirror.requests();
+    let seen: Vec<(Listener, Option<&str>, Option<&str>)> = asked
+        .iter()
+        .map(|r| (r.listener, r.authorization.as_deref(), r.range.as_deref()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (Listener::Hub, Some("Bearer hf_probe"), Some("bytes=0-0")),
+            (Listener::Cdn, None, Some("bytes=0-0")),
+        ]
+    );
+    assert!(asked.iter().all(|r| r.path == WEIGHTS), "{asked:?}");
+
+    let cdn = mirror.cdn_down();
+    let started = Instant::now();
+    let error = probe(&test_spec(), &settings, &access, Duration::from_secs(5))
+        .expect_err("the CDN is down");
+    assert!(
+        matches!(&error, HubError::CdnUnreachable { host, .. } if *host == cdn),
+        "{error:?}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(5), "no waiting");
 }
