@@ -11,7 +11,7 @@ use crate::companion::{Absent, ProbeError, probe};
 use crate::config::model::VaultConfig;
 use crate::config::sections::CompanionSetting;
 use crate::config::{ConfigFlags, LoadedConfig};
-use crate::embed::hub::{self, HubSettings, ModelSpec};
+use crate::embed::hub::{self, HubAccess, HubError, HubSettings, ModelSpec};
 use crate::embed::local::{HAS_ENGINE, locate, model_name, weights_format};
 use crate::embed::settings::EmbeddingProvider;
 use crate::index::off_reason;
@@ -167,7 +167,8 @@ fn embeddings_usable(config: &LoadedConfig) -> Check {
         return Check::fail(format!("search is lexical: {missing}"), off);
     };
     let settings = HubSettings::from_env(&env);
-    match hub::probe(&spec, &settings, HUB_PROBE_TIMEOUT) {
+    let access = HubAccess::from_env(&env);
+    match hub::probe(&spec, &settings, &access, HUB_PROBE_TIMEOUT) {
         Ok(()) => Check::ok(format!(
             "embedding model {model} is not downloaded yet: the first serve or index downloads \
              it ({} MB) from {} into {} in the background, or `obsidian-tc model pull` now",
@@ -178,6 +179,12 @@ fn embeddings_usable(config: &LoadedConfig) -> Check {
                 .first()
                 .map_or_else(|| "?".to_owned(), |root| root.display().to_string())
         )),
+        Err(error @ HubError::CdnUnreachable { .. }) => Check::fail(
+            format!("search is lexical: the embedding model {model} is not downloaded and {error}"),
+            "until that host can be reached, no download works here: copy the Hugging Face \
+             cache from a machine where `obsidian-tc model pull` worked, or set \
+             embeddings.provider to \"none\" to keep search lexical without this warning",
+        ),
         Err(error) => Check::fail(
             format!("search is lexical: the embedding model {model} is not downloaded and {error}"),
             off,

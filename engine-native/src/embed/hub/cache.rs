@@ -25,11 +25,7 @@ pub const HOME_VAR: &str = if cfg!(windows) { "USERPROFILE" } else { "HOME" };
 /// `$XDG_CACHE_HOME/huggingface/hub`, `~/.cache/huggingface/hub` (each one that is set; `~`
 /// is [`HOME_VAR`], also at the start of a variable's value). Downloads go to the first.
 pub fn hub_roots(env: Env<'_>) -> Vec<PathBuf> {
-    let set = |name: &str| {
-        env(name)
-            .filter(|v| !v.is_empty())
-            .map(|value| expand_home(&value, env))
-    };
+    let set = |name: &str| path_var(name, env);
     let mut out = Vec::new();
     out.extend(set("HF_HUB_CACHE"));
     out.extend(set("HF_HOME").map(|home| home.join("hub")));
@@ -37,6 +33,22 @@ pub fn hub_roots(env: Env<'_>) -> Vec<PathBuf> {
     out.extend(set(HOME_VAR).map(|home| home.join(".cache").join("huggingface").join("hub")));
     out.dedup();
     out
+}
+
+/// The folder `huggingface_hub` keeps its state in (the token, the default cache):
+/// `$HF_HOME`, else `$XDG_CACHE_HOME/huggingface`, else `~/.cache/huggingface`.
+pub fn hf_home(env: Env<'_>) -> Option<PathBuf> {
+    let set = |name: &str| path_var(name, env);
+    set("HF_HOME")
+        .or_else(|| set("XDG_CACHE_HOME").map(|cache| cache.join("huggingface")))
+        .or_else(|| set(HOME_VAR).map(|home| home.join(".cache").join("huggingface")))
+}
+
+/// The path variable `name`, when set and not empty, a leading `~` expanded.
+pub fn path_var(name: &str, env: Env<'_>) -> Option<PathBuf> {
+    env(name)
+        .filter(|v| !v.is_empty())
+        .map(|value| expand_home(&value, env))
 }
 
 /// `value` with a leading `~` (alone, or before a separator) read as the home folder, as
@@ -186,8 +198,12 @@ pub const WEIGHTS_FILE: &str = "model.safetensors";
 
 /// Whether `file` in `folder` has its pinned content (to the depth `check` asks).
 pub fn file_matches(folder: &Path, file: &HubFile, check: Check) -> bool {
-    let path = folder.join(&file.path);
-    let Ok(meta) = std::fs::metadata(&path) else {
+    content_matches(&folder.join(&file.path), file, check)
+}
+
+/// Whether the file at `path` has `file`'s pinned content (to the depth `check` asks).
+pub fn content_matches(path: &Path, file: &HubFile, check: Check) -> bool {
+    let Ok(meta) = std::fs::metadata(path) else {
         return false;
     };
     if !meta.is_file() || file.size.is_some_and(|size| size != meta.len()) {
@@ -196,7 +212,7 @@ pub fn file_matches(folder: &Path, file: &HubFile, check: Check) -> bool {
     if check == Check::AllButWeights && is_weights(&file.path) {
         return true;
     }
-    sha256_of_file(&path).is_ok_and(|digest| digest.eq_ignore_ascii_case(&file.sha256))
+    sha256_of_file(path).is_ok_and(|digest| digest.eq_ignore_ascii_case(&file.sha256))
 }
 
 /// The first snapshot of `spec`'s repository under `roots` whose files all match `spec`:

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::embed::hub::access::WAIT_VAR;
+
 /// A failed model download. Every message says what to do next.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HubError {
@@ -23,6 +25,23 @@ pub enum HubError {
         /// The last failure.
         reason: String,
     },
+    /// The hub (or its CDN) answered HTTP 429, too many requests.
+    RateLimited {
+        /// The URL.
+        url: String,
+        /// The wait it asked for (`Retry-After`, `RateLimit` or `RateLimit-Reset`), in
+        /// seconds, when it named one.
+        asked: Option<u64>,
+    },
+    /// Failures went on (or the hub asked to wait) past the wait budget of a download.
+    GaveUp {
+        /// Seconds waited since the failures began.
+        waited: u64,
+        /// The budget, in seconds.
+        budget: u64,
+        /// The last failure.
+        last: Box<HubError>,
+    },
     /// The hub refused the request (a 4xx: no such repository, revision or file, or a
     /// gated model).
     Refused {
@@ -39,6 +58,30 @@ pub enum HubError {
         expected: String,
         /// The digest of what arrived.
         actual: String,
+    },
+    /// The hub announced a file (`X-Linked-Etag`, `X-Linked-Size`) other than the pinned one;
+    /// it was not downloaded.
+    Announced {
+        /// The file's path in the repository.
+        path: String,
+        /// The header.
+        header: &'static str,
+        /// The pinned value.
+        pinned: String,
+        /// The announced value.
+        announced: String,
+    },
+    /// A storage host sent another number of bytes than the hub announced
+    /// (`X-Linked-Size`); what arrived was deleted.
+    Length {
+        /// The file's path in the repository.
+        path: String,
+        /// The host that sent it.
+        host: String,
+        /// The bytes announced.
+        announced: u64,
+        /// The bytes sent (at least).
+        received: u64,
     },
     /// The hub answered something unusable (e.g. no commit for a branch).
     BadAnswer {
@@ -63,10 +106,26 @@ pub enum HubError {
 impl HubError {
     /// Whether trying again later, with nothing changed, may succeed.
     pub fn is_transient(&self) -> bool {
-        matches!(
-            self,
-            HubError::Unreachable { .. } | HubError::CdnUnreachable { .. }
-        )
+        match self {
+            HubError::Unreachable { .. }
+            | HubError::CdnUnreachable { .. }
+            | HubError::RateLimited { .. } => true,
+            HubError::GaveUp { last, .. } => last.is_transient(),
+            _ => false,
+        }
+    }
+
+    /// The failure in a few words (where and what), for a log line.
+    pub fn brief(&self) -> String {
+        match self {
+            HubError::Unreachable { url, reason } => format!("{url}: {reason}"),
+            HubError::CdnUnreachable { host, reason } => format!("{host}: {reason}"),
+            HubError::RateLimited { url, asked } => match asked {
+                Some(seconds) => format!("{url}: HTTP 429, wait {seconds} s"),
+                None => format!("{url}: HTTP 429"),
+            },
+            other => other.to_string(),
+        }
     }
 }
 
@@ -92,6 +151,25 @@ impl fmt::Display for HubError {
                  `obsidian-tc model pull` on a connected machine and copy its Hugging Face \
                  cache; the download is retried later and resumes where it stopped"
             ),
+            HubError::RateLimited { url, asked } => {
+                write!(f, "the hub answered HTTP 429 (too many requests) for {url}")?;
+                if let Some(seconds) = asked {
+                    write!(f, " and asked to wait {seconds} s")?;
+                }
+                f.write_str(
+                    ": try again later (HF_TOKEN, a hub account's token, raises the limit), \
+                     or fetch the model ahead of time with `obsidian-tc model pull`",
+                )
+            }
+            HubError::GaveUp {
+                waited,
+                budget,
+                last,
+            } => write!(
+                f,
+                "gave up after waiting {waited} s (a download waits out failures for \
+                 {budget} s at most, {WAIT_VAR}): {last}"
+            ),
             HubError::Refused { url, status } => write!(
                 f,
                 "the hub answered HTTP {status} for {url}: check embeddings.model, \
@@ -106,6 +184,28 @@ impl fmt::Display for HubError {
                 "the downloaded {path} has SHA-256 {actual}, not the pinned {expected}: it was \
                  refused and deleted, and no model was loaded; check HF_ENDPOINT (a mirror \
                  serving other content) or the digest in embeddings.files"
+            ),
+            HubError::Announced {
+                path,
+                header,
+                pinned,
+                announced,
+            } => write!(
+                f,
+                "the hub announces {path} with {header} {announced}, not the pinned \
+                 {pinned}: it was not downloaded; check HF_ENDPOINT (a mirror serving other \
+                 content), embeddings.revision and embeddings.files"
+            ),
+            HubError::Length {
+                path,
+                host,
+                announced,
+                received,
+            } => write!(
+                f,
+                "{host} sent {received} bytes of {path} where the hub announced {announced} \
+                 (X-Linked-Size): what arrived was deleted; a proxy or storage host altered \
+                 the transfer, try again later or set HF_ENDPOINT to a mirror"
             ),
             HubError::BadAnswer { message } => write!(
                 f,

@@ -7,42 +7,35 @@
 //! snapshot never shows a partial or corrupt file; a file with another digest is deleted and
 //! refused. One process downloads a file at a time (a file lock beside the cache's own locks).
 //!
-//! Redirects are followed by hand: the hub answers a large (LFS) file with a redirect to a
-//! storage host (a CDN) and puts its digest and commit on the redirect only, and `HF_TOKEN`
-//! goes to the hub's own host, never to another.
+//! Failures that pass (an outage, 5xx, HTTP 429) are waited out for the budget of
+//! [`HubAccess::wait`] ([`crate::embed::hub::wait`]); redirects are followed by hand
+//! ([`crate::embed::hub::hops`]), the token sent to the hub only. A file whose blob the
+//! cache already holds (under another snapshot) is linked, not downloaded again.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use reqwest::blocking::{Client, Response};
-use reqwest::header::{AUTHORIZATION, ETAG, LOCATION, RANGE};
-use reqwest::{StatusCode, Url};
+use reqwest::StatusCode;
+use reqwest::blocking::Response;
 
+use crate::embed::hub::access::HubAccess;
 use crate::embed::hub::cache::{
-    Check, Env, RepoCache, file_matches, hub_roots, is_repo_path, no_root_reason, sha256_of_file,
-    verified_snapshot,
+    Check, Env, RepoCache, content_matches, file_matches, hub_roots, is_repo_path, no_root_reason,
+    sha256_of_file, verified_snapshot,
 };
 use crate::embed::hub::error::HubError;
-use crate::embed::hub::spec::{HubFile, ModelSpec, is_commit};
-use crate::errors::chain::error_chain;
+use crate::embed::hub::hops::{Arrived, Failure, Hop, Hub, header};
+use crate::embed::hub::spec::{HubFile, ModelSpec, is_commit, is_weights};
+use crate::embed::hub::wait::Patience;
 
 /// The hub used when `HF_ENDPOINT` is not set.
 pub const DEFAULT_ENDPOINT: &str = "https://huggingface.co";
 
-/// Attempts per file before giving up on a passing failure.
-const ATTEMPTS: u32 = 4;
-
-/// The wait after the first failed attempt; it doubles after each next one.
-const BACKOFF: Duration = Duration::from_millis(500);
-
 /// The longest wait for a connection, or for the next bytes of an answer.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(15);
 const READ_TIMEOUT: Duration = Duration::from_secs(60);
-
-/// The most redirects followed for one file.
-const MAX_HOPS: u32 = 5;
 
 /// How many bytes are read at a time.
 const BLOCK: usize = 256 * 1024;
@@ -95,23 +88,22 @@ pub struct Transfer {
 
 /// The snapshot folder holding every file of `spec` with its pinned digest: one already in a
 /// cache root, else one downloaded into the first root, reporting `progress` as bytes
-/// arrive; `HF_TOKEN`, when set, authorizes the requests to the hub. Blocking (call it from a
-/// thread of its own, never from async code).
+/// arrive, with the token and wait budget the environment gives ([`HubAccess::from_env`]).
+/// Blocking (call it from a thread of its own, never from async code).
 pub fn fetch_model(
     spec: &ModelSpec,
     settings: &HubSettings,
     progress: &mut dyn FnMut(Transfer),
 ) -> Result<PathBuf, HubError> {
-    let token = std::env::var("HF_TOKEN").ok();
-    fetch_model_as(spec, settings, token.as_deref(), progress)
+    let access = HubAccess::from_env(&|name| std::env::var(name).ok());
+    fetch_model_as(spec, settings, &access, progress)
 }
 
-/// [`fetch_model`] with the hub token `token` (sent as `Authorization: Bearer` to the hub's
-/// host only).
+/// [`fetch_model`] with the token and wait budget of `access`.
 pub fn fetch_model_as(
     spec: &ModelSpec,
     settings: &HubSettings,
-    token: Option<&str>,
+    access: &HubAccess,
     progress: &mut dyn FnMut(Transfer),
 ) -> Result<PathBuf, HubError> {
     if let Some(bad) = spec.files.iter().find(|file| !is_repo_path(&file.path)) {
@@ -130,29 +122,16 @@ pub fn fetch_model_as(
         reason: no_root_reason(),
     })?;
     let repo = RepoCache::new(root, &spec.repo);
-    let client = crate::http_client::blocking_builder()
-        .connect_timeout(CONNECT_TIMEOUT)
-        .timeout(READ_TIMEOUT)
-        .user_agent(concat!("obsidian-tc/", env!("CARGO_PKG_VERSION")))
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .map_err(|e| HubError::BadAnswer {
-            message: format!("cannot create the HTTP client: {e}"),
-        })?;
     let mut fetch = Fetch {
-        client,
+        hub: Hub::new(access.token.as_deref(), CONNECT_TIMEOUT, READ_TIMEOUT)?,
         settings,
-        token: token
-            .map(str::trim)
-            .filter(|t| !t.is_empty())
-            .map(|t| format!("Bearer {t}")),
+        wait: access.wait,
         spec,
+        commit: repo.commit_of(&spec.revision),
         repo,
-        commit: None,
         done: 0,
         total: spec.total_size(),
     };
-    fetch.commit = fetch.repo.commit_of(&spec.revision);
     for file in &spec.files {
         fetch.file(file, progress)?;
     }
@@ -168,50 +147,39 @@ pub fn fetch_model_as(
     Ok(fetch.repo.snapshot(&commit))
 }
 
-/// Whether the hub answers for `spec`'s first file (one byte of it, within `timeout`):
-/// what `doctor` asks before promising a download. Blocking.
-pub fn probe(spec: &ModelSpec, settings: &HubSettings, timeout: Duration) -> Result<(), HubError> {
+/// Whether the hub serves `spec`'s weights (its largest file, where a firewall may stop the
+/// download): one byte of them, through the redirects as a download follows them (the
+/// token of `access` to the hub only), each step within `timeout`, without waiting out a
+/// failure. What `doctor` asks before promising a download. Blocking.
+pub fn probe(
+    spec: &ModelSpec,
+    settings: &HubSettings,
+    access: &HubAccess,
+    timeout: Duration,
+) -> Result<(), HubError> {
     if settings.offline {
         return Err(HubError::Offline);
     }
     let path = spec
         .files
-        .first()
+        .iter()
+        .find(|file| is_weights(&file.path))
+        .or(spec.files.first())
         .map_or("config.json", |file| file.path.as_str());
     let url = settings.url(&spec.repo, &spec.revision, path);
-    let unreachable = |reason: String| HubError::Unreachable {
-        url: url.clone(),
-        reason,
-    };
-    let client = crate::http_client::blocking_builder()
-        .connect_timeout(timeout)
-        .timeout(timeout)
-        .build()
-        .map_err(|e| unreachable(e.to_string()))?;
-    let response = client
-        .get(&url)
-        .header(RANGE, "bytes=0-0")
-        .send()
-        .map_err(|e| unreachable(error_chain(&e)))?;
-    let status = response.status();
-    if status.is_success() {
-        Ok(())
-    } else if status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error() {
-        Err(unreachable(format!("HTTP {}", status.as_u16())))
-    } else {
-        Err(HubError::Refused {
-            url,
-            status: status.as_u16(),
-        })
+    let hub = Hub::new(access.token.as_deref(), timeout, timeout)?;
+    match hub.follow(&url, Some("bytes=0-0"), &mut |_| Ok(false)) {
+        Ok(_) => Ok(()),
+        Err(Failure::Transient(error, _) | Failure::Fatal(error)) => Err(error),
     }
 }
 
 /// One model's download.
 struct Fetch<'a> {
-    client: Client,
+    hub: Hub,
     settings: &'a HubSettings,
-    /// The `Authorization` value for the hub, from the token.
-    token: Option<String>,
+    /// How long failures are waited out.
+    wait: Duration,
     spec: &'a ModelSpec,
     repo: RepoCache,
     /// The commit the files belong to, once known.
@@ -221,19 +189,12 @@ struct Fetch<'a> {
     total: Option<u64>,
 }
 
-/// What the hub's own answers (not a CDN's) said of one file.
-#[derive(Default)]
-struct Arrived {
-    etag: Option<String>,
-    commit: Option<String>,
-}
-
-/// Why one attempt failed.
-enum Failure {
-    /// Worth another attempt (resuming); the error if none is left.
-    Transient(HubError),
-    /// Final.
-    Fatal(HubError),
+/// What one attempt brought.
+enum Got {
+    /// The file, in the partial download.
+    Download(Arrived),
+    /// Nothing: the cache holds its blob already.
+    Cached(Arrived),
 }
 
 impl Fetch<'_> {
@@ -253,67 +214,73 @@ impl Fetch<'_> {
             .settings
             .url(&self.spec.repo, &self.spec.revision, &file.path);
         let partial = self.repo.blob(&format!("{}.incomplete", file.sha256));
-        let mut attempt = 0;
-        let arrived = loop {
+        let mut patience = Patience::new(self.wait);
+        let got = loop {
+            let before = length_of(&partial);
             match self.attempt(&url, file, &partial, progress) {
                 Ok(got) => break got,
                 Err(Failure::Fatal(error)) => return Err(error),
-                Err(Failure::Transient(error)) if attempt + 1 >= ATTEMPTS => return Err(error),
-                Err(Failure::Transient(_)) => {
-                    std::thread::sleep(BACKOFF.saturating_mul(1 << attempt));
-                    attempt += 1;
+                Err(Failure::Transient(error, asked)) => {
+                    if length_of(&partial) > before {
+                        patience.progressed();
+                    }
+                    patience.wait(error, asked)?;
                 }
             }
         };
-        self.accept(file, &partial, arrived)?;
+        match got {
+            Got::Download(arrived) => self.accept(file, &partial, arrived)?,
+            Got::Cached(arrived) => {
+                let _ = std::fs::remove_file(&partial);
+                self.place(file, None, &arrived)?;
+            }
+        }
         self.done += file.size.unwrap_or(0);
         progress(self.transfer(0));
         Ok(())
     }
 
     /// One GET of `url` (following its redirects) into `partial`, from where an earlier
-    /// transfer stopped.
+    /// transfer stopped; nothing more than the hub's answer when the cache holds the blob
+    /// it names.
     fn attempt(
         &self,
         url: &str,
         file: &HubFile,
         partial: &Path,
         progress: &mut dyn FnMut(Transfer),
-    ) -> Result<Arrived, Failure> {
-        let mut offset = std::fs::metadata(partial).map_or(0, |m| m.len());
+    ) -> Result<Got, Failure> {
+        let mut offset = length_of(partial);
         if file.size.is_some_and(|size| offset > size) {
             offset = 0;
         }
-        let (response, arrived) = self.follow(url, offset)?;
-        let unreachable = |reason: String| {
-            Failure::Transient(HubError::Unreachable {
-                url: url.to_owned(),
-                reason,
-            })
+        let range = (offset > 0).then(|| format!("bytes={offset}-"));
+        let hop = self.hub.follow(url, range.as_deref(), &mut |arrived| {
+            self.cached(file, arrived)
+        })?;
+        let (response, arrived) = match hop {
+            Hop::Known(arrived) => return Ok(Got::Cached(arrived)),
+            Hop::Answer(response, arrived) => (response, arrived),
         };
-        let status = response.status();
-        let append = match status {
+        let append = match response.status() {
             StatusCode::PARTIAL_CONTENT if resumes_at(&response, offset) => true,
             StatusCode::PARTIAL_CONTENT => {
                 // Not the range asked for: start over.
                 let _ = std::fs::remove_file(partial);
-                return Err(unreachable(format!(
-                    "it answered another range than bytes={offset}-"
-                )));
+                let reason = format!("it answered another range than bytes={offset}-");
+                return Err(Failure::Transient(arrived.failed(reason), None));
             }
-            StatusCode::OK => false,
-            StatusCode::RANGE_NOT_SATISFIABLE if offset > 0 => return Ok(arrived),
-            status if status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error() => {
-                return Err(unreachable(format!("HTTP {}", status.as_u16())));
-            }
-            status => {
+            StatusCode::RANGE_NOT_SATISFIABLE if offset > 0 => return Ok(Got::Download(arrived)),
+            StatusCode::RANGE_NOT_SATISFIABLE => {
                 return Err(Failure::Fatal(HubError::Refused {
                     url: response.url().to_string(),
-                    status: status.as_u16(),
+                    status: StatusCode::RANGE_NOT_SATISFIABLE.as_u16(),
                 }));
             }
+            _ => false,
         };
         let start = if append { offset } else { 0 };
+        let expected = arrived.size.or(file.size);
         let mut out = OpenOptions::new()
             .create(true)
             .write(true)
@@ -321,99 +288,109 @@ impl Fetch<'_> {
             .truncate(!append)
             .open(partial)
             .map_err(|e| Failure::Fatal(cache_error(partial, &e)))?;
-        copy_body(response, &mut out, start, url, &mut |bytes| {
-            progress(self.transfer(bytes));
-        })?;
+        copy_body(
+            response,
+            &mut out,
+            start,
+            expected,
+            &arrived,
+            &mut |bytes| {
+                progress(self.transfer(bytes));
+            },
+        )?;
         out.sync_all()
             .map_err(|e| Failure::Fatal(cache_error(partial, &e)))?;
-        let length = std::fs::metadata(partial).map_or(0, |m| m.len());
-        match file.size {
-            Some(size) if length < size => Err(unreachable(format!(
-                "the transfer ended after {length} of {size} bytes"
-            ))),
-            _ => Ok(arrived),
+        let length = length_of(partial);
+        match expected {
+            Some(size) if length < size => Err(Failure::Transient(
+                arrived.failed(format!("the transfer ended after {length} of {size} bytes")),
+                None,
+            )),
+            _ => Ok(Got::Download(arrived)),
         }
     }
 
-    /// The answer to a GET of `url` from `offset` after its redirects, and what the hub's
-    /// own answers said (a CDN's `ETag` is not the file's). The token goes to the hub's host
-    /// only; a host other than the hub's that cannot be reached is named in the error.
-    fn follow(&self, url: &str, offset: u64) -> Result<(Response, Arrived), Failure> {
-        let bad = |message: String| Failure::Fatal(HubError::BadAnswer { message });
-        let hub = Url::parse(url).map_err(|e| bad(format!("{url}: {e}")))?;
-        let mut current = hub.clone();
-        let mut arrived = Arrived::default();
-        for _ in 0..=MAX_HOPS {
-            let own = current.origin() == hub.origin();
-            let mut request = self.client.get(current.clone());
-            if offset > 0 {
-                request = request.header(RANGE, format!("bytes={offset}-"));
-            }
-            if let Some(token) = self.token.as_deref().filter(|_| own) {
-                request = request.header(AUTHORIZATION, token);
-            }
-            let response = request.send().map_err(|e| {
-                Failure::Transient(if own {
-                    HubError::Unreachable {
-                        url: current.to_string(),
-                        reason: error_chain(&e),
-                    }
-                } else {
-                    HubError::CdnUnreachable {
-                        host: match current.port() {
-                            Some(port) => format!("{}:{port}", current.host_str().unwrap_or("")),
-                            None => current.host_str().unwrap_or_default().to_owned(),
-                        },
-                        reason: error_chain(&e),
-                    }
-                })
-            })?;
-            if own {
-                let etag =
-                    header(&response, "x-linked-etag").or_else(|| header(&response, ETAG.as_str()));
-                arrived.etag = etag.or(arrived.etag);
-                arrived.commit = arrived.commit.or(header(&response, "x-repo-commit"));
-            }
-            if !response.status().is_redirection() {
-                return Ok((response, arrived));
-            }
-            let location = response
-                .headers()
-                .get(LOCATION)
-                .and_then(|l| l.to_str().ok())
-                .ok_or_else(|| bad(format!("a redirect without a Location for {current}")))?;
-            current = current
-                .join(location)
-                .map_err(|e| bad(format!("the redirect to {location:?}: {e}")))?;
+    /// Whether the cache holds the blob the hub's answers name for `file`, with its pinned
+    /// content; refuses a file the hub announces with another digest or size than the pins.
+    fn cached(&self, file: &HubFile, arrived: &Arrived) -> Result<bool, Failure> {
+        let announced = |header, pinned: String, announced: String| {
+            Failure::Fatal(HubError::Announced {
+                path: file.path.clone(),
+                header,
+                pinned,
+                announced,
+            })
+        };
+        if let Some(etag) = arrived.etag.as_deref().filter(|_| arrived.linked)
+            && is_sha256(etag)
+            && !etag.eq_ignore_ascii_case(&file.sha256)
+        {
+            return Err(announced("X-Linked-Etag", file.sha256.clone(), etag.into()));
         }
-        Err(bad(format!("more than {MAX_HOPS} redirects for {url}")))
+        if let (Some(pinned), Some(size)) = (file.size, arrived.size)
+            && pinned != size
+        {
+            return Err(announced(
+                "X-Linked-Size",
+                pinned.to_string(),
+                size.to_string(),
+            ));
+        }
+        let name = blob_name(arrived.etag.as_deref(), &file.sha256);
+        Ok(content_matches(&self.repo.blob(&name), file, Check::Full))
     }
 
     /// Checks the finished `partial` against `file` and moves it into the cache, or deletes it.
     fn accept(&mut self, file: &HubFile, partial: &Path, arrived: Arrived) -> Result<(), HubError> {
+        let refuse = |error: HubError| {
+            let _ = std::fs::remove_file(partial);
+            Err(error)
+        };
+        let received = length_of(partial);
+        if let Some(announced) = arrived.size
+            && received != announced
+        {
+            return refuse(HubError::Length {
+                path: file.path.clone(),
+                host: arrived.host.clone(),
+                announced,
+                received,
+            });
+        }
         let actual = sha256_of_file(partial).map_err(|e| cache_error(partial, &e))?;
         if !actual.eq_ignore_ascii_case(&file.sha256) {
-            let _ = std::fs::remove_file(partial);
-            return Err(HubError::Checksum {
+            return refuse(HubError::Checksum {
                 path: file.path.clone(),
                 expected: file.sha256.clone(),
                 actual,
             });
         }
+        self.place(file, Some(partial), &arrived)
+    }
+
+    /// Links `file`'s blob (moved there from `partial` first, when given) into the snapshot
+    /// of the commit the hub named.
+    fn place(
+        &mut self,
+        file: &HubFile,
+        partial: Option<&Path>,
+        arrived: &Arrived,
+    ) -> Result<(), HubError> {
         if self.commit.is_none() {
-            self.commit = Some(arrived.commit.filter(|c| is_commit(c)).ok_or_else(|| {
-                HubError::BadAnswer {
-                    message: format!(
-                        "no commit (X-Repo-Commit) came with revision {}",
-                        self.spec.revision
-                    ),
-                }
+            let named = arrived.commit.clone().filter(|c| is_commit(c));
+            self.commit = Some(named.ok_or_else(|| HubError::BadAnswer {
+                message: format!(
+                    "no commit (X-Repo-Commit) came with revision {}",
+                    self.spec.revision
+                ),
             })?);
         }
         let commit = self.commit.clone().unwrap_or_default();
         let name = blob_name(arrived.etag.as_deref(), &file.sha256);
-        let blob = self.repo.blob(&name);
-        std::fs::rename(partial, &blob).map_err(|e| cache_error(&blob, &e))?;
+        if let Some(partial) = partial {
+            let blob = self.repo.blob(&name);
+            std::fs::rename(partial, &blob).map_err(|e| cache_error(&blob, &e))?;
+        }
         self.repo
             .link(&commit, &file.path, &name)
             .map_err(|e| cache_error(&self.repo.snapshot(&commit), &e))?;
@@ -439,28 +416,27 @@ impl Fetch<'_> {
     }
 }
 
-/// Writes the body of `url` to `out`, `start` bytes being there already, reporting the file's
-/// length.
+/// Writes the body of `response` to `out`, which holds `start` bytes already, reporting the
+/// file's length; stops once past `limit`. A failure is `arrived`'s host's.
 fn copy_body(
     mut response: Response,
     out: &mut File,
     start: u64,
-    url: &str,
+    limit: Option<u64>,
+    arrived: &Arrived,
     progress: &mut dyn FnMut(u64),
 ) -> Result<(), Failure> {
     let mut buffer = vec![0u8; BLOCK];
     let mut length = start;
-    loop {
+    while limit.is_none_or(|limit| length <= limit) {
         let read = match response.read(&mut buffer) {
             Ok(0) => return Ok(()),
             Ok(read) => read,
             Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
             Err(error) => {
                 let _ = out.flush();
-                return Err(Failure::Transient(HubError::Unreachable {
-                    url: url.to_owned(),
-                    reason: format!("the transfer broke off after {length} bytes: {error}"),
-                }));
+                let reason = format!("the transfer broke off after {length} bytes: {error}");
+                return Err(Failure::Transient(arrived.failed(reason), None));
             }
         };
         out.write_all(&buffer[..read]).map_err(|e| {
@@ -472,6 +448,12 @@ fn copy_body(
         length += read as u64;
         progress(length);
     }
+    Ok(())
+}
+
+/// The length of the file at `path` (0 when there is none).
+fn length_of(path: &Path) -> u64 {
+    std::fs::metadata(path).map_or(0, |m| m.len())
 }
 
 /// Whether a 206 answer starts where the partial file ends.
@@ -480,11 +462,9 @@ fn resumes_at(response: &Response, offset: u64) -> bool {
         .is_some_and(|range| range.starts_with(&format!("bytes {offset}-")))
 }
 
-/// A header's value, without the quotes and weak marker of an etag.
-fn header(response: &Response, name: &str) -> Option<String> {
-    let value = response.headers().get(name)?.to_str().ok()?;
-    let value = value.trim().trim_start_matches("W/").trim_matches('"');
-    Some(value.to_owned()).filter(|v| !v.is_empty())
+/// Whether `text` is a SHA-256 in hex.
+fn is_sha256(text: &str) -> bool {
+    text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 /// The blob's name: the hub's etag when it is a content hash (a git blob id for small files,

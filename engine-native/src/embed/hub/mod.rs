@@ -6,7 +6,11 @@
 //! - [`spec`]: which files of which commit make a model, each pinned by its SHA-256; the
 //!   pins of the models obsidian-tc knows, per engine.
 //! - [`cache`]: the cache folders, finding a snapshot whose files match their pins.
-//! - [`fetch`]: the download: resumable, checked, atomic.
+//! - [`fetch`]: the download: resumable, checked, atomic, a blob in the cache reused.
+//! - [`hops`]: one GET through the hub's redirects, the token to the hub only.
+//! - [`access`]: the token (`HF_TOKEN` or the login file) and how long failures are
+//!   waited out.
+//! - [`wait`]: waiting out outages and rate limits within that budget.
 //! - [`error`]: what went wrong and what to do.
 //!
 //! Written here rather than with the `hf-hub` crate: hf-hub 0.4 brings reqwest 0.12 (a second
@@ -15,11 +19,15 @@
 //! file enters the cache. What is needed here is a GET with `Range` over our reqwest, a
 //! SHA-256 (`sha2`), a rename and a symlink.
 
+pub mod access;
 pub mod cache;
 pub mod error;
 pub mod fetch;
+pub mod hops;
 pub mod spec;
+pub mod wait;
 
+pub use access::{DEFAULT_WAIT, HubAccess, WAIT_VAR};
 pub use cache::{Check, hub_roots, verified_snapshot};
 pub use error::HubError;
 pub use fetch::{DEFAULT_ENDPOINT, HubSettings, Transfer, fetch_model, fetch_model_as, probe};

@@ -8,7 +8,9 @@
 //!
 //! [`Mirror::serve_like_hub`] answers as the real hub does: large files with a `302` to a
 //! second listener (the "CDN"), the digest and commit on the redirect only; small files with
-//! a git-style `ETag`; one file through a relative `307` first.
+//! a git-style `ETag`; one file through a relative `307` first. On demand it is down for a
+//! while (connections refused), answers a file's next requests with an error status (429
+//! with `Retry-After`, 503), or its CDN is down, or sends another length than announced.
 #![allow(dead_code)]
 
 use std::collections::{HashMap, HashSet};
@@ -16,13 +18,14 @@ use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
+use std::time::{Duration, SystemTime};
 
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use obsidian_tc::embed::hub::{MINILM_MODEL, ModelSpec, WeightsFormat, pinned_spec};
+use obsidian_tc::embed::hub::{MINILM_MODEL, ModelSpec, WAIT_VAR, WeightsFormat, pinned_spec};
 
 /// Which listener a request reached.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,6 +45,8 @@ pub struct Fetched {
     pub path: String,
     /// The `Range` header, if any.
     pub range: Option<String>,
+    /// When it came.
+    pub at: SystemTime,
 }
 
 #[derive(Default)]
@@ -59,6 +64,17 @@ struct Files {
     requests: Vec<Fetched>,
     /// The real hub's ways, when set.
     like_hub: Option<LikeHub>,
+    /// Files whose next hub requests are answered with an error status instead.
+    failing: HashMap<String, Failing>,
+    /// Bytes the CDN adds to (or, negative, takes off) a file's content.
+    cdn_length: HashMap<String, i64>,
+}
+
+/// The next `times` hub requests of a file answered with `status` and `headers`.
+struct Failing {
+    times: usize,
+    status: StatusCode,
+    headers: Vec<(&'static str, String)>,
 }
 
 struct LikeHub {
@@ -105,6 +121,11 @@ impl Mirror {
 
     /// Serves the files of `spec`, read from `folder`, as `spec.repo` at `spec.revision`.
     pub fn serve_spec(spec: &ModelSpec, folder: &Path) -> Mirror {
+        Mirror::serve_spec_after(spec, folder, Duration::ZERO)
+    }
+
+    /// [`Mirror::serve_spec`], its port refusing connections for the first `down`.
+    fn serve_spec_after(spec: &ModelSpec, folder: &Path, down: Duration) -> Mirror {
         let mut files = Files {
             repo: spec.repo.clone(),
             revision: spec.revision.clone(),
@@ -117,7 +138,7 @@ impl Mirror {
         }
         let files = Arc::new(Mutex::new(files));
         Mirror {
-            addr: listen(&files, Listener::Hub),
+            addr: listen(&files, Listener::Hub, down),
             files,
         }
     }
@@ -125,8 +146,19 @@ impl Mirror {
     /// Serves the test model like the real hub: files over `lfs_over` bytes through a `302`
     /// to a CDN on another port, `relative` through a relative `307`.
     pub fn serve_like_hub(model: &Path, lfs_over: usize, relative: &str) -> Mirror {
-        let mirror = Mirror::serve(model);
-        let cdn = listen(&mirror.files, Listener::Cdn);
+        Mirror::serve_like_hub_after(model, lfs_over, relative, Duration::ZERO)
+    }
+
+    /// [`Mirror::serve_like_hub`], the hub refusing connections for the first `down` (an
+    /// outage: its port is bound, and listens from then on).
+    pub fn serve_like_hub_after(
+        model: &Path,
+        lfs_over: usize,
+        relative: &str,
+        down: Duration,
+    ) -> Mirror {
+        let mirror = Mirror::serve_spec_after(&test_spec(), model, down);
+        let cdn = listen(&mirror.files, Listener::Cdn, Duration::ZERO);
         mirror.files.lock().unwrap().like_hub = Some(LikeHub {
             lfs_over,
             cdn: format!("http://{cdn}"),
@@ -142,6 +174,70 @@ impl Mirror {
         let like = files.like_hub.as_mut().expect("a mirror like the hub");
         like.cdn = closed.clone();
         closed.trim_start_matches("http://").to_owned()
+    }
+
+    /// Redirects to a CDN where nothing listens for the next `down`, then to the CDN again;
+    /// returns the `host:port` of the one down.
+    pub fn cdn_down_for(&self, down: Duration) -> String {
+        let up = self
+            .files
+            .lock()
+            .unwrap()
+            .like_hub
+            .as_ref()
+            .expect("like the hub")
+            .cdn
+            .clone();
+        let host = self.cdn_down();
+        let files = Arc::clone(&self.files);
+        std::thread::spawn(move || {
+            std::thread::sleep(down);
+            files
+                .lock()
+                .unwrap()
+                .like_hub
+                .as_mut()
+                .expect("like the hub")
+                .cdn = up;
+        });
+        host
+    }
+
+    /// The CDN's `host:port`.
+    pub fn cdn_host(&self) -> String {
+        let files = self.files.lock().unwrap();
+        let like = files.like_hub.as_ref().expect("a mirror like the hub");
+        like.cdn.trim_start_matches("http://").to_owned()
+    }
+
+    /// Answers the next `times` hub requests for `path` with `status` and `headers`.
+    pub fn fail_next(
+        &self,
+        path: &str,
+        times: usize,
+        status: u16,
+        headers: &[(&'static str, String)],
+    ) {
+        let failing = Failing {
+            times,
+            status: StatusCode::from_u16(status).expect("a status"),
+            headers: headers.to_vec(),
+        };
+        self.files
+            .lock()
+            .unwrap()
+            .failing
+            .insert(path.to_owned(), failing);
+    }
+
+    /// Has the CDN send `path` with `bytes` more (or, negative, fewer) than its content, the
+    /// hub still announcing its real size.
+    pub fn cdn_length(&self, path: &str, bytes: i64) {
+        self.files
+            .lock()
+            .unwrap()
+            .cdn_length
+            .insert(path.to_owned(), bytes);
     }
 
     /// The value for `HF_ENDPOINT`.
@@ -179,20 +275,26 @@ impl Mirror {
 
 /// An `HF_ENDPOINT` where nothing listens: a port kept bound, never listening.
 pub fn closed_endpoint() -> String {
-    use socket2::{Domain, Socket, Type};
     // Bound but never listening: a connection is refused, and while the socket stays open (to
     // the end of the test process) no other test's server is given the port.
+    let (socket, address) = bound_port();
+    std::mem::forget(socket);
+    format!("http://{address}")
+}
+
+/// A socket bound to a free loopback port, not listening yet (connections are refused), and
+/// its address.
+fn bound_port() -> (socket2::Socket, std::net::SocketAddr) {
+    use socket2::{Domain, Socket, Type};
     let socket = Socket::new(Domain::IPV4, Type::STREAM, None).expect("a socket");
     let any_port = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
     socket.bind(&any_port.into()).expect("bind a free port");
-    let port = socket
+    let address = socket
         .local_addr()
         .ok()
         .and_then(|address| address.as_socket())
-        .map(|address| address.port())
-        .expect("its port");
-    std::mem::forget(socket);
-    format!("http://127.0.0.1:{port}")
+        .expect("its address");
+    (socket, address)
 }
 
 /// A git-blob-id-like `ETag` for `content` (40 hex digits, as the hub's for small files).
@@ -202,12 +304,27 @@ pub fn git_style_etag(content: &[u8]) -> String {
     engine_core::hash::sha256_hex(&blob)[..40].to_owned()
 }
 
-/// Starts `listener` over `files`; its address.
-fn listen(files: &Arc<Mutex<Files>>, listener: Listener) -> std::net::SocketAddr {
+/// Starts `listener` over `files` on a loopback port that refuses connections for the first
+/// `down`; its address.
+fn listen(files: &Arc<Mutex<Files>>, listener: Listener, down: Duration) -> std::net::SocketAddr {
     let app = Router::new()
         .fallback(answer)
         .with_state((Arc::clone(files), listener));
-    super::serve_on_loopback(app)
+    let (socket, addr) = bound_port();
+    std::thread::spawn(move || {
+        std::thread::sleep(down);
+        socket.listen(1024).expect("listen");
+        socket.set_nonblocking(true).expect("non-blocking");
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(socket.into()).expect("listener");
+            axum::serve(listener, app).await.expect("serve");
+        });
+    });
+    addr
 }
 
 async fn answer(
@@ -243,10 +360,21 @@ async fn answer(
             authorization: text("authorization"),
             path: path.to_owned(),
             range: range.clone(),
+            at: SystemTime::now(),
         });
         let Some(content) = files.content.get(path).cloned() else {
             return (StatusCode::NOT_FOUND, "Entry not found").into_response();
         };
+        if listener == Listener::Hub
+            && let Some(failing) = files.failing.get_mut(path).filter(|f| f.times > 0)
+        {
+            failing.times -= 1;
+            let mut response = failing.status.into_response();
+            for (name, value) in &failing.headers {
+                set(&mut response, name, value.clone());
+            }
+            return response;
+        }
         if let Some(like) = files
             .like_hub
             .as_ref()
@@ -279,6 +407,19 @@ async fn answer(
             Bytes::from(changed)
         } else {
             content
+        };
+        let content = match files
+            .cdn_length
+            .get(path)
+            .filter(|_| listener == Listener::Cdn)
+        {
+            Some(&more) if more >= 0 => {
+                let mut longer = content.to_vec();
+                longer.resize(content.len() + more as usize, b'x');
+                Bytes::from(longer)
+            }
+            Some(&fewer) => content.slice(..content.len() - fewer.unsigned_abs() as usize),
+            None => content,
         };
         (content, files.cut.remove(path), git_etag)
     };
@@ -342,10 +483,11 @@ fn body(content: Bytes, cut: Option<usize>) -> Response {
     }
 }
 
-fn set(response: &mut Response, name: &'static str, value: String) {
-    response
-        .headers_mut()
-        .insert(name, HeaderValue::from_str(&value).expect("header value"));
+fn set(response: &mut Response, name: &str, value: String) {
+    response.headers_mut().insert(
+        axum::http::HeaderName::from_bytes(name.as_bytes()).expect("header name"),
+        HeaderValue::from_str(&value).expect("header value"),
+    );
 }
 
 /// A body stream that yields its bytes, then fails (the server drops the connection).
@@ -367,8 +509,9 @@ impl futures_core::Stream for BrokenOff {
 /// The environment of a first run in the fresh home folder `home` (no model, no config):
 /// `HOME` there, `HF_ENDPOINT` at `endpoint`, the test model chosen by name
 /// (`OBSIDIAN_TC_EMBEDDINGS_MODEL`: the default, multilingual-e5-small, cannot be had here),
-/// and nothing inherited that changes where the model is looked for or whether embeddings are
-/// on (`None`: removed). The model goes to [`hub_cache`]`(home)`.
+/// nothing inherited that changes where the model is looked for, whether embeddings are on or
+/// which token is sent (`None`: removed), and failures waited out for 2 s only. The model
+/// goes to [`hub_cache`]`(home)`.
 pub fn first_run_env(home: &Path, endpoint: &str) -> Vec<(&'static str, Option<String>)> {
     vec![
         ("HOME", Some(home.display().to_string())),
@@ -376,6 +519,10 @@ pub fn first_run_env(home: &Path, endpoint: &str) -> Vec<(&'static str, Option<S
         ("HF_HOME", None),
         ("HF_HUB_CACHE", None),
         ("HF_HUB_OFFLINE", None),
+        ("HF_TOKEN", None),
+        ("HF_TOKEN_PATH", None),
+        ("HUGGING_FACE_HUB_TOKEN", None),
+        (WAIT_VAR, Some("2".to_owned())),
         ("XDG_CACHE_HOME", None),
         ("OBSIDIAN_TC_CONFIG", None),
         ("OBSIDIAN_TC_EMBEDDINGS_PROVIDER", None),
