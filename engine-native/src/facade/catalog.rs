@@ -27,6 +27,17 @@ pub fn rank_catalog<'r>(
     query: &str,
     limit: usize,
 ) -> Result<Vec<CatalogMatch<'r>>, ToolError> {
+    Ok(rank_catalog_with_coverage(tools, query, limit)?.0)
+}
+
+/// [`rank_catalog`], and the share of the query's task words that some tool's document holds
+/// (0 when it has none): how much the word ranking knows about the query. A request in
+/// another language than the descriptions' shares few or none of their words.
+pub fn rank_catalog_with_coverage<'r>(
+    tools: &[&'r Tool],
+    query: &str,
+    limit: usize,
+) -> Result<(Vec<CatalogMatch<'r>>, f64), ToolError> {
     let query = task_words(query);
     let mut index = LexicalIndex::new(AnalyzerSettings::english(), catalog_params())
         .map_err(|error| ToolError::internal(format!("the catalog index: {error}")))?;
@@ -35,7 +46,17 @@ pub fn rank_catalog<'r>(
             .upsert(tool.name(), &document(tool))
             .map_err(|error| ToolError::internal(format!("indexing {}: {error:?}", tool.name())))?;
     }
-    Ok(index
+    let terms = index.analyzer().terms(&query);
+    let known = terms
+        .iter()
+        .filter(|term| index.index().doc_freq(term) > 0)
+        .count();
+    let coverage = if terms.is_empty() {
+        0.0
+    } else {
+        known as f64 / terms.len() as f64
+    };
+    let matches = index
         .search(&query, limit)
         .into_iter()
         .filter_map(|hit| {
@@ -45,7 +66,8 @@ pub fn rank_catalog<'r>(
                 score: hit.score,
             })
         })
-        .collect())
+        .collect();
+    Ok((matches, coverage))
 }
 
 /// Words that say who asks and how the question is put, not which task: pronouns,

