@@ -2,9 +2,12 @@
 //! Cohere), batched, checked and normalised. A request that gets no answer within
 //! `embeddings.timeoutMs` is not sent again whole: its texts go in two halves (down to one
 //! text, which is retried as configured), and every later request keeps the smaller size, so
-//! a slow (CPU-bound) server still finishes instead of timing out on every batch.
+//! a slow (CPU-bound) server still finishes instead of timing out on every batch. Each split
+//! is logged with the rate the answered requests reached.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -162,6 +165,8 @@ pub struct RemoteProvider {
     fingerprint: EmbeddingFingerprint,
     /// The most texts per request: the configured batch, halved at each timeout.
     max_batch: AtomicUsize,
+    /// The texts of the answered requests and the time those requests took.
+    answered: Mutex<(usize, Duration)>,
 }
 
 impl RemoteProvider {
@@ -195,6 +200,7 @@ impl RemoteProvider {
             prompts,
             model,
             max_batch: AtomicUsize::new(batch.clamp(1, api.max_batch())),
+            answered: Mutex::new((0, Duration::ZERO)),
         };
         if dimensions.is_none() {
             let probe = provider.call(&["dimension probe"], EmbedKind::Document)?;
@@ -222,22 +228,37 @@ impl RemoteProvider {
         let body = self
             .api
             .request(&self.model, self.requested_dimensions, &inputs, kind);
+        let started = Instant::now();
         let Some(answer) = self.poster.post(&body, texts.len() > 1)? else {
             let half = texts.len() / 2;
             self.max_batch.fetch_min(half, Ordering::Relaxed);
+            let rate = self.rate().map_or_else(
+                || "no request answered yet".to_owned(),
+                |rate| format!("the answered requests reached {rate:.1} texts/s"),
+            );
             tracing::warn!(
                 provider = self.api.name(),
                 texts = texts.len(),
                 batch = half,
-                "an embedding request got no answer within embeddings.timeoutMs: its texts go {half} at a time from now on"
+                "an embedding request got no answer within embeddings.timeoutMs: its texts go {half} at a time from now on ({rate})"
             );
             let mut vectors = self.call(&texts[..half], kind)?;
             vectors.extend(self.call(&texts[half..], kind)?);
             return Ok(vectors);
         };
+        let mut answered = self.answered.lock().unwrap_or_else(PoisonError::into_inner);
+        answered.0 += texts.len();
+        answered.1 += started.elapsed();
+        drop(answered);
         self.api
             .vectors(answer, texts.len())
             .map_err(|e| EmbedError::bad_response(self.api.name(), e))
+    }
+
+    /// Texts per second over the answered requests (`None` before the first answer).
+    fn rate(&self) -> Option<f64> {
+        let (texts, took) = *self.answered.lock().unwrap_or_else(PoisonError::into_inner);
+        (texts > 0 && !took.is_zero()).then(|| texts as f64 / took.as_secs_f64())
     }
 }
 

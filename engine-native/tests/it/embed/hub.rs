@@ -10,7 +10,6 @@
 //! outages and rate limits waited out within the wait budget, and given up past it.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use obsidian_tc::config::EmbeddingsConfig;
@@ -22,6 +21,8 @@ use obsidian_tc::embed::hub::{
 use obsidian_tc::embed::local::locate;
 use obsidian_tc::embed::{EmbeddingProvider, LocalProvider};
 use tempfile::TempDir;
+
+use crate::support::logs::logged;
 
 use crate::support::hub_mirror::{
     Listener, Mirror, closed_endpoint, git_style_etag, test_model, test_spec,
@@ -392,30 +393,6 @@ fn a_cdn_that_cannot_be_reached_is_named_and_nothing_half_is_linked() {
     );
     let snapshot = repo(&settings).join("snapshots").join(test_spec().revision);
     assert!(std::fs::symlink_metadata(snapshot.join(WEIGHTS)).is_err());
-}
-
-/// A clone of the log lines written while `run` runs on this thread.
-fn logged<T>(run: impl FnOnce() -> T) -> (T, String) {
-    #[derive(Clone, Default)]
-    struct Lines(Arc<Mutex<Vec<u8>>>);
-    impl std::io::Write for Lines {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(bytes);
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let lines = Lines::default();
-    let writer = lines.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_writer(move || writer.clone())
-        .with_ansi(false)
-        .finish();
-    let out = tracing::subscriber::with_default(subscriber, run);
-    let text = String::from_utf8_lossy(&lines.0.lock().unwrap()).into_owned();
-    (out, text)
 }
 
 /// The listeners `path` was asked of, in order.

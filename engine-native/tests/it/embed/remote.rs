@@ -10,6 +10,7 @@ use obsidian_tc::errors::ErrorCode;
 use serde_json::{Value, json};
 
 use crate::support::embed::{MockApi, raw_vector};
+use crate::support::logs::logged;
 
 const DIMS: usize = 3;
 
@@ -280,9 +281,15 @@ fn a_batch_that_times_out_is_split_and_later_batches_stay_small() {
     let texts = [
         "a", "bb", "ccc", "dddd", "eeeee", "ffffff", "ggggggg", "hhhhhhhh",
     ];
-    let vectors = embedder
-        .embed(&texts, EmbedKind::Document)
-        .expect("split until the server keeps up");
+    let (vectors, log) = logged(|| embedder.embed(&texts, EmbedKind::Document));
+    let vectors = vectors.expect("split until the server keeps up");
+    // Both splits come before any answer.
+    let splits: Vec<&str> = log.lines().filter(|l| l.contains("no answer")).collect();
+    assert_eq!(splits.len(), 2, "{log}");
+    assert!(
+        splits.iter().all(|l| l.contains("no request answered yet")),
+        "{log}"
+    );
     for (text, vector) in texts.iter().zip(&vectors) {
         assert_close(vector, &unit(text));
     }
@@ -304,6 +311,19 @@ fn a_batch_that_times_out_is_split_and_later_batches_stay_small() {
         .embed(&texts[..3], EmbedKind::Document)
         .expect("embedded");
     assert_eq!(sizes(seen), [2, 1]);
+    // Slower still: 2 texts take 1.2 s, and the split reports the rate the answered requests
+    // reached (2 texts in about 0.6 s each time: at most 3.3 texts/s).
+    api.delay_per_text(Duration::from_millis(600));
+    let (vectors, log) = logged(|| embedder.embed(&texts[..2], EmbedKind::Document));
+    assert_eq!(vectors.expect("split to one text").len(), 2);
+    let rate: f64 = log
+        .split("reached ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|number| number.parse().ok())
+        .unwrap_or_else(|| panic!("no rate in {log}"));
+    assert!((1.0..=3.4).contains(&rate), "{rate} texts/s: {log}");
+    assert_eq!(embedder.max_batch(), 1);
 }
 
 #[test]

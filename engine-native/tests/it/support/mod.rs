@@ -10,6 +10,7 @@ pub mod embed;
 pub mod gates;
 pub mod hub_mirror;
 pub mod links;
+pub mod logs;
 pub mod mcp;
 pub mod store;
 pub mod vectors;
