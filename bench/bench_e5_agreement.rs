@@ -167,8 +167,9 @@ fn our_ids(model: &Path, texts: &[String]) -> Result<Vec<Vec<u32>>, String> {
         .collect()
 }
 
-/// Compares the ids of `texts` on both sides; returns how many differ, showing the first few.
-fn compare_ids(args: &Args, label: &str, texts: &[String]) -> Result<usize, String> {
+/// Compares the ids of `texts` on both sides, showing the first few that differ and how many;
+/// returns our ids.
+fn compare_ids(args: &Args, label: &str, texts: &[String]) -> Result<Vec<Vec<u32>>, String> {
     let ours = our_ids(&args.model, texts)?;
     let theirs = reference(args, json!({"task": "ids", "texts": texts}))?;
     let theirs: Vec<Vec<u32>> =
@@ -195,7 +196,7 @@ fn compare_ids(args: &Args, label: &str, texts: &[String]) -> Result<usize, Stri
         texts.len(),
         texts.len() - differ
     );
-    Ok(differ)
+    Ok(ours)
 }
 
 /// The provider of one of our engines over the stand-in.
@@ -235,9 +236,8 @@ fn run() -> Result<(), String> {
     ModelFiles::read(&args.model, "intfloat/multilingual-e5-small").map_err(|e| e.to_string())?;
     let (texts, notes) = texts(&args)?;
     let prefixed: Vec<String> = texts.iter().map(Text::prefixed).collect();
-    compare_ids(&args, "queries and graded chunks", &prefixed)?;
+    let lengths = compare_ids(&args, "queries and graded chunks", &prefixed)?;
     compare_ids(&args, "every note of the vaults", &notes)?;
-    let lengths = our_ids(&args.model, &prefixed)?;
     let short: Vec<&Text> = texts
         .iter()
         .zip(&lengths)

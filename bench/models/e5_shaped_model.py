@@ -17,8 +17,9 @@ import sys
 from pathlib import Path
 
 import torch
-from onnxruntime.quantization import QuantType, quantize_dynamic
 from transformers import BertConfig, BertModel
+
+from e5_standin import onnx_int8
 
 SHAPE = dict(vocab_size=250_037, hidden_size=384, num_hidden_layers=12, num_attention_heads=12,
              intermediate_size=1536, max_position_embeddings=512, type_vocab_size=2,
@@ -41,27 +42,7 @@ def main():
         shutil.copy(minilm / name, out / name)
     (out / "sentence_bert_config.json").write_text(
         json.dumps({"max_seq_length": 512, "do_lower_case": False}))
-    names = ["input_ids", "attention_mask", "token_type_ids"]
-    ids = torch.randint(1000, 2000, (2, 16))
-    args = (ids, torch.ones_like(ids), torch.zeros_like(ids))
-
-    class Hidden(torch.nn.Module):
-        def __init__(self, inner):
-            super().__init__()
-            self.inner = inner
-
-        def forward(self, *inputs):
-            return self.inner(**dict(zip(names, inputs))).last_hidden_state
-
-    axes = {n: {0: "batch", 1: "sequence"} for n in names + ["last_hidden_state"]}
-    f32 = out / "model_f32.onnx"
-    with torch.no_grad():
-        torch.onnx.export(Hidden(model), args, str(f32), input_names=names,
-                          output_names=["last_hidden_state"], dynamic_axes=axes,
-                          opset_version=17, dynamo=False)
-    quantize_dynamic(str(f32), str(out / "onnx" / "model_quantized.onnx"),
-                     weight_type=QuantType.QInt8)
-    f32.unlink()
+    onnx_int8(model, out / "onnx" / "model_quantized.onnx")
     size = (out / "onnx" / "model_quantized.onnx").stat().st_size
     print(f"{out}/onnx/model_quantized.onnx: {size:,} bytes")
 

@@ -207,14 +207,12 @@ def sentence_transformer_files(out, sizes):
         "pooling_mode_mean_sqrt_len_tokens": False}, indent=2))
 
 
-def onnx_int8(out, config):
-    """The f32 model exported to ONNX (last_hidden_state) and dynamically quantized to int8."""
+def onnx_int8(model, path):
+    """`model` (a transformers `BertModel`) exported to ONNX with its last hidden state as
+    output, dynamic batch and sequence axes, then dynamically quantized to int8 into `path`."""
     import torch
     from onnxruntime.quantization import QuantType, quantize_dynamic
-    from transformers import BertConfig, BertModel
 
-    model = BertModel.from_pretrained(str(out), config=BertConfig(**config),
-                                      add_pooling_layer=False).eval()
     names = ["input_ids", "attention_mask", "token_type_ids"]
 
     class Hidden(torch.nn.Module):
@@ -227,15 +225,14 @@ def onnx_int8(out, config):
 
     ids = torch.randint(5, 1000, (2, 16))
     axes = {n: {0: "batch", 1: "sequence"} for n in names + ["last_hidden_state"]}
-    (out / "onnx").mkdir()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         f32 = Path(tmp) / "model.onnx"
         with torch.no_grad():
-            torch.onnx.export(Hidden(model), (ids, torch.ones_like(ids), torch.zeros_like(ids)),
+            torch.onnx.export(Hidden(model.eval()), (ids, torch.ones_like(ids), torch.zeros_like(ids)),
                               str(f32), input_names=names, output_names=["last_hidden_state"],
                               dynamic_axes=axes, opset_version=17, dynamo=False)
-        quantize_dynamic(str(f32), str(out / "onnx" / "model_qint8_avx512_vnni.onnx"),
-                         weight_type=QuantType.QInt8)
+        quantize_dynamic(str(f32), str(path), weight_type=QuantType.QInt8)
 
 
 def main():
@@ -262,7 +259,11 @@ def main():
     tokenizer(vocab, special).save(str(args.out / "tokenizer.json"))
     sentence_transformer_files(args.out, sizes)
     if not args.no_onnx:
-        onnx_int8(args.out, config)
+        from transformers import BertConfig, BertModel
+
+        model = BertModel.from_pretrained(str(args.out), config=BertConfig(**config),
+                                          add_pooling_layer=False)
+        onnx_int8(model, args.out / "onnx" / "model_qint8_avx512_vnni.onnx")
     for file in sorted(p for p in args.out.rglob("*") if p.is_file()):
         print(f"{file}: {file.stat().st_size:,} bytes")
 
