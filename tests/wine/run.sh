@@ -14,7 +14,14 @@ set -euo pipefail
 exe="$(realpath "$1")"; shift
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+# Wine's server outlives the last program by seconds and writes the prefix's registry as it
+# exits: stopped and waited for before the folder goes, or the removal races its writes.
+cleanup() {
+  WINEPREFIX="$work/prefix" /usr/lib/wine/wineserver -k >/dev/null 2>&1 || true
+  WINEPREFIX="$work/prefix" /usr/lib/wine/wineserver -w >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
 find "$(dirname "$exe")" -maxdepth 1 -name '*.dll' -exec cp {} "$work/" \;
 x86_64-w64-mingw32-gcc -O2 -shared -o "$work/bcryptprimitives.dll" \
   "$here/bcryptprimitives.c" "$here/bcryptprimitives.def" -ladvapi32
