@@ -5,7 +5,10 @@
 //! words too: descriptions and queries are English prose, and in a catalog this small `a`,
 //! `the`, `does` or `my` would otherwise decide rankings.
 
-use engine_core::rank::{Bm25Params, Document, FieldWeights, LexicalIndex};
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Mutex};
+
+use engine_core::rank::{AnalyzedDocument, Bm25Params, Document, FieldWeights, LexicalIndex};
 use engine_core::text::{Analyzer, AnalyzerSettings};
 
 use crate::errors::ToolError;
@@ -43,7 +46,7 @@ pub fn rank_catalog_with_coverage<'r>(
         .map_err(|error| ToolError::internal(format!("the catalog index: {error}")))?;
     for tool in tools {
         index
-            .upsert(tool.name(), &document(tool))
+            .upsert_analyzed(tool.name(), &analyzed(index.analyzer(), tool))
             .map_err(|error| ToolError::internal(format!("indexing {}: {error:?}", tool.name())))?;
     }
     let terms = index.analyzer().terms(&query);
@@ -165,6 +168,34 @@ fn catalog_params() -> Bm25Params {
 /// The vault selector every vault-scoped tool takes: it says nothing about the task, and
 /// matching it would favour the tools with the fewest other words ("show all the vaults").
 const VAULT_PARAMETER: &str = "vault";
+
+/// Each tool's document as last analyzed, by tool name: analyzing (stemming every word of a
+/// description) is most of the cost of ranking the catalog, while the documents change only
+/// with the binary. The index itself is built per query from these, over the caller's own
+/// catalog, so its statistics are that catalog's. A pure memo (the same document always
+/// analyzes to the same terms), hence shared by every runtime of the process.
+static ANALYZED: LazyLock<Mutex<HashMap<&'static str, Analyzed>>> = LazyLock::new(Mutex::default);
+
+/// A document and its terms.
+type Analyzed = (Document, Arc<AnalyzedDocument>);
+
+/// `tool`'s document analyzed by `analyzer`, from [`ANALYZED`] when it holds this document.
+/// Every catalog index has the same analyzer (English), and one made by another would be
+/// refused by [`LexicalIndex::upsert_analyzed`], never used.
+fn analyzed(analyzer: &Analyzer, tool: &Tool) -> Arc<AnalyzedDocument> {
+    let document = document(tool);
+    let mut memo = ANALYZED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    match memo.get(tool.name()) {
+        Some((known, terms)) if *known == document => Arc::clone(terms),
+        _ => {
+            let terms = Arc::new(AnalyzedDocument::new(analyzer, &document));
+            memo.insert(tool.name(), (document, Arc::clone(&terms)));
+            terms
+        }
+    }
+}
 
 /// The fields a tool is found by.
 fn document(tool: &Tool) -> Document {
