@@ -15,13 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +26,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-from py_sdk import BIN, StepFailed, free_port, stop_http_server
+from py_sdk import BIN, StepFailed, serve_http, stop_http_server
 
 SECRET = "an-e2e-secret-of-at-least-32-characters"
 
@@ -61,25 +58,6 @@ def mint(root: Path, *args: str) -> str:
     return run.stdout.strip()
 
 
-def start(root: Path, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
-    """`obsidian-tc serve --http` on the config, waiting until it listens."""
-    port = free_port()
-    server = subprocess.Popen(
-        [BIN, "serve", "--http", "--port", str(port), "--config", str(root / "config.json")],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, env={**os.environ, **env})
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise StepFailed(f"obsidian-tc exited with {server.returncode} before listening")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return server, f"http://127.0.0.1:{port}/mcp"
-        except OSError:
-            time.sleep(0.025)
-    server.kill()
-    raise StepFailed(f"obsidian-tc did not listen on {port} within 10 s")
-
-
 async def answers(url: str, token: str, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
     """The structured answer of each call, made by one client holding `token`."""
     http = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
@@ -99,7 +77,7 @@ def expect(label: str, got: Any, want: Any) -> None:
 
 async def run(root: Path, default: str, second: str, env: dict[str, str]) -> None:
     """Serves with `env`; the claimless token must be bound to `default`."""
-    server, url = start(root, env)
+    server, url = serve_http(["--config", str(root / "config.json")], env)
     try:
         claimless = mint(root, "--sub", "agent", "--scope", "*")
         refused, answered, listed = await answers(url, claimless, [
