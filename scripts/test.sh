@@ -273,6 +273,7 @@ node --test tests/e2e/ tests/plugin/sidecar_server.test.mjs
 .venv/bin/python tests/e2e/py_every_tool.py
 .venv/bin/python tests/e2e/bridge_py.py
 .venv/bin/python tests/e2e/py_vault_attack.py
+.venv/bin/python tests/e2e/py_vault_binding.py
 if [ -d ../shared/vaults/obsidian-help-en ]; then
   .venv/bin/python tests/e2e/py_help_vault.py
 fi

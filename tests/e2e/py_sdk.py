@@ -56,9 +56,17 @@ def free_port() -> int:
 
 def start_http_server(vault: Path) -> tuple[subprocess.Popen[bytes], str]:
     """Starts `obsidian-tc serve --http` on `vault` and waits until it listens."""
+    return serve_http([str(vault)])
+
+
+def serve_http(args: list[str], env: dict[str, str] | None = None
+               ) -> tuple[subprocess.Popen[bytes], str]:
+    """Starts `obsidian-tc serve --http` with `args` (and `env` added to this environment)
+    and waits until it listens; returns the process and the MCP endpoint's URL."""
     port = free_port()
-    server = subprocess.Popen([BIN, "serve", "--http", "--port", str(port), str(vault)],
-                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    server = subprocess.Popen([BIN, "serve", "--http", "--port", str(port), *args],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              env={**os.environ, **(env or {})})
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         if server.poll() is not None:

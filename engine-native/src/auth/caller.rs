@@ -13,6 +13,10 @@ pub struct Caller {
     pub scopes: Vec<Scope>,
     /// The one vault this caller may use (a token's `vault` claim), or `None` for all.
     pub vault_binding: Option<String>,
+    /// Whether the caller presented a bearer JWT without a `vault` claim: dispatch then binds
+    /// it to the server's default vault, unless `auth.unboundTokensAllVaults` is on (see
+    /// `Served::binding_of`). `false` for stdio, the command line and local HTTP callers.
+    pub token_without_vault: bool,
 }
 
 impl Caller {
@@ -25,6 +29,7 @@ impl Caller {
             id: Caller::STDIO_ID.to_owned(),
             scopes: vec![Scope::everything()],
             vault_binding: None,
+            token_without_vault: false,
         }
     }
 }

@@ -43,6 +43,11 @@ pub struct AuthConfig {
     /// and named in the `WWW-Authenticate` challenge of a 401, when set.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resource_metadata: Option<ResourceMetadataConfig>,
+    /// Let a JWT without a `vault` claim use every vault, as earlier builds did. Off by
+    /// default: such a token is bound to the default vault (`defaultVault`, else the first
+    /// one), like a token whose claim names it. Turning it on makes every claimless token a
+    /// key to every vault of the server: only for a single user's own set-up.
+    pub unbound_tokens_all_vaults: bool,
 }
 
 impl Default for AuthConfig {
@@ -58,6 +63,7 @@ impl Default for AuthConfig {
             issuer: None,
             token_ttl_seconds: 86_400,
             resource_metadata: None,
+            unbound_tokens_all_vaults: false,
         }
     }
 }

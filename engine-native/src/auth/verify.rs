@@ -234,6 +234,7 @@ fn caller_of(claims: Claims) -> Result<Caller, AuthFailure> {
     Ok(Caller {
         id,
         scopes,
+        token_without_vault: claims.vault.is_none(),
         vault_binding: claims.vault,
     })
 }

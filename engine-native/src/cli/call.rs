@@ -17,6 +17,7 @@ pub fn cli_caller() -> Caller {
         id: CLI_CALLER_ID.to_owned(),
         scopes: vec![Scope::everything()],
         vault_binding: None,
+        token_without_vault: false,
     }
 }
 

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::net::IpAddr;
 
-use engine_core::acl::{AclConfig, AclConfigProblem, AclPolicy};
+use engine_core::acl::{AclConfig, AclConfigProblem, AclPolicy, CaseMode, Glob};
 
 use crate::auth::metadata::metadata_url;
 use crate::auth::{MIN_STATIC_TOKEN_CHARS, StaticToken, VerifyKeys};
@@ -34,10 +34,30 @@ pub fn semantic_problems(config: &ServerConfig) -> Vec<ConfigProblem> {
         }
     }
     check_auth(config, &mut out);
+    check_index_exclude(config, &mut out);
     check_allowed_origins(config, &mut out);
     check_companions(config, &mut out);
     out.extend(embeddings_problems(&config.embeddings));
     out
+}
+
+/// Every `index.exclude` glob compiles.
+fn check_index_exclude(config: &ServerConfig, out: &mut Vec<ConfigProblem>) {
+    for (index, glob) in config.index.exclude.iter().enumerate() {
+        if let Err(error) = Glob::compile(glob, CaseMode::Sensitive) {
+            out.push(ConfigProblem::new(
+                JsonPath::keys("index")
+                    .key("exclude")
+                    .index(index)
+                    .to_string(),
+                format!(
+                    "{glob:?} is not a glob ({}): write a vault-relative pattern such as \
+                     Archive or **/drafts",
+                    error.as_str()
+                ),
+            ));
+        }
+    }
 }
 
 /// A companion URL is `http://` on a loopback host with a port and nothing after it.

@@ -42,7 +42,7 @@ const fn var(name: &'static str, path: &'static str, kind: EnvKind) -> EnvVar {
 }
 
 /// Every variable that sets a config value.
-pub const ENV_VARS: [EnvVar; 16] = [
+pub const ENV_VARS: [EnvVar; 17] = [
     var("OBSIDIAN_TC_AUTH_MODE", "auth.mode", EnvKind::Text),
     var("OBSIDIAN_TC_JWT_SECRET", "auth.jwtSecret", EnvKind::Text),
     var("OBSIDIAN_TC_HTTP_TOKEN", "auth.token", EnvKind::Text),
@@ -99,6 +99,7 @@ pub const ENV_VARS: [EnvVar; 16] = [
         "observability.metrics.enabled",
         EnvKind::Bool,
     ),
+    var("OBSIDIAN_TC_DEFAULT_VAULT", "defaultVault", EnvKind::Text),
 ];
 
 impl EnvVar {

@@ -17,8 +17,15 @@ use crate::config::traces::TracesConfig;
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 #[schemars(title = "obsidian-tc server configuration")]
 pub struct ServerConfig {
-    /// The vaults this server serves; the first one is the default vault.
+    /// The vaults this server serves; the first one is the default vault unless
+    /// `defaultVault` names another.
     pub vaults: Vec<VaultConfig>,
+    /// The id of the default vault: the vault of a call that names none, and the one a JWT
+    /// without a `vault` claim is bound to. Better set through `OBSIDIAN_TC_DEFAULT_VAULT`.
+    /// An id that names no configured vault is ignored (with a warning): the first vault is
+    /// the default then.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_vault: Option<String>,
     /// The folder ACL of every vault that has no `acl` of its own (omitted: no ACL).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<AclConfigSchema>")]
@@ -75,6 +82,7 @@ impl Default for ServerConfig {
     fn default() -> ServerConfig {
         ServerConfig {
             vaults: Vec::new(),
+            default_vault: None,
             acl: None,
             auth: AuthConfig::default(),
             transports: TransportsConfig::default(),
@@ -128,5 +136,14 @@ impl ServerConfig {
     /// The ACL that applies to `vault`: its own, else the root one.
     pub fn acl_for<'a>(&'a self, vault: &'a VaultConfig) -> Option<&'a AclConfig> {
         vault.acl.as_ref().or(self.acl.as_ref())
+    }
+
+    /// The default vault: the one `defaultVault` names when it names a configured vault,
+    /// else the first (`None` without vaults).
+    pub fn default_vault(&self) -> Option<&VaultConfig> {
+        self.default_vault
+            .as_deref()
+            .and_then(|id| self.vaults.iter().find(|vault| vault.id == id))
+            .or_else(|| self.vaults.first())
     }
 }

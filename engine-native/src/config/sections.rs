@@ -98,8 +98,8 @@ impl Default for MaintenanceConfig {
     }
 }
 
-/// Keeping the search index fresh while serving (`index`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+/// Keeping the search index fresh while serving, and which files it leaves out (`index`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct IndexConfig {
     /// Scan every vault into the search index when the server starts (in the background:
@@ -107,6 +107,17 @@ pub struct IndexConfig {
     pub scan_on_start: bool,
     /// Watch each vault folder and re-index notes changed behind the server's back.
     pub watch: bool,
+    /// Honour Obsidian's "Excluded files" (Settings > Files and links, `userIgnoreFilters` in
+    /// `.obsidian/app.json`): the files it excludes are left out of search, listings, tags,
+    /// tasks, graph and link results and counts, as Obsidian leaves them out of its search
+    /// and graph. A path named directly is still read. Changes to the setting apply to the
+    /// next call.
+    pub obsidian_excluded_files: bool,
+    /// Globs (the ACL's glob syntax, vault-relative) of more files to leave out the same way:
+    /// a glob matching a folder leaves out everything in it (`Archive`, `**/drafts`,
+    /// `**/*.tmp.md`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub exclude: Vec<String>,
 }
 
 impl Default for IndexConfig {
@@ -114,6 +125,8 @@ impl Default for IndexConfig {
         IndexConfig {
             scan_on_start: true,
             watch: true,
+            obsidian_excluded_files: true,
+            exclude: Vec::new(),
         }
     }
 }

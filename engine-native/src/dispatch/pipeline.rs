@@ -434,7 +434,8 @@ impl Dispatcher {
 }
 
 /// Gate 5: the named vault (a bound caller may name only its own), else the caller's
-/// bound vault, else the first configured one.
+/// bound vault, else the default vault. A JWT without a `vault` claim is bound to the
+/// default vault ([`Served::binding_of`]).
 fn bind_vault<'s>(
     served: &'s Served,
     caller: &Caller,
@@ -446,7 +447,7 @@ fn bind_vault<'s>(
     } else {
         None
     };
-    let bound = caller.vault_binding.as_deref();
+    let bound = served.binding_of(caller);
     let id = match (named, bound) {
         (Some(named), Some(bound)) if named != bound => {
             return Err(ToolError::forbidden_vault(bound, named));
@@ -454,8 +455,7 @@ fn bind_vault<'s>(
         (Some(id), _) | (None, Some(id)) => id,
         (None, None) => {
             return served
-                .vaults()
-                .first()
+                .default_vault()
                 .ok_or_else(|| ToolError::internal("no vault is configured"));
         }
     };

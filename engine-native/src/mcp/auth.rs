@@ -168,6 +168,7 @@ fn local_caller(id: &str) -> Caller {
         id: id.to_owned(),
         scopes: vec![Scope::everything()],
         vault_binding: None,
+        token_without_vault: false,
     }
 }
 

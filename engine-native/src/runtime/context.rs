@@ -1,7 +1,8 @@
 //! [`ToolContext`]: what a handler may use: its vault, the store, the caller, the call's
 //! args hash, the clock, and conditional confirmation.
 
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
+use std::sync::Arc;
 
 use engine_core::acl::AclOp;
 use serde_json::Value;
@@ -16,7 +17,7 @@ use crate::runtime::served::{Served, VaultEntry};
 use crate::runtime::state::Runtime;
 use crate::runtime::tool::Tool;
 use crate::store::Store;
-use crate::vault::Vault;
+use crate::vault::{Exclusions, Vault};
 
 /// The context of one tool call, built by dispatch after vault binding.
 pub struct ToolContext<'d> {
@@ -29,6 +30,7 @@ pub struct ToolContext<'d> {
     approval: RefCell<Option<Approval>>,
     effect_started: Cell<bool>,
     progress: Option<&'d dyn Progress>,
+    exclusions: OnceCell<Arc<Exclusions>>,
 }
 
 impl<'d> ToolContext<'d> {
@@ -51,6 +53,7 @@ impl<'d> ToolContext<'d> {
             approval: RefCell::new(approval),
             effect_started: Cell::new(false),
             progress: None,
+            exclusions: OnceCell::new(),
         }
     }
 
@@ -111,15 +114,33 @@ impl<'d> ToolContext<'d> {
         self.vault.check_path(path, op, &self.caller.scopes)
     }
 
-    /// Whether this caller may perform `op` on `path` (to filter listings without errors).
+    /// Whether this caller may perform `op` on `path` (a decision without an error: a link
+    /// target, a note a change touches; listings and results use [`ToolContext::may_list`]).
     pub fn may(&self, path: &str, op: AclOp) -> bool {
         self.check_path(path, op).is_ok()
     }
 
-    /// The key naming which notes this caller may read in the bound vault (see
-    /// [`VaultEntry::read_view_key`]).
+    /// Whether `path` may appear in a listing, a search result, a count or any other ranked
+    /// or listed result: the caller may read it and it is not an excluded file (Obsidian's
+    /// "Excluded files", `index.exclude`). A path named directly is decided by the ACL alone.
+    pub fn may_list(&self, path: &str) -> bool {
+        let exclusions = self.exclusions();
+        (exclusions.is_empty() || !exclusions.is_excluded(path)) && self.may(path, AclOp::Read)
+    }
+
+    /// The bound vault's excluded files, read once per call.
+    pub fn exclusions(&self) -> Arc<Exclusions> {
+        Arc::clone(self.exclusions.get_or_init(|| self.vault.exclusions()))
+    }
+
+    /// The key naming which notes this caller may list in the bound vault (see
+    /// [`VaultEntry::read_view_key`]), the excluded files included in it.
     pub fn read_view_key(&self) -> String {
-        self.vault.read_view_key(&self.caller.scopes)
+        format!(
+            "{}\nexcluded:{}",
+            self.vault.read_view_key(&self.caller.scopes),
+            self.exclusions().fingerprint()
+        )
     }
 
     /// The tool being called.

@@ -233,7 +233,7 @@ fn add_meta_properties(def: &mut ToolDef) -> Result<(), RegistryError> {
             VAULT_ARG.to_owned(),
             json!({
                 "type": "string",
-                "description": "The vault id; default: the caller's vault, else the first configured vault.",
+                "description": "The vault id; default: the caller's vault, else the default vault.",
                 "minLength": 1,
                 "maxLength": 64
             }),

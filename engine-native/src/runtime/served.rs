@@ -5,14 +5,14 @@
 use std::fmt;
 use std::sync::Arc;
 
-use engine_core::acl::{AclConfig, AclConfigError, AclOp, AclPolicy, CaseMode};
+use engine_core::acl::{AclConfig, AclConfigError, AclOp, AclPolicy, CaseMode, Glob};
 
 use crate::auth::Caller;
 use crate::config::{LoadedConfig, ServerConfig, VaultConfig};
 use crate::errors::ToolError;
 use crate::runtime::registry::{Registry, RegistryError};
 use crate::store::StoreError;
-use crate::vault::{Vault, VaultError, VaultOptions};
+use crate::vault::{ExclusionCache, Exclusions, Vault, VaultError, VaultOptions};
 use crate::vault_cache::VaultCacheError;
 
 /// The glob case mode of ACLs on this platform: case-insensitive where the usual filesystem
@@ -39,6 +39,9 @@ pub struct VaultEntry {
     /// The ACL as configured (JSON), which with a caller's scopes names what the caller may
     /// read: the key of its kept search statistics (see [`VaultEntry::read_view_key`]).
     acl_source: String,
+    /// The files left out of listings and search (Obsidian's "Excluded files",
+    /// `index.exclude`), read again as they change.
+    exclusions: ExclusionCache,
 }
 
 impl VaultEntry {
@@ -48,6 +51,12 @@ impl VaultEntry {
     pub fn read_view_key(&self, granted: &[engine_core::acl::Scope]) -> String {
         let scopes: Vec<String> = granted.iter().map(ToString::to_string).collect();
         format!("{}\n{}", self.acl_source, scopes.join(" "))
+    }
+
+    /// The files this vault's listings, search results and counts leave out now (see
+    /// [`ExclusionCache::current`]).
+    pub fn exclusions(&self) -> Arc<Exclusions> {
+        self.exclusions.current(&self.vault)
     }
 
     /// The folder ACL on one path: `Ok` when `granted` may perform `op` on `path`, else
@@ -121,6 +130,15 @@ impl Served {
     /// What `config` describes with the tools of `registry`, its vaults opened.
     pub(crate) fn open(config: LoadedConfig, registry: Registry) -> Result<Served, StartError> {
         let vaults = open_vaults(&config.config)?;
+        if let Some(named) = config.config.default_vault.as_deref()
+            && !config.config.vaults.iter().any(|vault| vault.id == named)
+        {
+            tracing::warn!(
+                default_vault = named,
+                "defaultVault (OBSIDIAN_TC_DEFAULT_VAULT) names no configured vault; the first \
+                 vault is the default"
+            );
+        }
         Ok(Served {
             config: Arc::new(config),
             registry: Arc::new(registry),
@@ -138,19 +156,34 @@ impl Served {
         &self.registry
     }
 
-    /// The served vaults, in config order (the first is the default).
+    /// The served vaults, in config order.
     pub fn vaults(&self) -> &[VaultEntry] {
         &self.vaults
     }
 
+    /// The one vault `caller` is bound to, or `None` when it may use every vault: a token's
+    /// `vault` claim; for a JWT without one, the default vault (unless
+    /// `auth.unboundTokensAllVaults`); nothing for stdio, the command line and local HTTP
+    /// callers.
+    pub fn binding_of<'a>(&'a self, caller: &'a Caller) -> Option<&'a str> {
+        match caller.vault_binding.as_deref() {
+            Some(bound) => Some(bound),
+            None if caller.token_without_vault
+                && !self.config.config.auth.unbound_tokens_all_vaults =>
+            {
+                // No vault at all binds it to a name no vault has: it reaches none.
+                Some(self.default_vault().map_or("", |entry| entry.id.as_str()))
+            }
+            None => None,
+        }
+    }
+
     /// The vaults `caller` may see: its bound vault only, or all.
     pub fn vaults_for<'a>(&'a self, caller: &'a Caller) -> impl Iterator<Item = &'a VaultEntry> {
-        self.vaults.iter().filter(move |entry| {
-            caller
-                .vault_binding
-                .as_deref()
-                .is_none_or(|bound| bound == entry.id)
-        })
+        let bound = self.binding_of(caller);
+        self.vaults
+            .iter()
+            .filter(move |entry| bound.is_none_or(|bound| bound == entry.id))
     }
 
     /// The vault with id `id`.
@@ -158,9 +191,16 @@ impl Served {
         self.vaults.iter().find(|entry| entry.id == id)
     }
 
-    /// Whether `id` is the default vault (the first configured).
+    /// The default vault: the one `defaultVault` (`OBSIDIAN_TC_DEFAULT_VAULT`) names when it
+    /// names a served vault, else the first.
+    pub fn default_vault(&self) -> Option<&VaultEntry> {
+        let id = self.config.config.default_vault()?.id.as_str();
+        self.vault(id)
+    }
+
+    /// Whether `id` is the default vault.
     pub fn is_default_vault(&self, id: &str) -> bool {
-        self.vaults.first().is_some_and(|first| first.id == id)
+        self.default_vault().is_some_and(|entry| entry.id == id)
     }
 }
 
@@ -199,5 +239,20 @@ fn open_vault(server: &ServerConfig, vault: &VaultConfig) -> Result<VaultEntry, 
         acl_configured: acl.is_some(),
         read_only: acl_config.read_only,
         acl_source: serde_json::to_string(&acl_config).unwrap_or_default(),
+        exclusions: ExclusionCache::new(
+            server.index.obsidian_excluded_files,
+            exclude_globs(server),
+        ),
     })
+}
+
+/// The `index.exclude` globs, compiled for this platform's case mode (the config checks
+/// refused any that does not compile).
+fn exclude_globs(server: &ServerConfig) -> Vec<Glob> {
+    server
+        .index
+        .exclude
+        .iter()
+        .filter_map(|glob| Glob::compile(glob, ACL_CASE_MODE).ok())
+        .collect()
 }

@@ -240,7 +240,7 @@ fn get_server_config(ctx: &ToolContext<'_>, _args: Value) -> Result<Value, ToolE
     let mut config = serde_json::to_value(&ctx.served().config().config)
         .map_err(|error| ToolError::internal(format!("cannot show the config: {error}")))?;
     redact_secrets(&mut config, REDACTED);
-    if let Some(bound) = ctx.caller().vault_binding.as_deref()
+    if let Some(bound) = ctx.served().binding_of(ctx.caller())
         && let Some(Value::Array(vaults)) = config.get_mut("vaults")
     {
         vaults.retain(|vault| vault.get("id").and_then(Value::as_str) == Some(bound));
@@ -271,6 +271,6 @@ fn inspect_visibility(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolE
 }
 
 fn get_metrics(ctx: &ToolContext<'_>, _args: Value) -> Result<Value, ToolError> {
-    let only = ctx.caller().vault_binding.as_deref();
+    let only = ctx.served().binding_of(ctx.caller());
     structured(&ctx.runtime().metrics().snapshot(only))
 }

@@ -19,7 +19,7 @@ use crate::tools::common::structured::{output_schema, structured};
 struct VaultSummary {
     /// The vault id.
     id: String,
-    /// Whether it is the default vault (the first configured).
+    /// Whether it is the default vault (`defaultVault`, else the first configured).
     default: bool,
     /// Whether a folder ACL applies.
     acl: bool,
@@ -204,7 +204,7 @@ fn summary(served: &Served, entry: &VaultEntry) -> VaultSummary {
 }
 
 fn reload_vault(ctx: &ToolContext<'_>, _args: Value) -> Result<Value, ToolError> {
-    if let Some(bound) = ctx.caller().vault_binding.as_deref() {
+    if let Some(bound) = ctx.served().binding_of(ctx.caller()) {
         return Err(ToolError::new(
             ErrorCode::Forbidden,
             format!(

@@ -25,7 +25,7 @@ pub struct Freshness {
 /// Starts the watchers and the start-up scans `dispatcher`'s `index` config asks for.
 pub fn keep_fresh(dispatcher: &Arc<Dispatcher>) -> Freshness {
     let served = dispatcher.runtime().served();
-    let config = served.config().config.index;
+    let config = &served.config().config.index;
     let ids: Vec<String> = served
         .vaults()
         .iter()

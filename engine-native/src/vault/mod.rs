@@ -26,10 +26,13 @@
 //! - `journal.rs`: [`Vault::remember_path`] and what every mutation remembers for undo;
 //!   `queue.rs`: the turn each call takes on a file.
 //! - `cleanup.rs`: [`Vault::remove_stale_temp_files`].
+//! - `excluded.rs`: the excluded files (Obsidian's "Excluded files", `index.exclude`),
+//!   [`ExclusionCache`].
 
 mod atomic;
 mod cleanup;
 mod error;
+mod excluded;
 pub mod fault;
 mod folders;
 mod handle;
@@ -53,6 +56,7 @@ pub use atomic::is_temp_name;
 // Crash-safe replacement of a file: `obsidian-tc setup` writes client configurations with it.
 pub(crate) use atomic::{Replace, write_file};
 pub use error::VaultError;
+pub use excluded::{ExclusionCache, Exclusions, USER_IGNORE_FILTERS, user_ignore_filters};
 pub use handle::{Vault, VaultOptions};
 pub use listing::{Entry, EntryKind, racy_since};
 pub use read::NoteFile;

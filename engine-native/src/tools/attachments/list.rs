@@ -98,7 +98,7 @@ fn list_attachments(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErr
             let ext = extension(&entry.path).to_lowercase();
             wanted.is_empty() || wanted.contains(&ext)
         })
-        .filter(|entry| ctx.may(&entry.path, AclOp::Read))
+        .filter(|entry| ctx.may_list(&entry.path))
         .map(|entry| Attachment {
             extension: extension(&entry.path).to_lowercase(),
             reference_count: references.get(&entry.path).map_or(0, |notes| notes.len()),

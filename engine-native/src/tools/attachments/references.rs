@@ -5,8 +5,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use engine_core::acl::AclOp;
-
 use crate::index::links::LinkTable;
 use crate::runtime::ToolContext;
 
@@ -37,7 +35,7 @@ pub(super) fn readable_references(
         let Some(target) = link.resolved.as_deref() else {
             continue;
         };
-        if is_attachment(target) && ctx.may(&link.source, AclOp::Read) {
+        if is_attachment(target) && ctx.may_list(&link.source) {
             by_target
                 .entry(target.to_owned())
                 .or_default()
@@ -56,7 +54,7 @@ pub(super) fn readable_referrers(
     let sources: BTreeSet<&str> = table
         .incoming(attachment)
         .map(|link| link.source.as_str())
-        .filter(|source| ctx.may(source, AclOp::Read))
+        .filter(|source| ctx.may_list(source))
         .collect();
     sources.into_iter().map(str::to_owned).collect()
 }

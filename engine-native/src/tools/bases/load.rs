@@ -119,7 +119,7 @@ pub(super) fn vault_files(ctx: &ToolContext<'_>) -> Result<Vec<FileFacts>, ToolE
         .into_iter()
         .filter(|e| e.kind == EntryKind::File)
         .filter(|e| !e.path.split('/').any(|part| part.starts_with('.')))
-        .filter(|e| ctx.may(&e.path, AclOp::Read))
+        .filter(|e| ctx.may_list(&e.path))
         .map(|entry| {
             let note = facts.remove(&entry.path);
             FileFacts {

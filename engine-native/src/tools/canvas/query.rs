@@ -118,7 +118,7 @@ fn canvases(ctx: &ToolContext<'_>, given: Option<&[String]>) -> Result<Vec<Strin
         .into_iter()
         .filter(|e| e.kind == EntryKind::File && e.path.to_lowercase().ends_with(".canvas"))
         .filter(|e| !e.path.split('/').any(|part| part.starts_with('.')))
-        .filter(|e| ctx.may(&e.path, AclOp::Read))
+        .filter(|e| ctx.may_list(&e.path))
         .map(|e| e.path)
         .collect())
 }

@@ -58,10 +58,7 @@ pub(crate) fn scan(ctx: &ToolContext<'_>, folder: Option<&str>) -> Result<Scan, 
         invalid: Vec::new(),
     };
     for entry in entries {
-        if entry.kind != EntryKind::File
-            || !is_note(&entry.path)
-            || !ctx.may(&entry.path, AclOp::Read)
-        {
+        if entry.kind != EntryKind::File || !is_note(&entry.path) || !ctx.may_list(&entry.path) {
             continue;
         }
         let note = match read_text(ctx.vault(), &entry.path) {

@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use engine_core::acl::AclOp;
 use engine_core::rank::Visible;
 
 use crate::errors::{ErrorCode, ToolError};
@@ -20,7 +19,7 @@ pub(crate) fn index_fault(error: StoreError) -> ToolError {
 /// The chunks of `view` the caller may read, with their BM25F statistics, kept per ACL view
 /// until the index changes: what every ranking of a call scores over.
 pub(crate) fn readable_chunks(ctx: &ToolContext<'_>, view: &LexicalView) -> Arc<Visible> {
-    view.visible(&ctx.read_view_key(), &|path| ctx.may(path, AclOp::Read))
+    view.visible(&ctx.read_view_key(), &|path| ctx.may_list(path))
 }
 
 /// The stored text of chunk `chunk_id` (empty when it is gone: a note changed meanwhile).
@@ -49,7 +48,7 @@ pub(crate) fn scan_notes(ctx: &ToolContext<'_>) -> Result<(ScanReport, u64), Too
                 notes = total as u64;
                 ctx.report_progress(done as u64, Some(total as u64), "indexing notes");
             },
-            &|path| ctx.may(path, AclOp::Read),
+            &|path| ctx.may_list(path),
         )
         .map_err(scan_error)?;
     Ok((report, notes))

@@ -176,7 +176,7 @@ fn bundle_folder(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError>
         .map_err(|error| tool_error_from_vault(&error, AclOp::Read))?
         .into_iter()
         .filter(|entry| entry.kind == EntryKind::File && is_note(&entry.path))
-        .filter(|entry| ctx.may(&entry.path, AclOp::Read))
+        .filter(|entry| ctx.may_list(&entry.path))
         .map(|entry| entry.path)
         .collect();
     // A listed note that vanished or became unreadable since the listing is skipped: the

@@ -3,8 +3,6 @@
 
 use std::sync::{Arc, PoisonError};
 
-use engine_core::acl::AclOp;
-
 use crate::errors::ToolError;
 use crate::index::VaultIndex;
 use crate::index::retrieve::{Retrieval, Retriever};
@@ -45,7 +43,7 @@ impl Searchable {
             .view
             .read()
             .unwrap_or_else(PoisonError::into_inner);
-        let allowed = |path: &str| ctx.may(path, AclOp::Read);
+        let allowed = |path: &str| ctx.may_list(path);
         let visible = readable_chunks(ctx, &view);
         rank(&Retriever {
             view: &view,

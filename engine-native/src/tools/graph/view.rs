@@ -7,7 +7,6 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use engine_core::acl::AclOp;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -66,7 +65,7 @@ impl GraphView {
     /// The graph of the notes the caller of `ctx` may read, from its vault's link table.
     pub fn load(ctx: &ToolContext<'_>) -> Result<GraphView, ToolError> {
         let table = link_table(ctx)?;
-        let readable = |path: &str| ctx.may(path, AclOp::Read);
+        let readable = |path: &str| ctx.may_list(path);
         Ok(GraphView::build(&table, &readable))
     }
 

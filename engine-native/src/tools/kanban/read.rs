@@ -1,6 +1,5 @@
 //! `list_kanban_boards` and `read_kanban_board`.
 
-use engine_core::acl::AclOp;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
@@ -142,7 +141,7 @@ pub(super) fn list_kanban_boards(ctx: &ToolContext<'_>, args: Value) -> Result<V
         .into_iter()
         .filter(|facts| facts.frontmatter.contains_key("kanban-plugin"))
         .map(|facts| facts.path)
-        .filter(|path| path.starts_with(prefix) && ctx.may(path, AclOp::Read))
+        .filter(|path| path.starts_with(prefix) && ctx.may_list(path))
         .collect();
     paths.sort();
     let mut boards = Vec::new();

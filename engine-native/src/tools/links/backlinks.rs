@@ -4,7 +4,6 @@
 
 use std::collections::BTreeMap;
 
-use engine_core::acl::AclOp;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -97,7 +96,7 @@ fn get_backlinks(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError>
     }
     let sources: Vec<(&str, Vec<&ResolvedLink>)> = by_source
         .into_iter()
-        .filter(|(source, _)| ctx.may(source, AclOp::Read))
+        .filter(|(source, _)| ctx.may_list(source))
         .collect();
     let page = page(sources, args.page.cursor(), args.page.limit())?;
     let items = page

@@ -88,14 +88,14 @@ fn find_orphans(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
     let table = link_table(ctx)?;
     let linked: HashSet<&str> = table
         .all()
-        .filter(|link| ctx.may(&link.source, AclOp::Read))
+        .filter(|link| ctx.may_list(&link.source))
         .filter_map(|link| link.resolved.as_deref().filter(|t| *t != link.source))
         .collect();
     let orphans: Vec<String> = table
         .notes()
         .iter()
         .filter(|note| under(note, args.folder.as_deref()))
-        .filter(|note| ctx.may(note, AclOp::Read))
+        .filter(|note| ctx.may_list(note))
         .filter(|note| !linked.contains(note.as_str()))
         .cloned()
         .collect();
@@ -108,7 +108,7 @@ fn find_unresolved_links(ctx: &ToolContext<'_>, args: Value) -> Result<Value, To
     let unresolved: Vec<UnresolvedLink> = table
         .all()
         .filter(|link| under(&link.source, args.folder.as_deref()))
-        .filter(|link| ctx.may(&link.source, AclOp::Read))
+        .filter(|link| ctx.may_list(&link.source))
         .filter(|link| {
             link.resolved
                 .as_deref()

@@ -260,7 +260,7 @@ fn rule(
         let sources: HashSet<&str> = table
             .incoming(target)
             .map(|link| link.source.as_str())
-            .filter(|source| ctx.may(source, AclOp::Read))
+            .filter(|source| ctx.may_list(source))
             .collect();
         if sources.len() > max {
             return Some("max_backlinks");

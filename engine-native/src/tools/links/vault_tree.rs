@@ -117,7 +117,7 @@ fn get_vault_tree(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError
     let mut folders: BTreeMap<String, [usize; 4]> = BTreeMap::new();
     for entry in entries
         .iter()
-        .filter(|entry| entry.kind == EntryKind::File && ctx.may(&entry.path, AclOp::Read))
+        .filter(|entry| entry.kind == EntryKind::File && ctx.may_list(&entry.path))
     {
         let is_note = entry
             .path

@@ -183,7 +183,7 @@ fn memory_graph(ctx: &ToolContext<'_>, relation: Option<&str>) -> Result<MemoryG
             .path
             .strip_prefix(&prefix)
             .is_some_and(|name| !name.contains('/') && name.ends_with(".md"));
-        if entry.kind != EntryKind::File || !direct || !ctx.may(&entry.path, AclOp::Read) {
+        if entry.kind != EntryKind::File || !direct || !ctx.may_list(&entry.path) {
             continue;
         }
         let Ok(note) = read_text(ctx.vault(), &entry.path) else {

@@ -83,7 +83,7 @@ fn list_notes(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
         .filter(|entry| entry.kind == EntryKind::File)
         .filter(|entry| args.include_attachments || is_note(&entry.path))
         .filter(|entry| args.recursive || in_folder(&entry.path, folder))
-        .filter(|entry| ctx.may(&entry.path, AclOp::Read))
+        .filter(|entry| ctx.may_list(&entry.path))
         .collect();
     let total_count = listed.len();
     let after = args.page.cursor();

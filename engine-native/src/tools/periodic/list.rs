@@ -115,7 +115,7 @@ fn list_periodic_notes(ctx: &ToolContext<'_>, args: Value) -> Result<Value, Tool
     let mut notes: Vec<(Date, ListedNote)> = entries
         .into_iter()
         .filter(|entry| entry.kind == EntryKind::File)
-        .filter(|entry| ctx.may(&entry.path, AclOp::Read))
+        .filter(|entry| ctx.may_list(&entry.path))
         .filter_map(|entry| {
             let date = layout.date_of_path(&entry.path)?;
             let in_range = from.is_none_or(|from| date >= from) && to.is_none_or(|to| date <= to);

@@ -3,7 +3,6 @@
 //! statistics) over the notes of the memory folder, each with its type, status and the
 //! observations that share a word with the query.
 
-use engine_core::acl::AclOp;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -145,7 +144,7 @@ fn search_entities(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErro
 /// parsed shows no type, status or observations).
 fn entity_hit(ctx: &ToolContext<'_>, hit: Found, words: &[String]) -> EntityHit {
     let entity = ctx
-        .may(&hit.path, AclOp::Read)
+        .may_list(&hit.path)
         .then(|| read_text(ctx.vault(), &hit.path).ok())
         .flatten()
         .and_then(|note| read_entity(&note.text).ok());

@@ -4,7 +4,6 @@
 
 use std::sync::{Arc, PoisonError};
 
-use engine_core::acl::AclOp;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -152,7 +151,7 @@ fn index_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let (report, notes) = scan_notes(ctx)?;
     // Progress continues past the notes with the chunks still to embed, counting only the
     // chunks the caller may read (hidden notes change nothing it is told).
-    let readable = |path: &str| ctx.may(path, AclOp::Read);
+    let readable = |path: &str| ctx.may_list(path);
     let to_embed = match indexes
         .semantic(ctx.store(), embeddings)
         .map_err(SemanticError::into_tool_error)?
@@ -207,7 +206,7 @@ fn get_index_status(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErr
     let _: NoArgs = parse(args)?;
     let index = open_index(ctx)?;
     let status = index.status();
-    let readable = |path: &str| ctx.may(path, AclOp::Read);
+    let readable = |path: &str| ctx.may_list(path);
     let chunks = readable_chunk_count(ctx, &index);
     // Progress in notes the caller may read: those indexed now, of those known to the index.
     let indexed = ctx

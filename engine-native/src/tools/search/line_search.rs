@@ -2,7 +2,6 @@
 //! the run from arguments to answer. Only notes the caller may read (and under `folder`) are
 //! searched or counted, so a hidden note neither shows nor shortens a page.
 
-use engine_core::acl::AclOp;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
@@ -82,9 +81,8 @@ pub(super) fn run(
     let offset = cursor_offset(cursor)?;
     let folder = folder.map(folder_prefix);
     let notes = corpus::notes(ctx)?;
-    let allowed = |path: &str| {
-        folder.as_deref().is_none_or(|f| path.starts_with(f)) && ctx.may(path, AclOp::Read)
-    };
+    let allowed =
+        |path: &str| folder.as_deref().is_none_or(|f| path.starts_with(f)) && ctx.may_list(path);
     let found = scan(&notes, &allowed, pattern, budget, offset + limit)?;
     let hits = found
         .notes

@@ -12,7 +12,6 @@
 use std::collections::HashMap;
 use std::sync::{Arc, PoisonError};
 
-use engine_core::acl::AclOp;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -333,7 +332,7 @@ pub(crate) fn search(
         )?,
     };
     // Coverage counts only what the caller may read.
-    let readable = |path: &str| ctx.may(path, AclOp::Read);
+    let readable = |path: &str| ctx.may_list(path);
     let embedded = semantic
         .as_ref()
         .map(|semantic| semantic.embedded_readable(ctx.vault_id(), &readable));

@@ -5,7 +5,6 @@
 
 use std::collections::BTreeSet;
 
-use engine_core::acl::AclOp;
 use engine_core::markdown::extract;
 use serde_json::Value;
 
@@ -54,8 +53,7 @@ pub(super) struct Scope<'c, 'd> {
 impl Scope<'_, '_> {
     /// Whether the search may look at the note at `path`.
     pub fn allows(&self, path: &str) -> bool {
-        self.folder.as_deref().is_none_or(|f| path.starts_with(f))
-            && self.ctx.may(path, AclOp::Read)
+        self.folder.as_deref().is_none_or(|f| path.starts_with(f)) && self.ctx.may_list(path)
     }
 }
 

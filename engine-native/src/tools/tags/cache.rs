@@ -28,8 +28,6 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
 
-use engine_core::acl::AclOp;
-
 use super::parse::{ParsedTags, parse_tags};
 use super::scan::{markdown_files, read_note};
 use crate::errors::ToolError;
@@ -113,7 +111,7 @@ pub(super) fn readable_note_tags(
     let listed = markdown_files(ctx, folder)?;
     let readable: Vec<&Entry> = listed
         .iter()
-        .filter(|entry| ctx.may(&entry.path, AclOp::Read))
+        .filter(|entry| ctx.may_list(&entry.path))
         .collect();
     let racy_since = racy_since();
     let kept = vault_tags(ctx);

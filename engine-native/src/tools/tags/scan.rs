@@ -61,7 +61,7 @@ pub(super) fn tagged_notes(
 ) -> Result<Vec<TaggedNote>, ToolError> {
     let mut notes = Vec::new();
     for entry in markdown_files(ctx, folder)? {
-        if !ctx.may(&entry.path, AclOp::Read) {
+        if !ctx.may_list(&entry.path) {
             continue;
         }
         let Some(note) = read_note(ctx, &entry.path)? else {

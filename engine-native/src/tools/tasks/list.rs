@@ -7,7 +7,6 @@
 
 use std::collections::HashMap;
 
-use engine_core::acl::AclOp;
 use serde_json::Value;
 
 use super::args::ListTasks;
@@ -42,7 +41,7 @@ pub(super) fn list_tasks(ctx: &ToolContext<'_>, args: Value) -> Result<Value, To
         }
         let allowed = *readable
             .entry(task.path.as_str())
-            .or_insert_with(|| ctx.may(&task.path, AclOp::Read));
+            .or_insert_with(|| ctx.may_list(&task.path));
         if allowed && filter.passes(&task.fields, &task.tags) {
             matching.push(task);
         }

@@ -4,7 +4,6 @@
 //! against the caller's ACL before its relations are even read, so a hidden note never
 //! appears and never counts.
 
-use engine_core::acl::AclOp;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -120,6 +119,6 @@ pub(super) fn readable_facts(ctx: &ToolContext<'_>) -> Result<Vec<NoteFacts>, To
         .map_err(|error| ToolError::internal(format!("reading the index failed: {error}")))?;
     Ok(all
         .into_iter()
-        .filter(|note| ctx.may(&note.path, AclOp::Read))
+        .filter(|note| ctx.may_list(&note.path))
         .collect())
 }

@@ -110,7 +110,7 @@ pub(super) fn suggest_typed_links(ctx: &ToolContext<'_>, args: Value) -> Result<
             continue;
         };
         let body_link = matches!(link.kind.as_str(), "wikilink" | "markdown");
-        if body_link && target != &source && is_note(target) && ctx.may(target, AclOp::Read) {
+        if body_link && target != &source && is_note(target) && ctx.may_list(target) {
             let entry = linked
                 .entry(target.clone())
                 .or_insert_with(|| (0, link.target.clone()));

@@ -293,14 +293,23 @@ async fn each_algorithm_is_accepted() {
 async fn dispatch_enforces_the_token_scopes_and_vault_binding() {
     let setup = Setup::new();
     let _server = setup.start();
-    let unbound = client(&setup, &setup.mint(&["--sub", "ops", "--scope", "*"])).await;
+    // A token without a vault claim is bound to the default vault (the first here).
+    let claimless = client(&setup, &setup.mint(&["--sub", "ops", "--scope", "*"])).await;
     let other = call(
-        &unbound,
+        &claimless,
         "read_note",
         json!({"path": "hello.md", "vault": "other"}),
     )
     .await;
-    assert_eq!(other.is_error, Some(false));
+    assert_eq!(structured(&other)["code"], json!("forbidden"));
+    assert_eq!(structured(&other)["details"]["bound_vault"], json!("main"));
+    let default = call(&claimless, "read_note", json!({"path": "hello.md"})).await;
+    assert_eq!(structured(&default)["content"], json!("# main\n"));
+    let listed = call(&claimless, "list_vaults", json!({})).await;
+    assert_eq!(
+        structured(&listed)["items"].as_array().map(Vec::len),
+        Some(1)
+    );
 
     let reader = client(
         &setup,
@@ -360,15 +369,16 @@ async fn dispatch_enforces_the_token_scopes_and_vault_binding() {
         calls.iter().all(|c| c["vault"] == json!("main")),
         "a bound caller sees only its vault's metrics: {calls:?}"
     );
-    let unbound_metrics = call(&unbound, "get_metrics", json!({})).await;
+    // A claimless token is bound to the default vault: it sees that vault's metrics only.
+    let claimless_metrics = call(&claimless, "get_metrics", json!({})).await;
     assert!(
-        structured(&unbound_metrics)["calls"]
+        structured(&claimless_metrics)["calls"]
             .as_array()
             .expect("calls")
             .iter()
-            .any(|c| c["vault"] == json!("other"))
+            .all(|c| c["vault"] == json!("main"))
     );
-    for client in [unbound, reader, bound] {
+    for client in [claimless, reader, bound] {
         client.cancel().await.expect("close");
     }
 }

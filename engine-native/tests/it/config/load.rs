@@ -154,6 +154,42 @@ fn a_bad_env_value_names_its_variable() {
 }
 
 #[test]
+fn default_vault_comes_from_obsidian_tc_default_vault_and_falls_back_to_the_first() {
+    let two = r#"{"vaults": [{"id": "main", "path": "/v"}, {"id": "other", "path": "/w"}]}"#;
+    let mut input = from_file("/cfg/c.json", two);
+    assert_eq!(
+        ok(&input).config.default_vault().map(|v| v.id.as_str()),
+        Some("main")
+    );
+    input.env = env(&[("OBSIDIAN_TC_DEFAULT_VAULT", "other")]);
+    let loaded = ok(&input);
+    assert_eq!(loaded.config.default_vault.as_deref(), Some("other"));
+    assert_eq!(
+        loaded.config.default_vault().map(|v| v.id.as_str()),
+        Some("other")
+    );
+    input.env = env(&[("OBSIDIAN_TC_DEFAULT_VAULT", "nope")]);
+    assert_eq!(
+        ok(&input).config.default_vault().map(|v| v.id.as_str()),
+        Some("main")
+    );
+}
+
+#[test]
+fn a_bad_index_exclude_glob_is_refused_at_its_path() {
+    let input = from_file(
+        "/cfg/c.json",
+        r#"{"vaults": [{"id": "main", "path": "/v"}], "index": {"exclude": ["ok/**", "/abs"]}}"#,
+    );
+    let found = problems(&input);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].starts_with("index.exclude[1]: \"/abs\" is not a glob"),
+        "{found:?}"
+    );
+}
+
+#[test]
 fn unauthenticated_http_beyond_loopback_is_refused_with_what_to_do() {
     let file = r#"{"vaults": [{"id": "main", "path": "/v"}],
         "transports": {"http": {"enabled": true, "host": "0.0.0.0"}}}"#;

@@ -9,9 +9,9 @@ mod paths;
 use obsidian_tc::auth::Caller;
 use obsidian_tc::errors::ErrorCode;
 use obsidian_tc::runtime::Visibility;
-use serde_json::json;
+use serde_json::{Value, json};
 
-use crate::support::dispatch::{Fixture, assert_known_keywords, caller};
+use crate::support::dispatch::{Fixture, assert_known_keywords, caller, claimless_token_caller};
 
 #[test]
 fn unknown_hidden_and_disabled_tools_all_answer_not_found() {
@@ -143,6 +143,89 @@ fn vault_binding_and_unknown_vaults() {
         "read_note",
         json!({"path": "a.md", "vault": "nope"}),
         ErrorCode::Forbidden,
+    );
+}
+
+/// Vaults `main` and `other` (with `extra` in the config), each with an `a.md` naming it.
+fn two_vaults(extra: Value) -> Fixture {
+    let fx = Fixture::new(extra);
+    fx.write("main", "a.md", "in main");
+    fx.write("other", "a.md", "in other");
+    fx
+}
+
+/// What `read_note` of `a.md` answers `who` (in `vault`, or the one it lands in).
+fn read_a(fx: &Fixture, who: &Caller, vault: Option<&str>) -> Result<Value, ErrorCode> {
+    let mut args = json!({"path": "a.md"});
+    if let Some(vault) = vault {
+        args["vault"] = json!(vault);
+    }
+    match fx.call(who, "read_note", args).result {
+        Ok(read) => Ok(read["content"].clone()),
+        Err(error) => Err(error.code),
+    }
+}
+
+/// The ids `list_vaults` shows `who`.
+fn vault_ids(fx: &Fixture, who: &Caller) -> Vec<Value> {
+    let listed = fx
+        .call(who, "list_vaults", json!({}))
+        .result
+        .expect("list_vaults");
+    listed["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|vault| vault["id"].clone())
+        .collect()
+}
+
+#[test]
+fn a_token_without_a_vault_claim_is_bound_to_the_default_vault() {
+    let claimless = claimless_token_caller("carol", &["read:notes", "read:vault"]);
+    let stdio = Caller::stdio();
+    // The default vault is the first one; stdio is not bound.
+    let fx = two_vaults(json!({}));
+    let outcome = fx.call(
+        &claimless,
+        "read_note",
+        json!({"path": "a.md", "vault": "other"}),
+    );
+    let details = outcome.result.expect_err("refused").details;
+    assert_eq!(details, json!({"bound_vault": "main", "vault": "other"}));
+    assert_eq!(read_a(&fx, &claimless, None), Ok(json!("in main")));
+    assert_eq!(vault_ids(&fx, &claimless), [json!("main")]);
+    assert_eq!(read_a(&fx, &stdio, Some("other")), Ok(json!("in other")));
+    assert_eq!(vault_ids(&fx, &stdio).len(), 2);
+    // `defaultVault` (OBSIDIAN_TC_DEFAULT_VAULT) names another one: every default follows.
+    let fx = two_vaults(json!({"defaultVault": "other"}));
+    assert_eq!(
+        read_a(&fx, &claimless, Some("main")),
+        Err(ErrorCode::Forbidden)
+    );
+    assert_eq!(read_a(&fx, &claimless, None), Ok(json!("in other")));
+    assert_eq!(read_a(&fx, &stdio, None), Ok(json!("in other")));
+    assert_eq!(vault_ids(&fx, &claimless), [json!("other")]);
+    // It is ignored when it names no vault.
+    let fx = two_vaults(json!({"defaultVault": "nope"}));
+    assert_eq!(read_a(&fx, &claimless, None), Ok(json!("in main")));
+    assert_eq!(vault_ids(&fx, &claimless), [json!("main")]);
+}
+
+#[test]
+fn unbound_tokens_all_vaults_restores_every_vault_to_a_claimless_token() {
+    let fx = two_vaults(json!({"auth": {"unboundTokensAllVaults": true}}));
+    let claimless = claimless_token_caller("carol", &["read:notes", "read:vault"]);
+    assert_eq!(
+        read_a(&fx, &claimless, Some("other")),
+        Ok(json!("in other"))
+    );
+    assert_eq!(vault_ids(&fx, &claimless).len(), 2);
+    // A claim still binds.
+    let bound = caller("bob", &["read:notes"], Some("main"));
+    assert_eq!(
+        read_a(&fx, &bound, Some("other")),
+        Err(ErrorCode::Forbidden)
     );
 }
 

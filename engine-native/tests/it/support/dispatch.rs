@@ -172,7 +172,8 @@ impl Fixture {
     }
 }
 
-/// A caller with these scopes, optionally bound to a vault.
+/// A caller with these scopes, optionally bound to a vault (as a token's `vault` claim
+/// binds it; without one it sees every vault, as stdio does).
 pub fn caller(id: &str, scopes: &[&str], vault: Option<&str>) -> Caller {
     Caller {
         id: id.to_owned(),
@@ -181,6 +182,15 @@ pub fn caller(id: &str, scopes: &[&str], vault: Option<&str>) -> Caller {
             .map(|s| Scope::parse(s).expect("scope"))
             .collect(),
         vault_binding: vault.map(str::to_owned),
+        token_without_vault: false,
+    }
+}
+
+/// A caller holding a bearer JWT without a `vault` claim, with these scopes.
+pub fn claimless_token_caller(id: &str, scopes: &[&str]) -> Caller {
+    Caller {
+        token_without_vault: true,
+        ..caller(id, scopes, None)
     }
 }
 

@@ -1,4 +1,5 @@
 mod crash;
+mod excluded;
 mod listing;
 mod paths;
 mod writes;
