@@ -5,7 +5,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use engine_core::acl::{AclConfig, AclConfigError, AclOp, AclPolicy, CaseMode};
+use engine_core::acl::{AclConfig, AclConfigError, AclOp, AclPolicy, CaseMode, Scope, is_granted};
 
 use crate::auth::Caller;
 use crate::config::{LoadedConfig, ServerConfig, VaultConfig};
@@ -39,6 +39,10 @@ pub struct VaultEntry {
     /// The ACL as configured (JSON), which with a caller's scopes names what the caller may
     /// read: the key of its kept search statistics (see [`VaultEntry::read_view_key`]).
     acl_source: String,
+    /// Whether the ACL has a read whitelist (`readPaths`, or `strictReadDefault`).
+    reads_listed: bool,
+    /// Every scope an ACL rule or `defaultScopes` asks for on some path.
+    path_scopes: Vec<Scope>,
 }
 
 impl VaultEntry {
@@ -48,6 +52,18 @@ impl VaultEntry {
     pub fn read_view_key(&self, granted: &[engine_core::acl::Scope]) -> String {
         let scopes: Vec<String> = granted.iter().map(ToString::to_string).collect();
         format!("{}\n{}", self.acl_source, scopes.join(" "))
+    }
+
+    /// Whether a caller granted `granted` may read every path the hard-deny list leaves
+    /// open: no read whitelist, and every scope the ACL asks for on some path is granted.
+    /// What lists the whole vault without naming each path (a repository's log) is
+    /// refused otherwise.
+    pub fn reads_everything(&self, granted: &[Scope]) -> bool {
+        !self.reads_listed
+            && self
+                .path_scopes
+                .iter()
+                .all(|scope| is_granted(granted, scope))
     }
 
     /// The folder ACL on one path: `Ok` when `granted` may perform `op` on `path`, else
@@ -199,5 +215,13 @@ fn open_vault(server: &ServerConfig, vault: &VaultConfig) -> Result<VaultEntry, 
         acl_configured: acl.is_some(),
         read_only: acl_config.read_only,
         acl_source: serde_json::to_string(&acl_config).unwrap_or_default(),
+        reads_listed: acl_config.read_paths.is_some() || acl_config.strict_read_default,
+        path_scopes: acl_config
+            .rules
+            .iter()
+            .flat_map(|rule| &rule.scopes)
+            .chain(&acl_config.default_scopes)
+            .filter_map(|text| Scope::parse(text).ok())
+            .collect(),
     })
 }
