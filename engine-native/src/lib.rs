@@ -26,9 +26,10 @@
 //!     spans; rate limits.
 //! 11. [`bases`], [`memory`], [`note`], [`periodic`], [`task_line`]: what an Obsidian file
 //!     says (a base, an entity of agent memory, a note, a periodic note's place, a task line).
-//! 12. [`calendar`], [`content`], [`edits`], [`errors`], [`frontmatter`], [`http_client`], [`vault`]:
+//! 12. [`calendar`], [`content`], [`edits`], [`errors`], [`frontmatter`], [`http_client`], [`vault`], [`vcs`]:
 //!     dates, secrets and prompt-injection shapes in text, text edits, the tool error, YAML
-//!     frontmatter, outgoing HTTP clients, and the vault's files.
+//!     frontmatter, outgoing HTTP clients, the vault's files, and the git repository holding
+//!     the vault.
 #![warn(missing_docs)]
 
 pub mod audit;
@@ -64,4 +65,5 @@ pub mod tools;
 pub mod upkeep;
 pub mod vault;
 pub mod vault_cache;
+pub mod vcs;
 pub mod vectors;

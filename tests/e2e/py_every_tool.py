@@ -259,6 +259,15 @@ STEPS: list[dict[str, Any]] = [
     {"tool": "get_active_note", "args": {}, "error": "plugin_missing", "why": NO_BRIDGE},
     {"tool": "open_note", "args": {"path": "Recipes.md"}, "error": "plugin_missing", "why": NO_BRIDGE},
 
+    # --- git: make_vault commits the fixtures, the rows above changed the vault -------------
+    {"tool": "git_status", "args": {}},
+    {"tool": "git_diff", "args": {"path": "Inbox/Plan.md"}},
+    {"tool": "git_log", "args": {"limit": 5}},
+    {"tool": "git_log", "args": {"path": "Welcome.md"}, "save": {"welcome_version": "entries.0.version"}},
+    {"tool": "git_show", "args": {"path": "Welcome.md", "version": "$welcome_version"}},
+    {"tool": "git_stage", "args": {"paths": ["Inbox/Plan.md"]}},
+    {"tool": "git_commit", "args": {"message": "every tool: the agent's plan"}},
+
     # --- last: drops the vault's cache rows (destructive, confirmed) ------------------------
     {"tool": "reset_vault_cache", "args": {}},
 ]
@@ -314,6 +323,12 @@ def make_vault() -> Path:
     vault = top / "vault"
     shutil.copytree(FIXTURES / "sample-vault", vault, ignore=shutil.ignore_patterns(".obsidian-tc"))
     shutil.copytree(FIXTURES / "every-tool", vault, dirs_exist_ok=True)
+    # A git repository with the fixtures committed, for the git rows (set up with the git
+    # CLI; the server never runs it).
+    git_env = {**os.environ, "GIT_AUTHOR_NAME": "Tester", "GIT_AUTHOR_EMAIL": "t@example.org",
+               "GIT_COMMITTER_NAME": "Tester", "GIT_COMMITTER_EMAIL": "t@example.org"}
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "fixtures"]):
+        subprocess.run(["git", *args], cwd=vault, env=git_env, check=True, capture_output=True)
     return top
 
 

@@ -74,11 +74,15 @@ pub enum ErrorCode {
     UnsupportedBaseFilter,
     /// A bulk call changed some items and failed on others; `details.results` says which.
     BulkPartial,
+    /// The vault's git repository could not do it: no repository holds the vault, nothing
+    /// is staged, files outside the vault are staged, a merge conflict, a locked index
+    /// (`details.reason` says which).
+    GitError,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 30] = [
+    pub const ALL: [ErrorCode; 31] = [
         ErrorCode::NotFound,
         ErrorCode::ValidationError,
         ErrorCode::Unauthorized,
@@ -109,6 +113,7 @@ impl ErrorCode {
         ErrorCode::PluginIncompatible,
         ErrorCode::UnsupportedBaseFilter,
         ErrorCode::BulkPartial,
+        ErrorCode::GitError,
     ];
 
     /// The wire name, e.g. `"acl_denied"` (the same string serde writes).
@@ -144,6 +149,7 @@ impl ErrorCode {
             ErrorCode::PluginIncompatible => "plugin_incompatible",
             ErrorCode::UnsupportedBaseFilter => "unsupported_base_filter",
             ErrorCode::BulkPartial => "bulk_partial",
+            ErrorCode::GitError => "git_error",
         }
     }
 
@@ -256,6 +262,9 @@ impl ErrorCode {
             }
             ErrorCode::BulkPartial => {
                 "do not repeat the whole call; read details.results, fix the failed items and send only those again"
+            }
+            ErrorCode::GitError => {
+                "do not retry unchanged; do what the message says (details.reason names the cause), with git outside the server when it concerns files outside the vault"
             }
         }
     }

@@ -5,7 +5,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-use engine_core::acl::{AclConfig, AclConfigError, AclOp, AclPolicy, CaseMode, Glob};
+use engine_core::acl::{
+    AclConfig, AclConfigError, AclOp, AclPolicy, CaseMode, Glob, Scope, is_granted,
+};
 
 use crate::auth::Caller;
 use crate::config::{LoadedConfig, ServerConfig, VaultConfig};
@@ -42,6 +44,10 @@ pub struct VaultEntry {
     /// The files left out of listings and search (Obsidian's "Excluded files",
     /// `index.exclude`), read again as they change.
     exclusions: ExclusionCache,
+    /// Whether the ACL has a read whitelist (`readPaths`, or `strictReadDefault`).
+    reads_listed: bool,
+    /// Every scope an ACL rule or `defaultScopes` asks for on some path.
+    path_scopes: Vec<Scope>,
 }
 
 impl VaultEntry {
@@ -57,6 +63,18 @@ impl VaultEntry {
     /// [`ExclusionCache::current`]).
     pub fn exclusions(&self) -> Arc<Exclusions> {
         self.exclusions.current(&self.vault)
+    }
+
+    /// Whether a caller granted `granted` may read every path the hard-deny list leaves
+    /// open: no read whitelist, and every scope the ACL asks for on some path is granted.
+    /// What lists the whole vault without naming each path (a repository's log) is
+    /// refused otherwise.
+    pub fn reads_everything(&self, granted: &[Scope]) -> bool {
+        !self.reads_listed
+            && self
+                .path_scopes
+                .iter()
+                .all(|scope| is_granted(granted, scope))
     }
 
     /// The folder ACL on one path: `Ok` when `granted` may perform `op` on `path`, else
@@ -243,6 +261,14 @@ fn open_vault(server: &ServerConfig, vault: &VaultConfig) -> Result<VaultEntry, 
             server.index.obsidian_excluded_files,
             exclude_globs(server),
         ),
+        reads_listed: acl_config.read_paths.is_some() || acl_config.strict_read_default,
+        path_scopes: acl_config
+            .rules
+            .iter()
+            .flat_map(|rule| &rule.scopes)
+            .chain(&acl_config.default_scopes)
+            .filter_map(|text| Scope::parse(text).ok())
+            .collect(),
     })
 }
 

@@ -60,6 +60,8 @@
 //!   Dataview, Tasks, Templater, QuickAdd, OCR, Excalidraw, make.md, Omnisearch, daily notes,
 //!   active and open note) and `refresh_plugin_capabilities`.
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
+//! - [`git`]: `git_status`, `git_diff`, `git_log`, `git_show`, `git_stage`, `git_commit`
+//!   (HITL floor) over the git repository holding the vault, natively.
 
 pub mod admin;
 pub mod attachments;
@@ -71,6 +73,7 @@ pub mod capture;
 pub mod common;
 pub mod context;
 pub mod frontmatter;
+pub mod git;
 pub mod graph;
 pub mod kanban;
 pub mod links;
@@ -120,5 +123,6 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(workspaces::tools());
     tools.extend(obsidian::tools());
     tools.push(uri::tool());
+    tools.extend(git::tools());
     tools
 }

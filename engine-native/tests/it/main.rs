@@ -37,4 +37,5 @@ mod tools;
 mod upkeep;
 mod vault;
 mod vault_cache;
+mod vcs;
 mod vectors;

@@ -8,6 +8,7 @@ pub mod companion;
 pub mod dispatch;
 pub mod embed;
 pub mod gates;
+pub mod git;
 pub mod hub_mirror;
 pub mod links;
 pub mod logs;

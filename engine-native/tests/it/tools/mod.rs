@@ -7,6 +7,7 @@ mod capture;
 mod content_flags;
 mod context;
 mod frontmatter;
+mod git;
 mod graph;
 mod kanban;
 mod links;

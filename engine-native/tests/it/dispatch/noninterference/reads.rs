@@ -33,6 +33,12 @@ pub const NOT_COVERED: &[(&str, &str)] = &[
         "needs the id of a snapshot, which only a write makes; the fixture writes nothing",
     ),
     (
+        "git_log",
+        "without a path (all its schema requires) it is refused under every read restriction \
+         (acl_denied on both vaults: commit messages may name hidden notes); one note's \
+         history is compared by git_history_is_blind_to_hidden_commits",
+    ),
+    (
         "reset_vault_cache",
         "asks for a human's confirmation before it runs (elicit_required on both vaults)",
     ),
@@ -147,6 +153,65 @@ fn read_tools_are_blind_to_a_folder_a_jwt_callers_scopes_do_not_reach() {
     let (differ, covered) = run(Variant::JwtScopes);
     assert_no_difference(Variant::JwtScopes, &differ);
     assert!(!covered.is_empty());
+}
+
+/// One note's git history, and the note's text at a version it lists and at HEAD, are the
+/// same whether the hidden folder has few commits and changes or more: under every variant
+/// (no commit hash is shown under a read restriction; a hash digests the hidden notes too).
+#[test]
+fn git_history_is_blind_to_hidden_commits() {
+    for variant in [
+        Variant::FolderAcl,
+        Variant::StrictReadDefault,
+        Variant::JwtScopes,
+    ] {
+        let [a, b] = pair(variant);
+        let answers = [&a, &b].map(|fx| {
+            let caller = variant.caller(fx);
+            let ask = |tool: &str, args: Value| {
+                let shown = match fx.call(&caller, tool, args).result {
+                    Ok(value) => value,
+                    Err(error) => serde_json::json!({"error": error.code.to_string(), "message": error.message}),
+                };
+                canonical(fx, &shown)
+            };
+            let history = ask("git_log", serde_json::json!({"path": "Public/beta.md"}));
+            let parsed: Value = serde_json::from_str(&history).expect("json");
+            let version = parsed["entries"][1]["version"].clone();
+            [
+                history,
+                ask("git_show", serde_json::json!({"path": "Public/beta.md", "version": version})),
+                ask("git_show", serde_json::json!({"path": "Public/beta.md"})),
+                ask("git_status", serde_json::json!({})),
+                ask("git_diff", serde_json::json!({"path": "Public/beta.md"})),
+            ]
+        });
+        assert_eq!(answers[0], answers[1], "{variant:?}");
+        if variant == Variant::FolderAcl {
+            let entries: Value = serde_json::from_str(&answers[0][0]).expect("json");
+            assert_eq!(
+                entries["entries"].as_array().map(Vec::len),
+                Some(2),
+                "{}",
+                answers[0][0]
+            );
+            assert!(
+                answers[0][1].contains("Alpha") || answers[0][1].contains("Beta"),
+                "{}",
+                answers[0][1]
+            );
+            assert!(
+                answers[0][3].contains("Public/beta.md"),
+                "{}",
+                answers[0][3]
+            );
+            assert!(
+                answers[0][4].contains("+In the working tree."),
+                "{}",
+                answers[0][4]
+            );
+        }
+    }
 }
 
 /// Answers are compared as data: a field added to every answer changes nothing.

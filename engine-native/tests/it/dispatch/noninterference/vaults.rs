@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 
 use crate::support::auth::{SECRET, claims, sign};
 use crate::support::dispatch::Fixture;
+use crate::support::git;
 
 /// The public notes, the same in both vaults.
 const PUBLIC: &[(&str, &str)] = &[
@@ -161,13 +162,45 @@ pub fn pair(variant: Variant) -> [Fixture; 2] {
         for (path, text) in PUBLIC {
             fx.write("main", path, text);
         }
-        for (path, text) in secret_notes(which) {
-            fx.write("main", &path, &text);
+        let secrets = secret_notes(which);
+        fx.write("main", &secrets[0].0, &secrets[0].1);
+        history(&fx, which);
+        for (path, text) in &secrets[1..] {
+            fx.write("main", path, text);
         }
         same_times(&fx.vault_dir("main"));
         fx.ok("index_vault", json!({}));
         fx
     })
+}
+
+/// Makes vault `main` a git repository with two commits: the public notes and the first
+/// secret note, then a public note and (in the vault with many hidden notes) the secret
+/// note changed again, and in that vault a third commit of the secret note only. The later secret notes stay untracked, and a public note is left
+/// changed in the working tree, so that the git tools have hidden commits, hidden changes
+/// and hidden untracked files to be blind to.
+fn history(fx: &Fixture, which: usize) {
+    let dir = fx.vault_dir("main");
+    let repo = git::init(&dir);
+    git::commit_all(&repo, "import", 0);
+    fx.write(
+        "main",
+        "Public/beta.md",
+        &format!("{}\nSecond commit.\n", PUBLIC[1].1),
+    );
+    if which == 1 {
+        fx.write("main", "Secret/plan.md", "# Plan\nThe merger, revised.\n");
+    }
+    git::commit_all(&repo, "more on beta", 60);
+    if which == 1 {
+        fx.write("main", "Secret/plan.md", "# Plan\nThe merger, final.\n");
+        git::commit_all(&repo, "a hidden commit", 120);
+    }
+    fx.write(
+        "main",
+        "Public/beta.md",
+        &format!("{}\nIn the working tree.\n", PUBLIC[1].1),
+    );
 }
 
 /// Sets every file and folder outside `Secret/` (the vault folder too) to one fixed
