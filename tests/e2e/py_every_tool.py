@@ -78,6 +78,11 @@ STEPS: list[dict[str, Any]] = [
     {"tool": "get_context", "args": {"query": "garden irrigation", "max_tokens": 2000}},
     {"tool": "vault_context", "args": {"query": "garden irrigation", "max_tokens": 2000}},
     {"tool": "vault_graph_search", "args": {"query": "irrigation"}},
+    {"tool": "search_and_read", "args": {"query": "irrigation", "k": 2}},
+    {"tool": "search_and_read", "args": {"query": "irrigation", "k": 2, "mode": "section"}},
+    {"tool": "search_jsonlogic", "args": {"logic": {"!!": [{"var": "status"}]}}},
+    {"tool": "search_semantic", "args": {"query": "irrigation"}, "error": "invalid_input",
+     "why": "HF_HUB_OFFLINE=1: no embeddings, and search_semantic refuses as search_vault mode semantic does"},
     {"tool": "bundle_folder", "args": {"folder": "Projects", "max_tokens": 5000}},
     {"tool": "bundle_files", "args": {"paths": ["Recipes.md", "Welcome.md"], "max_tokens": 5000}},
 
@@ -100,7 +105,9 @@ STEPS: list[dict[str, Any]] = [
     {"tool": "delete_note", "args": {"path": "Archive/Plan copy.md"}},
 
     # --- snapshots and undo -----------------------------------------------------------------
-    {"tool": "list_snapshots", "args": {"path": "Inbox/Plan.md"}, "save": {"snapshot": "items.0.id"}},
+    {"tool": "snapshot_note", "args": {"path": "Inbox/Plan.md"}},
+    {"tool": "list_snapshots", "args": {"path": "Inbox/Plan.md"}, "save": {"snapshot": "items.1.id"},
+     "note": "items.0 is snapshot_note's; items.1 the last edit's"},
     {"tool": "read_snapshot", "args": {"id": "$snapshot"}},
     {"tool": "restore_note", "args": {"snapshot_id": "$snapshot"}, "note": "dry run (the default)"},
     {"tool": "restore_note", "args": {"snapshot_id": "$snapshot", "dry_run": False}},
@@ -114,6 +121,7 @@ STEPS: list[dict[str, Any]] = [
     {"tool": "update_frontmatter", "args": {"path": "Projects/Garden.md", "mode": "set", "key": "owner", "value": "Ana"}},
     {"tool": "list_properties", "args": {}},
     {"tool": "find_notes_by_property", "args": {"key": "status", "op": "exists"}},
+    {"tool": "audit_provenance", "args": {"exclude": ["Archive/**"], "limit": 5}},
     {"tool": "frontmatter_validate", "args": {"required": ["status"]}},
     {"tool": "improve_frontmatter", "args": {"path": "Projects/Garden.md", "required": ["status"]}},
 

@@ -8,7 +8,7 @@ use engine_core::hash::sha256_hex;
 
 use crate::dispatch::dispatcher::Dispatcher;
 use crate::runtime::context::ToolContext;
-use crate::store::{ChangedFile, NewChange, StoreError};
+use crate::store::{ChangedFile, StoreError};
 use crate::vault::VaultError;
 use crate::vault::journal::{Before, BeforeState};
 
@@ -58,20 +58,7 @@ impl Dispatcher {
                 after_sha256: after,
             })
             .collect();
-        if files.is_empty() {
-            return Ok(());
-        }
-        let change_id = crate::store::new_change_id()?;
-        let config = self.runtime.config();
-        self.runtime.store().snapshots().record(&NewChange {
-            vault_id: ctx.vault_id(),
-            change_id: &change_id,
-            caller: &ctx.caller().id,
-            tool: ctx.tool().name(),
-            now: self.runtime.clock().now_seconds(),
-            files,
-            keep_per_path: config.config.maintenance.snapshots_per_note,
-        })
+        ctx.keep_snapshots(files).map(drop)
     }
 }
 

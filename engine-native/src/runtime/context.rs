@@ -16,7 +16,7 @@ use crate::runtime::progress::Progress;
 use crate::runtime::served::{Served, VaultEntry};
 use crate::runtime::state::Runtime;
 use crate::runtime::tool::Tool;
-use crate::store::Store;
+use crate::store::{ChangedFile, NewChange, Store, StoreError};
 use crate::vault::{Exclusions, Vault};
 
 /// The context of one tool call, built by dispatch after vault binding.
@@ -181,6 +181,25 @@ impl<'d> ToolContext<'d> {
         };
         self.runtime
             .obtain_approval(&call, self.take_approval(), proposed_change)
+    }
+
+    /// Keeps `files` as they were before this call: one change of this call's tool and
+    /// caller, under the per-note retention (`maintenance.snapshotsPerNote`); returns the new
+    /// snapshots' ids in the order of `files`.
+    pub fn keep_snapshots(&self, files: Vec<ChangedFile<'_>>) -> Result<Vec<i64>, StoreError> {
+        if files.is_empty() {
+            return Ok(Vec::new());
+        }
+        let change_id = crate::store::new_change_id()?;
+        self.store().snapshots().record(&NewChange {
+            vault_id: self.vault_id(),
+            change_id: &change_id,
+            caller: &self.caller.id,
+            tool: self.tool.name(),
+            now: self.clock().now_seconds(),
+            files,
+            keep_per_path: self.served.config().config.maintenance.snapshots_per_note,
+        })
     }
 
     /// Declares that a change may have reached the vault: if the handler then fails, its

@@ -92,10 +92,11 @@ impl<'s> Snapshots<'s> {
     }
 
     /// Records one change in one transaction, then drops the snapshots of its paths beyond
-    /// the newest `keep_per_path`. A change without files records nothing.
-    pub fn record(&self, change: &NewChange<'_>) -> Result<(), StoreError> {
+    /// the newest `keep_per_path`; returns the new snapshots' ids, in the order of
+    /// `change.files`. A change without files records nothing.
+    pub fn record(&self, change: &NewChange<'_>) -> Result<Vec<i64>, StoreError> {
         if change.files.is_empty() {
-            return Ok(());
+            return Ok(Vec::new());
         }
         let keep = i64::from(change.keep_per_path.max(1));
         self.store.write(|tx| {
@@ -109,6 +110,7 @@ impl<'s> Snapshots<'s> {
                      (SELECT snapshot_id FROM snapshots WHERE vault_id = ?1 AND path = ?2
                       ORDER BY snapshot_id DESC LIMIT ?3)",
             )?;
+            let mut ids = Vec::with_capacity(change.files.len());
             for file in &change.files {
                 let sha256 = file.content.map(engine_core::hash::sha256_hex);
                 insert.execute(params![
@@ -123,9 +125,10 @@ impl<'s> Snapshots<'s> {
                     file.after_sha256,
                     change.now,
                 ])?;
+                ids.push(tx.last_insert_rowid());
                 prune.execute(params![change.vault_id, file.path, keep])?;
             }
-            Ok(())
+            Ok(ids)
         })
     }
 

@@ -16,15 +16,18 @@
 //! - [`vaults`]: `list_vaults`, `get_vault`, `reload_vault` (re-read the config file),
 //!   `reset_vault_cache` (destructive: HITL, drops one vault's rows of the cache database).
 //! - [`frontmatter`]: `read_frontmatter`, `read_property`, `update_frontmatter` (`replace`:
-//!   conditional HITL), `list_properties`, `find_notes_by_property`.
+//!   conditional HITL), `list_properties`, `find_notes_by_property`, `audit_provenance`.
 //! - [`notes`]: `note_exists`, `read_note` (whole note), `delete_note` (destructive: HITL,
 //!   soft delete into `.trash/`).
 //! - [`search`]: `search_vault` (lexical ranking, ACL-filtered, paged), `index_vault`,
-//!   `get_index_status`.
+//!   `get_index_status`, `search_semantic` / `search_jsonlogic` (the original's names for two
+//!   of its modes).
 //! - [`context`]: `vault_graph_search` (GraphRAG), `get_context` / `vault_context`,
-//!   `bundle_folder`, `bundle_files`, and the connector pair `search` / `fetch`.
+//!   `bundle_folder`, `bundle_files`, the connector pair `search` / `fetch`, and
+//!   `search_and_read` (the best notes read whole, to the response budget).
 //! - [`snapshots`]: `list_snapshots`, `read_snapshot`, `restore_note` (dry run first, HITL),
-//!   `undo_last_change` (the caller's last change put back, all or nothing).
+//!   `undo_last_change` (the caller's last change put back, all or nothing), `snapshot_note`
+//!   (a snapshot taken by hand).
 //! - [`links`]: `get_outgoing_links`, `get_backlinks`, `find_orphans`, `find_unresolved_links`,
 //!   `bulk_move_notes`, `rewrite_link`, `prune_hub_links`, `resolve_note`, `get_vault_tree`
 //!   (and the link rewriting of `move_note` / `copy_note`).

@@ -1,16 +1,19 @@
 //! Paging a list: the `limit` and `cursor` arguments every paging tool takes
 //! ([`PageArgs`], with the tool's values in a [`Paging`]), the cursor it returns and takes
-//! back, and the page of a whole list.
+//! back (or one bound to the caller and the call, [`bound_cursor`]), and the page of a whole
+//! list.
 
 use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
+use engine_core::hash::{canonical_json, sha256_hex};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::errors::{ErrorCode, ToolError};
+use crate::runtime::ToolContext;
 
 /// The offset a paging tool's `cursor` carries (0 without one).
 pub(crate) fn cursor_offset(cursor: Option<&str>) -> Result<usize, ToolError> {
@@ -23,6 +26,54 @@ pub(crate) fn cursor_offset(cursor: Option<&str>) -> Result<usize, ToolError> {
             "the cursor is not one this tool returned; start again without it",
         )
     })
+}
+
+/// A cursor bound to the call: the offset `next` with a tag of the caller, the vault, the
+/// tool and `args` (the call's arguments but `cursor`), so it serves only the same call of
+/// the same caller ([`bound_offset`] reads it back).
+pub(crate) fn bound_cursor(ctx: &ToolContext<'_>, args: &Value, next: usize) -> String {
+    format!("{next}.{}", binding(ctx, args))
+}
+
+/// The offset a cursor from [`bound_cursor`] carries (0 without one); a cursor made for
+/// another call, caller or vault, or not made by it, is `invalid_input`.
+pub(crate) fn bound_offset(
+    ctx: &ToolContext<'_>,
+    args: &Value,
+    cursor: Option<&str>,
+) -> Result<usize, ToolError> {
+    let Some(cursor) = cursor else {
+        return Ok(0);
+    };
+    cursor
+        .split_once('.')
+        .filter(|(_, tag)| *tag == binding(ctx, args))
+        .and_then(|(offset, _)| offset.parse().ok())
+        .ok_or_else(|| {
+            ToolError::new(
+                ErrorCode::InvalidInput,
+                "the cursor is not one this call returned (each cursor serves the same \
+                 arguments of the same caller); start again without it",
+            )
+        })
+}
+
+/// The tag binding a cursor: the start of the SHA-256 of the caller, vault, tool and the
+/// arguments but `cursor`, in canonical JSON.
+fn binding(ctx: &ToolContext<'_>, args: &Value) -> String {
+    let mut args = args.clone();
+    if let Value::Object(map) = &mut args {
+        map.remove("cursor");
+    }
+    let canonical = canonical_json(&args).unwrap_or_else(|_| args.to_string());
+    let bound = [
+        ctx.caller().id.as_str(),
+        ctx.vault_id(),
+        ctx.tool().name(),
+        &canonical,
+    ]
+    .join("\n");
+    sha256_hex(bound.as_bytes())[..16].to_owned()
 }
 
 /// The page size when no `limit` is given.
@@ -118,6 +169,11 @@ impl<P: Paging> PageArgs<P> {
     /// The page size: `limit`, or `P::DEFAULT` without one (at least 1, at most `P::MAX`).
     pub(crate) fn limit(&self) -> usize {
         self.limit.unwrap_or(P::DEFAULT).clamp(1, P::MAX)
+    }
+
+    /// The `limit` given, if one was (for a tool that also takes another name for it).
+    pub(crate) fn given_limit(&self) -> Option<usize> {
+        self.limit
     }
 
     /// The `cursor` of the previous page, if any.

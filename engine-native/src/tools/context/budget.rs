@@ -1,6 +1,7 @@
 //! The budget a context tool packs to: estimated tokens (engine-core's chunker estimate,
 //! characters per token rounded up) and the bytes the response may still take under the
-//! byte governor, so a packed answer is never refused with `overflow`.
+//! byte governor, so a packed answer is never refused with `overflow`; and a text cut to a
+//! number of JSON bytes.
 
 use engine_core::markdown::ChunkOptions;
 
@@ -15,8 +16,46 @@ pub(super) fn tokens(text: &str) -> usize {
 }
 
 /// The bytes `text` takes inside a JSON string (escapes included).
-fn json_bytes(text: &str) -> usize {
+pub(super) fn json_bytes(text: &str) -> usize {
     serde_json::to_string(text).map_or(text.len() * 6, |json| json.len())
+}
+
+/// The bytes of packed text a response may carry under the byte governor (its limit less
+/// [`RESERVED_BYTES`]).
+pub(super) fn response_bytes(ctx: &ToolContext<'_>) -> usize {
+    ctx.runtime()
+        .governor
+        .limit()
+        .saturating_sub(RESERVED_BYTES)
+}
+
+/// The bytes `c` takes inside a JSON string, as serde_json writes it.
+fn json_char_bytes(c: char) -> usize {
+    match c {
+        '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
+        c if c < ' ' => 6,
+        c => c.len_utf8(),
+    }
+}
+
+/// The longest start of `text` that takes at most `room` bytes inside a JSON string (quotes
+/// left out), ended at a line break when one falls in its second half, else at a character
+/// boundary.
+pub(super) fn clip_json(text: &str, room: usize) -> &str {
+    let mut used = 0;
+    let mut end = text.len();
+    for (at, c) in text.char_indices() {
+        used += json_char_bytes(c);
+        if used > room {
+            end = at;
+            break;
+        }
+    }
+    let clipped = &text[..end];
+    match clipped.rfind('\n') {
+        Some(line) if end < text.len() && line + 1 > end / 2 => &clipped[..=line],
+        _ => clipped,
+    }
 }
 
 /// What is left to pack.
@@ -35,11 +74,7 @@ impl Budget {
         Budget {
             max_tokens,
             used_tokens: 0,
-            bytes_left: ctx
-                .runtime()
-                .governor
-                .limit()
-                .saturating_sub(RESERVED_BYTES),
+            bytes_left: response_bytes(ctx),
         }
     }
 

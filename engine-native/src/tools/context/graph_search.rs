@@ -55,7 +55,23 @@ fn one() -> usize {
 }
 
 fn five() -> usize {
-    5
+    DEFAULT_SEEDS
+}
+
+/// How many of the best-matching notes seed the walk when the caller does not say.
+pub(super) const DEFAULT_SEEDS: usize = 5;
+
+/// `vault_graph_search`'s ranking: the `seeds` best notes by `how`, walked `hops` links both
+/// ways, every linked note entering (an expansion).
+pub(super) fn expansion(how: Retrieval, seeds: usize, hops: usize) -> GraphQuery {
+    GraphQuery {
+        how,
+        seeds,
+        hops: hops.min(MAX_HOPS),
+        boost: EXPANSION_BOOST,
+        candidates: seeds,
+        gate: false,
+    }
 }
 
 /// A walk that reached a note.
@@ -152,14 +168,7 @@ fn vault_graph_search(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolE
     let table = link_table(ctx)?;
     let graph = table.graph();
     searchable.with_retriever(ctx, |retriever| {
-        let query = GraphQuery {
-            how,
-            seeds: args.seeds,
-            hops: args.hops.min(MAX_HOPS),
-            boost: EXPANSION_BOOST,
-            candidates: args.seeds,
-            gate: false,
-        };
+        let query = expansion(how, args.seeds, args.hops);
         let mut hits = graph_notes(retriever, graph, &args.query, query, offset + limit + 1)
             .map_err(SemanticError::into_tool_error)?;
         let more = hits.len() > offset + limit;

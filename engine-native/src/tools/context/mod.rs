@@ -7,6 +7,8 @@
 //! - `bundle`: `bundle_folder` and `bundle_files` (whole notes concatenated to a budget).
 //! - `connector`: `search` and `fetch`, shaped like OpenAI's MCP
 //!   connector contract (`search` / `fetch`).
+//! - `search_and_read`: `search_and_read` (the original obsidian-tc's name): the best notes
+//!   (or sections) of `vault_graph_search`'s ranking read whole, sharing the response budget.
 //!
 //! Every tool reads only notes the caller may read; hidden notes never show, never count,
 //! and never connect others.
@@ -17,7 +19,9 @@ mod connector;
 mod get_context;
 mod graph_search;
 mod note;
+mod search_and_read;
 mod searchable;
+mod sections;
 
 use crate::runtime::ToolDef;
 
@@ -31,5 +35,6 @@ pub fn tools() -> Vec<ToolDef> {
         bundle::files_tool(),
         connector::search_tool(),
         connector::fetch_tool(),
+        search_and_read::tool(),
     ]
 }

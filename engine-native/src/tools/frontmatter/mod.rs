@@ -1,5 +1,6 @@
 //! Frontmatter tools: `read_frontmatter`, `read_property`, `update_frontmatter`,
-//! `list_properties`, `find_notes_by_property`.
+//! `list_properties`, `find_notes_by_property`, and `audit_provenance` (the original
+//! obsidian-tc's sources audit, over the frontmatter the index keeps).
 //!
 //! Errors: a block that is not valid YAML, not a mapping, an unusable property name, a
 //! value YAML cannot hold exactly, or a layout that cannot be edited line by line is
@@ -10,6 +11,7 @@
 mod args;
 mod errors;
 mod page;
+mod provenance;
 mod read;
 mod results;
 mod survey;
@@ -91,5 +93,6 @@ update::update_frontmatter,
             survey::find_notes_by_property,
         )
         .keywords(&["which notes have", "filter", "query", "where", "whose", "matching", "with property", "dataview", "have set", "notes with", "notes whose", "notes where"]),
+        provenance::tool(),
     ]
 }

@@ -1,8 +1,10 @@
 //! The search tools: `search_vault` (find notes for a query, ranked or by text, pattern or
 //! rule), `search_text` (lines containing literal text), `search_regex` (lines matching a
 //! regular expression), `index_vault` (scan the vault into the index now) and
-//! `get_index_status` (how far the index is, what failed); and `search_entities` (domain
-//! `memory`: agent memory's entities ranked as `search_vault` ranks notes).
+//! `get_index_status` (how far the index is, what failed); `search_semantic` and
+//! `search_jsonlogic` (the original obsidian-tc's names for two of `search_vault`'s modes);
+//! and `search_entities` (domain `memory`: agent memory's entities ranked as `search_vault`
+//! ranks notes).
 
 mod corpus;
 mod entities;
@@ -10,10 +12,11 @@ mod facts;
 mod index_tools;
 mod line_search;
 mod matching;
+mod named_modes;
 mod search_regex;
 mod search_text;
 mod search_vault;
-use search_vault::{Found, Mode as SearchMode, ResultPaging, SearchVault, search};
+use search_vault::{Found, Mode as SearchMode, ResultPaging, SearchResults, SearchVault, search};
 mod unranked;
 
 use crate::runtime::ToolDef;
@@ -31,6 +34,8 @@ pub fn tools() -> Vec<ToolDef> {
         search_regex::tool(),
         index_tools::index_tool(),
         index_tools::status_tool(),
+        named_modes::semantic_tool(),
+        named_modes::jsonlogic_tool(),
     ]
 }
 

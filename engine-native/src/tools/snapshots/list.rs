@@ -111,6 +111,8 @@ pub(super) fn read_tool() -> ToolDef {
         "before the edit",
         "earlier text",
         "what it said",
+        "snapshot contained",
+        "snapshot id",
     ])
     .scopes(&["read:notes"])
 }

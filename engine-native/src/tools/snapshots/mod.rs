@@ -6,7 +6,9 @@
 //!   `read_snapshot` (one snapshot's content);
 //! - `restore_note`: put one note back as a snapshot had it (dry run by default,
 //!   confirmed by a human otherwise);
-//! - `undo`: `undo_last_change` (put back every file of the caller's last change).
+//! - `undo`: `undo_last_change` (put back every file of the caller's last change);
+//! - `take`: `snapshot_note` (the original obsidian-tc's name: a snapshot of a note taken by
+//!   hand, changing nothing but the cache).
 //!
 //! Restoring writes the exact bytes of the snapshot, or moves to `.trash/` a file that did
 //! not exist before; the restore is itself a recorded change, so nothing is ever lost.
@@ -14,6 +16,7 @@
 mod list;
 mod restore;
 mod restore_note;
+mod take;
 mod undo;
 
 use crate::runtime::ToolDef;
@@ -25,5 +28,6 @@ pub fn tools() -> Vec<ToolDef> {
         list::read_tool(),
         restore_note::tool(),
         undo::tool(),
+        take::tool(),
     ]
 }

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::restore::{FileRestore, Planned, apply_all, plan};
+use super::take;
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{ToolContext, ToolDef};
 use crate::store::store_fault;
@@ -14,7 +15,7 @@ use crate::tools::common::args::{input_schema, parse};
 use crate::tools::common::structured::{output_schema, structured};
 
 /// This tool's name: its own changes are never taken as "the last change" to undo (undoing
-/// twice does not redo).
+/// twice does not redo), nor are the snapshots `snapshot_note` takes (they change nothing).
 const NAME: &str = "undo_last_change";
 
 /// The arguments of `undo_last_change`.
@@ -65,7 +66,7 @@ fn undo_last_change(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErr
     let snapshots = ctx
         .store()
         .snapshots()
-        .last_change(ctx.vault_id(), &ctx.caller().id, &[NAME])
+        .last_change(ctx.vault_id(), &ctx.caller().id, &[NAME, take::NAME])
         .map_err(store_fault)?;
     let Some(first) = snapshots.first() else {
         return structured(&Undone {

@@ -5,6 +5,7 @@
 //! OpenAI's shapes, and `fetch` of a hidden note fails exactly like `read_note`.
 
 mod graph_search;
+mod search_and_read;
 
 use serde_json::{Value, json};
 

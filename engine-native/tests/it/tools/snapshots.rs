@@ -6,6 +6,8 @@
 //! not overwritten without `force`; `restore_note` shows a diff, then restores with
 //! approval; failed calls record nothing; another caller's hidden notes never show.
 
+mod take;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 

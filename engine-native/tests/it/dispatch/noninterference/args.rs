@@ -27,6 +27,15 @@ pub fn arguments(schema: &Value, path: &str) -> Value {
     object(schema, schema, path)
 }
 
+/// The arguments of the tools whose schema cannot say what a call needs: `search_jsonlogic`
+/// takes its rule as `query` or `logic`, so neither is required.
+pub fn given(tool: &str) -> Option<Value> {
+    match tool {
+        "search_jsonlogic" => Some(json!({"logic": {"in": ["shared", {"var": "file.tags"}]}})),
+        _ => None,
+    }
+}
+
 /// An object with the required properties of `schema` filled.
 fn object(root: &Value, schema: &Value, path: &str) -> Value {
     let schema = resolve(root, schema);

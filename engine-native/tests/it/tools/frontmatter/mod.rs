@@ -1,4 +1,5 @@
 mod lists;
+mod provenance;
 mod read;
 mod update;
 mod validate;
