@@ -116,6 +116,12 @@ impl<'d> ToolContext<'d> {
         self.check_path(path, op).is_ok()
     }
 
+    /// Whether this caller may read every note of the bound vault (see
+    /// [`VaultEntry::reads_everything`]): a result that names no note is shown only then.
+    pub fn reads_everything(&self) -> bool {
+        self.vault.reads_everything(&self.caller.scopes)
+    }
+
     /// The key naming which notes this caller may read in the bound vault (see
     /// [`VaultEntry::read_view_key`]).
     pub fn read_view_key(&self) -> String {

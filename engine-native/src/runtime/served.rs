@@ -5,7 +5,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-use engine_core::acl::{AclConfig, AclConfigError, AclOp, AclPolicy, CaseMode};
+use engine_core::acl::{
+    AclConfig, AclConfigError, AclOp, AclPolicy, CaseMode, Scope, satisfies_all,
+};
 
 use crate::auth::Caller;
 use crate::config::{LoadedConfig, ServerConfig, VaultConfig};
@@ -39,6 +41,34 @@ pub struct VaultEntry {
     /// The ACL as configured (JSON), which with a caller's scopes names what the caller may
     /// read: the key of its kept search statistics (see [`VaultEntry::read_view_key`]).
     acl_source: String,
+    /// What may keep a caller from reading a note (see [`VaultEntry::reads_everything`]).
+    read_bounds: ReadBounds,
+}
+
+/// What in a vault's ACL may deny a read: a read whitelist (or the strict read default), or
+/// the scopes its rules and `defaultScopes` require on some path.
+#[derive(Debug, Default)]
+struct ReadBounds {
+    /// `readPaths` is given, or `strictReadDefault` closes reads without it.
+    listed: bool,
+    /// Every scope a rule or `defaultScopes` requires.
+    scopes: Vec<Scope>,
+}
+
+impl ReadBounds {
+    /// The bounds of `config` (whose scopes compiled, so each parses).
+    fn of(config: &AclConfig) -> ReadBounds {
+        let scopes = config
+            .default_scopes
+            .iter()
+            .chain(config.rules.iter().flat_map(|rule| &rule.scopes))
+            .filter_map(|text| Scope::parse(text).ok())
+            .collect();
+        ReadBounds {
+            listed: config.read_paths.is_some() || config.strict_read_default,
+            scopes,
+        }
+    }
 }
 
 impl VaultEntry {
@@ -48,6 +78,13 @@ impl VaultEntry {
     pub fn read_view_key(&self, granted: &[engine_core::acl::Scope]) -> String {
         let scopes: Vec<String> = granted.iter().map(ToString::to_string).collect();
         format!("{}\n{}", self.acl_source, scopes.join(" "))
+    }
+
+    /// Whether a caller granted `granted` may read every note of this vault: no read whitelist
+    /// and every scope a rule may require granted (only the hard-denied control folders,
+    /// which hold no notes, stay closed). A result naming no note may be shown only then.
+    pub fn reads_everything(&self, granted: &[Scope]) -> bool {
+        !self.read_bounds.listed && satisfies_all(granted, &self.read_bounds.scopes)
     }
 
     /// The folder ACL on one path: `Ok` when `granted` may perform `op` on `path`, else
@@ -199,5 +236,6 @@ fn open_vault(server: &ServerConfig, vault: &VaultConfig) -> Result<VaultEntry, 
         acl_configured: acl.is_some(),
         read_only: acl_config.read_only,
         acl_source: serde_json::to_string(&acl_config).unwrap_or_default(),
+        read_bounds: ReadBounds::of(&acl_config),
     })
 }
