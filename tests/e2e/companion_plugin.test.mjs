@@ -21,6 +21,7 @@ const COMPANION_TOOLS = [
 	"list_templates", "execute_template", "list_quickadd_actions", "trigger_quickadd", "ocr_attachment", "ocr_bulk",
 	"read_excalidraw", "create_excalidraw", "update_excalidraw", "makemd_list_spaces", "makemd_query",
 	"search_omnisearch", "resolve_daily_note", "get_active_note", "open_note", "open_workspace",
+	"remotely_save_status", "remotely_save_trigger", "query_datacore", "read_metadata_fields",
 ];
 const SERVER_ONLY = new Set(["vault", "elicit_token", "idempotency_key", "source"]);
 

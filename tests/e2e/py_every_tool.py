@@ -266,6 +266,10 @@ STEPS: list[dict[str, Any]] = [
     {"tool": "resolve_daily_note", "args": {"date": "2026-11-20"}, "error": "plugin_missing", "why": NO_BRIDGE},
     {"tool": "get_active_note", "args": {}, "error": "plugin_missing", "why": NO_BRIDGE},
     {"tool": "open_note", "args": {"path": "Recipes.md"}, "error": "plugin_missing", "why": NO_BRIDGE},
+    {"tool": "remotely_save_status", "args": {}, "error": "plugin_missing", "why": NO_BRIDGE},
+    {"tool": "remotely_save_trigger", "args": {}, "error": "plugin_missing", "why": NO_BRIDGE},
+    {"tool": "query_datacore", "args": {"query": "@page and #recipe"}, "error": "plugin_missing", "why": NO_BRIDGE},
+    {"tool": "read_metadata_fields", "args": {"path": "Recipes.md"}, "error": "plugin_missing", "why": NO_BRIDGE},
 
     # --- git: make_vault commits the fixtures, the rows above changed the vault -------------
     {"tool": "git_status", "args": {}},

@@ -23,6 +23,10 @@ const ROUTES = [
   ['/makemd/spaces', 'POST', 'makemd_list_spaces'],
   ['/makemd/query', 'POST', 'makemd_query'],
   ['/omnisearch/search', 'POST', 'search_omnisearch'],
+  ['/remotely-save/status', 'GET', 'remotely_save_status'],
+  ['/remotely-save/trigger', 'POST', 'remotely_save_trigger'],
+  ['/datacore/query', 'POST', 'query_datacore'],
+  ['/metadata-menu/fields', 'POST', 'read_metadata_fields'],
   ['/daily-notes/resolve', 'POST', 'resolve_daily_note'],
   ['/notes/active', 'GET', 'get_active_note'],
   ['/notes/open', 'POST', 'open_note'],
@@ -73,7 +77,8 @@ test('probe: versions, vault name, capabilities from the plugin registry, shape 
   assert.equal(r.obsidianTcApiVersion, '1');
   assert.equal(r.vault_path, 'Test vault');
   assert.deepEqual(Object.keys(r.capabilities).sort(), [
-    'dataview', 'excalidraw', 'make-md', 'omnisearch', 'quickadd', 'tasks', 'templater', 'text-extractor',
+    'datacore', 'dataview', 'excalidraw', 'make-md', 'metadata-menu', 'omnisearch', 'quickadd', 'remotely-save', 'tasks',
+    'templater', 'text-extractor',
   ]);
   assert.deepEqual(r.capabilities.dataview, { installed: true, enabled: true, version: '0.5.70' });
   assert.deepEqual(r.capabilities.tasks, { installed: true, enabled: true, version: '8.3.0' });

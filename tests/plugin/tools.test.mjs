@@ -84,6 +84,9 @@ const COMPANION_TOOLS = [
   ['obsidian-excalidraw-plugin', [['read_excalidraw', { path: 'x.excalidraw.md' }], ['create_excalidraw', { path: 'x.excalidraw.md' }], ['update_excalidraw', { path: 'x.excalidraw.md' }]]],
   ['make-md', [['makemd_list_spaces', {}], ['makemd_query', { space: 'Plugins' }]]],
   ['omnisearch', [['search_omnisearch', { query: 'vault' }]]],
+  ['remotely-save', [['remotely_save_status', {}], ['remotely_save_trigger', {}]]],
+  ['datacore', [['query_datacore', { query: '@page' }]]],
+  ['metadata-menu', [['read_metadata_fields', { path: 'Home.md' }]]],
   ['daily-notes', [['resolve_daily_note', {}]]],
   ['workspaces', [['open_workspace', { name: 'Writing' }]]],
 ];
@@ -398,6 +401,180 @@ test('search_omnisearch: ranked results without denied notes', async () => {
     assert.ok(r.items.every((i) => !i.path.startsWith(`${DENIED}/`)), 'denied notes never show');
     assert.ok(existsSync(join(s.vaultDir, DENIED, 'Create a vault.md')), 'a denied match exists in the vault');
     assert.equal(ok(await s.call('search_omnisearch', { query: 'vault', limit: 1 })).items.length, 1);
+  } finally {
+    await s.stop();
+  }
+});
+
+/** Polls `remotely_save_status` until its last success is at or after `since` (or fails after 5 s). */
+async function syncedSince(s, since) {
+  const t0 = Date.now();
+  for (;;) {
+    const status = ok(await s.call('remotely_save_status'));
+    if (status.last_success_sync !== null && status.last_success_sync >= since) return status;
+    if (Date.now() - t0 > 5000) throw new Error(`no sync since ${since}: ${JSON.stringify(status)}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+test('remotely_save_status and remotely_save_trigger: fire, then poll until the sync succeeded (Remotely Save 0.5)', async () => {
+  let plugin;
+  const s = await start({ allowWrites: true }, (app) => { plugin = companions.addRemotelySave(app); });
+  try {
+    assert.deepEqual(ok(await s.call('remotely_save_status')), { sync_status: 'idle', last_success_sync: null });
+    const before = Date.now();
+    const fired = ok(await s.call('remotely_save_trigger'));
+    assert.deepEqual(Object.keys(fired).sort(), ['fired_at', 'triggered']);
+    assert.equal(fired.triggered, true);
+    assert.ok(fired.fired_at >= before && fired.fired_at <= Date.now(), JSON.stringify(fired));
+    assert.deepEqual(s.app.commands.executed, ['remotely-save:start-sync']);
+    assert.equal(plugin.runs, 1, 'one sync run per trigger');
+    assert.deepEqual(ok(await s.call('remotely_save_status')), { sync_status: 'syncing', last_success_sync: null }, 'it returned while the sync runs');
+    plugin.finishSync();
+    const done = await syncedSince(s, fired.fired_at);
+    assert.equal(done.sync_status, 'idle');
+  } finally {
+    await s.stop();
+  }
+});
+
+test('remotely_save_status reads Remotely Save 0.3 (syncStatus, settings.lastSuccessSync) and says unknown for a shape it does not know', async () => {
+  const s = await start({}, (app) => companions.addRemotelySave(app, { generation: '0.3', lastSuccess: 1_700_000_000_000 }));
+  try {
+    assert.deepEqual(ok(await s.call('remotely_save_status')), { sync_status: 'idle', last_success_sync: 1_700_000_000_000 });
+  } finally {
+    await s.stop();
+  }
+  const other = await start({}, (app) => app.addPlugin('remotely-save', { settings: {} }, { name: 'Remotely Save', version: '9.0.0' }));
+  try {
+    assert.deepEqual(ok(await other.call('remotely_save_status')), { sync_status: 'unknown', last_success_sync: null });
+  } finally {
+    await other.stop();
+  }
+});
+
+test('remotely_save_trigger: writes off is writes_disabled and starts nothing; no start-sync command is plugin_incompatible', async () => {
+  let plugin;
+  const s = await start({}, (app) => { plugin = companions.addRemotelySave(app); });
+  try {
+    err(await s.call('remotely_save_trigger'), 'writes_disabled');
+    assert.deepEqual(s.app.commands.executed, []);
+    assert.equal(plugin.runs, 0);
+  } finally {
+    await s.stop();
+  }
+  const old = await start({ allowWrites: true }, (app) => app.addPlugin('remotely-save', {}, { name: 'Remotely Save', version: '0.1.0' }));
+  try {
+    assert.equal(err(await old.call('remotely_save_trigger'), 'plugin_incompatible').details.plugin, 'remotely-save');
+  } finally {
+    await old.stop();
+  }
+});
+
+/** Datacore's index for the tests: pages (one denied, one linking to a denied note), a section, and an object of no note. */
+function datacoreRows() {
+  const page = (path, tags, frontmatter = {}) => ({
+    $types: ['file', 'markdown', 'page', 'taggable'],
+    $typename: 'Page',
+    $path: path,
+    get $file() { return this.$path; },
+    get $name() { return this.$path.split('/').pop().replace(/\.md$/, ''); },
+    $tags: tags,
+    $frontmatter: Object.fromEntries(Object.entries(frontmatter).map(([key, value]) => [key.toLowerCase(), { key, value, raw: String(value) }])),
+  });
+  return [
+    page('Home.md', ['#start'], { Status: 'draft', Due: companions.datacoreDate('2026-05-01T00:00:00.000Z'), Related: [new companions.DatacoreLink('Plugins/Canvas.md')], Count: 3 }),
+    page(`${DENIED}/Create a vault.md`, ['#start'], { Status: 'secret' }),
+    page('Plugins/Canvas.md', ['#start'], { Source: new companions.DatacoreLink(`${DENIED}/Glossary.md`) }),
+    page('Plugins/Backlinks.md', ['#plugin']),
+    { $types: ['section', 'taggable'], $typename: 'Section', $file: 'Plugins/Backlinks.md', $name: 'Usage', $tags: ['#plugin'] },
+    { $types: ['page', 'taggable'], $typename: 'Page', $id: 'virtual', $tags: ['#start'] },
+  ];
+}
+
+test('query_datacore: rows as plain JSON, without notes you may not read, limit and total', async () => {
+  const s = await start({}, (app) => companions.addDatacore(app, datacoreRows()));
+  try {
+    const r = ok(await s.call('query_datacore', { query: '@page and #start' }));
+    assert.deepEqual(r, {
+      items: [{
+        path: 'Home.md',
+        name: 'Home',
+        tags: ['#start'],
+        types: ['file', 'markdown', 'page', 'taggable'],
+        fields: {
+          Status: 'draft',
+          Due: '2026-05-01T00:00:00.000Z',
+          Related: [{ type: 'link', path: 'Plugins/Canvas.md', embed: false }],
+          Count: 3,
+        },
+      }],
+      total: 1,
+      query: '@page and #start',
+    }, 'the denied page, the page linking to a denied note and the row of no note are left out');
+    const sections = ok(await s.call('query_datacore', { query: '@section' }));
+    assert.deepEqual(sections.items, [{ path: 'Plugins/Backlinks.md', name: 'Usage', tags: ['#plugin'], types: ['section', 'taggable'], fields: {} }]);
+    const pages = ok(await s.call('query_datacore', { query: '@page', limit: 1 }));
+    assert.equal(pages.items.length, 1);
+    assert.equal(pages.total, 2, 'Home.md and Plugins/Backlinks.md');
+    assert.ok(!JSON.stringify(pages).includes(DENIED));
+  } finally {
+    await s.stop();
+  }
+});
+
+test('query_datacore: a row of no note shows only when every note is readable', async () => {
+  const s = await start({ folderAccess: [] }, (app) => companions.addDatacore(app, datacoreRows()));
+  try {
+    const r = ok(await s.call('query_datacore', { query: '@page and #start' }));
+    assert.deepEqual(r.items.map((i) => i.path), ['Home.md', `${DENIED}/Create a vault.md`, 'Plugins/Canvas.md', null]);
+    assert.equal(r.total, 4);
+  } finally {
+    await s.stop();
+  }
+});
+
+test('query_datacore: a bad query is dql_error, a limit over 500 invalid_input, an index still loading plugin_not_ready', async () => {
+  let plugin;
+  const s = await start({}, (app) => { plugin = companions.addDatacore(app, datacoreRows()); });
+  try {
+    const e = err(await s.call('query_datacore', { query: 'pages where' }), 'dql_error');
+    assert.match(e.message, /PARSING FAILED/);
+    assert.equal(e.details.query, 'pages where');
+    assert.deepEqual(plugin.api.queries, [], 'a query that does not parse never runs');
+    err(await s.call('query_datacore', { query: '@page', limit: 501 }), 'invalid_input');
+    err(await s.call('query_datacore', { query: '' }), 'invalid_input');
+    plugin.api.core.initialized = false;
+    err(await s.call('query_datacore', { query: '@page' }), 'plugin_not_ready');
+  } finally {
+    await s.stop();
+  }
+});
+
+test("read_metadata_fields: Metadata Menu's typed fields of a readable note; denied, missing and non-Markdown paths", async () => {
+  let plugin;
+  const fields = {
+    'Home.md': {
+      status: { id: 'f1', name: 'status', type: 'Select', value: 'draft', indexedPath: 'f1', sourceType: 'fileClass', fileClassName: 'doc', isValid: true, options: {}, ignoredInMenu: false },
+      'owner.name': { id: 'f2', name: 'name', type: 'Input', value: 'Ann', indexedPath: 'f0____f2', sourceType: 'settings', fileClassName: undefined, isValid: false, options: {}, ignoredInMenu: false },
+    },
+    [`${DENIED}/Glossary.md`]: { secret: { name: 'secret', type: 'Input', value: 'x', sourceType: 'settings', isValid: true } },
+  };
+  const s = await start({}, (app) => { plugin = companions.addMetadataMenu(app, fields); });
+  try {
+    assert.deepEqual(ok(await s.call('read_metadata_fields', { path: 'Home' })), {
+      path: 'Home.md',
+      fields: {
+        status: { value: 'draft', type: 'Select', is_valid: true, source_type: 'fileClass', file_class: 'doc' },
+        'owner.name': { value: 'Ann', type: 'Input', is_valid: false, source_type: 'settings', file_class: null },
+      },
+      total: 2,
+    });
+    assert.deepEqual(ok(await s.call('read_metadata_fields', { path: 'Plugins/Canvas.md' })), { path: 'Plugins/Canvas.md', fields: {}, total: 0 });
+    err(await s.call('read_metadata_fields', { path: `${DENIED}/Glossary.md` }), 'acl_denied');
+    err(await s.call('read_metadata_fields', { path: 'No such note.md' }), 'not_found');
+    err(await s.call('read_metadata_fields', { path: 'Attachments/Engelbart.jpg' }), 'invalid_input');
+    assert.deepEqual(plugin.asked, ['Home.md', 'Plugins/Canvas.md'], 'Metadata Menu was asked about readable notes only');
   } finally {
     await s.stop();
   }

@@ -133,6 +133,12 @@ impl<'d> ToolContext<'d> {
         Arc::clone(self.exclusions.get_or_init(|| self.vault.exclusions()))
     }
 
+    /// Whether this caller may read every note of the bound vault (see
+    /// [`VaultEntry::reads_everything`]): a result that names no note is shown only then.
+    pub fn reads_everything(&self) -> bool {
+        self.vault.reads_everything(&self.caller.scopes)
+    }
+
     /// The key naming which notes this caller may list in the bound vault (see
     /// [`VaultEntry::read_view_key`]), the excluded files included in it.
     pub fn read_view_key(&self) -> String {

@@ -6,7 +6,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use engine_core::acl::{
-    AclConfig, AclConfigError, AclOp, AclPolicy, CaseMode, Glob, Scope, is_granted,
+    AclConfig, AclConfigError, AclOp, AclPolicy, CaseMode, Glob, Scope, satisfies_all,
 };
 
 use crate::auth::Caller;
@@ -44,10 +44,34 @@ pub struct VaultEntry {
     /// The files left out of listings and search (Obsidian's "Excluded files",
     /// `index.exclude`), read again as they change.
     exclusions: ExclusionCache,
-    /// Whether the ACL has a read whitelist (`readPaths`, or `strictReadDefault`).
-    reads_listed: bool,
-    /// Every scope an ACL rule or `defaultScopes` asks for on some path.
-    path_scopes: Vec<Scope>,
+    /// What may keep a caller from reading a note (see [`VaultEntry::reads_everything`]).
+    read_bounds: ReadBounds,
+}
+
+/// What in a vault's ACL may deny a read: a read whitelist (or the strict read default), or
+/// the scopes its rules and `defaultScopes` require on some path.
+#[derive(Debug, Default)]
+struct ReadBounds {
+    /// `readPaths` is given, or `strictReadDefault` closes reads without it.
+    listed: bool,
+    /// Every scope a rule or `defaultScopes` requires.
+    scopes: Vec<Scope>,
+}
+
+impl ReadBounds {
+    /// The bounds of `config` (whose scopes compiled, so each parses).
+    fn of(config: &AclConfig) -> ReadBounds {
+        let scopes = config
+            .default_scopes
+            .iter()
+            .chain(config.rules.iter().flat_map(|rule| &rule.scopes))
+            .filter_map(|text| Scope::parse(text).ok())
+            .collect();
+        ReadBounds {
+            listed: config.read_paths.is_some() || config.strict_read_default,
+            scopes,
+        }
+    }
 }
 
 impl VaultEntry {
@@ -65,16 +89,11 @@ impl VaultEntry {
         self.exclusions.current(&self.vault)
     }
 
-    /// Whether a caller granted `granted` may read every path the hard-deny list leaves
-    /// open: no read whitelist, and every scope the ACL asks for on some path is granted.
-    /// What lists the whole vault without naming each path (a repository's log) is
-    /// refused otherwise.
+    /// Whether a caller granted `granted` may read every note of this vault: no read whitelist
+    /// and every scope a rule may require granted (only the hard-denied control folders,
+    /// which hold no notes, stay closed). A result naming no note may be shown only then.
     pub fn reads_everything(&self, granted: &[Scope]) -> bool {
-        !self.reads_listed
-            && self
-                .path_scopes
-                .iter()
-                .all(|scope| is_granted(granted, scope))
+        !self.read_bounds.listed && satisfies_all(granted, &self.read_bounds.scopes)
     }
 
     /// The folder ACL on one path: `Ok` when `granted` may perform `op` on `path`, else
@@ -261,14 +280,7 @@ fn open_vault(server: &ServerConfig, vault: &VaultConfig) -> Result<VaultEntry, 
             server.index.obsidian_excluded_files,
             exclude_globs(server),
         ),
-        reads_listed: acl_config.read_paths.is_some() || acl_config.strict_read_default,
-        path_scopes: acl_config
-            .rules
-            .iter()
-            .flat_map(|rule| &rule.scopes)
-            .chain(&acl_config.default_scopes)
-            .filter_map(|text| Scope::parse(text).ok())
-            .collect(),
+        read_bounds: ReadBounds::of(&acl_config),
     })
 }
 

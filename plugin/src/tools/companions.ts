@@ -24,6 +24,9 @@ export const COMPANIONS = {
 	excalidraw: CONTRACT.plugins.excalidraw,
 	makemd: CONTRACT.plugins["make-md"],
 	omnisearch: CONTRACT.plugins.omnisearch,
+	remotelySave: CONTRACT.plugins["remotely-save"],
+	datacore: CONTRACT.plugins.datacore,
+	metadataMenu: CONTRACT.plugins["metadata-menu"],
 } satisfies Record<string, Companion>;
 
 /** The core Daily notes plugin (an internal plugin, not a community one). */

@@ -7,11 +7,14 @@ import type { TcBridgeSettings } from "../settings";
 import { commandTools } from "./commands";
 import type { ToolContext } from "./context";
 import { dailyNoteTools } from "./daily-note";
+import { datacoreTools } from "./datacore";
 import { dataviewTools } from "./dataview";
 import { excalidrawTools } from "./excalidraw";
 import { makemdTools } from "./makemd";
+import { metadataMenuTools } from "./metadata-menu";
 import { omnisearchTools } from "./omnisearch";
 import { quickAddTools } from "./quickadd";
+import { remotelySaveTools } from "./remotely-save";
 import { tasksTools } from "./tasks";
 import { templaterTools } from "./templater";
 import { textExtractorTools } from "./text-extractor";
@@ -60,6 +63,9 @@ export function registerObsidianTools(registry: ToolRegistry, ctx: ToolContext):
 		...excalidrawTools(ctx),
 		...makemdTools(ctx),
 		...omnisearchTools(ctx),
+		...remotelySaveTools(ctx),
+		...datacoreTools(ctx),
+		...metadataMenuTools(ctx),
 	];
 	const unregister = tools.map((tool) => registry.register(tool));
 	return () => unregister.forEach((u) => u());

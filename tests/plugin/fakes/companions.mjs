@@ -224,3 +224,90 @@ export function addWorkspaces(app, names) {
   };
   return addCorePlugin(app, 'workspaces', instance);
 }
+
+/**
+ * Remotely Save, as `generation` shapes it: "0.5" (0.5.25: `isSyncing`, the last success in
+ * `db.simpleKVForMiscTbl` under `${vaultRandomID}-lastSuccessSyncMillis`) or "0.3" (0.3.25:
+ * `syncStatus`, `settings.lastSuccessSync`). Its command `remotely-save:start-sync` starts a sync
+ * run (`plugin.runs` counts them), which succeeds when the test calls `plugin.finishSync()`.
+ */
+export function addRemotelySave(app, { generation = '0.5', lastSuccess = null } = {}) {
+  const kv = new Map();
+  const plugin = { runs: 0 };
+  const succeeded = (ms) => {
+    if (generation === '0.3') plugin.settings.lastSuccessSync = ms;
+    else kv.set('v-42-lastSuccessSyncMillis', ms);
+  };
+  if (generation === '0.3') {
+    Object.assign(plugin, { syncStatus: 'idle', settings: { lastSuccessSync: -1 } });
+  } else {
+    Object.assign(plugin, { isSyncing: false, settings: {}, vaultRandomID: 'v-42', db: { simpleKVForMiscTbl: { getItem: async (key) => kv.get(key) ?? null } } });
+  }
+  if (lastSuccess !== null) succeeded(lastSuccess);
+  const setSyncing = (on) => {
+    if (generation === '0.3') plugin.syncStatus = on ? 'syncing' : 'idle';
+    else plugin.isSyncing = on;
+  };
+  app.commands.commands['remotely-save:start-sync'] = {
+    id: 'remotely-save:start-sync',
+    name: 'Remotely Save: Start sync',
+    callback: () => {
+      plugin.runs += 1;
+      setSyncing(true);
+    },
+  };
+  plugin.finishSync = () => { succeeded(Date.now()); setSyncing(false); };
+  return app.addPlugin('remotely-save', plugin, { name: 'Remotely Save', version: generation === '0.3' ? '0.3.25' : '0.5.25' });
+}
+
+/** Datacore's Link (src/expression/link.ts): path, display, subpath, embed, type, markdown(). */
+export class DatacoreLink {
+  constructor(path) { this.path = path; this.embed = false; this.type = 'file'; }
+  markdown() { return `[[${this.path}]]`; }
+}
+
+/** Datacore's DateTime (Luxon). */
+export const datacoreDate = (iso) => new FakeDateTime(Date.parse(iso));
+
+/**
+ * Datacore 0.1.28 over the indexed objects `rows` (each with `$types`, `$tags`, ...):
+ * `api.tryParseQuery` understands `@<type>` optionally followed by `and #<tag>`; `api.tryQuery`
+ * runs a parsed one. `plugin.api.core.initialized` is true.
+ */
+export function addDatacore(app, rows) {
+  const api = {
+    core: { initialized: true },
+    queries: [],
+    tryParseQuery(query) {
+      const m = /^@([a-z-]+)(?:\s+and\s+(#[\w/-]+))?$/.exec(query.trim());
+      if (!m) return { successful: false, error: `-- PARSING FAILED --\n> 1 | ${query}\n    | ^\nExpected '@'` };
+      return { successful: true, value: { type: m[1], tag: m[2] ?? null } };
+    },
+    tryQuery(query) {
+      api.queries.push(query);
+      const parsed = typeof query === 'string' ? api.tryParseQuery(query) : { successful: true, value: query };
+      if (!parsed.successful) throw new Error(parsed.error);
+      const { type, tag } = parsed.value;
+      return { successful: true, value: rows.filter((r) => r.$types.includes(type) && (tag === null || (r.$tags ?? []).includes(tag))) };
+    },
+  };
+  return app.addPlugin('datacore', { api }, { name: 'Datacore', version: '0.1.28' });
+}
+
+/**
+ * Metadata Menu 0.8.10: `api.namedFileFields(fileOrPath)` answers `fields[path]` (IFieldInfo
+ * records by field name) for a Markdown file and throws for anything else, as the plugin does.
+ * `plugin.asked` records the paths it was asked about.
+ */
+export function addMetadataMenu(app, fields) {
+  const plugin = { asked: [] };
+  plugin.api = {
+    namedFileFields: async (fileOrPath) => {
+      const file = typeof fileOrPath === 'string' ? app.vault.getAbstractFileByPath(fileOrPath) : fileOrPath;
+      if (!(file instanceof TFile) || file.extension !== 'md') throw Error("path doesn't correspond to a proper file");
+      plugin.asked.push(file.path);
+      return fields[file.path] ?? {};
+    },
+  };
+  return app.addPlugin('metadata-menu', plugin, { name: 'Metadata Menu', version: '0.8.10' });
+}

@@ -135,7 +135,7 @@ pub(super) fn show_tool() -> ToolDef {
 
 fn git_log(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: GitLog = parse(args)?;
-    let open = super::reads_everything(ctx);
+    let open = ctx.reads_everything();
     if args.path.is_none() && !open {
         return Err(ToolError::new(
             ErrorCode::AclDenied,
@@ -159,7 +159,7 @@ fn git_log(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
 
 fn git_show(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: GitShow = parse(args)?;
-    let open = super::reads_everything(ctx);
+    let open = ctx.reads_everything();
     let at = match (&args.commit, &args.version) {
         (Some(_), Some(_)) => {
             return Err(ToolError::new(

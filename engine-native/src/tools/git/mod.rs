@@ -45,12 +45,6 @@ fn open(ctx: &ToolContext<'_>) -> Result<VaultRepo, ToolError> {
     VaultRepo::open(ctx.vault().root()).map_err(|error| tool_error(&error))
 }
 
-/// Whether the caller may read every path of the vault (no read whitelist, every scope an
-/// ACL rule asks for): commit ids and the whole vault's log are shown only then.
-fn reads_everything(ctx: &ToolContext<'_>) -> bool {
-    ctx.vault_entry().reads_everything(&ctx.caller().scopes)
-}
-
 /// The tool error of a failed git operation; `details.reason` is the cause's name.
 fn tool_error(error: &VcsError) -> ToolError {
     let code = match error {

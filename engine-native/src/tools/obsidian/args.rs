@@ -324,3 +324,39 @@ pub(crate) struct OpenNote {
     pub new_tab: Option<bool>,
 }
 obsidian_call!(OpenNote, OPEN_NOTE);
+
+/// `remotely_save_status`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RemotelySaveStatus {}
+obsidian_call!(RemotelySaveStatus, REMOTELY_SAVE_STATUS);
+
+/// `remotely_save_trigger`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RemotelySaveTrigger {}
+obsidian_call!(RemotelySaveTrigger, REMOTELY_SAVE_TRIGGER);
+
+/// `query_datacore`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct QueryDatacore {
+    /// The query in Datacore's language, e.g. `@page and #project`.
+    #[schemars(length(min = 1))]
+    pub query: String,
+    /// The most rows returned (default 500).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 500))]
+    pub limit: Option<u32>,
+}
+obsidian_call!(QueryDatacore, QUERY_DATACORE);
+
+/// `read_metadata_fields`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ReadMetadataFields {
+    /// The note's vault path (`.md` may be left off).
+    #[schemars(length(min = 1))]
+    pub path: String,
+}
+obsidian_call!(ReadMetadataFields, READ_METADATA_FIELDS);

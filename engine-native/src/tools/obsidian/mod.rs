@@ -10,13 +10,16 @@
 //! (`ocr_attachment`, `ocr_bulk`), Excalidraw (`read_excalidraw`, which reads the file itself
 //! when Obsidian cannot; `create_excalidraw`, `update_excalidraw`), make.md
 //! (`makemd_list_spaces`, `makemd_query`), Omnisearch (`search_omnisearch`), daily notes
-//! (`resolve_daily_note`), the editor (`get_active_note`, `open_note`), and
-//! `refresh_plugin_capabilities` (admin: probe the companion again).
+//! (`resolve_daily_note`), the editor (`get_active_note`, `open_note`), Remotely Save
+//! (`remotely_save_status`, `remotely_save_trigger`), Datacore (`query_datacore`), Metadata
+//! Menu (`read_metadata_fields`), and `refresh_plugin_capabilities` (admin: probe the
+//! companion again).
 //!
 //! Without a companion an Obsidian tool answers `plugin_missing` (`details.plugin: tc-bridge`,
 //! the install command in `details.install`); with one it answers `plugin_unreachable`
 //! (retryable), `plugin_incompatible`, or `plugin_missing` naming the plugin inside Obsidian.
 
+mod answers;
 mod args;
 mod capabilities;
 mod excalidraw_file;
@@ -24,15 +27,19 @@ mod forward;
 mod lz_string;
 
 use engine_core::acl::AclOp;
+use schemars::JsonSchema;
 
 use crate::runtime::{Handler, PathArg, ToolDef};
 use crate::tools::common::args::{PATH_READ, PATH_READ_WRITE, input_schema};
+use crate::tools::common::structured::output_schema;
 
+use answers::{DatacoreRows, MetadataFields, SyncStatus, SyncTriggered, answered};
 use args::{
     CreateExcalidraw, EvalDataviewField, ExecuteCommand, ExecuteTemplate, GetActiveNote,
     ListCommands, ListQuickaddActions, ListTemplates, MakemdListSpaces, MakemdQuery, ObsidianCall,
-    OcrAttachment, OcrBulk, OpenNote, ReadExcalidraw, ResolveDailyNote, SearchDql,
-    SearchOmnisearch, TasksFilter, TriggerQuickadd, UpdateExcalidraw, ValidateDql,
+    OcrAttachment, OcrBulk, OpenNote, QueryDatacore, ReadExcalidraw, ReadMetadataFields,
+    RemotelySaveStatus, RemotelySaveTrigger, ResolveDailyNote, SearchDql, SearchOmnisearch,
+    TasksFilter, TriggerQuickadd, UpdateExcalidraw, ValidateDql,
 };
 use forward::forward;
 
@@ -91,12 +98,21 @@ fn routed<T: ObsidianCall>(spec: Spec) -> ToolDef {
     bridge::<T>(spec, forward::<T>)
 }
 
+/// The Obsidian tool `spec` run by `handler`, whose answer is `O` (its output schema).
+fn typed<T: ObsidianCall, O: JsonSchema>(spec: Spec, handler: Handler) -> ToolDef {
+    ToolDef {
+        output_schema: output_schema::<O>(),
+        ..bridge::<T>(spec, handler)
+    }
+}
+
 /// The Obsidian tools and `refresh_plugin_capabilities`.
 pub fn tools() -> Vec<ToolDef> {
     let mut tools = commands();
     tools.extend(plugins());
     tools.extend(excalidraw());
     tools.extend(editor());
+    tools.extend(sync_and_metadata());
     tools.push(capabilities::tool());
     tools
 }
@@ -354,5 +370,60 @@ fn editor() -> Vec<ToolDef> {
             scopes: &["read:notes"],
             path_args: PATH_READ,
         }),
+    ]
+}
+
+fn sync_and_metadata() -> Vec<ToolDef> {
+    vec![
+        typed::<RemotelySaveStatus, SyncStatus>(
+            Spec {
+                name: "remotely_save_status",
+                title: "Remotely Save sync status",
+                description: "Remotely Save's sync state in the running Obsidian: sync_status (idle, syncing, ...; unknown when its version does not say) and last_success_sync (ms since the epoch, null before the first success). A backup check independent of the vault files. Needs TC Bridge and Remotely Save.",
+                keywords: &[
+                    "remotely save",
+                    "last sync",
+                    "sync status",
+                    "backed up",
+                    "cloud backup",
+                ],
+                scopes: &["read:remotely-save"],
+                path_args: &[],
+            },
+            answered::<RemotelySaveStatus, SyncStatus>,
+        ),
+        typed::<RemotelySaveTrigger, SyncTriggered>(
+            Spec {
+                name: "remotely_save_trigger",
+                title: "Start a Remotely Save sync",
+                description: "Start a Remotely Save sync run in the running Obsidian (its command remotely-save:start-sync) and return at once with {triggered, fired_at} (ms): poll remotely_save_status until last_success_sync reaches fired_at. Needs TC Bridge with writes on and Remotely Save.",
+                keywords: &["remotely save", "sync now", "start sync", "cloud backup"],
+                scopes: &["write:remotely-save"],
+                path_args: &[],
+            },
+            answered::<RemotelySaveTrigger, SyncTriggered>,
+        ),
+        typed::<QueryDatacore, DatacoreRows>(
+            Spec {
+                name: "query_datacore",
+                title: "Datacore query",
+                description: "Run a query in Datacore's own language (e.g. @page and #project) in the running Obsidian: rows {path, name, tags, types, fields} with frontmatter values as JSON, at most 500; rows naming notes the caller may not read are left out. Needs TC Bridge and Datacore.",
+                keywords: &["datacore", "@page", "datacore query"],
+                scopes: &["read:datacore"],
+                path_args: &[],
+            },
+            answers::query_datacore,
+        ),
+        typed::<ReadMetadataFields, MetadataFields>(
+            Spec {
+                name: "read_metadata_fields",
+                title: "Read Metadata Menu fields",
+                description: "A note's fields as the Metadata Menu plugin types them: each field's value, type (Select, Date, ...), whether the value is valid, and where it is defined (fileClass or settings). Needs TC Bridge and Metadata Menu; read_frontmatter gives the raw values without Obsidian.",
+                keywords: &["metadata menu", "fileclass", "field types", "valid fields"],
+                scopes: &["read:metadata-menu"],
+                path_args: PATH_READ,
+            },
+            answers::read_metadata_fields,
+        ),
     ]
 }

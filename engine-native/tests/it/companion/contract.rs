@@ -38,12 +38,17 @@ fn args_of(tool: &str) -> Value {
         "update_excalidraw" => json!({"path": "Drawings/d.excalidraw.md", "remove": ["b2"]}),
         "makemd_query" => json!({"space": "Projects"}),
         "search_omnisearch" => json!({"query": "plan"}),
+        "query_datacore" => json!({"query": "@page and #plan"}),
+        "read_metadata_fields" => json!({"path": "Projects/a.md"}),
         "resolve_daily_note" => json!({"date": "2026-01-01"}),
         "open_note" => json!({"path": "Projects/a.md"}),
         "open_workspace" => json!({"name": "Research"}),
-        "list_templates" | "list_quickadd_actions" | "makemd_list_spaces" | "get_active_note" => {
-            json!({})
-        }
+        "list_templates"
+        | "list_quickadd_actions"
+        | "makemd_list_spaces"
+        | "get_active_note"
+        | "remotely_save_status"
+        | "remotely_save_trigger" => json!({}),
         other => panic!(
             "the contract names the server tool {other}, which this test has no arguments for \
              (or the server has no such tool): add it to args_of"

@@ -99,6 +99,18 @@ fn bridge_calls() -> Vec<(&'static str, Value, &'static str)> {
         ),
         ("get_active_note", json!({}), "/notes/active"),
         ("open_note", json!({"path": "Projects/a.md"}), "/notes/open"),
+        ("remotely_save_status", json!({}), "/remotely-save/status"),
+        ("remotely_save_trigger", json!({}), "/remotely-save/trigger"),
+        (
+            "query_datacore",
+            json!({"query": "@page and #plan"}),
+            "/datacore/query",
+        ),
+        (
+            "read_metadata_fields",
+            json!({"path": "Projects/a.md"}),
+            "/metadata-menu/fields",
+        ),
     ]
 }
 
@@ -204,6 +216,15 @@ fn reachable_companion_serves_every_route_and_names_absent_plugins() {
                 let error = outcome.result.expect_err(tool);
                 assert_eq!(error.code, ErrorCode::PluginMissing, "{tool}: {error}");
                 assert_eq!(error.details["plugin"], "quickadd");
+            }
+            "remotely_save_status"
+            | "remotely_save_trigger"
+            | "query_datacore"
+            | "read_metadata_fields" => {
+                // typed answers (tools::obsidian::answers checks them): the route got the args
+                let result = outcome.result.unwrap_or_else(|e| panic!("{tool}: {e}"));
+                let path = format!("/obsidian-tc/v1{route}");
+                assert_eq!(companion.requests_to(&path), [args], "{tool}: {result}");
             }
             "resolve_daily_note" => {
                 // TC Bridge's own plugin_missing (a core plugin it checks itself), passed through

@@ -256,6 +256,45 @@ pub fn dql_table() -> Value {
     })
 }
 
+/// When the fake's Remotely Save last synced (ms); its trigger fires a millisecond later.
+pub const LAST_SYNC: i64 = 1_700_000_000_000;
+
+/// The one field the fake's Metadata Menu finds in every note.
+pub static METADATA_STATUS: std::sync::LazyLock<Value> = std::sync::LazyLock::new(
+    || json!({"value": "draft", "type": "Select", "is_valid": true, "source_type": "fileClass", "file_class": "doc"}),
+);
+
+/// Datacore's rows as TC Bridge relays them for the query `args` asked (what TC Bridge's own
+/// folder access lets through, so the server's ACL decides): four pages tagged `#plan`, one in
+/// `Private/`, one whose frontmatter links into `Private/`, and a row of no note; `total` counts
+/// them all, `items` stops at the `limit` asked.
+pub fn datacore_rows(args: &Value) -> Value {
+    let page = |path: &str, fields: Value| {
+        json!({"path": path, "name": path.trim_end_matches(".md").rsplit('/').next(),
+               "tags": ["#plan"], "types": ["file", "markdown", "page"], "fields": fields})
+    };
+    let link = |path: &str| json!({"type": "link", "path": path, "embed": false});
+    let rows = [
+        page(
+            "Projects/Moon.md",
+            json!({"status": "active", "related": [link("Projects/Mars.md")]}),
+        ),
+        page("Private/diary.md", json!({"mood": "secret"})),
+        page(
+            "Projects/Mars.md",
+            json!({"source": link("Private/diary.md")}),
+        ),
+        json!({"path": null, "name": "virtual", "tags": ["#plan"], "types": ["page"], "fields": {}}),
+        page("Projects/Venus.md", json!({})),
+    ];
+    let limit = args["limit"].as_u64().unwrap_or(500) as usize;
+    json!({
+        "items": rows.iter().take(limit).collect::<Vec<_>>(),
+        "total": rows.len(),
+        "query": args["query"],
+    })
+}
+
 /// A loopback URL where nothing listens.
 pub fn closed_url() -> String {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
@@ -280,7 +319,10 @@ pub fn probe_result(api_version: &str) -> Value {
             "excalidraw": {"installed": true, "enabled": true},
             "text-extractor": {"installed": true, "enabled": true},
             "make-md": {"installed": true, "enabled": true},
-            "omnisearch": {"installed": true, "enabled": true}
+            "omnisearch": {"installed": true, "enabled": true},
+            "remotely-save": {"installed": true, "enabled": true},
+            "datacore": {"installed": true, "enabled": true},
+            "metadata-menu": {"installed": true, "enabled": true}
         },
         "shape_ok": true,
         "shape_warnings": []
@@ -366,6 +408,29 @@ async fn answer(
             200,
             json!({"ok": true, "result": {"name": parsed["name"], "opened": true, "active": parsed["name"]}}),
         ),
+        _ if path == "/obsidian-tc/v1/remotely-save/status" => reply(
+            200,
+            json!({"ok": true, "result": {"sync_status": "idle", "last_success_sync": LAST_SYNC}}),
+        ),
+        _ if path == "/obsidian-tc/v1/remotely-save/trigger" => reply(
+            200,
+            json!({"ok": true, "result": {"triggered": true, "fired_at": LAST_SYNC + 1}}),
+        ),
+        _ if path == "/obsidian-tc/v1/datacore/query" => {
+            reply(200, json!({"ok": true, "result": datacore_rows(&parsed)}))
+        }
+        _ if path == "/obsidian-tc/v1/metadata-menu/fields" => {
+            let asked = parsed["path"].as_str().unwrap_or_default();
+            let path = if asked.ends_with(".md") {
+                asked.to_owned()
+            } else {
+                format!("{asked}.md")
+            };
+            reply(
+                200,
+                json!({"ok": true, "result": {"path": path, "fields": {"status": METADATA_STATUS.clone()}, "total": 1}}),
+            )
+        }
         _ if path == "/obsidian-tc/v1/daily-notes/resolve" => reply(
             404,
             json!({"ok": false, "code": "plugin_missing", "message": "Daily notes is off", "details": {"plugin": "daily-notes"}}),

@@ -13,6 +13,7 @@ mod kanban;
 mod links;
 mod memory;
 mod notes;
+mod obsidian;
 mod output_schemas;
 mod periodic;
 mod schemas_dump;
