@@ -25,7 +25,7 @@ pub struct Committed {
 /// module's refusals).
 pub fn commit_ready(repo: &VaultRepo) -> Result<usize, VcsError> {
     let git = repo.git();
-    let index = git.index()?;
+    let index = repo.index()?;
     if index.has_conflicts() {
         return Err(VcsError::Conflicted);
     }
@@ -56,7 +56,7 @@ pub fn commit_ready(repo: &VaultRepo) -> Result<usize, VcsError> {
 pub fn commit(repo: &VaultRepo, message: &str) -> Result<Committed, VcsError> {
     let files = commit_ready(repo)?;
     let git = repo.git();
-    let tree = git.find_tree(git.index()?.write_tree()?)?;
+    let tree = git.find_tree(repo.index()?.write_tree()?)?;
     let signature = match git.signature() {
         Ok(signature) => signature,
         Err(_) => Signature::now(FALLBACK_NAME, FALLBACK_EMAIL)?,

@@ -34,7 +34,7 @@ pub fn diff_file(repo: &VaultRepo, vault_path: &str, staged: bool) -> Result<Fil
         .disable_pathspec_match(true)
         .context_lines(3);
     let git = repo.git();
-    let index = git.index()?;
+    let index = repo.index()?;
     let diff = if staged {
         let head = repo.head_tree()?;
         git.diff_tree_to_index(head.as_ref(), Some(&index), Some(&mut options))?

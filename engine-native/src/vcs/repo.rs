@@ -59,6 +59,14 @@ impl VaultRepo {
         &self.repo
     }
 
+    /// The repository's index as it is on disk now (re-read: another program, or an earlier
+    /// call through this handle, may have written it since it was loaded).
+    pub(super) fn index(&self) -> Result<git2::Index, VcsError> {
+        let mut index = self.repo.index()?;
+        index.read(false)?;
+        Ok(index)
+    }
+
     /// The vault folder in the working tree (`""` or `dir/sub/`).
     pub(super) fn prefix(&self) -> &str {
         &self.prefix

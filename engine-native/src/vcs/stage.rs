@@ -11,7 +11,7 @@ use crate::vcs::repo::VaultRepo;
 /// working tree and the index, beyond a symbolic link, or ignored and untracked.
 pub fn stage(repo: &VaultRepo, paths: &[String]) -> Result<usize, VcsError> {
     let git = repo.git();
-    let mut index = git.index()?;
+    let mut index = repo.index()?;
     let mut plan: Vec<(String, bool)> = Vec::new();
     for path in paths {
         let repo_path = repo.repo_path(path);
