@@ -74,11 +74,14 @@ pub enum ErrorCode {
     UnsupportedBaseFilter,
     /// A bulk call changed some items and failed on others; `details.results` says which.
     BulkPartial,
+    /// The tool exists but the server's tool profile (`toolVisibility.profile`) leaves it
+    /// out: not listed and not callable; `details.config_key` names the setting.
+    CapabilityHidden,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 30] = [
+    pub const ALL: [ErrorCode; 31] = [
         ErrorCode::NotFound,
         ErrorCode::ValidationError,
         ErrorCode::Unauthorized,
@@ -109,6 +112,7 @@ impl ErrorCode {
         ErrorCode::PluginIncompatible,
         ErrorCode::UnsupportedBaseFilter,
         ErrorCode::BulkPartial,
+        ErrorCode::CapabilityHidden,
     ];
 
     /// The wire name, e.g. `"acl_denied"` (the same string serde writes).
@@ -144,6 +148,7 @@ impl ErrorCode {
             ErrorCode::PluginIncompatible => "plugin_incompatible",
             ErrorCode::UnsupportedBaseFilter => "unsupported_base_filter",
             ErrorCode::BulkPartial => "bulk_partial",
+            ErrorCode::CapabilityHidden => "capability_hidden",
         }
     }
 
@@ -256,6 +261,9 @@ impl ErrorCode {
             }
             ErrorCode::BulkPartial => {
                 "do not repeat the whole call; read details.results, fix the failed items and send only those again"
+            }
+            ErrorCode::CapabilityHidden => {
+                "do not retry; use a listed tool for the task (find_capability), or ask the user to set toolVisibility.profile to \"full\" in the config file and call reload_vault"
             }
         }
     }

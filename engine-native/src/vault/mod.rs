@@ -51,7 +51,7 @@ mod write;
 
 pub use atomic::is_temp_name;
 // Crash-safe replacement of a file: `obsidian-tc setup` writes client configurations with it.
-pub(crate) use atomic::{Replace, write_file};
+pub(crate) use atomic::{Replace, write_file, write_file_unless_changed};
 pub use error::VaultError;
 pub use handle::{Vault, VaultOptions};
 pub use listing::{Entry, EntryKind, racy_since};

@@ -36,6 +36,11 @@ pub const NOT_COVERED: &[(&str, &str)] = &[
         "reset_vault_cache",
         "asks for a human's confirmation before it runs (elicit_required on both vaults)",
     ),
+    (
+        "add_vault",
+        "changes the server, not a vault (the config file and the vaults served), and asks \
+         for a human's confirmation before it runs",
+    ),
 ];
 
 /// Why a tool that runs inside Obsidian is not covered.
