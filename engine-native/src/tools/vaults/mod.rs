@@ -1,5 +1,5 @@
 //! The vault registry tools: `list_vaults`, `get_vault`, `reload_vault` (the config file read
-//! again, the cache untouched), [`add`]'s `add_vault` (a vault written to the config file,
+//! again, the cache untouched), `add`'s `add_vault` (a vault written to the config file,
 //! applied and indexed) and `reset_vault_cache` (destructive: one vault's rows of the cache
 //! database dropped, its files untouched). A vault-bound caller sees only its own vault and
 //! can neither reload the server nor add a vault.
