@@ -63,6 +63,8 @@ STEPS: list[dict[str, Any]] = [
     {"tool": "inspect_visibility", "args": {"name": "read_note"}},
     {"tool": "get_metrics", "args": {}},
     {"tool": "reload_vault", "args": {}},
+    {"tool": "add_vault", "args": {"vault_id": "main", "path": "/"}, "error": "already_exists",
+     "why": "an id in use is refused before a person is asked (tests/it/tools/vaults/add.rs adds one)"},
     {"tool": "generate_uri", "args": {"action": "open", "path": "Recipes.md"}},
     {"tool": "generate_uri", "args": {"action": "search", "query": "tomato"}},
 

@@ -105,12 +105,7 @@ fn check_vaults(config: &ServerConfig, out: &mut Vec<ConfigProblem>) {
     let mut seen = BTreeSet::new();
     for (index, vault) in config.vaults.iter().enumerate() {
         let at = JsonPath::keys("vaults").index(index);
-        let id_ok = !vault.id.is_empty()
-            && vault
-                .id
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-        if !id_ok {
+        if !valid_vault_id(&vault.id) {
             out.push(ConfigProblem::new(
                 at.key("id").to_string(),
                 format!("{:?}: use letters, digits, '-' and '_' only", vault.id),
@@ -320,6 +315,14 @@ pub fn is_loopback(host: &str) -> bool {
     let bare = host.trim_start_matches('[').trim_end_matches(']');
     bare.eq_ignore_ascii_case("localhost")
         || bare.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+/// Whether `id` is a valid vault id: letters, digits, `-` and `_`, at least one.
+pub fn valid_vault_id(id: &str) -> bool {
+    !id.is_empty()
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! with its JSON path, and records where each effective value came from ([`Provenance`]).
 
 pub mod acl_schema;
+pub mod add_vault;
 pub mod cache_home;
 pub mod checks;
 pub mod companion_env;

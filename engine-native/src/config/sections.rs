@@ -258,6 +258,9 @@ pub enum VisibilityProfile {
     Full,
     /// Only tools that change nothing.
     ReadOnly,
+    /// The curated everyday set (`runtime::core_tools`), for clients that cap how many tools
+    /// they take: the others are neither listed nor callable (`capability_hidden`).
+    Core,
 }
 
 /// How the tool catalog is presented (`toolFacade`).

@@ -86,10 +86,16 @@ pub struct ContentFlags {
 impl ContentFlags {
     /// The flags of `text`.
     pub fn of(text: &str) -> ContentFlags {
-        let content_flags = content_flags(text);
-        let content_risk = content_flags.iter().map(|flag| flag.risk()).max();
+        ContentFlags::from_flags(content_flags(text))
+    }
+
+    /// `flags` (sorted, without repeats) with their highest risk.
+    pub fn from_flags(mut flags: Vec<ContentFlag>) -> ContentFlags {
+        flags.sort();
+        flags.dedup();
+        let content_risk = flags.iter().map(|flag| flag.risk()).max();
         ContentFlags {
-            content_flags,
+            content_flags: flags,
             content_risk,
         }
     }

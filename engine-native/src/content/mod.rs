@@ -6,7 +6,11 @@
 //! - [`injection`]: text shaped like prompt injection (instruction override, exfiltration
 //!   links, hidden text, persistence and delayed triggers), flagged and never altered.
 //!
-//! Both are pure functions of the text they are given.
+//! - [`findings`]: both scans over a text an agent writes (capture and memory tools), for
+//!   the tool's answer.
+//!
+//! All are pure functions of the text they are given.
 
+pub mod findings;
 pub mod injection;
 pub mod secrets;

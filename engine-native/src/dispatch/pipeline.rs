@@ -193,7 +193,8 @@ impl Dispatcher {
         extras: Extras<'_>,
         trace: &mut Trace,
     ) -> Result<Value, ToolError> {
-        // 1. lookup, with visibility (hidden and disabled look unregistered)
+        // 1. lookup, with visibility (hidden and disabled look unregistered; a tool the profile
+        // leaves out is `capability_hidden`)
         let tool = Gate::Lookup
             .span()
             .in_scope(|| served.registry().callable(name, caller));
@@ -208,7 +209,7 @@ impl Dispatcher {
         if served.config().config.traces.include_arguments {
             trace.arguments = Some(args.clone());
         }
-        let tool = tool.ok_or_else(|| ToolError::tool_not_found(name))?;
+        let tool = tool.ok_or_else(|| served.registry().refusal(name, caller))?;
         // 3. validate the arguments
         Gate::Validate.check(|| validate_args(&tool.def.input_schema, &args))?;
         trace.named = named_paths(tool, &args);

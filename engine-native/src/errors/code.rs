@@ -78,11 +78,14 @@ pub enum ErrorCode {
     /// is staged, files outside the vault are staged, a merge conflict, a locked index
     /// (`details.reason` says which).
     GitError,
+    /// The tool exists but the server's tool profile (`toolVisibility.profile`) leaves it
+    /// out: not listed and not callable; `details.config_key` names the setting.
+    CapabilityHidden,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 31] = [
+    pub const ALL: [ErrorCode; 32] = [
         ErrorCode::NotFound,
         ErrorCode::ValidationError,
         ErrorCode::Unauthorized,
@@ -114,6 +117,7 @@ impl ErrorCode {
         ErrorCode::UnsupportedBaseFilter,
         ErrorCode::BulkPartial,
         ErrorCode::GitError,
+        ErrorCode::CapabilityHidden,
     ];
 
     /// The wire name, e.g. `"acl_denied"` (the same string serde writes).
@@ -150,6 +154,7 @@ impl ErrorCode {
             ErrorCode::UnsupportedBaseFilter => "unsupported_base_filter",
             ErrorCode::BulkPartial => "bulk_partial",
             ErrorCode::GitError => "git_error",
+            ErrorCode::CapabilityHidden => "capability_hidden",
         }
     }
 
@@ -265,6 +270,9 @@ impl ErrorCode {
             }
             ErrorCode::GitError => {
                 "do not retry unchanged; do what the message says (details.reason names the cause), with git outside the server when it concerns files outside the vault"
+            }
+            ErrorCode::CapabilityHidden => {
+                "do not retry; use a listed tool for the task (find_capability), or ask the user to set toolVisibility.profile to \"full\" in the config file and call reload_vault"
             }
         }
     }

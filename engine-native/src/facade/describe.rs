@@ -65,14 +65,13 @@ pub(crate) fn tool() -> ToolDef {
 }
 
 /// Describes a tool the caller may call (listed, or only missing scopes); any other name
-/// is `not_found`, as calling it would be.
+/// fails as calling it would (`not_found`, or `capability_hidden` under the `core` profile).
 fn describe_capability(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: DescribeArgs = parse(args)?;
-    let tool = ctx
-        .served()
-        .registry()
+    let registry = ctx.served().registry();
+    let tool = registry
         .callable(&args.name, ctx.caller())
-        .ok_or_else(|| ToolError::tool_not_found(&args.name))?;
+        .ok_or_else(|| registry.refusal(&args.name, ctx.caller()))?;
     structured(&Description {
         name: tool.name(),
         title: tool.def.title,

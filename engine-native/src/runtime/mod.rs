@@ -2,11 +2,12 @@
 //!
 //! - [`tool`]: what a tool declares ([`ToolDef`]) and the predicates the gates and the
 //!   annotations derive from ([`Tool`]); [`registry`]: the registered tools and who sees
-//!   which (`toolVisibility`).
+//!   which (`toolVisibility`); [`core_tools`]: the tools of the `core` profile.
 //! - [`context`]: [`ToolContext`], what a handler may use during one call.
 //! - [`state`]: [`Runtime`], the store, indexes, companions, governor, clock and counters;
 //!   [`served`]: the configuration, tools and vaults a call takes when it starts.
-//! - [`reload`]: the configuration read again and swapped in for later calls.
+//! - [`reload`]: the configuration read again and swapped in for later calls;
+//!   [`add_vault`]: one more vault written to the config file, then reloaded.
 //! - `approval`: a human's approval of one exact call (HITL), consumed once.
 //! - [`retention`]: the configured retention applied (one sweep of the cache database and of
 //!   the session traces).
@@ -16,7 +17,7 @@
 //!
 //! [`Runtime`] is declared in `state.rs` (its parts: [`Runtime::open`], [`Runtime::served`],
 //! [`Runtime::store`], [`Runtime::indexes`], ...); the methods of one concern live with it:
-//! `reload.rs` ([`Runtime::reload`]), `retention.rs` ([`Runtime::sweep_cache`],
+//! `reload.rs` ([`Runtime::reload`]), `add_vault.rs` ([`Runtime::add_vault`]), `retention.rs` ([`Runtime::sweep_cache`],
 //! [`Runtime::sweep_traces`], [`Runtime::trace_retention_cutoff`]), `approval.rs` (`obtain_approval`, the HITL gate's state),
 //! `metrics/exposition.rs` ([`Runtime::metrics_text`]) and `metrics/from_cache.rs`
 //! ([`Runtime::cache_metrics_text`]).
@@ -25,10 +26,12 @@
 //! only their [`ToolContext`]. The transports produce a [`crate::auth::Caller`] and never
 //! show tools a token.
 
+pub mod add_vault;
 mod approval;
 pub mod catalog_vectors;
 pub mod clock;
 pub mod context;
+pub mod core_tools;
 pub mod metrics;
 pub mod progress;
 pub mod registry;

@@ -1,7 +1,9 @@
 //! [`Registry`]: the registered tools and who sees which (`toolVisibility`).
 //!
 //! A tool is *callable* when it is listed or only scope-denied; a hidden or disabled tool
-//! answers `not_found` exactly like an unregistered one.
+//! answers `not_found` exactly like an unregistered one, and a tool the `core` profile leaves
+//! out answers `capability_hidden` naming `toolVisibility.profile` (its existence is no
+//! secret: it is a built-in tool, left out by a preset).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -13,7 +15,12 @@ use serde_json::{Value, json};
 
 use crate::auth::Caller;
 use crate::config::{ToolVisibilityConfig, VisibilityProfile};
+use crate::errors::{ErrorCode, ToolError};
+use crate::runtime::core_tools::is_core;
 use crate::runtime::tool::{IDEMPOTENCY_KEY_ARG, Tool, ToolDef, VAULT_ARG};
+
+/// The config key of the tool profile, named in what it refuses.
+pub const PROFILE_KEY: &str = "toolVisibility.profile";
 
 /// The largest `idempotency_key`, in characters (v1 §1.2).
 pub const MAX_IDEMPOTENCY_KEY_CHARS: u64 = 128;
@@ -31,6 +38,12 @@ pub enum Visibility {
     },
     /// Not callable at all, answering `not_found`.
     Disabled {
+        /// The config rule responsible.
+        rule: String,
+    },
+    /// Left out of listings and refused (`capability_hidden`) by the tool profile: the tool
+    /// is not in the `core` set.
+    DisabledByProfile {
         /// The config rule responsible.
         rule: String,
     },
@@ -170,6 +183,11 @@ impl Registry {
                 rule: "toolVisibility.profile readOnly (the tool changes the vault)".to_owned(),
             };
         }
+        if rules.profile == VisibilityProfile::Core && !is_core(name) {
+            return Visibility::DisabledByProfile {
+                rule: format!("{PROFILE_KEY} core (not in the core set)"),
+            };
+        }
         if rules.allow.as_deref().is_some_and(|allow| !named(allow)) {
             return Visibility::Hidden {
                 rule: "toolVisibility.allow (not in the list)".to_owned(),
@@ -194,6 +212,20 @@ impl Registry {
         match self.visibility(name, caller) {
             Visibility::Listed | Visibility::ScopeDenied { .. } => self.tools.get(name),
             _ => None,
+        }
+    }
+
+    /// Why a call to `name` by `caller` finds no tool ([`Registry::callable`] gave `None`):
+    /// `capability_hidden` naming the config key for a tool the profile leaves out,
+    /// `not_found` for anything else.
+    pub fn refusal(&self, name: &str, caller: &Caller) -> ToolError {
+        match self.visibility(name, caller) {
+            Visibility::DisabledByProfile { rule } => ToolError::new(
+                ErrorCode::CapabilityHidden,
+                format!("'{name}' is not offered by this server: {rule}"),
+            )
+            .with_details(json!({ "name": name, "config_key": PROFILE_KEY, "profile": "core" })),
+            _ => ToolError::tool_not_found(name),
         }
     }
 

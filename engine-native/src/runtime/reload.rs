@@ -44,10 +44,19 @@ impl Runtime {
     /// load, or a vault that does not open, changes nothing. When the tool visibility changed,
     /// the tool-list generation ([`Runtime::watch_tool_list`]) moves on.
     pub fn reload(&self) -> Result<ReloadReport, ToolError> {
-        let _one_at_a_time = self
-            .reload_lock
+        let _one_at_a_time = self.one_reload_at_a_time();
+        self.reload_held()
+    }
+
+    /// Holds the reload lock: one reload (or `add_vault`) at a time.
+    pub(super) fn one_reload_at_a_time(&self) -> std::sync::MutexGuard<'_, ()> {
+        self.reload_lock
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// [`Runtime::reload`] with the reload lock already held.
+    pub(super) fn reload_held(&self) -> Result<ReloadReport, ToolError> {
         let old = self.served();
         let config = old.config().reload().map_err(config_invalid)?;
         let report = compare(old.config(), &config);
@@ -143,7 +152,7 @@ fn origin_name(config: &LoadedConfig) -> String {
 }
 
 /// `validation_error`: the reloaded configuration has problems; nothing changed.
-fn config_invalid(errors: ConfigErrors) -> ToolError {
+pub(super) fn config_invalid(errors: ConfigErrors) -> ToolError {
     let paths: Vec<&str> = errors.0.iter().map(|p| p.path.as_str()).collect();
     let problems: Vec<Value> = errors
         .0

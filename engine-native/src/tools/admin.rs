@@ -177,7 +177,7 @@ pub fn tools() -> Vec<ToolDef> {
         admin_tool(
             "inspect_visibility",
             "Inspect tool visibility",
-            "Why a tool is or is not offered to this caller: listed, hidden, disabled, scope_denied or unregistered.",
+            "Why a tool is or is not offered to this caller: listed, hidden, disabled, disabled_by_profile, scope_denied or unregistered.",
             &["admin:acl"],
             false,
             (

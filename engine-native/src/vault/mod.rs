@@ -54,7 +54,7 @@ mod write;
 
 pub use atomic::is_temp_name;
 // Crash-safe replacement of a file: `obsidian-tc setup` writes client configurations with it.
-pub(crate) use atomic::{Replace, write_file};
+pub(crate) use atomic::{Replace, write_file, write_file_unless_changed};
 pub use error::VaultError;
 pub use excluded::{ExclusionCache, Exclusions, USER_IGNORE_FILTERS, user_ignore_filters};
 pub use handle::{Vault, VaultOptions};

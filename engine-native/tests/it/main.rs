@@ -29,6 +29,7 @@ mod index;
 mod layers;
 mod mcp;
 mod metrics;
+mod runtime;
 mod source_index;
 mod store;
 mod telemetry;

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::stamp::file_stamp;
+use crate::content::findings::ContentFindings;
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::common::args::{input_schema, parse};
@@ -45,6 +46,10 @@ struct CaptureResult {
     sha256: String,
     /// The note's size in bytes.
     size: usize,
+    /// What the captured text and title hold that is shaped like a credential or a prompt
+    /// injection (the note is written as given).
+    #[serde(flatten)]
+    findings: ContentFindings,
 }
 
 /// The `capture_note` tool.
@@ -86,6 +91,9 @@ fn capture_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
                     path: outcome.path,
                     sha256: sha256_hex(bytes),
                     size: bytes.len(),
+                    findings: ContentFindings::of(
+                        std::iter::once(args.content.as_str()).chain(args.title.as_deref()),
+                    ),
                 });
             }
             Err(VaultError::AlreadyExists { .. }) => continue,

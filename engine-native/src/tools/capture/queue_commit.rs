@@ -19,6 +19,7 @@ use serde_json::{Value, json};
 use super::capture_note::inbox_folder;
 use super::queue_note::with_tags;
 use super::queue_view::readable;
+use crate::content::findings::ContentFindings;
 use crate::edits::{AppendAt, Edit, append};
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{PathArg, ToolContext, ToolDef};
@@ -61,6 +62,10 @@ struct CommitResult {
     committed_at: i64,
     /// Whether it had been filed before (this call changed nothing).
     already_committed: bool,
+    /// What the filed text holds that is shaped like a credential or a prompt injection
+    /// (filed as given).
+    #[serde(flatten)]
+    findings: ContentFindings,
 }
 
 const TARGET_PATH: &[PathArg] = &[PathArg {
@@ -90,7 +95,7 @@ fn commit_capture(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError
         .map_err(store_fault)?
         .ok_or_else(|| not_found(&args.capture_id))?;
     if let Some(commit) = capture.committed.clone() {
-        return result(ctx, &capture.id, commit, true);
+        return result(ctx, &capture, commit, true);
     }
     let target = args
         .path
@@ -152,7 +157,7 @@ fn commit_capture(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError
         .ok_or_else(|| not_found(&capture.id))?;
     // Another call may have filed it in the meantime: its commit is the one kept.
     let already = marked != commit;
-    result(ctx, &capture.id, marked, already)
+    result(ctx, &capture, marked, already)
 }
 
 /// Appends the capture to the note at `path` (its tags merged into the note's), unless the
@@ -207,19 +212,20 @@ fn confirm_outside_capture_folders(
     }))
 }
 
-/// The result for `capture_id` filed as `commit`.
+/// The result for `capture` filed as `commit`.
 fn result(
     ctx: &ToolContext<'_>,
-    capture_id: &str,
+    capture: &Capture,
     commit: Commit,
     already_committed: bool,
 ) -> Result<Value, ToolError> {
     structured(&CommitResult {
-        capture_id: capture_id.to_owned(),
+        capture_id: capture.id.clone(),
         path: readable(ctx, Some(commit.path)),
         sha256: commit.sha256,
         committed_at: commit.at,
         already_committed,
+        findings: ContentFindings::of([capture.content.as_str()]),
     })
 }
 

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::queue_note::{MAX_TAGS, clean_tags, with_tags};
 use super::queue_view::CaptureView;
+use crate::content::findings::ContentFindings;
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{PathArg, ToolContext, ToolDef};
 use crate::store::{NewCapture, StoreError, store_fault};
@@ -44,6 +45,10 @@ struct EnqueueResult {
     capture: CaptureView,
     /// Whether a new capture was queued (false: the same text was already pending).
     created: bool,
+    /// What the queued text and title hold that is shaped like a credential or a prompt
+    /// injection (queued as given).
+    #[serde(flatten)]
+    findings: ContentFindings,
 }
 
 const SUGGESTED_PATH: &[PathArg] = &[PathArg {
@@ -95,8 +100,11 @@ fn enqueue_capture(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErro
             }
             other => store_fault(other),
         })?;
+    let findings =
+        ContentFindings::of(std::iter::once(args.content.as_str()).chain(args.title.as_deref()));
     structured(&EnqueueResult {
         capture: CaptureView::of(ctx, enqueued.capture, false),
         created: enqueued.created,
+        findings,
     })
 }

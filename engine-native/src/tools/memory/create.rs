@@ -12,6 +12,7 @@ use super::entity_note::{
     EntityWritten, check_relation, check_session, entity_path, read_entity_note, today,
     write_entity_note,
 };
+use crate::content::findings::ContentFindings;
 use crate::errors::{ErrorCode, ToolError};
 use crate::memory::{EntityType, Observation, Relation, new_entity_text};
 use crate::runtime::{ToolContext, ToolDef};
@@ -85,12 +86,23 @@ fn create_entity(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError>
     for relation in &args.relations {
         check_relation(&relation.relation)?;
     }
+    let findings = ContentFindings::of(
+        std::iter::once(args.name.as_str())
+            .chain(args.aliases.iter().map(String::as_str))
+            .chain(args.observations.iter().map(String::as_str))
+            .chain(
+                args.relations
+                    .iter()
+                    .map(|relation| relation.target.as_str()),
+            ),
+    );
     match read_entity_note(ctx, &args.name, &path) {
         Ok(existing) => {
             return match existing.entity.kind {
-                Some(kind) if kind == args.kind => {
-                    structured(&write_entity_note(ctx, existing.note, None)?)
-                }
+                Some(kind) if kind == args.kind => structured(&EntityWritten {
+                    findings,
+                    ..write_entity_note(ctx, existing.note, None)?
+                }),
                 other => Err(ToolError::new(
                     ErrorCode::AlreadyExists,
                     format!(
@@ -149,5 +161,6 @@ fn create_entity(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError>
         path: outcome.path,
         changed: true,
         sha256: sha256_hex(text.as_bytes()),
+        findings,
     })
 }

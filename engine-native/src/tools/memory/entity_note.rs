@@ -7,6 +7,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::calendar::Date;
+use crate::content::findings::ContentFindings;
 use crate::errors::{ErrorCode, ToolError};
 use crate::memory::{Entity, read_entity};
 use crate::runtime::ToolContext;
@@ -137,6 +138,7 @@ pub(super) fn write_entity_note(
             path: note.path,
             changed: false,
             sha256: note.sha256,
+            findings: ContentFindings::default(),
         });
     };
     write_back(ctx, &note.path, text.as_bytes(), Some(note.sha256))?;
@@ -144,6 +146,7 @@ pub(super) fn write_entity_note(
         path: note.path,
         changed: true,
         sha256: engine_core::hash::sha256_hex(text.as_bytes()),
+        findings: ContentFindings::default(),
     })
 }
 
@@ -182,4 +185,8 @@ pub(super) struct EntityWritten {
     pub changed: bool,
     /// The note's SHA-256 afterwards.
     pub sha256: String,
+    /// What the text the agent gave (names, aliases, observations, relation targets) holds
+    /// that is shaped like a credential or a prompt injection (written as given).
+    #[serde(flatten)]
+    pub findings: ContentFindings,
 }

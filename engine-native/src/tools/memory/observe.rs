@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::entity_note::{
     EntityWritten, check_session, entity_path, read_entity_note, today, write_entity_note,
 };
+use crate::content::findings::ContentFindings;
 use crate::errors::ToolError;
 use crate::memory::{Observation, add_observation};
 use crate::runtime::{ToolContext, ToolDef};
@@ -53,11 +54,16 @@ fn add(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let path = entity_path(ctx, &args.name, AclOp::Write)?;
     check_session(args.session.as_deref())?;
     let found = read_entity_note(ctx, &args.name, &path)?;
+    let findings = ContentFindings::of([args.name.as_str(), args.text.as_str()]);
     let observation = Observation {
         text: args.text,
         date: Some(today(ctx)),
         session: args.session,
     };
     let text = add_observation(&found.note.text, &observation);
-    structured(&write_entity_note(ctx, found.note, text.as_deref())?)
+    let written = write_entity_note(ctx, found.note, text.as_deref())?;
+    structured(&EntityWritten {
+        findings,
+        ..written
+    })
 }

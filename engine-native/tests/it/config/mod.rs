@@ -1,3 +1,4 @@
+mod add_vault;
 mod cache_home;
 mod cli;
 mod companion_env;

@@ -27,3 +27,4 @@ mod typed_links;
 mod uri;
 mod vaults;
 mod workspaces;
+mod write_findings;

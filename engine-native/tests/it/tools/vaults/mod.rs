@@ -168,17 +168,22 @@ fn a_vault_bound_caller_cannot_reload_and_scopes_apply() {
     fx.err_as(&reader, "reload_vault", json!({}), ErrorCode::Forbidden);
 }
 
+/// A server started on the bare folder `vault` (no config file), its cache under `cache`.
+fn zero_config_server(vault: &std::path::Path, cache: &std::path::Path) -> Dispatcher {
+    let loaded = load(&LoadInput {
+        origin: ConfigOrigin::VaultFolder(vault.to_path_buf()),
+        env: cache_env(cache),
+        overrides: Vec::new(),
+    })
+    .expect("zero-config");
+    Dispatcher::new(loaded, Arc::new(ManualClock::new(START_MS))).expect("dispatcher")
+}
+
 #[test]
 fn a_zero_config_server_reopens_its_vault_folder() {
     let vault = tempfile::tempdir().expect("vault");
     let cache = tempfile::tempdir().expect("cache home");
-    let loaded = load(&LoadInput {
-        origin: ConfigOrigin::VaultFolder(vault.path().to_path_buf()),
-        env: cache_env(cache.path()),
-        overrides: Vec::new(),
-    })
-    .expect("zero-config");
-    let server = Dispatcher::new(loaded, Arc::new(ManualClock::new(START_MS))).expect("dispatcher");
+    let server = zero_config_server(vault.path(), cache.path());
     let report = server
         .call(&Caller::stdio(), "reload_vault", json!({}))
         .result
@@ -305,3 +310,5 @@ fn a_reload_with_another_acl_ranks_with_the_new_view_at_once() {
         "the kept view of the old ACL was not reused"
     );
 }
+
+mod add;

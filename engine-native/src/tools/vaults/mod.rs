@@ -1,7 +1,10 @@
 //! The vault registry tools: `list_vaults`, `get_vault`, `reload_vault` (the config file read
-//! again, the cache untouched) and `reset_vault_cache` (destructive: one vault's rows of the
-//! cache database dropped, its files untouched). A vault-bound caller sees only its own vault
-//! and cannot reload the server.
+//! again, the cache untouched), `add`'s `add_vault` (a vault written to the config file,
+//! applied and indexed) and `reset_vault_cache` (destructive: one vault's rows of the cache
+//! database dropped, its files untouched). A vault-bound caller sees only its own vault and
+//! can neither reload the server nor add a vault.
+
+mod add;
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -170,6 +173,7 @@ pub fn tools() -> Vec<ToolDef> {
             "stale",
             "cached",
         ]),
+        add::tool(),
     ]
 }
 
@@ -204,17 +208,20 @@ fn summary(served: &Served, entry: &VaultEntry) -> VaultSummary {
 }
 
 fn reload_vault(ctx: &ToolContext<'_>, _args: Value) -> Result<Value, ToolError> {
-    if let Some(bound) = ctx.served().binding_of(ctx.caller()) {
-        return Err(ToolError::new(
-            ErrorCode::Forbidden,
-            format!(
-                "reload_vault reloads every vault of the server; a caller bound to vault \
-                 '{bound}' may not"
-            ),
-        )
-        .with_recovery("ask the server's operator to reload, or use an unbound token"));
-    }
+    unbound_caller(ctx, "reload_vault reloads every vault of the server")?;
     structured(&ctx.runtime().reload()?)
+}
+
+/// `forbidden` for a caller bound to one vault: `what` acts on the whole server.
+fn unbound_caller(ctx: &ToolContext<'_>, what: &str) -> Result<(), ToolError> {
+    match ctx.served().binding_of(ctx.caller()) {
+        None => Ok(()),
+        Some(bound) => Err(ToolError::new(
+            ErrorCode::Forbidden,
+            format!("{what}; a caller bound to vault '{bound}' may not"),
+        )
+        .with_recovery("ask the server's operator, or use an unbound token")),
+    }
 }
 
 fn reset_vault_cache(ctx: &ToolContext<'_>, _args: Value) -> Result<Value, ToolError> {

@@ -1,0 +1,3 @@
+//! The runtime the tools run in.
+
+mod core_tools;
