@@ -13,7 +13,9 @@
 //! notes, search and context, links and the three graph tools of everyday navigation,
 //! frontmatter and tags, tasks (native here, not a plugin bridge), agent memory, the capture
 //! queue, snapshots and undo, sessions, the bulk note tools, the vault registry and the
-//! visibility and ACL inspectors, and the facade's own tools. What is out: the
+//! visibility and ACL inspectors, git (native here, many vaults are repositories), and the
+//! facade's own tools. What is out: the other names of search_vault's modes
+//! (`search_semantic`, `search_jsonlogic`), `audit_provenance`, the
 //! structured-document families (bases, canvas, Kanban, periodic notes, workspaces and
 //! bookmarks, attachments, tables), every tool carried out by TC Bridge in a running
 //! Obsidian (commands, Dataview, Templater, QuickAdd, OCR, Excalidraw, make.md, Omnisearch,
@@ -41,6 +43,7 @@ pub const CORE_TOOLS: &[&str] = &[
     "delete_note",
     // search and context
     "search_vault",
+    "search_and_read",
     "search_text",
     "search_regex",
     "index_vault",
@@ -97,6 +100,7 @@ pub const CORE_TOOLS: &[&str] = &[
     "commit_capture",
     // snapshots and undo
     "list_snapshots",
+    "snapshot_note",
     "read_snapshot",
     "restore_note",
     "undo_last_change",
@@ -116,6 +120,13 @@ pub const CORE_TOOLS: &[&str] = &[
     "add_vault",
     "inspect_acl",
     "inspect_visibility",
+    // git
+    "git_status",
+    "git_diff",
+    "git_log",
+    "git_show",
+    "git_stage",
+    "git_commit",
 ];
 
 /// Whether the tool `name` is in the `core` profile.

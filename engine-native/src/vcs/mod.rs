@@ -34,8 +34,8 @@
 //! network transport (no SSH, HTTPS or OpenSSL) is built: the tools never fetch or push.
 //!
 //! - [`repo`]: [`VaultRepo`], the repository of a vault and the path mapping;
-//! - [`status`], [`diff`], [`log`], [`show`]: what the repository says;
-//! - [`stage`], [`commit`]: the two changes;
+//! - [`mod@status`], [`mod@diff`], [`mod@log`], [`mod@show`]: what the repository says;
+//! - [`mod@stage`], [`mod@commit`]: the two changes;
 //! - [`error`][]: [`VcsError`].
 
 pub mod commit;

@@ -78,11 +78,11 @@ export function datacoreTools(ctx: ToolContext): BridgeTool[] {
 		defineTool({
 			name: "query_datacore",
 			description:
-				"Runs a query in Datacore's own language (e.g. `@page and #project`) and returns {items: [{path, name, tags, types, fields}], total, query}: fields are the frontmatter values as JSON. Rows naming notes you may not read are left out (and rows of no note, unless you may read every note).",
+				"Runs a query in Datacore's own language (e.g. `@page and #book`) and returns {items: [{path, name, tags, types, fields}], total, query}: fields are the frontmatter values as JSON. Rows naming notes you may not read are left out (and rows of no note, unless you may read every note).",
 			inputSchema: {
 				type: "object",
 				properties: {
-					query: { type: "string", description: 'e.g. @page and #project, or @task and $completed = false' },
+					query: { type: "string", description: 'e.g. @page and #book, or @task and $completed = false' },
 					limit: { type: "integer", minimum: 1, maximum: MAX_ROWS, default: MAX_ROWS },
 				},
 				required: ["query"],

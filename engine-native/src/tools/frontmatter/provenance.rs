@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use engine_core::acl::{AclOp, CaseMode, Glob};
+use engine_core::acl::{CaseMode, Glob};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -135,7 +135,7 @@ fn audit_provenance(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolErr
     let in_scope = |path: &str| {
         (include.is_empty() || include.iter().any(|glob| glob.matches(path)))
             && !exclude.iter().any(|glob| glob.matches(path))
-            && ctx.may(path, AclOp::Read)
+            && ctx.may_list(path)
     };
     let mut audit = Provenance {
         field: args.field,

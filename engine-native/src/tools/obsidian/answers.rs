@@ -166,7 +166,7 @@ fn readable(ctx: &ToolContext<'_>, item: &DatacoreItem, everything: bool) -> boo
     let own = item
         .path
         .as_deref()
-        .map_or(everything, |path| ctx.may(path, AclOp::Read));
+        .map_or(everything, |path| ctx.may_list(path));
     own && item
         .fields
         .values()

@@ -407,7 +407,7 @@ fn sync_and_metadata() -> Vec<ToolDef> {
             Spec {
                 name: "query_datacore",
                 title: "Datacore query",
-                description: "Run a query in Datacore's own language (e.g. @page and #project) in the running Obsidian: rows {path, name, tags, types, fields} with frontmatter values as JSON, at most 500; rows naming notes the caller may not read are left out. Needs TC Bridge and Datacore.",
+                description: "Run a query in Datacore's own language (e.g. @page and #book) in the running Obsidian: rows {path, name, tags, types, fields} with frontmatter values as JSON, at most 500; rows naming notes the caller may not read are left out. Needs TC Bridge and Datacore.",
                 keywords: &["datacore", "@page", "datacore query"],
                 scopes: &["read:datacore"],
                 path_args: &[],
