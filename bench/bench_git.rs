@@ -7,8 +7,8 @@
 //! ```
 //!
 //! The vault (pf2e-srd: 11,181 files) is copied to a temp folder and committed as one git
-//! repository with the git library (the import, then five commits of one note each), and one
-//! note is changed in the working tree. One stdio session then runs `--calls` rounds of
+//! repository by the product's git module (the import, then five commits of one note each),
+//! and one note is changed in the working tree. One stdio session then runs `--calls` rounds of
 //! `git_status`, `git_log` (20 entries), `git_log` of one note and the baselines `read_note`
 //! and `ping`, in rotating order, after an untimed round. For information, the `git` CLI's own
 //! `git status --porcelain` is timed on the same repository when it is installed (a process
@@ -19,7 +19,8 @@ use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use git2::{IndexAddOption, Repository, Signature, Time};
+use git2::{IndexAddOption, Repository};
+use obsidian_tc::vcs::{self, VaultRepo};
 use serde_json::{Value, json};
 
 use bench::programs::product;
@@ -69,7 +70,7 @@ fn run(args: &Args) -> Result<(), String> {
     let repo_dir = temp.path().join("pf2e-git");
     eprintln!("copying {} and committing it", args.vault.display());
     copy_tree(&args.vault, &repo_dir)?;
-    commit_history(&repo_dir).map_err(|e| format!("git: {e}"))?;
+    commit_history(&repo_dir)?;
     std::fs::write(repo_dir.join(NOTE), "changed in the working tree\n")
         .map_err(|e| format!("cannot change {NOTE}: {e}"))?;
 
@@ -164,41 +165,28 @@ fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// The import and five commits of one note each.
-fn commit_history(dir: &Path) -> Result<(), git2::Error> {
-    let repo = Repository::init(dir)?;
-    std::fs::write(dir.join(".gitignore"), ".obsidian-tc/\n")
-        .map_err(|e| git2::Error::from_str(&e.to_string()))?;
+/// The import and five commits of one note each, staged and committed by the product's
+/// own git module (its commits carry the repository's identity, or obsidian-tc's).
+fn commit_history(dir: &Path) -> Result<(), String> {
+    let git = |e: git2::Error| format!("git: {e}");
+    let repo = Repository::init(dir).map_err(git)?;
+    std::fs::write(dir.join(".gitignore"), ".obsidian-tc/\n").map_err(|e| e.to_string())?;
+    let mut index = repo.index().map_err(git)?;
+    index
+        .add_all(["*"], IndexAddOption::DEFAULT, None)
+        .map_err(git)?;
+    index.write().map_err(git)?;
+    let vault = VaultRepo::open(dir).map_err(|e| e.to_string())?;
     for step in 0..6_i64 {
         if step > 0 {
-            let text = format!("edit {step}\n");
-            std::fs::write(dir.join(NOTE), text)
-                .map_err(|e| git2::Error::from_str(&e.to_string()))?;
+            std::fs::write(dir.join(NOTE), format!("edit {step}\n")).map_err(|e| e.to_string())?;
+            vcs::stage(&vault, &[NOTE.to_owned()]).map_err(|e| e.to_string())?;
         }
-        let mut index = repo.index()?;
-        index.add_all(["*"], IndexAddOption::DEFAULT, None)?;
-        index.write()?;
-        let tree = repo.find_tree(index.write_tree()?)?;
-        let signature = Signature::new(
-            "bench",
-            "bench@example.org",
-            &Time::new(1_767_225_600 + step * 60, 0),
-        )?;
-        let parent = repo.head().ok().and_then(|head| head.peel_to_commit().ok());
-        let parents: Vec<&git2::Commit<'_>> = parent.iter().collect();
-        repo.commit(
-            Some("HEAD"),
-            &signature,
-            &signature,
-            &format!("commit {step}"),
-            &tree,
-            &parents,
-        )?;
+        vcs::commit(&vault, &format!("commit {step}")).map_err(|e| e.to_string())?;
     }
     Ok(())
 }
 
-/// `git status --porcelain` timed `calls` times, when the git CLI is installed.
 fn git_cli_status(dir: &Path, calls: usize) -> Option<Vec<Duration>> {
     let mut samples = Vec::with_capacity(calls);
     for _ in 0..=calls {
