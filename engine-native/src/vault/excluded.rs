@@ -22,8 +22,8 @@
 //!
 //! Excluded files are not hidden from a path named directly (`read_note` opens one, as
 //! Obsidian does): this is not an access control. The settings file is read again on every
-//! call that asks ([`ExclusionCache::current`]), so a change to it applies to the next call,
-//! without a restart; a malformed file or entry is logged once and skipped, never fatal.
+//! call that asks ([`ExclusionCache::current`]) when its modification time or length changed,
+//! so a change to it applies to the next call, without a restart; a malformed file or entry is logged once and skipped, never fatal.
 
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -32,6 +32,7 @@ use regex::Regex;
 use serde_json::Value;
 
 use super::handle::Vault;
+use super::listing::{ChangeStamp, racy_since};
 use super::settings::ObsidianSetting;
 
 /// The key of Obsidian's "Excluded files" list in `.obsidian/app.json`.
@@ -161,8 +162,19 @@ pub struct ExclusionCache {
     obsidian: bool,
     /// The `index.exclude` globs.
     globs: Vec<Glob>,
-    /// The last reading and what it compiled to.
-    last: Mutex<Option<(Reading, Arc<Exclusions>)>>,
+    /// The last reading.
+    last: Mutex<Option<LastReading>>,
+}
+
+/// One reading of the settings file and what it compiled to.
+#[derive(Debug)]
+struct LastReading {
+    /// The file's stamp when it was read (`None`: absent).
+    stamp: Option<ChangeStamp>,
+    /// What it held.
+    reading: Reading,
+    /// What that compiled to.
+    exclusions: Arc<Exclusions>,
 }
 
 impl ExclusionCache {
@@ -175,20 +187,33 @@ impl ExclusionCache {
         }
     }
 
-    /// The exclusions of `vault` now: its settings file is read again (a few hundred bytes),
-    /// and compiled again only when its entries changed; what could not be read or compiled
-    /// is logged once per change and skipped.
+    /// The exclusions of `vault` now: its settings file is read again only when its stamp
+    /// changed (or its last change is too recent to trust the stamp), and compiled again
+    /// only when its entries changed; what could not be read or compiled is logged once per
+    /// change and skipped.
     pub fn current(&self, vault: &Vault) -> Arc<Exclusions> {
+        let stamp = if self.obsidian {
+            vault.setting_stamp(ObsidianSetting::App)
+        } else {
+            None
+        };
+        let mut last = self.last.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(seen) = last.as_ref()
+            && seen.stamp == stamp
+            && stamp.is_none_or(|stamp| stamp.settled(racy_since()))
+        {
+            return Arc::clone(&seen.exclusions);
+        }
         let reading = if self.obsidian {
             read_filters(vault)
         } else {
             Ok(Vec::new())
         };
-        let mut last = self.last.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some((seen, exclusions)) = last.as_ref()
-            && *seen == reading
+        if let Some(seen) = last.as_mut()
+            && seen.reading == reading
         {
-            return Arc::clone(exclusions);
+            seen.stamp = stamp;
+            return Arc::clone(&seen.exclusions);
         }
         let filters = match &reading {
             Ok(filters) => filters.as_slice(),
@@ -202,7 +227,11 @@ impl ExclusionCache {
             tracing::warn!(vault = %vault.root().display(), "{warning}");
         }
         let exclusions = Arc::new(exclusions);
-        *last = Some((reading, Arc::clone(&exclusions)));
+        *last = Some(LastReading {
+            stamp,
+            reading,
+            exclusions: Arc::clone(&exclusions),
+        });
         exclusions
     }
 }

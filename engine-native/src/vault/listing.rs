@@ -59,6 +59,44 @@ pub fn racy_since() -> i64 {
     now.saturating_sub(RACY_MS)
 }
 
+/// A file's size and change times as the file system reports them: while it stays the same
+/// and is [`settled`](ChangeStamp::settled), what was read under it still holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChangeStamp {
+    /// Size in bytes.
+    pub size: u64,
+    /// Last modification, milliseconds since the Unix epoch.
+    pub modified_ms: i64,
+    /// Last change of the file or its metadata, nanoseconds since the Unix epoch.
+    pub changed_ns: i64,
+}
+
+impl ChangeStamp {
+    /// The stamp of a listed entry.
+    pub fn of(entry: &Entry) -> ChangeStamp {
+        ChangeStamp {
+            size: entry.size,
+            modified_ms: entry.modified_ms,
+            changed_ns: entry.changed_ns,
+        }
+    }
+
+    /// The stamp of a file's metadata.
+    pub fn of_metadata(metadata: &std::fs::Metadata) -> ChangeStamp {
+        ChangeStamp {
+            size: metadata.len(),
+            modified_ms: modified_ms(metadata),
+            changed_ns: os::changed_ns(metadata),
+        }
+    }
+
+    /// Whether the file last changed before `racy_since` (Unix ms, see [`racy_since`]): only
+    /// then does an equal stamp prove the file unchanged.
+    pub fn settled(self, racy_since: i64) -> bool {
+        self.modified_ms < racy_since && self.changed_ns.div_euclid(1_000_000) < racy_since
+    }
+}
+
 impl Vault {
     /// Lists everything under `folder` (the whole vault with `None`), sorted by path.
     pub fn list(&self, folder: Option<&str>) -> Result<Vec<Entry>, VaultError> {

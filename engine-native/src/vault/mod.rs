@@ -58,7 +58,7 @@ pub(crate) use atomic::{Replace, write_file, write_file_unless_changed};
 pub use error::VaultError;
 pub use excluded::{ExclusionCache, Exclusions, USER_IGNORE_FILTERS, user_ignore_filters};
 pub use handle::{Vault, VaultOptions};
-pub use listing::{Entry, EntryKind, racy_since};
+pub use listing::{ChangeStamp, Entry, EntryKind, racy_since};
 pub use read::NoteFile;
 pub(crate) use resolve::relative_text;
 pub use settings::ObsidianSetting;

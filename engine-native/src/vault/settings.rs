@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::error::VaultError;
 use super::handle::Vault;
+use super::listing::ChangeStamp;
 use super::read::read_all;
 
 /// The largest settings file read (larger ones are refused as not Obsidian's).
@@ -54,6 +55,13 @@ impl ObsidianSetting {
 }
 
 impl Vault {
+    /// The stamp of the settings file `setting` (`None` when it is absent or unreadable),
+    /// cheap enough to ask on every call before reading the file again.
+    pub fn setting_stamp(&self, setting: ObsidianSetting) -> Option<ChangeStamp> {
+        let metadata = std::fs::metadata(self.root().join(setting.vault_path())).ok()?;
+        Some(ChangeStamp::of_metadata(&metadata))
+    }
+
     /// Reads and parses the settings file `setting`: `Ok(None)` when Obsidian has not written
     /// it (every setting then has Obsidian's default). A file that is not a JSON object, is
     /// larger than 1 MiB, or sits behind a symlink leading outside the vault is refused.

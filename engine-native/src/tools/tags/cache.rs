@@ -32,32 +32,7 @@ use super::parse::{ParsedTags, parse_tags};
 use super::scan::{markdown_files, read_note};
 use crate::errors::ToolError;
 use crate::runtime::ToolContext;
-use crate::vault::{Entry, racy_since};
-
-/// A note's file as listed: what its kept tags are validated by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Stamp {
-    size: u64,
-    modified_ms: i64,
-    changed_ns: i64,
-}
-
-impl Stamp {
-    /// The stamp of a listed file.
-    fn of(entry: &Entry) -> Stamp {
-        Stamp {
-            size: entry.size,
-            modified_ms: entry.modified_ms,
-            changed_ns: entry.changed_ns,
-        }
-    }
-
-    /// Whether the file last changed before `racy_since` (Unix ms): only then can tags read
-    /// under this stamp be trusted while the stamp stays the same.
-    fn settled(self, racy_since: i64) -> bool {
-        self.modified_ms < racy_since && self.changed_ns.div_euclid(1_000_000) < racy_since
-    }
-}
+use crate::vault::{ChangeStamp, Entry, racy_since};
 
 /// One note's tags as read.
 #[derive(Debug)]
@@ -71,7 +46,7 @@ pub(super) struct NoteTagsRead {
 /// Tags kept with the stamp and SHA-256 they were read under.
 #[derive(Debug)]
 struct Kept {
-    stamp: Stamp,
+    stamp: ChangeStamp,
     /// Whether `stamp` was settled when the note was read: only then does it vouch for them.
     vouches: bool,
     sha256: String,
@@ -98,7 +73,7 @@ enum Lookup {
     /// Kept under the listed stamp, which vouches for them.
     Kept(Arc<NoteTagsRead>),
     /// To read: the listed stamp, and the SHA-256 and tags kept for the note if any.
-    Read(Stamp, Option<(String, Arc<NoteTagsRead>)>),
+    Read(ChangeStamp, Option<(String, Arc<NoteTagsRead>)>),
 }
 
 /// The tags of every Markdown note under `folder` (the vault with `None`) that the caller
@@ -120,7 +95,7 @@ pub(super) fn readable_note_tags(
         let lookups: Vec<Lookup> = readable
             .iter()
             .map(|entry| {
-                let stamp = Stamp::of(entry);
+                let stamp = ChangeStamp::of(entry);
                 match kept.get(&entry.path) {
                     Some(found) if found.vouches && found.stamp == stamp => {
                         Lookup::Kept(Arc::clone(&found.note))
@@ -197,7 +172,7 @@ fn not_listed(kept: &BTreeMap<String, Kept>, listed: &[Entry]) -> Vec<String> {
 mod tests {
     use super::*;
 
-    const AT: Stamp = Stamp {
+    const AT: ChangeStamp = ChangeStamp {
         size: 10,
         modified_ms: 5_000,
         changed_ns: 5_000_000_000,
@@ -207,7 +182,7 @@ mod tests {
     fn a_stamp_changed_within_the_racy_window_is_not_settled() {
         assert!(AT.settled(5_001));
         assert!(!AT.settled(5_000));
-        let touched_later = Stamp {
+        let touched_later = ChangeStamp {
             changed_ns: 9_000_000_000,
             ..AT
         };

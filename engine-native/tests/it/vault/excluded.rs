@@ -172,6 +172,21 @@ fn a_change_to_app_json_applies_to_the_next_call() {
     assert!(!searched(&fx).contains("Scratch draft"));
 }
 
+/// The settings file is read again only when its stamp changed, and a stamp within the
+/// file system's clock tick proves nothing: two writes of the same length, one right after
+/// the other, both apply.
+#[test]
+fn a_rewrite_of_the_same_length_right_away_still_applies() {
+    let fx = fixture(json!({}));
+    let listed = |fx: &Fixture| fx.ok("list_notes", json!({})).to_string();
+    set_filters(&fx, r#"{"userIgnoreFilters": ["Archive/"]}"#);
+    assert!(!listed(&fx).contains("Archive/Old.md"));
+    set_filters(&fx, r#"{"userIgnoreFilters": ["Xrchive/"]}"#);
+    assert!(listed(&fx).contains("Archive/Old.md"));
+    set_filters(&fx, r#"{"userIgnoreFilters": ["Archive/"]}"#);
+    assert!(!listed(&fx).contains("Archive/Old.md"));
+}
+
 #[test]
 fn a_malformed_app_json_or_entry_is_a_warning_and_the_rest_applies() {
     let fx = fixture(json!({"exclude": ["Archive"]}));
