@@ -46,17 +46,22 @@ def git(repo: Path, *args: str) -> str:
     return run.stdout
 
 
-def init_with(repo: Path, message: str) -> None:
-    """`git init` in `repo` and a first commit of everything there."""
-    git(repo, "init", "-q")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", message)
-
-
 def write(root: Path, rel: str, text: str) -> None:
     path = root / rel
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
+
+
+def repository(repo: Path, message: str, files: dict[str, str], then: dict[str, str]) -> None:
+    """`git init` in `repo` with `files` (and a .gitignore of the server's cache) committed as
+    `message`, then the changes `then` written to the working tree."""
+    for rel, text in {".gitignore": ".obsidian-tc/\n", **files}.items():
+        write(repo, rel, text)
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", message)
+    for rel, text in then.items():
+        write(repo, rel, text)
 
 
 def expect(condition: bool, what: str) -> None:
@@ -111,10 +116,7 @@ def approve(args_hash: str, target: Path) -> None:
 
 async def vault_repository(top: Path) -> None:
     vault = top / "vault"
-    write(vault, ".gitignore", ".obsidian-tc/\n")
-    write(vault, "Notes/a.md", "one\ntwo\n")
-    init_with(vault, "first")
-    write(vault, "Notes/a.md", "one\ntwo\nthree\n")
+    repository(vault, "first", {"Notes/a.md": "one\ntwo\n"}, {"Notes/a.md": "one\ntwo\nthree\n"})
     git(vault, "commit", "-qam", "second")
     write(vault, "Notes/a.md", "one\nTWO\nthree\n")
     config = config_for(top, vault, "repository")
@@ -145,11 +147,8 @@ async def vault_repository(top: Path) -> None:
 
 async def vault_in_a_larger_repository(top: Path) -> None:
     repo = top / "repo"
-    write(repo, ".gitignore", ".obsidian-tc/\n")
-    write(repo, "vault/Notes/a.md", "alpha\n")
-    write(repo, "elsewhere/plan.txt", "outside\n")
-    init_with(repo, "import")
-    write(repo, "elsewhere/plan.txt", "outside, changed\n")
+    repository(repo, "import", {"vault/Notes/a.md": "alpha\n", "elsewhere/plan.txt": "outside\n"},
+               {"elsewhere/plan.txt": "outside, changed\n"})
     git(repo, "commit", "-qam", "outside only")
     write(repo, "elsewhere/plan.txt", "changed again\n")
     write(repo, "vault/Notes/a.md", "alpha\nbeta\n")
@@ -168,12 +167,9 @@ async def vault_in_a_larger_repository(top: Path) -> None:
 
 async def whitelist(top: Path) -> None:
     vault = top / "listed"
-    write(vault, ".gitignore", ".obsidian-tc/\n")
-    write(vault, "Public/a.md", "open\n")
-    write(vault, "Secret/s.md", "hidden\n")
-    init_with(vault, "import Secret/s.md and Public/a.md")
-    write(vault, "Secret/s.md", "hidden, changed\n")
-    write(vault, "Public/a.md", "open, changed\n")
+    repository(vault, "import Secret/s.md and Public/a.md",
+               {"Public/a.md": "open\n", "Secret/s.md": "hidden\n"},
+               {"Secret/s.md": "hidden, changed\n", "Public/a.md": "open, changed\n"})
     config = config_for(top, vault, "whitelist", {"readPaths": ["Public/**"]})
     async with Client(server(config), mode="auto") as client:
         status = await call(client, "git_status", {})
