@@ -14,11 +14,11 @@ use sha2::{Digest, Sha256};
 use crate::errors::ToolError;
 use crate::store::Store;
 
-/// One document of the catalog: its id (the tool name) and the text embedded for it.
+/// One document of the catalog: its id (unique in the catalog) and the text embedded for it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CatalogDocument {
-    /// The tool name.
-    pub id: &'static str,
+    /// What the document is known by: a tool name, or another id its caller chooses.
+    pub id: String,
     /// What is embedded.
     pub text: String,
 }
@@ -69,7 +69,7 @@ impl CatalogVectors {
         }
         let set: CatalogSet = documents
             .iter()
-            .map(|doc| doc.id.to_owned())
+            .map(|doc| doc.id.clone())
             .zip(vectors)
             .collect();
         if let Err(error) = store.catalog_vectors().save(&key, &set) {
@@ -88,7 +88,7 @@ fn saved_set(store: &Store, key: &[u8], documents: &[CatalogDocument]) -> Option
         None
     })?;
     let complete =
-        saved.len() == documents.len() && documents.iter().all(|doc| saved.contains_key(doc.id));
+        saved.len() == documents.len() && documents.iter().all(|doc| saved.contains_key(&doc.id));
     complete.then_some(saved)
 }
 

@@ -13,7 +13,7 @@ use crate::support::store::{db_path, open};
 
 fn doc(id: &'static str, text: &str) -> CatalogDocument {
     CatalogDocument {
-        id,
+        id: id.to_owned(),
         text: text.to_owned(),
     }
 }

@@ -2,6 +2,8 @@
 //! of the OpenAI API): the catalog is embedded once, each query once, and a provider that
 //! fails leaves the ranking by words instead of failing the call.
 
+use std::collections::BTreeSet;
+
 use serde_json::{Value, json};
 
 use crate::support::dispatch::Fixture;
@@ -40,6 +42,45 @@ fn the_catalog_is_embedded_once_and_each_query_once() {
     find(&fx, "delete a note");
     find(&fx, "rename a note");
     assert_eq!(texts_sent(&api), catalog + 2, "one more text per new query");
+}
+
+/// Each keyword phrase is embedded once, whichever tools share it, beside each tool's summary.
+#[test]
+fn each_tool_summary_and_each_keyword_phrase_is_embedded_once() {
+    let api = MockApi::start(3);
+    let fx = with_provider(&api);
+    find(&fx, "rename a note");
+    let registry = fx.server.runtime().registry();
+    let tools: Vec<_> = registry
+        .tools()
+        .filter(|tool| tool.def.domain != "facade")
+        .collect();
+    let phrases: BTreeSet<&str> = tools
+        .iter()
+        .flat_map(|tool| tool.def.keywords.iter().copied())
+        .collect();
+    let keywords: usize = tools.iter().map(|tool| tool.def.keywords.len()).sum();
+    assert!(phrases.len() < keywords, "some phrases are shared");
+    let sent: Vec<String> = api
+        .requests()
+        .iter()
+        .flat_map(|request| {
+            request.body["input"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .filter_map(|text| text.as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(sent.len(), tools.len() + phrases.len() + 1, "and the query");
+    for phrase in ["rename note", "get rid of"] {
+        assert!(phrases.contains(phrase), "{phrase} is a keyword");
+        assert_eq!(
+            sent.iter().filter(|text| *text == phrase).count(),
+            1,
+            "{phrase}"
+        );
+    }
 }
 
 #[test]
