@@ -11,7 +11,6 @@ use serde_json::{Value, json};
 
 use crate::support::companion::{closed_url, companion_config};
 use crate::support::dispatch::{Fixture, caller};
-use crate::support::hub_mirror::test_model;
 
 /// The least share of intents whose tool must come first (measured 0.988 over 81 intents with
 /// the keywords of every tool and the catalog weights of issue 22; 0.939 over the first 49
@@ -144,11 +143,21 @@ fn words_only() -> Fixture {
     Fixture::new(json!({"throttle": {"enabled": false}}))
 }
 
-/// A server with the test model (all-MiniLM-L6-v2) loaded: words and meaning.
+/// The test model (all-MiniLM-L6-v2) as int8 ONNX (`OBSIDIAN_TC_TEST_ONNX_MODEL`), on ONNX
+/// Runtime, the default engine: a quarter of candle's CPU for the same figures within an
+/// intent or two.
+fn onnx_test_model() -> Value {
+    let folder = std::env::var_os("OBSIDIAN_TC_TEST_ONNX_MODEL").unwrap_or_else(|| {
+        panic!("OBSIDIAN_TC_TEST_ONNX_MODEL is not set: run scripts/test.sh (it builds the int8 test model)")
+    });
+    json!({"provider": "local", "modelPath": std::path::PathBuf::from(folder).display().to_string()})
+}
+
+/// A server with the test model loaded ([`onnx_test_model`]): words and meaning.
 fn with_model() -> Fixture {
     Fixture::new(json!({
         "throttle": {"enabled": false},
-        "embeddings": {"provider": "local", "modelPath": test_model().display().to_string()}
+        "embeddings": onnx_test_model()
     }))
 }
 
@@ -301,9 +310,7 @@ fn with_a_model_intents_find_their_tool_by_words_and_meaning() {
         assert!(top3 >= top3_floor, "{label} top-3 {top3:.3}");
     }
     // The second tuning set asks for TC Bridge's tools too: every tool competes.
-    let bridged = with_companion(json!({
-        "embeddings": {"provider": "local", "modelPath": test_model().display().to_string()}
-    }));
+    let bridged = with_companion(json!({"embeddings": onnx_test_model()}));
     bridged.ok("search_vault", json!({"query": "warm up"}));
     let (top1, top3) = accuracy_on(
         &bridged,
