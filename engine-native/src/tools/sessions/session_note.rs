@@ -1,8 +1,8 @@
 //! The session note `end_session` can leave in the memory folder,
 //! `<memory>/sessions/<start date>-<first 8 hex of the id>.md`: when the session ran, what
 //! was done (calls by tool, failures), the notes it changed as wikilinks (only those the
-//! caller may read; one no longer in the vault is named, not linked), and the verdict when
-//! one was recorded. It is written like any tool's new note (write ACL on its path, the
+//! caller may read; one no longer in the vault is named, not linked), and the last verdict
+//! recorded in the session's trace ([`crate::sessions::VerdictRecord`]), when there is one. It is written like any tool's new note (write ACL on its path, the
 //! write queue, a snapshot, the index refresh); when it cannot be, the session still ends
 //! and the answer says why.
 
@@ -91,6 +91,10 @@ fn render(ctx: &ToolContext<'_>, info: &SessionInfo, records: &[Record]) -> Stri
             }
         }
     }
+    let verdict = records.iter().rev().find_map(|record| match record {
+        Record::Verdict(verdict) => Some(verdict),
+        _ => None,
+    });
     let calls: usize = by_tool.values().map(|tally| tally.calls).sum();
     let failed: usize = by_tool.values().map(|tally| tally.failed).sum();
     let quoted = |text: &str| serde_json::to_string(text).unwrap_or_default();
@@ -106,7 +110,11 @@ fn render(ctx: &ToolContext<'_>, info: &SessionInfo, records: &[Record]) -> Stri
     if let Some(goal) = &start.goal {
         out.push_str(&format!("goal: {}\n", quoted(goal)));
     }
-    out.push_str(&format!("calls: {calls}\nfailed: {failed}\n---\n"));
+    out.push_str(&format!("calls: {calls}\nfailed: {failed}\n"));
+    if let Some(verdict) = verdict {
+        out.push_str(&format!("verdict: {}\n", verdict.verdict));
+    }
+    out.push_str("---\n");
     let title = start.label.as_deref().unwrap_or(&start.session[..8]);
     out.push_str(&format!("# Session {title}\n\n"));
     out.push_str(&format!(
@@ -135,6 +143,17 @@ fn render(ctx: &ToolContext<'_>, info: &SessionInfo, records: &[Record]) -> Stri
     }
     for path in changed {
         out.push_str(&format!("- {}\n", link(ctx, path)));
+    }
+    if let Some(verdict) = verdict {
+        let score = match verdict.verdict {
+            score if score > 0 => format!("+{score}"),
+            score => score.to_string(),
+        };
+        out.push_str(&format!("\n## Verdict\n\n{score}"));
+        if let Some(comment) = &verdict.comment {
+            out.push_str(&format!(": {comment}"));
+        }
+        out.push('\n');
     }
     out
 }

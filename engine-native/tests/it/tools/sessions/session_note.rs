@@ -2,8 +2,10 @@
 //! `traces.sessionNotes`), with the calls by tool, the start and end, and the changed notes
 //! as wikilinks that resolve (only those the caller may read; a deleted one named, not
 //! linked); a write ACL that denies the memory folder ends the session without the note and
-//! says why; the note is a governed write (a snapshot, the index).
+//! says why; the note is a governed write (a snapshot, the index); the last verdict recorded
+//! in the trace is in the note.
 
+use obsidian_tc::sessions::VerdictRecord;
 use serde_json::{Value, json};
 
 use crate::support::dispatch::Fixture;
@@ -185,5 +187,53 @@ fn a_write_acl_denying_the_memory_folder_ends_the_session_without_the_note() {
         "end_session",
         json!({}),
         obsidian_tc::errors::ErrorCode::InvalidInput,
+    );
+}
+
+#[test]
+fn the_last_verdict_recorded_in_the_trace_is_in_the_note() {
+    let fx = fixture(json!({}));
+    let id = work(&fx);
+    let sessions = fx.server.runtime().sessions();
+    let caller = obsidian_tc::auth::Caller::stdio().id;
+    for (verdict, comment) in [(-1, None), (1, Some("filed everything"))] {
+        let record = VerdictRecord {
+            ts: "2026-01-01T00:00:30Z".to_owned(),
+            verdict,
+            comment: comment.map(str::to_owned),
+        };
+        assert!(
+            sessions
+                .record_verdict("main", &caller, 1 << 20, record)
+                .expect("recorded")
+        );
+    }
+    let events = fx.ok("get_session_traces", json!({"session_id": id}));
+    let verdicts: Vec<&Value> = events["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .filter(|event| event["kind"] == "verdict")
+        .collect();
+    assert_eq!(verdicts.len(), 2, "{events}");
+    assert_eq!(verdicts[1]["verdict"], 1);
+    assert_eq!(verdicts[1]["comment"], "filed everything");
+    fx.ok("end_session", json!({"note": true}));
+    let text = std::fs::read_to_string(fx.vault_dir("main").join(note_path(&id))).expect("note");
+    assert!(text.contains("\nverdict: 1\n---\n"), "{text}");
+    assert!(
+        text.ends_with("## Verdict\n\n+1: filed everything\n"),
+        "{text}"
+    );
+    // no open session: nothing to record it in
+    let record = VerdictRecord {
+        ts: "2026-01-01T00:05:00Z".to_owned(),
+        verdict: 0,
+        comment: None,
+    };
+    assert!(
+        !sessions
+            .record_verdict("main", &caller, 1 << 20, record)
+            .expect("no session")
     );
 }
