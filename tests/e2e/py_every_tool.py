@@ -79,6 +79,8 @@ STEPS: list[dict[str, Any]] = [
     {"tool": "fetch", "args": {"id": "Recipes.md"}},
     {"tool": "get_context", "args": {"query": "garden irrigation", "max_tokens": 2000}},
     {"tool": "vault_context", "args": {"query": "garden irrigation", "max_tokens": 2000}},
+    {"tool": "vault_context", "args": {"mode": "bootstrap", "query": "garden", "max_tokens": 2000},
+     "note": "the hand-off note first (none in the sample vault: said in the answer)"},
     {"tool": "vault_graph_search", "args": {"query": "irrigation"}},
     {"tool": "search_and_read", "args": {"query": "irrigation", "k": 2}},
     {"tool": "search_and_read", "args": {"query": "irrigation", "k": 2, "mode": "section"}},
@@ -237,7 +239,9 @@ STEPS: list[dict[str, Any]] = [
     # --- sessions and audit -----------------------------------------------------------------
     {"tool": "start_session", "args": {"label": "every tool"}, "save": {"session": "session_id"}},
     {"tool": "note_exists", "args": {"path": "Recipes.md"}, "note": "a traced call"},
-    {"tool": "end_session", "args": {"session_id": "$session"}},
+    {"tool": "session_bootstrap", "args": {"message": "where did we leave off with the garden?"}},
+    {"tool": "end_session", "args": {"session_id": "$session", "note": True},
+     "note": "with a session note in the memory folder"},
     {"tool": "get_session_traces", "args": {"session_id": "$session"}},
     {"tool": "query_audit_log", "args": {"limit": 5}},
 

@@ -7,6 +7,7 @@
 
 pub mod acl_schema;
 pub mod add_vault;
+pub mod bootstrap;
 pub mod cache_home;
 pub mod checks;
 pub mod companion_env;
@@ -25,6 +26,7 @@ pub mod schema;
 pub mod sections;
 pub mod traces;
 
+pub use bootstrap::{BootstrapConfig, BootstrapDomain};
 pub use cache_home::{CACHE_HOME_VARS, CacheHome, Platform};
 pub use disk::load_for_command_line;
 pub use env::{CONFIG_FILE_VAR, ENV_VARS, EnvKind, EnvVar};

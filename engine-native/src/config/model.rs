@@ -5,6 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::config::acl_schema::AclConfigSchema;
+use crate::config::bootstrap::BootstrapConfig;
 use crate::config::observability::ObservabilityConfig;
 use crate::config::sections::{
     AuthConfig, CompanionSetting, EmbeddingsConfig, GovernorConfig, IndexConfig, MaintenanceConfig,
@@ -130,6 +131,10 @@ pub struct VaultConfig {
     /// The folder agent memory keeps its entity notes in (default `Memory`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_folder: Option<String>,
+    /// How a session starts in this vault: `session_bootstrap`'s routing table and the
+    /// hand-off note (absent: no routing table, hand-off note `_next-session.md`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bootstrap: Option<BootstrapConfig>,
 }
 
 impl ServerConfig {

@@ -1,5 +1,6 @@
 //! The session traces (`traces`): how large one trace file grows, how long traces are kept,
-//! and whether a traced call's arguments are written.
+//! whether a traced call's arguments are written, and whether an ended session leaves a
+//! note.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -20,6 +21,9 @@ pub struct TracesConfig {
     /// Write each traced call's arguments (which may carry note text) next to its args hash.
     /// Off: a trace holds hashes, outcomes and paths, never what a call wrote.
     pub include_arguments: bool,
+    /// `end_session` writes a session note into the vault's memory folder unless the call
+    /// says `note: false` (off: only when it says `note: true`).
+    pub session_notes: bool,
 }
 
 impl Default for TracesConfig {
@@ -28,6 +32,7 @@ impl Default for TracesConfig {
             max_file_bytes: 16 * 1024 * 1024,
             retention_days: 30,
             include_arguments: false,
+            session_notes: false,
         }
     }
 }

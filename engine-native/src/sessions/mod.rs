@@ -5,7 +5,7 @@
 //! changed, whether it was replayed. No database: the files are the state, found again
 //! after a restart.
 //!
-//! - [`record`]: the three kinds of line (start, call, end).
+//! - [`record`]: the kinds of line (start, call, verdict, end).
 //! - [`files`]: one session's files, appends with `O_APPEND`, rotation by size.
 //! - [`reader`]: reading a trace back, torn lines skipped and counted.
 //! - [`registry`]: the open session of each caller in each vault: start, end, trace.
@@ -19,5 +19,5 @@ pub mod retention;
 
 pub use files::is_session_id;
 pub use reader::{SessionLog, read_session};
-pub use record::{CallRecord, EndRecord, Record, StartRecord, TraceOutcome};
+pub use record::{CallRecord, EndRecord, Record, StartRecord, TraceOutcome, VerdictRecord};
 pub use registry::{SessionInfo, Sessions, TRACES_DIR, UNTRACED_TOOLS};

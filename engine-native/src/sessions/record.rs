@@ -1,4 +1,5 @@
-//! One line of a trace file: the session's start, one traced call, or the session's end.
+//! One line of a trace file: the session's start, one traced call, a verdict on the
+//! session's work, or the session's end.
 //! Each is one JSON object on one line, tagged by `kind`; timestamps are RFC 3339 UTC
 //! seconds (`2026-01-01T00:00:00Z`), so they compare as text.
 
@@ -14,6 +15,8 @@ pub enum Record {
     Start(StartRecord),
     /// One tool call made while the session was open.
     Call(CallRecord),
+    /// A verdict on the session's work, recorded while it was open (the last one counts).
+    Verdict(VerdictRecord),
     /// The last line of an ended session.
     End(EndRecord),
 }
@@ -24,6 +27,7 @@ impl Record {
         match self {
             Record::Start(start) => &start.ts,
             Record::Call(call) => &call.ts,
+            Record::Verdict(verdict) => &verdict.ts,
             Record::End(end) => &end.ts,
         }
     }
@@ -91,6 +95,18 @@ pub struct CallRecord {
     /// The call's arguments, only under `traces.includeArguments`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arguments: Option<Value>,
+}
+
+/// A verdict on the work of a session: -1 (bad), 0 (neutral) or +1 (good).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VerdictRecord {
+    /// When it was given.
+    pub ts: String,
+    /// -1, 0 or +1.
+    pub verdict: i8,
+    /// Why, in a few words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
 }
 
 /// The end of a session.

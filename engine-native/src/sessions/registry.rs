@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use super::files::{self, is_session_id};
 use super::reader::{first_record, last_record};
-use super::record::{CallRecord, EndRecord, Record, StartRecord};
+use super::record::{CallRecord, EndRecord, Record, StartRecord, VerdictRecord};
 
 /// The folder under the cache directory that holds one trace folder per vault.
 pub const TRACES_DIR: &str = "traces";
@@ -137,6 +137,30 @@ impl Sessions {
         if UNTRACED_TOOLS.contains(&tool) {
             return Ok(false);
         }
+        self.append_open(vault, caller, max_file_bytes, || Record::Call(make()))
+    }
+
+    /// Records `verdict` on the work of `caller`'s open session in `vault` (the session
+    /// note shows the last one); whether there was an open session to record it in.
+    pub fn record_verdict(
+        &self,
+        vault: &str,
+        caller: &str,
+        max_file_bytes: u64,
+        verdict: VerdictRecord,
+    ) -> io::Result<bool> {
+        self.append_open(vault, caller, max_file_bytes, || Record::Verdict(verdict))
+    }
+
+    /// Appends the record `make` gives to `caller`'s open session in `vault`, if there is
+    /// one; the file is rotated past `max_file_bytes`. Whether it was written.
+    fn append_open(
+        &self,
+        vault: &str,
+        caller: &str,
+        max_file_bytes: u64,
+        make: impl FnOnce() -> Record,
+    ) -> io::Result<bool> {
         let open = {
             let mut state = self.state();
             self.open_in(&mut state, vault, caller)
@@ -148,11 +172,10 @@ impl Sessions {
         if *ended {
             return Ok(false);
         }
-        let line = Record::Call(make()).to_line();
         files::append(
             &self.vault_dir(vault),
             &open.start.session,
-            &line,
+            &make().to_line(),
             max_file_bytes,
         )?;
         Ok(true)

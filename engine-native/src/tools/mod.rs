@@ -9,7 +9,8 @@
 //!   table (`index`, `link_table`), link rewriting (`relink`), note edits (`edit_flow`,
 //!   `edit_error`, `note_text`), frontmatter reading (`frontmatter`), calls to TC Bridge
 //!   (`companion`), the `admin` domain's tool shape (`admin`), the memory folder and note
-//!   URIs (`memory_folder`, `note_uri`).
+//!   URIs (`memory_folder`, `note_uri`), the response budget of packed text (`budget`), and
+//!   the notes read at a session's start (`preload`).
 //! - [`admin`]: `server_health`, `get_server_config`, `inspect_acl`, `inspect_visibility`,
 //!   `get_metrics` (each scoped to a vault-bound caller).
 //! - [`audit`]: `query_audit_log`, the vault's audit rows (the paths the caller may read).
@@ -47,7 +48,8 @@
 //!   [`memory`]: agent memory as entity notes (`create_entity`, `get_entity`, `add_observation`,
 //!   `link_entities`, `unlink_entities`, `query_entity_graph`).
 //! - [`sessions`]: `start_session`, `end_session`, `get_session_traces` (every call of a
-//!   caller with a session open is a line of its JSONL trace).
+//!   caller with a session open is a line of its JSONL trace), `session_bootstrap` (the notes
+//!   a session starts with, triaged from its opening message).
 //! - [`tables`]: `format_table`, `insert_table_row`, `insert_table_column`,
 //!   `sort_table_by_column` (GFM tables by index or heading).
 //! - [`canvas`]: `read_canvas`, `create_canvas`, `update_canvas` (all or nothing),

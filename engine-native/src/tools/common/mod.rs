@@ -5,6 +5,7 @@
 
 pub(crate) mod admin;
 pub mod args;
+pub(crate) mod budget;
 pub(crate) mod companion;
 pub(crate) mod edit_error;
 pub(crate) mod edit_flow;
@@ -16,6 +17,7 @@ pub(crate) mod note_text;
 pub mod note_uri;
 pub(crate) mod ordered_json;
 pub(crate) mod paging;
+pub(crate) mod preload;
 pub(crate) mod relink;
 pub mod structured;
 pub mod vault_error;

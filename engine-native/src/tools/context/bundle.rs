@@ -10,11 +10,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::budget::Budget;
 use super::note::read;
 use crate::errors::ToolError;
 use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::budget::Budget;
 use crate::tools::common::structured::{output_schema, structured};
 use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::EntryKind;

@@ -1,5 +1,6 @@
-//! `get_context` (and its alias `vault_context`): the passages of the vault that best answer
-//! a query, packed to a token budget. Notes are ranked (hybrid when vectors exist, else
+//! `get_context`: the passages of the vault that best answer a query, packed to a token
+//! budget (`vault_context` packs the same way, after the hand-off note in its `bootstrap`
+//! mode). Notes are ranked (hybrid when vectors exist, else
 //! lexical); each ranked note's best chunk is packed first, then its other matching chunks
 //! by lexical score, while they fit. The answer is grouped by note, in rank order, each
 //! note's chunks in document order with their heading breadcrumbs, and lists the notes each
@@ -12,13 +13,13 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::budget::Budget;
 use super::searchable::Searchable;
 use crate::errors::ToolError;
 use crate::index::semantic::SemanticError;
 use crate::note::title_of;
 use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::budget::Budget;
 use crate::tools::common::index::index_fault;
 use crate::tools::common::link_table::link_table;
 use crate::tools::common::structured::{output_schema, structured};
@@ -43,17 +44,17 @@ struct GetContext {
     notes: usize,
 }
 
-fn default_tokens() -> usize {
+pub(super) fn default_tokens() -> usize {
     2000
 }
 
-fn default_notes() -> usize {
+pub(super) fn default_notes() -> usize {
     8
 }
 
 /// One packed chunk.
 #[derive(Debug, Serialize, JsonSchema)]
-struct ContextChunk {
+pub(super) struct ContextChunk {
     /// The heading breadcrumb (`A > B`), empty before the first heading.
     heading: String,
     /// Its position in the note, from 0.
@@ -64,7 +65,7 @@ struct ContextChunk {
 
 /// One note's packed chunks.
 #[derive(Debug, Serialize, JsonSchema)]
-struct ContextNote {
+pub(super) struct ContextNote {
     /// The note's vault-relative path.
     path: String,
     /// Its title (file name without `.md`).
@@ -79,7 +80,7 @@ struct ContextNote {
 
 /// What `get_context` returns.
 #[derive(Debug, Serialize, JsonSchema)]
-struct Context {
+pub(super) struct Context {
     /// The notes, best first.
     notes: Vec<ContextNote>,
     /// The token budget asked for.
@@ -90,11 +91,11 @@ struct Context {
     chunks_left_out: usize,
 }
 
-/// The `get_context` tool, or its alias `vault_context` (same handler).
-pub(super) fn tool(name: &'static str) -> ToolDef {
+/// The `get_context` tool.
+pub(super) fn tool() -> ToolDef {
     ToolDef::new(
         (
-            name,
+            "get_context",
             "Context for a query",
             "The passages that best answer a query, packed to a token budget \
                       (max_tokens), grouped by note with heading breadcrumbs and each \
@@ -120,13 +121,46 @@ struct Candidate {
 
 fn get_context(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: GetContext = parse(args)?;
+    let mut budget = Budget::new(ctx, args.max_tokens);
+    let packed = pack(ctx, &args.query, args.notes, &mut budget)?;
+    structured(&Context::of(packed, &budget))
+}
+
+impl Context {
+    /// The answer for what `budget` packed.
+    pub(super) fn of(packed: Packed, budget: &Budget) -> Context {
+        Context {
+            notes: packed.notes,
+            max_tokens: budget.max_tokens,
+            tokens_used: budget.used_tokens,
+            chunks_left_out: packed.left_out,
+        }
+    }
+}
+
+/// The passages packed for a query.
+pub(super) struct Packed {
+    /// The notes with packed chunks, best first.
+    pub(super) notes: Vec<ContextNote>,
+    /// Matching chunks that did not fit the budget.
+    pub(super) left_out: usize,
+}
+
+/// The passages of the `note_count` best notes for `query`, packed into what `budget` has
+/// left.
+pub(super) fn pack(
+    ctx: &ToolContext<'_>,
+    query: &str,
+    note_count: usize,
+    budget: &mut Budget,
+) -> Result<Packed, ToolError> {
     let searchable = Searchable::open(ctx)?;
     let table = link_table(ctx)?;
     let graph = table.graph();
     searchable.with_retriever(ctx, |retriever| {
         let view = retriever.view;
         let ranked = retriever
-            .notes(searchable.retrieval(), &args.query, args.notes)
+            .notes(searchable.retrieval(), query, note_count)
             .map_err(SemanticError::into_tool_error)?;
         let rank_of: HashMap<&str, usize> = ranked
             .iter()
@@ -143,7 +177,7 @@ fn get_context(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
             })
             .collect();
         let mut queued: HashSet<i64> = candidates.iter().map(|c| c.chunk_id).collect();
-        for hit in retriever.chunks(&args.query, EXTRA_CHUNK_DEPTH) {
+        for hit in retriever.chunks(query, EXTRA_CHUNK_DEPTH) {
             let Some(place) = view.place(hit.chunk_id) else {
                 continue;
             };
@@ -171,7 +205,6 @@ fn get_context(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
                 chunks: Vec::new(),
             })
             .collect();
-        let mut budget = Budget::new(ctx, args.max_tokens);
         let mut left_out = 0;
         let chunk_rows = ctx.store().note_index();
         for candidate in candidates {
@@ -205,11 +238,6 @@ fn get_context(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
         for note in &mut notes {
             note.chunks.sort_by_key(|chunk| chunk.ordinal);
         }
-        structured(&Context {
-            notes,
-            max_tokens: budget.max_tokens,
-            tokens_used: budget.used_tokens,
-            chunks_left_out: left_out,
-        })
+        Ok(Packed { notes, left_out })
     })
 }

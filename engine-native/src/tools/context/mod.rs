@@ -2,8 +2,11 @@
 //! vault, packed to a budget.
 //!
 //! - `graph_search`: `vault_graph_search` (GraphRAG: seed notes expanded over links).
-//! - `get_context`: `get_context` and its alias `vault_context` (the best chunks for a query,
-//!   packed to a token budget, grouped by note, with each note's links).
+//! - `get_context`: `get_context` (the best chunks for a query, packed to a token budget,
+//!   grouped by note, with each note's links).
+//! - `vault_context`: `vault_context`, the same packing, with a `bootstrap` mode that reads
+//!   the vault's hand-off note first (shared with `session_bootstrap` through
+//!   `tools::common::preload`).
 //! - `bundle`: `bundle_folder` and `bundle_files` (whole notes concatenated to a budget).
 //! - `connector`: `search` and `fetch`, shaped like OpenAI's MCP
 //!   connector contract (`search` / `fetch`).
@@ -13,7 +16,6 @@
 //! Every tool reads only notes the caller may read; hidden notes never show, never count,
 //! and never connect others.
 
-mod budget;
 mod bundle;
 mod connector;
 mod get_context;
@@ -22,6 +24,7 @@ mod note;
 mod search_and_read;
 mod searchable;
 mod sections;
+mod vault_context;
 
 use crate::runtime::ToolDef;
 
@@ -29,8 +32,8 @@ use crate::runtime::ToolDef;
 pub fn tools() -> Vec<ToolDef> {
     vec![
         graph_search::tool(),
-        get_context::tool("get_context"),
-        get_context::tool("vault_context"),
+        get_context::tool(),
+        vault_context::tool(),
         bundle::folder_tool(),
         bundle::files_tool(),
         connector::search_tool(),

@@ -21,7 +21,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::budget::{clip_json, json_bytes, response_bytes};
 use super::graph_search::{DEFAULT_SEEDS, expansion};
 use super::note;
 use super::searchable::Searchable;
@@ -33,6 +32,7 @@ use crate::index::retrieve::Retriever;
 use crate::index::semantic::SemanticError;
 use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::budget::{clip_json, json_bytes, response_bytes};
 use crate::tools::common::index::chunk_text;
 use crate::tools::common::link_table::link_table;
 use crate::tools::common::paging::{bound_cursor, bound_offset};

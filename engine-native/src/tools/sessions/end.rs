@@ -1,11 +1,14 @@
 //! `end_session`: a session of the caller ends with an end record flushed to disk. The
-//! session id is the natural key: ending an ended session answers it unchanged.
+//! session id is the natural key: ending an ended session answers it unchanged. With
+//! `note` (default `traces.sessionNotes`), a session note is written into the memory folder
+//! when it is not there yet ([`super::session_note`]).
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::answer::{SessionAnswer, check_session_id, session_error};
+use super::session_note::{self, NoteOutcome};
 use crate::calendar::rfc3339_utc;
 use crate::errors::{ErrorCode, ToolError};
 use crate::runtime::{ToolContext, ToolDef};
@@ -19,6 +22,20 @@ struct EndSession {
     /// The session to end, 32 hex (default: your open session in the vault).
     #[schemars(length(equal = 32))]
     session_id: Option<String>,
+    /// Write a session note into the memory folder (`<memory>/sessions/<date>-<id>.md`:
+    /// what was done, the notes changed as links); default `traces.sessionNotes` (false).
+    note: Option<bool>,
+}
+
+/// What `end_session` returns.
+#[derive(Debug, Serialize, JsonSchema)]
+struct Ended {
+    /// The session.
+    #[serde(flatten)]
+    session: SessionAnswer,
+    /// The session note, when one was asked for: written, or why not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    session_note: Option<NoteOutcome>,
 }
 
 /// The `end_session` tool.
@@ -27,13 +44,13 @@ pub(super) fn tool() -> ToolDef {
         (
             "end_session",
             "End session",
-            "Finish a work session started with start_session (by id, default your open one in the vault): an end record is written and flushed, and calls are no longer traced. Ending an ended session changes nothing.",
+            "Finish a work session started with start_session (by id, default your open one in the vault): an end record is written and flushed, and calls are no longer traced. Ending an ended session changes nothing. note: true also writes a session note into the memory folder (what was done, the notes changed as links).",
         ),
         "sessions",
-        (input_schema::<EndSession>(), output_schema::<SessionAnswer>()),
+        (input_schema::<EndSession>(), output_schema::<Ended>()),
         end_session,
     )
-    .keywords(&["end session", "finish session", "stop tracing", "close session"])
+    .keywords(&["end session", "finish session", "stop tracing", "close session", "session note"])
     .scopes(&["write:workspace"])
 }
 
@@ -57,5 +74,12 @@ fn end_session(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
             ),
             None => session_error(&error, String::new()),
         })?;
-    structured(&SessionAnswer::from(info))
+    let wanted = args
+        .note
+        .unwrap_or(ctx.served().config().config.traces.session_notes);
+    let session_note = wanted.then(|| session_note::write(ctx, &info));
+    structured(&Ended {
+        session: SessionAnswer::from(info),
+        session_note,
+    })
 }

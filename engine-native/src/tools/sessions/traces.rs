@@ -1,5 +1,5 @@
 //! `get_session_traces`: the events of the caller's sessions in the vault — one session, or
-//! every session's events in a time window — optionally only the calls of one tool, paged
+//! every session's events in a time window (starts, calls, verdicts, ends) — optionally only the calls of one tool, paged
 //! in the order they were written. A torn or damaged line is skipped and counted. Of the
 //! files a call changed, only those the caller may read now are shown.
 
@@ -55,6 +55,8 @@ enum EventKind {
     Start,
     /// A tool call.
     Call,
+    /// A verdict on the session's work.
+    Verdict,
     /// The session ended.
     End,
 }
@@ -98,6 +100,12 @@ struct TraceEvent {
     /// The call's arguments, when the server records them (`traces.includeArguments`).
     #[serde(skip_serializing_if = "Option::is_none")]
     arguments: Option<Value>,
+    /// The verdict, -1, 0 or +1 (verdict).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    verdict: Option<i8>,
+    /// Why (verdict).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    comment: Option<String>,
 }
 
 /// One page of events.
@@ -246,6 +254,8 @@ fn event(ctx: &ToolContext<'_>, session: &str, record: Record) -> TraceEvent {
         changed_files: None,
         replayed: None,
         arguments: None,
+        verdict: None,
+        comment: None,
     };
     match record {
         Record::Start(start) => {
@@ -268,6 +278,11 @@ fn event(ctx: &ToolContext<'_>, session: &str, record: Record) -> TraceEvent {
             );
             event.replayed = Some(call.replayed);
             event.arguments = call.arguments;
+        }
+        Record::Verdict(verdict) => {
+            event.kind = EventKind::Verdict;
+            event.verdict = Some(verdict.verdict);
+            event.comment = verdict.comment;
         }
         Record::End(_) => {}
     }

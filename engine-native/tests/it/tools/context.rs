@@ -6,6 +6,7 @@
 
 mod graph_search;
 mod search_and_read;
+mod vault_context;
 
 use serde_json::{Value, json};
 

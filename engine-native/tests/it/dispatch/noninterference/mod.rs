@@ -9,9 +9,11 @@
 //! lack the one an ACL rule requires on `Secret/**`. A tool that cannot be covered is named
 //! in [`reads::NOT_COVERED`] with the reason; the test fails when a listed tool is covered
 //! after all or an unlisted one is not. Every mutating tool must refuse a path in `Secret/`
-//! with the same answer whether the path exists or not ([`writes`]).
+//! with the same answer whether the path exists or not ([`writes`]). The session-start tools
+//! read notes named in the config, hidden ones among them ([`bootstrap`]).
 
 mod args;
+mod bootstrap;
 mod reads;
 mod vaults;
 mod writes;

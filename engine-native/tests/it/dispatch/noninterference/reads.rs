@@ -7,7 +7,7 @@ use obsidian_tc::runtime::Tool;
 use serde_json::Value;
 
 use super::args::{arguments, fixture_path, given};
-use super::vaults::{Variant, canonical, pair};
+use super::vaults::{Variant, ask, canonical, on_pair, pair};
 use crate::support::dispatch::Fixture;
 
 /// The tools that do not write but cannot be covered (no call with arguments built from
@@ -174,27 +174,18 @@ fn read_tools_are_blind_to_a_folder_a_jwt_callers_scopes_do_not_reach() {
 /// (no commit hash is shown under a read restriction; a hash digests the hidden notes too).
 #[test]
 fn git_history_is_blind_to_hidden_commits() {
-    for variant in [
-        Variant::FolderAcl,
-        Variant::StrictReadDefault,
-        Variant::JwtScopes,
-    ] {
-        let [a, b] = pair(variant);
-        let answers = [&a, &b].map(|fx| {
-            let caller = variant.caller(fx);
-            let ask = |tool: &str, args: Value| {
-                let shown = match fx.call(&caller, tool, args).result {
-                    Ok(value) => value,
-                    Err(error) => serde_json::json!({"error": error.code.to_string(), "message": error.message}),
-                };
-                canonical(fx, &shown)
-            };
+    for variant in Variant::ALL {
+        let answers = on_pair(variant, |fx, caller| {
+            let ask = |tool: &str, args: Value| ask(fx, caller, tool, args);
             let history = ask("git_log", serde_json::json!({"path": "Public/beta.md"}));
             let parsed: Value = serde_json::from_str(&history).expect("json");
             let version = parsed["entries"][1]["version"].clone();
             [
                 history,
-                ask("git_show", serde_json::json!({"path": "Public/beta.md", "version": version})),
+                ask(
+                    "git_show",
+                    serde_json::json!({"path": "Public/beta.md", "version": version}),
+                ),
                 ask("git_show", serde_json::json!({"path": "Public/beta.md"})),
                 ask("git_status", serde_json::json!({})),
                 ask("git_diff", serde_json::json!({"path": "Public/beta.md"})),

@@ -74,6 +74,10 @@ fn secret_notes(variant: usize) -> Vec<(String, String)> {
         }
         notes.push(("Secret/deep/folder/x.md".to_owned(), "x".to_owned()));
         notes.push((
+            "Secret/_next-session.md".to_owned(),
+            "---\nstatus: open\n---\nThe merger hand-off.\n".to_owned(),
+        ));
+        notes.push((
             "Secret/picture.png".to_owned(),
             "not really a png".to_owned(),
         ));
@@ -98,6 +102,13 @@ pub enum Variant {
 }
 
 impl Variant {
+    /// Every variant.
+    pub const ALL: [Variant; 3] = [
+        Variant::FolderAcl,
+        Variant::StrictReadDefault,
+        Variant::JwtScopes,
+    ];
+
     /// The config root entries of this variant.
     fn config(self) -> Value {
         let acl = match self {
@@ -114,7 +125,12 @@ impl Variant {
         json!({
             "throttle": {"enabled": false},
             "acl": acl,
-            "vaults": [{"id": "main", "path": "main", "memoryFolder": "Public/Memory"}]
+            "vaults": [{
+                "id": "main",
+                "path": "main",
+                "memoryFolder": "Public/Memory",
+                "bootstrap": bootstrap_config()
+            }]
         })
     }
 
@@ -125,6 +141,24 @@ impl Variant {
             Variant::JwtScopes => jwt_caller(fx),
         }
     }
+}
+
+/// The routing table of vault `main`: domains and deep paths naming public notes and
+/// folders, hidden ones (that exist in one vault only) and missing ones, and a hand-off note
+/// in `Secret/`.
+pub fn bootstrap_config() -> Value {
+    json!({
+        "domains": [
+            {"name": "merger", "signals": ["merger"], "paths": [
+                "Public/alpha.md", "Secret/plan.md", "Secret/many/3.md", "Secret/many",
+                "Public/sub", "Secret/deep"
+            ]},
+            {"name": "bread", "signals": ["bread"], "paths": ["Secret/nothing.md", "Public/sub/gamma.md"]}
+        ],
+        "deepPaths": ["Secret", "Public"],
+        "maxPaths": 6,
+        "handoffNote": "Secret/_next-session.md"
+    })
 }
 
 /// A caller made by the real verifier from an HS256 token whose scopes are every scope a
@@ -220,6 +254,22 @@ fn same_times(root: &Path) {
         let file = std::fs::File::open(&path).expect("open");
         file.set_modified(fixed).expect("set the modification time");
     }
+}
+
+/// What `answers` gives on each vault of `variant`'s pair, called with the variant's caller.
+pub fn on_pair<T>(variant: Variant, answers: impl Fn(&Fixture, &Caller) -> T) -> [T; 2] {
+    let [a, b] = pair(variant);
+    [&a, &b].map(|fx| answers(fx, &variant.caller(fx)))
+}
+
+/// The answer of `tool` called by `caller` on `fx` (its error as code and message), as
+/// [`canonical`] text.
+pub fn ask(fx: &Fixture, caller: &Caller, tool: &str, args: Value) -> String {
+    let shown = match fx.call(caller, tool, args).result {
+        Ok(value) => value,
+        Err(error) => json!({"error": error.code.to_string(), "message": error.message}),
+    };
+    canonical(fx, &shown)
 }
 
 /// `value` with the [`VOLATILE`] keys removed at every depth and the vault folder of `fx`

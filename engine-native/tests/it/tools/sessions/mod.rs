@@ -6,6 +6,8 @@
 //! concurrent calls never interleave within a line. [`sigkill`] kills the real binary
 //! mid-stream.
 
+mod bootstrap;
+mod session_note;
 mod sigkill;
 
 use std::path::PathBuf;

@@ -11,18 +11,18 @@ use crate::runtime::ToolContext;
 const RESERVED_BYTES: usize = 64 * 1024;
 
 /// The estimated tokens of `text`.
-pub(super) fn tokens(text: &str) -> usize {
+pub(crate) fn tokens(text: &str) -> usize {
     ChunkOptions::default().estimate_tokens(text)
 }
 
 /// The bytes `text` takes inside a JSON string (escapes included).
-pub(super) fn json_bytes(text: &str) -> usize {
+pub(crate) fn json_bytes(text: &str) -> usize {
     serde_json::to_string(text).map_or(text.len() * 6, |json| json.len())
 }
 
 /// The bytes of packed text a response may carry under the byte governor (its limit less
 /// [`RESERVED_BYTES`]).
-pub(super) fn response_bytes(ctx: &ToolContext<'_>) -> usize {
+pub(crate) fn response_bytes(ctx: &ToolContext<'_>) -> usize {
     ctx.runtime()
         .governor
         .limit()
@@ -41,7 +41,7 @@ fn json_char_bytes(c: char) -> usize {
 /// The longest start of `text` that takes at most `room` bytes inside a JSON string (quotes
 /// left out), ended at a line break when one falls in its second half, else at a character
 /// boundary.
-pub(super) fn clip_json(text: &str, room: usize) -> &str {
+pub(crate) fn clip_json(text: &str, room: usize) -> &str {
     let mut used = 0;
     let mut end = text.len();
     for (at, c) in text.char_indices() {
@@ -60,17 +60,17 @@ pub(super) fn clip_json(text: &str, room: usize) -> &str {
 
 /// What is left to pack.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Budget {
+pub(crate) struct Budget {
     /// The token budget asked for.
-    pub(super) max_tokens: usize,
+    pub(crate) max_tokens: usize,
     /// Tokens packed so far.
-    pub(super) used_tokens: usize,
+    pub(crate) used_tokens: usize,
     bytes_left: usize,
 }
 
 impl Budget {
     /// `max_tokens` tokens, within what the byte governor lets this call return.
-    pub(super) fn new(ctx: &ToolContext<'_>, max_tokens: usize) -> Budget {
+    pub(crate) fn new(ctx: &ToolContext<'_>, max_tokens: usize) -> Budget {
         Budget {
             max_tokens,
             used_tokens: 0,
@@ -80,7 +80,7 @@ impl Budget {
 
     /// Takes `texts` (one packed piece: e.g. a header and a body) if all of them fit,
     /// returning their tokens; `None` (and nothing taken) when they do not.
-    pub(super) fn take(&mut self, texts: &[&str]) -> Option<usize> {
+    pub(crate) fn take(&mut self, texts: &[&str]) -> Option<usize> {
         let cost: usize = texts.iter().map(|text| tokens(text)).sum();
         let bytes: usize = texts.iter().map(|text| json_bytes(text)).sum();
         if self.used_tokens + cost > self.max_tokens || bytes > self.bytes_left {
@@ -89,5 +89,22 @@ impl Budget {
         self.used_tokens += cost;
         self.bytes_left -= bytes;
         Some(cost)
+    }
+
+    /// Takes the longest start of `text` that fits what is left (all of it when it fits;
+    /// else cut as [`clip_json`] cuts, at most the characters of the tokens left) and
+    /// returns it.
+    pub(crate) fn take_start<'t>(&mut self, text: &'t str) -> &'t str {
+        let options = ChunkOptions::default();
+        let tokens_left = self.max_tokens.saturating_sub(self.used_tokens);
+        let chars = tokens_left.saturating_mul(options.chars_per_token());
+        let by_chars = text
+            .char_indices()
+            .nth(chars)
+            .map_or(text, |(at, _)| &text[..at]);
+        let start = clip_json(by_chars, self.bytes_left.saturating_sub(2));
+        self.used_tokens += tokens(start);
+        self.bytes_left = self.bytes_left.saturating_sub(json_bytes(start));
+        start
     }
 }
