@@ -21,6 +21,7 @@ pub mod observability;
 pub mod problem;
 pub mod provenance;
 pub mod reload;
+pub mod retrieval_log;
 pub mod schema;
 pub mod sections;
 pub mod traces;
@@ -43,4 +44,5 @@ pub use sections::{
     ThrottleTier, ThrottleTiers, ToolFacadeConfig, ToolVisibilityConfig, TransportsConfig,
     VisibilityProfile,
 };
+pub use retrieval_log::RetrievalLogConfig;
 pub use traces::TracesConfig;

@@ -10,6 +10,7 @@ use crate::config::sections::{
     AuthConfig, CompanionSetting, EmbeddingsConfig, GovernorConfig, IndexConfig, MaintenanceConfig,
     SearchConfig, ThrottleConfig, ToolFacadeConfig, ToolVisibilityConfig, TransportsConfig,
 };
+use crate::config::retrieval_log::RetrievalLogConfig;
 use crate::config::traces::TracesConfig;
 
 /// The whole configuration of one obsidian-tc server (the file's root object).
@@ -76,6 +77,8 @@ pub struct ServerConfig {
     pub traces: TracesConfig,
     /// Prometheus metrics and OpenTelemetry traces for the operator.
     pub observability: ObservabilityConfig,
+    /// The log of ranked searches (what `record_retrieval_feedback` stamps).
+    pub retrieval_log: RetrievalLogConfig,
 }
 
 impl Default for ServerConfig {
@@ -101,6 +104,7 @@ impl Default for ServerConfig {
             search: SearchConfig::default(),
             traces: TracesConfig::default(),
             observability: ObservabilityConfig::default(),
+            retrieval_log: RetrievalLogConfig::default(),
         }
     }
 }

@@ -17,6 +17,7 @@ pub mod note_uri;
 pub(crate) mod ordered_json;
 pub(crate) mod paging;
 pub(crate) mod relink;
+pub(crate) mod retrieval_log;
 pub mod structured;
 pub mod vault_error;
 pub mod write_back;
