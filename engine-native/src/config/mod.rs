@@ -36,6 +36,7 @@ pub use model::{ServerConfig, VaultConfig};
 pub use observability::{MetricsConfig, ObservabilityConfig, OtlpConfig};
 pub use problem::{ConfigErrors, ConfigProblem};
 pub use provenance::{Provenance, Source};
+pub use retrieval_log::RetrievalLogConfig;
 pub use schema::{SCHEMA_FILE, config_schema, config_schema_text};
 pub use sections::{
     AuthConfig, AuthMode, EmbeddingProvider, EmbeddingsConfig, FacadeMode, GRAPH_BOOST,
@@ -44,5 +45,4 @@ pub use sections::{
     ThrottleTier, ThrottleTiers, ToolFacadeConfig, ToolVisibilityConfig, TransportsConfig,
     VisibilityProfile,
 };
-pub use retrieval_log::RetrievalLogConfig;
 pub use traces::TracesConfig;

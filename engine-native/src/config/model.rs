@@ -6,11 +6,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::acl_schema::AclConfigSchema;
 use crate::config::observability::ObservabilityConfig;
+use crate::config::retrieval_log::RetrievalLogConfig;
 use crate::config::sections::{
     AuthConfig, CompanionSetting, EmbeddingsConfig, GovernorConfig, IndexConfig, MaintenanceConfig,
     SearchConfig, ThrottleConfig, ToolFacadeConfig, ToolVisibilityConfig, TransportsConfig,
 };
-use crate::config::retrieval_log::RetrievalLogConfig;
 use crate::config::traces::TracesConfig;
 
 /// The whole configuration of one obsidian-tc server (the file's root object).

@@ -8,6 +8,7 @@ pub mod args;
 pub(crate) mod companion;
 pub(crate) mod edit_error;
 pub(crate) mod edit_flow;
+pub(crate) mod file_name;
 pub(crate) mod frontmatter;
 pub(crate) mod index;
 pub(crate) mod link_table;

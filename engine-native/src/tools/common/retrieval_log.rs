@@ -25,7 +25,12 @@ pub(crate) fn chunk_key(path: &str, ordinal: u32, text: &str) -> String {
 
 /// The logged result of chunk `row` of `view`, whose text is `text`, ranked by `score`;
 /// `None` when the chunk has left the view (its note changed meanwhile).
-pub(crate) fn chunk_hit(view: &LexicalView, row: i64, text: &str, score: f64) -> Option<RetrievedHit> {
+pub(crate) fn chunk_hit(
+    view: &LexicalView,
+    row: i64,
+    text: &str,
+    score: f64,
+) -> Option<RetrievedHit> {
     let place = view.place(row)?;
     Some(RetrievedHit {
         chunk_key: Some(chunk_key(&place.path, place.ordinal, text)),

@@ -32,12 +32,12 @@ use crate::index::graph::{GraphHit, graph_notes};
 use crate::index::retrieve::Retriever;
 use crate::index::semantic::SemanticError;
 use crate::runtime::{ToolContext, ToolDef};
+use crate::store::RetrievedHit;
 use crate::tools::common::args::{input_schema, parse};
 use crate::tools::common::index::chunk_text;
 use crate::tools::common::link_table::link_table;
 use crate::tools::common::paging::{bound_cursor, bound_offset};
 use crate::tools::common::retrieval_log::{self, ranked_hit};
-use crate::store::RetrievedHit;
 use crate::tools::common::structured::{output_schema, structured};
 
 /// How many hits of the ranking are read per item asked for.
