@@ -103,7 +103,12 @@ fn close_goal(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     };
     let note = match read_text(ctx.vault(), &args.id) {
         Ok(note) => note,
-        Err(VaultError::NotFound { .. } | VaultError::NotText { .. }) => {
+        Err(
+            VaultError::NotFound { .. }
+            | VaultError::NotText { .. }
+            | VaultError::IsDirectory { .. }
+            | VaultError::NotRegularFile { .. },
+        ) => {
             return not_closed(None, NotClosed::NotAGoal);
         }
         Err(error) => return Err(tool_error_from_vault(&error, AclOp::Read)),
