@@ -310,6 +310,7 @@ CREATE INDEX IF NOT EXISTS retrieval_events_ts ON retrieval_events (ts);
 
 CREATE TABLE IF NOT EXISTS retrieval_hits (
     event_id    INTEGER NOT NULL REFERENCES retrieval_events (id) ON DELETE CASCADE,
+    vault_id    TEXT    NOT NULL,
     rank        INTEGER NOT NULL CHECK (rank >= 1),
     path        TEXT    NOT NULL,
     chunk_key   TEXT,

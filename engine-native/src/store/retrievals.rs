@@ -135,13 +135,14 @@ impl<'s> Retrievals<'s> {
             )?;
             let id = tx.last_insert_rowid();
             let mut insert = tx.prepare_cached(
-                "INSERT INTO retrieval_hits (event_id, rank, path, chunk_key, ordinal, chunk_row,
-                                             score)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                "INSERT INTO retrieval_hits (event_id, vault_id, rank, path, chunk_key, ordinal,
+                                             chunk_row, score)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             )?;
             for (rank, hit) in (1_i64..).zip(&event.retrieval.hits) {
                 insert.execute(params![
                     id,
+                    event.vault_id,
                     rank,
                     hit.path,
                     hit.chunk_key,

@@ -69,9 +69,7 @@ pub(super) fn tool() -> ToolDef {
         (
             "close_goal",
             "Close a goal",
-            "Close an open goal as completed or abandoned, once: its note's status and closed \
-             date are set. A goal already closed (by a tool or by the user in Obsidian) or \
-             expired, or an id that is no goal, answers closed: false and changes nothing.",
+            "Mark one of the user's goals completed or abandoned, once; a goal already closed (by a tool or by the user) or expired, or an id that is no goal, answers closed: false.",
         ),
         "memory",
         (input_schema::<CloseGoal>(), output_schema::<Closed>()),
@@ -79,9 +77,8 @@ pub(super) fn tool() -> ToolDef {
     )
     .keywords(&[
         "goal done",
-        "achieved",
-        "finished goal",
-        "give up",
+        "goal achieved",
+        "give up goal",
         "abandon goal",
         "complete goal",
     ])

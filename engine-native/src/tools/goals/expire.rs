@@ -39,15 +39,13 @@ pub(super) fn tool() -> ToolDef {
         (
             EXPIRE_GOALS,
             "Expire overdue goals",
-            "The goals' deadline sweep (the server also runs it on its maintenance interval): \
-             every open goal note whose target date has passed gets status expired and a \
-             closed date. Answers the ids it expired.",
+            "Expire the user's goals whose target date has passed (the periodic goal sweep the server also runs); answers the ids it expired.",
         ),
         "memory",
         (input_schema::<ExpireGoals>(), output_schema::<Expired>()),
         expire_goals,
     )
-    .keywords(&["overdue goals", "deadline passed", "expire", "sweep goals"])
+    .keywords(&["expire goals", "goal sweep"])
     .scopes(&["write:workspace"])
 }
 

@@ -77,10 +77,7 @@ pub(super) fn tool() -> ToolDef {
         (
             "list_goals",
             "List goals",
-            "The goals the user stated, read from their notes in the memory folder's goals/ \
-             subfolder (including goal notes the user wrote or edited): open by default, or \
-             completed, abandoned, expired (open past the target date), any. Newest first; \
-             each with its id (the note path), text, status and dates.",
+            "List the user's stated goals and objectives by status: pending (open, the default), completed, abandoned, expired, or any; newest first.",
         ),
         "memory",
         (input_schema::<ListGoals>(), output_schema::<Goals>()),
@@ -88,11 +85,9 @@ pub(super) fn tool() -> ToolDef {
     )
     .keywords(&[
         "goals",
+        "my goals",
         "objectives",
         "what am I working towards",
-        "deadlines",
-        "targets",
-        "aims",
     ])
     .scopes(&["read:notes"])
 }

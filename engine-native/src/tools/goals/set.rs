@@ -51,24 +51,13 @@ pub(super) fn tool() -> ToolDef {
         (
             "set_goal",
             "Set a goal",
-            "Record a goal the user stated (never one you inferred), as a note in the memory \
-             folder's goals/ subfolder: status open, the optional target_date (YYYY-MM-DD) \
-             as a date property, the text as the note. The user sees, edits and closes it in \
-             Obsidian. The same text as an open goal answers that goal.",
+            "Record a goal or objective the user explicitly stated (never an inferred one), with an optional target_date (YYYY-MM-DD); it is kept as a goal note the user can edit. The same text as a pending goal answers that goal.",
         ),
         "memory",
         (input_schema::<SetGoal>(), output_schema::<GoalSet>()),
         set_goal,
     )
-    .keywords(&[
-        "goal",
-        "objective",
-        "aim",
-        "deadline",
-        "target",
-        "intend",
-        "want to achieve",
-    ])
+    .keywords(&["goal", "new goal", "objective", "my aim", "want to achieve"])
     .scopes(&["write:workspace"])
     .idempotent(true)
 }

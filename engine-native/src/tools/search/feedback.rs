@@ -64,10 +64,7 @@ pub(super) fn tool() -> ToolDef {
         (
             "record_retrieval_feedback",
             "Record retrieval feedback",
-            "Say whether a passage a search returned helped: feedback -1, 0 or +1 on its \
-             chunk_id, stamped on your latest retrieval of it (last_n of them, up to 50; \
-             session_id narrows to one session). Only your own retrievals are stamped; \
-             updated 0 comes with a reason.",
+            "Rate a passage a search returned: feedback -1, 0 or +1 on its chunk_id, stamped on your own latest retrieval of it (last_n up to 50; session_id narrows to one session); updated 0 comes with a reason.",
         ),
         "find",
         (
@@ -77,12 +74,9 @@ pub(super) fn tool() -> ToolDef {
         record_retrieval_feedback,
     )
     .keywords(&[
-        "feedback",
-        "helpful",
-        "not helpful",
-        "rate result",
-        "useful passage",
-        "wrong result",
+        "retrieval feedback",
+        "passage helped",
+        "rate a search result",
     ])
     .scopes(&["write:workspace"])
 }
