@@ -72,7 +72,9 @@ STEPS: list[dict[str, Any]] = [
     {"tool": "index_vault", "args": {}},
     {"tool": "get_index_status", "args": {}},
     {"tool": "search_vault", "args": {"query": "tomato soup"}},
-    {"tool": "search_vault", "args": {"query": "irrigation", "mode": "lexical", "explain": True}},
+    {"tool": "search_vault", "args": {"query": "irrigation", "mode": "lexical", "explain": True},
+     "save": {"chunk": "results.0.chunk_id"}},
+    {"tool": "record_retrieval_feedback", "args": {"chunk_id": "$chunk", "feedback": 1}},
     {"tool": "search_text", "args": {"query": "drip"}},
     {"tool": "search_regex", "args": {"pattern": r"^- \[ \]"}},
     {"tool": "search", "args": {"query": "garden"}},
@@ -235,6 +237,11 @@ STEPS: list[dict[str, Any]] = [
      "note": "without status (known bug: answers status null)"},
     {"tool": "rename_entity", "args": {"name": "Ann", "status": "retired"}, "note": "with status"},
     {"tool": "delete_entity", "args": {"name": "Ann"}},
+    {"tool": "set_goal", "args": {"text": "Water the garden every week", "target_date": "2999-12-31"},
+     "save": {"goal": "id"}},
+    {"tool": "list_goals", "args": {"status": "any"}},
+    {"tool": "close_goal", "args": {"id": "$goal", "status": "completed"}},
+    {"tool": "expire_goals", "args": {}},
 
     # --- sessions and audit -----------------------------------------------------------------
     {"tool": "start_session", "args": {"label": "every tool"}, "save": {"session": "session_id"}},

@@ -22,6 +22,7 @@ pub mod observability;
 pub mod problem;
 pub mod provenance;
 pub mod reload;
+pub mod retrieval_log;
 pub mod schema;
 pub mod sections;
 pub mod traces;
@@ -37,6 +38,7 @@ pub use model::{ServerConfig, VaultConfig};
 pub use observability::{MetricsConfig, ObservabilityConfig, OtlpConfig};
 pub use problem::{ConfigErrors, ConfigProblem};
 pub use provenance::{Provenance, Source};
+pub use retrieval_log::RetrievalLogConfig;
 pub use schema::{SCHEMA_FILE, config_schema, config_schema_text};
 pub use sections::{
     AuthConfig, AuthMode, EmbeddingProvider, EmbeddingsConfig, FacadeMode, GRAPH_BOOST,

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::config::acl_schema::AclConfigSchema;
 use crate::config::bootstrap::BootstrapConfig;
 use crate::config::observability::ObservabilityConfig;
+use crate::config::retrieval_log::RetrievalLogConfig;
 use crate::config::sections::{
     AuthConfig, CompanionSetting, EmbeddingsConfig, GovernorConfig, IndexConfig, MaintenanceConfig,
     SearchConfig, ThrottleConfig, ToolFacadeConfig, ToolVisibilityConfig, TransportsConfig,
@@ -77,6 +78,8 @@ pub struct ServerConfig {
     pub traces: TracesConfig,
     /// Prometheus metrics and OpenTelemetry traces for the operator.
     pub observability: ObservabilityConfig,
+    /// The log of ranked searches (what `record_retrieval_feedback` stamps).
+    pub retrieval_log: RetrievalLogConfig,
 }
 
 impl Default for ServerConfig {
@@ -102,6 +105,7 @@ impl Default for ServerConfig {
             search: SearchConfig::default(),
             traces: TracesConfig::default(),
             observability: ObservabilityConfig::default(),
+            retrieval_log: RetrievalLogConfig::default(),
         }
     }
 }

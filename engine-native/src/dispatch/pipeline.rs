@@ -383,6 +383,8 @@ impl Dispatcher {
         let text = Gate::Governor
             .check(|| self.runtime.governor.serialize(&value))
             .map_err(|error| (error, Stage::AfterEffect))?;
+        // 14. record: the retrieval log of a ranked search that answered
+        self.log_retrieval(ctx);
         Ok((value, text))
     }
 

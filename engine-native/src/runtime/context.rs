@@ -16,7 +16,7 @@ use crate::runtime::progress::Progress;
 use crate::runtime::served::{Served, VaultEntry};
 use crate::runtime::state::Runtime;
 use crate::runtime::tool::Tool;
-use crate::store::{ChangedFile, NewChange, Store, StoreError};
+use crate::store::{ChangedFile, NewChange, Retrieval, Store, StoreError};
 use crate::vault::{Exclusions, Vault};
 
 /// The context of one tool call, built by dispatch after vault binding.
@@ -31,6 +31,7 @@ pub struct ToolContext<'d> {
     effect_started: Cell<bool>,
     progress: Option<&'d dyn Progress>,
     exclusions: OnceCell<Arc<Exclusions>>,
+    retrieval: RefCell<Option<Retrieval>>,
 }
 
 impl<'d> ToolContext<'d> {
@@ -54,6 +55,7 @@ impl<'d> ToolContext<'d> {
             effect_started: Cell::new(false),
             progress: None,
             exclusions: OnceCell::new(),
+            retrieval: RefCell::new(None),
         }
     }
 
@@ -217,6 +219,17 @@ impl<'d> ToolContext<'d> {
     /// Whether the handler declared a possible effect.
     pub(crate) fn effect_started(&self) -> bool {
         self.effect_started.get()
+    }
+
+    /// Reports what this call's ranked search returned, for the retrieval log: dispatch logs
+    /// it once the call has answered (a later report replaces an earlier one).
+    pub fn report_retrieval(&self, retrieval: Retrieval) {
+        *self.retrieval.borrow_mut() = Some(retrieval);
+    }
+
+    /// Takes what the handler reported with [`ToolContext::report_retrieval`].
+    pub(crate) fn take_retrieval(&self) -> Option<Retrieval> {
+        self.retrieval.borrow_mut().take()
     }
 
     /// Takes the call's approval (for the HITL gate): it serves one confirmation.

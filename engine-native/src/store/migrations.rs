@@ -288,6 +288,43 @@ CREATE TABLE IF NOT EXISTS event_paths (
 CREATE INDEX IF NOT EXISTS event_paths_by_path ON event_paths (vault_id, path);
 "#,
     },
+    // The retrieval log (crate::store::retrievals): every ranked search, its caller and
+    // session, and the chunks it returned with their rank, score and any feedback. Kept by
+    // path, ordinal and chunk key (a hash of the chunk's text), since chunk rows die with a
+    // reindex; `chunk_row` is the chunk's row id when it was returned (rows are never reused).
+    Migration {
+        version: 10,
+        sql: r#"
+CREATE TABLE IF NOT EXISTS retrieval_events (
+    id         INTEGER PRIMARY KEY,
+    vault_id   TEXT    NOT NULL,
+    ts         INTEGER NOT NULL,
+    caller     TEXT    NOT NULL,
+    session_id TEXT,
+    surface    TEXT    NOT NULL,
+    query      TEXT    NOT NULL,
+    args_hash  TEXT    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS retrieval_events_by_caller ON retrieval_events (vault_id, caller, id);
+CREATE INDEX IF NOT EXISTS retrieval_events_ts ON retrieval_events (ts);
+
+CREATE TABLE IF NOT EXISTS retrieval_hits (
+    event_id    INTEGER NOT NULL REFERENCES retrieval_events (id) ON DELETE CASCADE,
+    vault_id    TEXT    NOT NULL,
+    rank        INTEGER NOT NULL CHECK (rank >= 1),
+    path        TEXT    NOT NULL,
+    chunk_key   TEXT,
+    ordinal     INTEGER,
+    chunk_row   INTEGER,
+    score       REAL    NOT NULL,
+    feedback    INTEGER CHECK (feedback IN (-1, 0, 1)),
+    feedback_at INTEGER,
+    PRIMARY KEY (event_id, rank),
+    CHECK ((feedback IS NULL) = (feedback_at IS NULL))
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS retrieval_hits_by_chunk ON retrieval_hits (chunk_key, event_id);
+"#,
+    },
 ];
 
 /// The schema version this build writes.

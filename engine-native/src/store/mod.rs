@@ -14,8 +14,8 @@
 //! # Repositories
 //! One typed handle per concern: [`Store::idempotency`], [`Store::elicit`], [`Store::events`],
 //! [`Store::notes`], [`Store::note_index`], [`Store::note_facts`], [`Store::snapshots`],
-//! [`Store::catalog_vectors`], [`Store::capture_queue`], [`Store::counts`] for the metrics,
-//! and [`Store::sweep`] for maintenance.
+//! [`Store::catalog_vectors`], [`Store::capture_queue`], [`Store::retrievals`] (the retrieval
+//! log), [`Store::counts`] for the metrics, and [`Store::sweep`] for maintenance.
 
 mod capture_queue;
 mod catalog_vectors;
@@ -32,6 +32,7 @@ mod note_facts;
 mod note_index;
 mod notes;
 mod random;
+mod retrievals;
 mod snapshots;
 mod sqlite_vec;
 mod sweep;
@@ -58,6 +59,9 @@ pub use note_index::{
     Applied, ChunkChange, ChunkRow, FileStamp, IndexFailure, NoteFields, NoteIndex, RowChange,
 };
 pub use notes::{NoteMeta, NotePage, Notes};
+pub use retrievals::{
+    Feedback, LoggedRetrieval, Retrieval, RetrievalEvent, Retrievals, RetrievedHit, Stamped,
+};
 pub use snapshots::{ChangedFile, NewChange, Snapshot, SnapshotInfo, Snapshots};
 pub use sweep::{Retention, SweepCounts, VaultRowCounts};
 
@@ -192,6 +196,11 @@ impl Store {
     /// The capture queue: text staged for filing later, until committed to a note.
     pub fn capture_queue(&self) -> CaptureQueue<'_> {
         CaptureQueue::new(self)
+    }
+
+    /// The retrieval log: ranked searches, what they returned, and feedback on it.
+    pub fn retrievals(&self) -> Retrievals<'_> {
+        Retrievals::new(self)
     }
 
     /// Aggregates for the metrics: index sizes, the event log's calls.

@@ -7,7 +7,7 @@ use super::{Store, StoreError};
 /// How long rows without their own expiry are kept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Retention {
-    /// Events older than this many seconds are deleted.
+    /// Events, and logged retrievals, older than this many seconds are deleted.
     pub event_log_seconds: i64,
     /// Snapshots older than this many seconds are deleted.
     pub snapshot_seconds: i64,
@@ -52,11 +52,13 @@ pub struct SweepCounts {
     /// Captures filed longer ago than the snapshot retention (their note is in the vault;
     /// a pending capture is never swept).
     pub committed_captures: usize,
+    /// Logged retrievals past the event log's retention (with their hits).
+    pub retrievals: usize,
 }
 
 impl Store {
-    /// Deletes expired idempotency keys and elicit tokens, and events, snapshots and filed
-    /// captures older than `retention`,
+    /// Deletes expired idempotency keys and elicit tokens, and events, logged retrievals,
+    /// snapshots and filed captures older than `retention`,
     /// in one transaction, then lets SQLite refresh its query statistics (`PRAGMA optimize`).
     ///
     /// Stale in-flight idempotency rows that have not expired are kept: a new claim takes them
@@ -83,6 +85,10 @@ impl Store {
                     "DELETE FROM capture_queue WHERE committed_at < ?1",
                     params![snapshot_cutoff],
                 )?,
+                retrievals: tx.execute(
+                    "DELETE FROM retrieval_events WHERE ts < ?1",
+                    params![cutoff],
+                )?,
             })
         })?;
         super::lock(&self.writer).execute_batch("PRAGMA optimize")?;
@@ -91,8 +97,9 @@ impl Store {
 
     /// Deletes every row of vault `vault_id` from every vault-scoped table (idempotency keys,
     /// elicit tokens, events, notes, the search index) in one transaction. Other vaults' rows and the vault's
-    /// files are untouched, and so are its snapshots and capture queue: they hold what is not
-    /// in the vault (earlier versions, text not filed yet), not a cache.
+    /// files are untouched, and so are its snapshots, capture queue and retrieval log: they
+    /// hold what is not in the vault (earlier versions, text not filed yet, what was
+    /// retrieved), not a cache.
     pub fn delete_vault_rows(&self, vault_id: &str) -> Result<VaultRowCounts, StoreError> {
         self.write(|tx| {
             let delete = |table: &str| {

@@ -67,6 +67,8 @@
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
 //! - [`git`]: `git_status`, `git_diff`, `git_log`, `git_show`, `git_stage`, `git_commit`
 //!   (HITL floor) over the git repository holding the vault, natively.
+//! - [`goals`]: `set_goal`, `list_goals`, `close_goal`, `expire_goals`: goals a person
+//!   stated, as notes in the memory folder's `goals/` subfolder.
 
 pub mod admin;
 pub mod attachments;
@@ -79,6 +81,7 @@ pub mod common;
 pub mod context;
 pub mod frontmatter;
 pub mod git;
+pub mod goals;
 pub mod graph;
 pub mod kanban;
 pub mod links;
@@ -129,5 +132,6 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(obsidian::tools());
     tools.push(uri::tool());
     tools.extend(git::tools());
+    tools.extend(goals::tools());
     tools
 }

@@ -2,7 +2,6 @@
 //! `YYYY-MM-DD HHmmss[ title].md` by the dispatch clock (UTC). When that name is taken the
 //! next free one (`… 2.md`, `… 3.md`) is used: a capture never overwrites anything.
 
-use engine_core::acl::AclOp;
 use engine_core::hash::sha256_hex;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -10,18 +9,14 @@ use serde_json::Value;
 
 use super::stamp::file_stamp;
 use crate::content::findings::ContentFindings;
-use crate::errors::{ErrorCode, ToolError};
+use crate::errors::ToolError;
 use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::file_name::{clean_title, write_new_note};
 use crate::tools::common::structured::{output_schema, structured};
-use crate::tools::common::vault_error::tool_error_from_vault;
-use crate::vault::{VaultError, WriteOptions};
 
 /// The inbox folder when the vault configures none.
 const DEFAULT_INBOX: &str = "Inbox";
-
-/// How many numbered names are tried before giving up.
-const MAX_ATTEMPTS: u32 = 1000;
 
 /// The arguments of `capture_note`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -76,34 +71,15 @@ fn capture_note(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> 
         stem.push_str(&title);
     }
     let bytes = args.content.as_bytes();
-    for attempt in 1..=MAX_ATTEMPTS {
-        let name = if attempt == 1 {
-            format!("{stem}.md")
-        } else {
-            format!("{stem} {attempt}.md")
-        };
-        let path = format!("{inbox}/{name}");
-        ctx.check_path(&path, AclOp::Write)?;
-        ctx.mark_effect_started();
-        match ctx.vault().write(&path, bytes, &WriteOptions::default()) {
-            Ok(outcome) => {
-                return structured(&CaptureResult {
-                    path: outcome.path,
-                    sha256: sha256_hex(bytes),
-                    size: bytes.len(),
-                    findings: ContentFindings::of(
-                        std::iter::once(args.content.as_str()).chain(args.title.as_deref()),
-                    ),
-                });
-            }
-            Err(VaultError::AlreadyExists { .. }) => continue,
-            Err(error) => return Err(tool_error_from_vault(&error, AclOp::Write)),
-        }
-    }
-    Err(ToolError::new(
-        ErrorCode::AlreadyExists,
-        format!("every name for '{stem}' in '{inbox}' is taken; wait a second and capture again"),
-    ))
+    let outcome = write_new_note(ctx, &inbox, &stem, bytes)?;
+    structured(&CaptureResult {
+        path: outcome.path,
+        sha256: sha256_hex(bytes),
+        size: bytes.len(),
+        findings: ContentFindings::of(
+            std::iter::once(args.content.as_str()).chain(args.title.as_deref()),
+        ),
+    })
 }
 
 /// The vault's configured inbox folder (without surrounding slashes), else `Inbox`.
@@ -113,23 +89,5 @@ pub(super) fn inbox_folder(ctx: &ToolContext<'_>) -> String {
         .map(|folder| folder.trim_matches('/'))
         .filter(|folder| !folder.is_empty())
         .unwrap_or(DEFAULT_INBOX)
-        .to_owned()
-}
-
-/// `title` with the characters Obsidian refuses in file names (and control characters)
-/// replaced by `-`, trimmed.
-fn clean_title(title: &str) -> String {
-    title
-        .chars()
-        .map(|c| {
-            if c.is_control() || "\\/:*?\"<>|#^[]".contains(c) {
-                '-'
-            } else {
-                c
-            }
-        })
-        .collect::<String>()
-        .trim()
-        .trim_start_matches('.')
         .to_owned()
 }

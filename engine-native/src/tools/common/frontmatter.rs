@@ -49,34 +49,12 @@ fn is_note(path: &str) -> bool {
 /// `None`) that the caller may read. A note that cannot be read or parsed is reported in
 /// `invalid`, never fatal; a note that vanished since the listing is skipped.
 pub(crate) fn scan(ctx: &ToolContext<'_>, folder: Option<&str>) -> Result<Scan, ToolError> {
-    let entries = ctx
-        .vault()
-        .list(folder)
-        .map_err(|error| tool_error_from_vault(&error, AclOp::Read))?;
-    let mut scan = Scan {
-        notes: Vec::new(),
-        invalid: Vec::new(),
-    };
-    for entry in entries {
-        if entry.kind != EntryKind::File || !is_note(&entry.path) || !ctx.may_list(&entry.path) {
-            continue;
-        }
-        let note = match read_text(ctx.vault(), &entry.path) {
-            Ok(note) => note,
-            Err(VaultError::NotFound { .. }) => continue,
-            Err(error) => {
-                scan.invalid.push(InvalidNote {
-                    message: error.to_string(),
-                    code: error.code().to_owned(),
-                    path: entry.path,
-                    line: None,
-                });
-                continue;
-            }
-        };
+    let Texts { notes, mut invalid } = read_notes(ctx, folder)?;
+    let mut parsed = Vec::with_capacity(notes.len());
+    for note in notes {
         match frontmatter::read(&note.text) {
-            Ok(fm) => scan.notes.push((note.path, fm)),
-            Err(error) => scan.invalid.push(InvalidNote {
+            Ok(fm) => parsed.push((note.path, fm)),
+            Err(error) => invalid.push(InvalidNote {
                 code: frontmatter_code(&error).to_owned(),
                 message: error.to_string(),
                 line: match error {
@@ -87,7 +65,48 @@ pub(crate) fn scan(ctx: &ToolContext<'_>, folder: Option<&str>) -> Result<Scan, 
             }),
         }
     }
-    Ok(scan)
+    Ok(Scan {
+        notes: parsed,
+        invalid,
+    })
+}
+
+/// The Markdown notes under a folder, read as text.
+pub(crate) struct Texts {
+    /// Every readable note, sorted by path.
+    pub notes: Vec<NoteText>,
+    /// The notes that could not be read (not UTF-8, ...).
+    pub invalid: Vec<InvalidNote>,
+}
+
+/// Reads every Markdown note under `folder` (the whole vault with `None`) that the caller
+/// may list; a note that cannot be read is in `invalid`, a note that vanished since the
+/// listing is skipped.
+pub(crate) fn read_notes(ctx: &ToolContext<'_>, folder: Option<&str>) -> Result<Texts, ToolError> {
+    let entries = ctx
+        .vault()
+        .list(folder)
+        .map_err(|error| tool_error_from_vault(&error, AclOp::Read))?;
+    let mut texts = Texts {
+        notes: Vec::new(),
+        invalid: Vec::new(),
+    };
+    for entry in entries {
+        if entry.kind != EntryKind::File || !is_note(&entry.path) || !ctx.may_list(&entry.path) {
+            continue;
+        }
+        match read_text(ctx.vault(), &entry.path) {
+            Ok(note) => texts.notes.push(note),
+            Err(VaultError::NotFound { .. }) => {}
+            Err(error) => texts.invalid.push(InvalidNote {
+                message: error.to_string(),
+                code: error.code().to_owned(),
+                path: entry.path,
+                line: None,
+            }),
+        }
+    }
+    Ok(texts)
 }
 
 /// A note's text exactly as stored (BOM and line breaks included).

@@ -1,6 +1,7 @@
-//! Where agent memory lives in a vault: the memory tools keep their entity notes there, and
-//! the capture queue files notes into it.
+//! Where agent memory lives in a vault: the memory tools keep their entity notes there, the
+//! goal tools their goal notes, and the capture queue files notes into it.
 
+use crate::config::VaultConfig;
 use crate::runtime::ToolContext;
 
 /// The memory folder when the vault configures none.
@@ -8,7 +9,12 @@ pub(super) const DEFAULT_MEMORY_FOLDER: &str = "Memory";
 
 /// The vault's memory folder (without surrounding slashes).
 pub(crate) fn memory_folder(ctx: &ToolContext<'_>) -> String {
-    ctx.vault_config()
+    memory_folder_of(ctx.vault_config())
+}
+
+/// The memory folder of the vault configured as `vault` (the default without a config).
+pub(crate) fn memory_folder_of(vault: Option<&VaultConfig>) -> String {
+    vault
         .and_then(|vault| vault.memory_folder.as_deref())
         .map(|folder| folder.trim_matches('/'))
         .filter(|folder| !folder.is_empty())

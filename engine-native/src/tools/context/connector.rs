@@ -23,6 +23,7 @@ use crate::runtime::{PathArg, ToolContext, ToolDef};
 use crate::tools::common::args::{input_schema, parse};
 use crate::tools::common::index::chunk_text;
 use crate::tools::common::note_uri::note_uri;
+use crate::tools::common::retrieval_log::{self, chunk_hit, note_hit};
 use crate::tools::common::structured::{output_schema, structured};
 use engine_core::acl::AclOp;
 
@@ -60,6 +61,9 @@ struct SearchResult {
     url: String,
     /// The note's best passage for the query (at most 300 characters).
     text: String,
+    /// The key of the chunk the passage comes from: pass it to `record_retrieval_feedback`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chunk_id: Option<String>,
     /// Shapes of prompt injection in the chunk the passage comes from (absent when none).
     #[serde(flatten)]
     flags: ContentFlags,
@@ -139,13 +143,19 @@ fn search(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let args: Search = parse(args)?;
     let searchable = Searchable::open(ctx)?;
     searchable.with_retriever(ctx, |retriever| {
+        let mut logged = Vec::new();
         let results = retriever
             .notes(searchable.retrieval(), &args.query, args.limit)
             .map_err(SemanticError::into_tool_error)?
             .into_iter()
             .map(|hit| {
                 let chunk = chunk_text(ctx, hit.chunk_id);
+                let returned = chunk_hit(retriever.view, hit.chunk_id, &chunk, hit.score)
+                    .unwrap_or_else(|| note_hit(&hit.path, hit.score));
+                let chunk_id = returned.chunk_key.clone();
+                logged.push(returned);
                 SearchResult {
+                    chunk_id,
                     flags: ContentFlags::of(&chunk),
                     title: title_of(&hit.path),
                     url: note_uri(ctx.vault_id(), &hit.path),
@@ -158,6 +168,7 @@ fn search(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
                 }
             })
             .collect();
+        retrieval_log::report(ctx, &args.query, logged);
         structured(&SearchResults { results })
     })
 }

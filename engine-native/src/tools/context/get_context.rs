@@ -22,6 +22,7 @@ use crate::tools::common::args::{input_schema, parse};
 use crate::tools::common::budget::Budget;
 use crate::tools::common::index::index_fault;
 use crate::tools::common::link_table::link_table;
+use crate::tools::common::retrieval_log::{self, chunk_hit};
 use crate::tools::common::structured::{output_schema, structured};
 
 /// How many lexically matching chunks are looked at beyond each note's best one.
@@ -59,6 +60,8 @@ pub(super) struct ContextChunk {
     heading: String,
     /// Its position in the note, from 0.
     ordinal: u32,
+    /// The chunk's key: pass it to `record_retrieval_feedback` to say whether it helped.
+    chunk_id: String,
     /// The chunk's text.
     text: String,
 }
@@ -206,6 +209,7 @@ pub(super) fn pack(
             })
             .collect();
         let mut left_out = 0;
+        let mut logged = Vec::new();
         let chunk_rows = ctx.store().note_index();
         for candidate in candidates {
             let (Some(place), Some(text)) = (
@@ -228,16 +232,25 @@ pub(super) fn pack(
                 left_out += 1;
                 continue;
             }
+            let Some(returned) = chunk_hit(view, candidate.chunk_id, &text, note.score) else {
+                continue;
+            };
             note.chunks.push(ContextChunk {
                 heading,
                 ordinal: place.ordinal,
+                chunk_id: returned.chunk_key.clone().unwrap_or_default(),
                 text,
             });
+            logged.push((candidate.note, place.ordinal, returned));
         }
         notes.retain(|note| !note.chunks.is_empty());
         for note in &mut notes {
             note.chunks.sort_by_key(|chunk| chunk.ordinal);
         }
+        // Logged in the answer's order: by note, then in document order.
+        logged.sort_by_key(|(note, ordinal, _)| (*note, *ordinal));
+        let logged = logged.into_iter().map(|(_, _, hit)| hit).collect();
+        retrieval_log::report(ctx, query, logged);
         Ok(Packed { notes, left_out })
     })
 }

@@ -18,6 +18,7 @@ use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::common::args::{input_schema, parse};
 use crate::tools::common::link_table::link_table;
 use crate::tools::common::paging::{CursorLength, PageArgs, Paging, cursor_offset};
+use crate::tools::common::retrieval_log::{self, ranked_hit};
 use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `vault_graph_search`.
@@ -115,6 +116,10 @@ struct GraphFound {
     score: f64,
     /// Its components.
     scores: GraphScores,
+    /// The key of its best chunk, when the query ranks it: pass it to
+    /// `record_retrieval_feedback`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chunk_id: Option<String>,
 }
 
 /// What `vault_graph_search` returns.
@@ -173,6 +178,19 @@ fn vault_graph_search(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolE
             .map_err(SemanticError::into_tool_error)?;
         let more = hits.len() > offset + limit;
         hits.truncate(offset + limit);
+        let mut logged = Vec::new();
+        let results = hits
+            .into_iter()
+            .skip(offset)
+            .map(|hit| {
+                let row = hit.seed.as_ref().map(|(_, seed)| seed.chunk_id);
+                let returned = ranked_hit(ctx, retriever.view, &hit.path, row, hit.score);
+                let chunk_id = returned.chunk_key.clone();
+                logged.push(returned);
+                found(hit, chunk_id)
+            })
+            .collect();
+        retrieval_log::report(ctx, &args.query, logged);
         structured(&GraphResults {
             seeded_by: if how == Retrieval::Hybrid {
                 "hybrid"
@@ -180,13 +198,13 @@ fn vault_graph_search(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolE
                 "lexical"
             }
             .to_owned(),
-            results: hits.into_iter().skip(offset).map(found).collect(),
+            results,
             cursor: more.then(|| (offset + limit).to_string()),
         })
     })
 }
 
-fn found(hit: GraphHit) -> GraphFound {
+fn found(hit: GraphHit, chunk_id: Option<String>) -> GraphFound {
     let (seed_rank, seed) = match hit.seed {
         Some((rank, seed)) => (Some(rank), Some(seed)),
         None => (None, None),
@@ -211,5 +229,6 @@ fn found(hit: GraphHit) -> GraphFound {
             semantic: seed.as_ref().and_then(|seed| seed.semantic),
             proximity: hit.proximity,
         },
+        chunk_id,
     }
 }

@@ -31,11 +31,13 @@ use crate::index::graph::{GraphHit, graph_notes};
 use crate::index::retrieve::Retriever;
 use crate::index::semantic::SemanticError;
 use crate::runtime::{ToolContext, ToolDef};
+use crate::store::RetrievedHit;
 use crate::tools::common::args::{input_schema, parse};
 use crate::tools::common::budget::{clip_json, json_bytes, response_bytes};
 use crate::tools::common::index::chunk_text;
 use crate::tools::common::link_table::link_table;
 use crate::tools::common::paging::{bound_cursor, bound_offset};
+use crate::tools::common::retrieval_log::{self, ranked_hit};
 use crate::tools::common::structured::{output_schema, structured};
 
 /// How many hits of the ranking are read per item asked for.
@@ -97,6 +99,8 @@ struct Selected {
     score: f64,
     /// The section's breadcrumb and its chunk (mode `section`).
     section: Option<(Vec<String>, i64)>,
+    /// What the retrieval log keeps of it: the section's chunk, or the note's best one.
+    returned: RetrievedHit,
 }
 
 /// One item read.
@@ -110,6 +114,10 @@ struct ReadItem {
     score: f64,
     /// The SHA-256 of the note's bytes (pass it as `expected_sha256` to a later write).
     content_hash: String,
+    /// The key of the section's chunk, or of the note's best chunk: pass it to
+    /// `record_retrieval_feedback`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chunk_id: Option<String>,
     /// The note's frontmatter properties (`{}` when it has none or they are not valid YAML).
     frontmatter: Map<String, Value>,
     /// The section's heading breadcrumb (`A > B`, empty before the first heading; mode
@@ -205,6 +213,7 @@ fn search_and_read(ctx: &ToolContext<'_>, raw: Value) -> Result<Value, ToolError
         next_cursor: None,
     };
     let mut used = 0;
+    let mut logged = Vec::new();
     for (at, item) in selected.iter().enumerate().skip(offset) {
         let entry = read_item(ctx, at + 1, item, cap)?;
         let bytes = match &entry {
@@ -218,10 +227,14 @@ fn search_and_read(ctx: &ToolContext<'_>, raw: Value) -> Result<Value, ToolError
         }
         used += bytes;
         match entry {
-            Entry::Read(item) => page.notes.push(item),
+            Entry::Read(read) => {
+                logged.push(item.returned.clone());
+                page.notes.push(read);
+            }
             Entry::Failed(error) => page.errors.push(error),
         }
     }
+    retrieval_log::report(ctx, &args.query, logged);
     structured(&page)
 }
 
@@ -238,13 +251,17 @@ fn select(ctx: &ToolContext<'_>, args: &SearchAndRead) -> Result<Vec<Selected>, 
             ReadMode::Note => hits
                 .into_iter()
                 .take(args.k)
-                .map(|hit| Selected {
-                    path: hit.path,
-                    score: hit.score,
-                    section: None,
+                .map(|hit| {
+                    let row = hit.seed.as_ref().map(|(_, seed)| seed.chunk_id);
+                    Selected {
+                        returned: ranked_hit(ctx, retriever.view, &hit.path, row, hit.score),
+                        path: hit.path,
+                        score: hit.score,
+                        section: None,
+                    }
                 })
                 .collect(),
-            ReadMode::Section => sections_of(retriever, &hits, &args.query, pool, args.k),
+            ReadMode::Section => sections_of(ctx, retriever, &hits, &args.query, (pool, args.k)),
         })
     })
 }
@@ -252,11 +269,11 @@ fn select(ctx: &ToolContext<'_>, args: &SearchAndRead) -> Result<Vec<Selected>, 
 /// The first `k` distinct sections of the ranked notes `hits`: each note's best chunk in
 /// rank order, then the query's `pool` best chunks that lie in those notes.
 fn sections_of(
+    ctx: &ToolContext<'_>,
     retriever: &Retriever<'_>,
     hits: &[GraphHit],
     query: &str,
-    pool: usize,
-    k: usize,
+    (pool, k): (usize, usize),
 ) -> Vec<Selected> {
     let score_of: HashMap<&str, f64> = hits
         .iter()
@@ -282,6 +299,7 @@ fn sections_of(
             continue;
         }
         out.push(Selected {
+            returned: ranked_hit(ctx, retriever.view, &place.path, Some(chunk_id), score),
             path: place.path.clone(),
             score,
             section: Some((place.headings.clone(), chunk_id)),
@@ -323,6 +341,7 @@ fn read_item(
         rank,
         score: item.score,
         content_hash: file.sha256,
+        chunk_id: item.returned.chunk_key.clone(),
         frontmatter: crate::frontmatter::read(&text)
             .map(|fm| fm.properties)
             .unwrap_or_default(),

@@ -80,6 +80,9 @@ struct EntityHit {
     score: f64,
     /// The best passage of its note.
     snippet: Snippet,
+    /// The key of the best chunk: pass it to `record_retrieval_feedback`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chunk_id: Option<String>,
     /// Its observations sharing a word with the query (at most 5, in the note's order).
     observations: Vec<Observation>,
 }
@@ -172,6 +175,7 @@ fn entity_hit(ctx: &ToolContext<'_>, hit: Found, words: &[String]) -> EntityHit 
         status,
         score: hit.score,
         snippet: hit.snippet,
+        chunk_id: hit.chunk_id,
         observations,
     }
 }

@@ -3,12 +3,14 @@
 //! regular expression), `index_vault` (scan the vault into the index now) and
 //! `get_index_status` (how far the index is, what failed); `search_semantic` and
 //! `search_jsonlogic` (the original obsidian-tc's names for two of `search_vault`'s modes);
-//! and `search_entities` (domain `memory`: agent memory's entities ranked as `search_vault`
-//! ranks notes).
+//! `search_entities` (domain `memory`: agent memory's entities ranked as `search_vault`
+//! ranks notes); and `record_retrieval_feedback` (whether a passage a ranked search returned
+//! helped, stamped on the caller's retrieval log).
 
 mod corpus;
 mod entities;
 mod facts;
+mod feedback;
 mod index_tools;
 mod line_search;
 mod matching;
@@ -36,6 +38,7 @@ pub fn tools() -> Vec<ToolDef> {
         index_tools::status_tool(),
         named_modes::semantic_tool(),
         named_modes::jsonlogic_tool(),
+        feedback::tool(),
     ]
 }
 

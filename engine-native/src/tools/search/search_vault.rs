@@ -31,6 +31,7 @@ use crate::tools::common::args::{input_schema, parse};
 use crate::tools::common::index::{chunk_text, index_fault, readable_chunks};
 use crate::tools::common::link_table::link_table;
 use crate::tools::common::paging::{CursorLength, PageArgs, Paging, cursor_offset};
+use crate::tools::common::retrieval_log::{self, chunk_hit, note_hit};
 use crate::tools::common::structured::{output_schema, structured};
 use crate::tools::search::folder_prefix;
 use crate::tools::search::matching::Pattern;
@@ -144,6 +145,10 @@ pub(crate) struct Found {
     pub score: f64,
     /// Its components.
     pub scores: Scores,
+    /// The key of the best chunk (ranked modes, when the note has one): pass it to
+    /// `record_retrieval_feedback` to say whether the passage helped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chunk_id: Option<String>,
     /// Shapes of prompt injection in the text the hit was drawn from: the best chunk
     /// (ranked modes), the whole note (text, regex, jsonlogic, dql); absent when none.
     #[serde(flatten)]
@@ -441,6 +446,7 @@ fn ranked(
     }
     let more = found.len() > offset + args.page.limit();
     found.truncate(offset + args.page.limit());
+    let mut logged = Vec::new();
     let results = found
         .into_iter()
         .skip(offset)
@@ -449,6 +455,9 @@ fn ranked(
             let text = texts
                 .remove(&hit.chunk_id)
                 .unwrap_or_else(|| chunk_text(ctx, hit.chunk_id));
+            let returned = chunk_hit(&view, hit.chunk_id, &text, hit.score)?;
+            let chunk_id = returned.chunk_key.clone();
+            logged.push(returned);
             Some(Found {
                 title: title_of(&hit.path),
                 heading: place.headings.join(" > "),
@@ -459,11 +468,13 @@ fn ranked(
                     semantic: hit.semantic,
                     rerank: rerank_scores.get(&hit.path).copied(),
                 },
+                chunk_id,
                 path: hit.path,
                 score: hit.score,
             })
         })
         .collect();
+    retrieval_log::report(ctx, &args.query, logged);
     Ok(Page { results, more })
 }
 
@@ -550,22 +561,27 @@ fn linked(
     .map_err(SemanticError::into_tool_error)?;
     let more = hits.len() > offset + args.page.limit();
     hits.truncate(offset + args.page.limit());
+    let mut logged = Vec::new();
     let results = hits
         .into_iter()
         .skip(offset)
         .map(|hit| {
-            let (heading, snippet_of, flags) = match &hit.seed {
-                Some((_, seed)) => {
-                    let text = chunk_text(ctx, seed.chunk_id);
+            let seed_text = hit
+                .seed
+                .as_ref()
+                .map(|(_, seed)| (seed.chunk_id, chunk_text(ctx, seed.chunk_id)));
+            let returned = seed_text
+                .as_ref()
+                .and_then(|(row, text)| chunk_hit(view, *row, text, hit.score));
+            let chunk_id = returned.as_ref().and_then(|r| r.chunk_key.clone());
+            logged.push(returned.unwrap_or_else(|| note_hit(&hit.path, hit.score)));
+            let (heading, snippet_of, flags) = match &seed_text {
+                Some((row, text)) => {
                     let heading = view
-                        .place(seed.chunk_id)
+                        .place(*row)
                         .map(|place| place.headings.join(" > "))
                         .unwrap_or_default();
-                    (
-                        heading,
-                        snippet(&text, &args.query),
-                        ContentFlags::of(&text),
-                    )
+                    (heading, snippet(text, &args.query), ContentFlags::of(text))
                 }
                 None => {
                     let trail = hit
@@ -595,10 +611,12 @@ fn linked(
                     semantic: seed.as_ref().and_then(|seed| seed.semantic),
                     rerank: None,
                 },
+                chunk_id,
                 path: hit.path,
             }
         })
         .collect();
+    retrieval_log::report(ctx, &args.query, logged);
     Ok(Page { results, more })
 }
 

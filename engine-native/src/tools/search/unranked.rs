@@ -94,6 +94,7 @@ pub(super) fn by_pattern(
             flags: ContentFlags::of(text),
             score: hit.count as f64,
             scores: Scores::default(),
+            chunk_id: None,
         }
     }))
 }
@@ -177,6 +178,7 @@ fn whole_note(notes: &[std::sync::Arc<NoteText>], path: &str) -> Found {
         flags: ContentFlags::of(text),
         score: 1.0,
         scores: Scores::default(),
+        chunk_id: None,
     }
 }
 

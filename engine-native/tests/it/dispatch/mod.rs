@@ -7,5 +7,6 @@ mod idempotency;
 mod noninterference;
 mod output_schema;
 mod pipeline_steps;
+mod retrieval_log;
 mod throttle;
 mod write_queue;

@@ -53,6 +53,8 @@ fn open_creates_parent_dirs_and_migrates_an_empty_file() {
             "index_state",
             "links",
             "notes",
+            "retrieval_events",
+            "retrieval_hits",
             "snapshots",
             "tags",
             "tasks"

@@ -49,6 +49,7 @@ fn sweep_deletes_expired_keys_tokens_and_old_events_and_counts_them() {
             events: 2,
             snapshots: 0,
             committed_captures: 0,
+            retrievals: 0,
         }
     );
     assert_eq!(store.sweep(now, retention).unwrap(), SweepCounts::default());

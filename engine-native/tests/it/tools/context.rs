@@ -264,7 +264,8 @@ fn search_and_fetch_have_the_connector_shapes() {
     assert!(results.len() >= 2, "{found}");
     for result in results {
         let keys: Vec<&String> = result.as_object().unwrap().keys().collect();
-        assert_eq!(keys, ["id", "text", "title", "url"], "{result}");
+        // The connector contract's keys, and the chunk id for record_retrieval_feedback.
+        assert_eq!(keys, ["chunk_id", "id", "text", "title", "url"], "{result}");
         let text = result["text"].as_str().expect("text");
         assert!(text.to_lowercase().contains("zeppelin"), "{result}");
         assert!(text.chars().count() <= 300);

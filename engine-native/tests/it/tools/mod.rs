@@ -8,6 +8,7 @@ mod content_flags;
 mod context;
 mod frontmatter;
 mod git;
+mod goals;
 mod graph;
 mod kanban;
 mod links;

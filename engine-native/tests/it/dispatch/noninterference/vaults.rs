@@ -48,6 +48,12 @@ const PUBLIC: &[(&str, &str)] = &[
         "Public/table.base",
         "views:\n  - type: table\n    name: All\n",
     ),
+    // A goal note of the memory folder's goals subfolder, for `list_goals`.
+    (
+        "Public/Memory/goals/Close the merger.md",
+        "---\ntype: goal\nstatus: open\ntarget: 2026-06-30\ncreated: 2026-01-01\nsource: stated\n---\n\
+         Close the merger by June.\n",
+    ),
     // The memory folder is `Public/Memory`: an entity related to a secret note and a public one.
     (
         "Public/Memory/merger.md",

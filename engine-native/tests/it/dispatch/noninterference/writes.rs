@@ -25,6 +25,12 @@ const NAME_ADDRESSED: &[&str] = &[
 /// differ by design whatever the path. Its ACL is tested in `tools::capture`.
 const QUEUE_ONLY: &[&str] = &["enqueue_capture"];
 
+/// The mutating tools that take no path and name their note from their text: `set_goal`
+/// writes into the goals folder under a name made of the goal's first line, cleaned of `/`
+/// and the like, so no text reaches outside that folder (whose ACL is tested in
+/// `tools::goals`); its answer echoes the text, which differs between the two calls here.
+const TEXT_NAMED: &[&str] = &["set_goal"];
+
 /// A path that exists in `Secret/` in both vaults, and one that exists in neither.
 const EXISTING: &str = "Secret/plan.md";
 const MISSING: &str = "Secret/nothing-here.md";
@@ -68,6 +74,7 @@ fn mutating_tools_refuse_a_hidden_path_alike_whether_it_exists_or_not() {
             tool.is_mutating()
                 && !NAME_ADDRESSED.contains(&tool.name())
                 && !QUEUE_ONLY.contains(&tool.name())
+                && !TEXT_NAMED.contains(&tool.name())
         })
         .map(|tool| tool.name())
         .collect();

@@ -1,4 +1,5 @@
 mod df_oracle;
+mod feedback;
 mod modes;
 mod named_modes;
 mod regex;
