@@ -24,6 +24,7 @@ pub mod reload;
 pub mod schema;
 pub mod sections;
 pub mod traces;
+pub mod work;
 
 pub use cache_home::{CACHE_HOME_VARS, CacheHome, Platform};
 pub use disk::load_for_command_line;
@@ -44,3 +45,4 @@ pub use sections::{
     VisibilityProfile,
 };
 pub use traces::TracesConfig;
+pub use work::WorkConfig;

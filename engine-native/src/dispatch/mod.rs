@@ -25,8 +25,8 @@
 //!     and re-read into the search index;
 //! 13. `governor`: the result's byte limit (`overflow`);
 //! 14. `record`: the idempotency record (completed, released or left `indeterminate`), the
-//!     metrics, the audit log's `event_log` row, and a line in the trace of the caller's open
-//!     session in the vault, if any.
+//!     metrics, the audit log's `event_log` row, a line in the trace of the caller's open
+//!     session in the vault, if any, and the call's work-memory episode.
 //!
 //! With span export on ([`crate::telemetry`]), each call is a trace of its own: a root span
 //! named after the tool, a child per step that can refuse (all but `args_hash`, `changes`
@@ -47,10 +47,12 @@
 //! - `pipeline.rs`: [`Dispatcher::call`], [`Dispatcher::call_reporting`] (with progress
 //!   reports), [`Dispatcher::call_confirmed`] (with a confirmation): steps 1 to 11, 13, 14;
 //! - `changes.rs` (step 12: snapshots), `reindex.rs` (step 12: the index refresh),
-//!   `session_trace.rs` (step 14: the session trace line).
+//!   `session_trace.rs` (step 14: the session trace line), `episode.rs` (step 14: the
+//!   work-memory episode).
 
 mod changes;
 pub mod dispatcher;
+mod episode;
 #[cfg(feature = "output-schema-check")]
 mod output_check;
 pub mod pipeline;

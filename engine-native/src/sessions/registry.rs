@@ -158,6 +158,13 @@ impl Sessions {
         Ok(true)
     }
 
+    /// The id of `caller`'s open session in `vault`, if there is one.
+    pub fn open_session(&self, vault: &str, caller: &str) -> Option<String> {
+        let mut state = self.state();
+        self.open_in(&mut state, vault, caller)
+            .map(|open| open.start.session.clone())
+    }
+
     /// The sessions of `caller` in `vault` (open or ended), by start time.
     pub fn sessions_of(&self, vault: &str, caller: &str) -> io::Result<Vec<StartRecord>> {
         let dir = self.vault_dir(vault);

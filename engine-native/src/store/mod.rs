@@ -14,7 +14,8 @@
 //! # Repositories
 //! One typed handle per concern: [`Store::idempotency`], [`Store::elicit`], [`Store::events`],
 //! [`Store::notes`], [`Store::note_index`], [`Store::note_facts`], [`Store::snapshots`],
-//! [`Store::catalog_vectors`], [`Store::capture_queue`], [`Store::counts`] for the metrics,
+//! [`Store::catalog_vectors`], [`Store::capture_queue`], [`Store::episodes`] (the work
+//! memory), [`Store::counts`] for the metrics,
 //! and [`Store::sweep`] for maintenance.
 
 mod capture_queue;
@@ -22,6 +23,7 @@ mod catalog_vectors;
 mod connection;
 mod counts;
 mod elicit;
+mod episodes;
 mod error;
 mod events;
 mod idempotency;
@@ -47,6 +49,9 @@ pub use capture_queue::{
 pub use catalog_vectors::CatalogVectorRows;
 pub use counts::{Counts, IndexCounts, LoggedCalls};
 pub use elicit::{ApproveError, Elicit, ElicitError, ElicitRequest, PendingElicit};
+pub use episodes::{
+    Eligible, EpisodeQuery, EpisodeRow, Episodes, GroupBy, NewEpisode, Stamped, TextMatch,
+};
 pub use error::{StoreError, store_fault};
 pub use events::{Event, EventFilter, EventLog, LoggedEvent, Outcome};
 pub use idempotency::{Claim, Idempotency, IdempotencyPolicy};

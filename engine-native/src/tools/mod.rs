@@ -65,6 +65,9 @@
 //! - [`uri`]: `generate_uri` (scope-free; builds `obsidian://` URIs, touches nothing).
 //! - [`git`]: `git_status`, `git_diff`, `git_log`, `git_show`, `git_stage`, `git_commit`
 //!   (HITL floor) over the git repository holding the vault, natively.
+//! - [`work`]: the work memory: `work_search`, `work_episodes`, `work_episode_chain`,
+//!   `work_forget`, `work_result`, `episode_stats` over the episodes dispatch keeps of each
+//!   caller's calls.
 
 pub mod admin;
 pub mod attachments;
@@ -93,6 +96,7 @@ pub mod tasks;
 pub mod typed_links;
 pub mod uri;
 pub mod vaults;
+pub mod work;
 pub mod workspaces;
 
 use crate::runtime::ToolDef;
@@ -127,5 +131,6 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(obsidian::tools());
     tools.push(uri::tool());
     tools.extend(git::tools());
+    tools.extend(work::tools());
     tools
 }

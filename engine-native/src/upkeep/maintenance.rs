@@ -1,4 +1,5 @@
-//! The maintenance task of a running server: [`crate::runtime::Runtime::sweep_cache`] and
+//! The maintenance task of a running server: the work-memory evaluator
+//! ([`crate::store::Episodes::evaluate`]), [`crate::runtime::Runtime::sweep_cache`] and
 //! [`crate::runtime::Runtime::sweep_traces`] one interval after start and every interval
 //! after, until shutdown; the counts go to the log (stderr).
 
@@ -38,6 +39,9 @@ pub async fn run_maintenance(
         let dispatcher = Arc::clone(&dispatcher);
         let sweep = move || {
             let server = dispatcher.runtime();
+            if let Err(error) = server.store().episodes().evaluate() {
+                tracing::warn!("maintenance: the work-memory evaluator failed: {error}");
+            }
             (server.sweep_cache(), server.sweep_traces())
         };
         let (cache, traces) = match tokio::task::spawn_blocking(sweep).await {
@@ -49,10 +53,13 @@ pub async fn run_maintenance(
         };
         match cache {
             Ok(counts) => {
-                let deleted = counts.idempotency_keys + counts.elicit_tokens + counts.events;
+                let deleted = counts.idempotency_keys
+                    + counts.elicit_tokens
+                    + counts.events
+                    + counts.episodes;
                 let line = format!(
-                    "maintenance sweep: deleted {} idempotency keys, {} elicit tokens, {} events",
-                    counts.idempotency_keys, counts.elicit_tokens, counts.events
+                    "maintenance sweep: deleted {} idempotency keys, {} elicit tokens, {} events, {} episodes",
+                    counts.idempotency_keys, counts.elicit_tokens, counts.events, counts.episodes
                 );
                 if deleted > 0 {
                     tracing::info!("{line}");

@@ -76,6 +76,7 @@ fn the_sweep_uses_the_clock_and_the_configured_retention() {
             events: 0,
             snapshots: 0,
             committed_captures: 0,
+            episodes: 0,
         }
     );
     // Two days and a second: the key has expired and the event is past the 2-day retention.
@@ -88,6 +89,7 @@ fn the_sweep_uses_the_clock_and_the_configured_retention() {
             events: 1,
             snapshots: 0,
             committed_captures: 0,
+            episodes: 0,
         }
     );
 }
