@@ -12,7 +12,7 @@
 //! alone when SQLite has `dbstat`); the first `work_search` (the evaluator promotes every
 //! pending episode); then `--calls` rounds, in rotating order, of `work_search` (newest 20,
 //! a common word, a rare word, a word that matches nothing), `work_episodes` and the
-//! baselines `ping` and `read_note`, with p50 / p90 / p99; last, a retention sweep with the
+//! baselines `server_health` (the original's `ping`) and `read_note`, with p50 / p90 / p99; last, a retention sweep with the
 //! clock moved so that half the episodes are past `work.retentionDays`: what it removed and
 //! how long it took.
 
@@ -105,7 +105,10 @@ fn run(args: &Args) -> Result<(), String> {
         }
     }
     let fill = fill_started.elapsed();
-    let growth: Vec<u64> = sizes.windows(2).map(|w| w[1].saturating_sub(w[0])).collect();
+    let growth: Vec<u64> = sizes
+        .windows(2)
+        .map(|w| w[1].saturating_sub(w[0]))
+        .collect();
     let mean = growth.iter().sum::<u64>() / growth.len().max(1) as u64;
     println!(
         "filled {} episodes in {:.1} s ({:.0} calls/s); cache.db {} bytes",
@@ -135,13 +138,33 @@ fn run(args: &Args) -> Result<(), String> {
     );
     let kinds: Vec<(&str, &str, Value)> = vec![
         ("work_search newest 20", "work_search", json!({"k": 20})),
-        ("work_search common word", "work_search", json!({"query": "note_exists", "k": 20})),
-        ("work_search rare word", "work_search", json!({"query": "write_note", "k": 20})),
-        ("work_search no match", "work_search", json!({"query": "zzzzqq", "k": 20})),
-        ("work_search pending+error", "work_search", json!({"query": "not_found", "include_pending": true, "k": 20})),
+        (
+            "work_search common word",
+            "work_search",
+            json!({"query": "note_exists", "k": 20}),
+        ),
+        (
+            "work_search rare word",
+            "work_search",
+            json!({"query": "write_note", "k": 20}),
+        ),
+        (
+            "work_search no match",
+            "work_search",
+            json!({"query": "zzzzqq", "k": 20}),
+        ),
+        (
+            "work_search pending+error",
+            "work_search",
+            json!({"query": "not_found", "include_pending": true, "k": 20}),
+        ),
         ("work_episodes 50", "work_episodes", json!({})),
-        ("ping (baseline)", "ping", json!({})),
-        ("read_note (baseline)", "read_note", json!({"path": "Welcome.md"})),
+        ("server_health (baseline)", "server_health", json!({})),
+        (
+            "read_note (baseline)",
+            "read_note",
+            json!({"path": "Welcome.md"}),
+        ),
     ];
     let mut samples: Vec<Vec<Duration>> = vec![Vec::with_capacity(args.calls); kinds.len()];
     for round in 0..args.calls {
@@ -187,11 +210,20 @@ fn run(args: &Args) -> Result<(), String> {
 fn fill_call(n: u64) -> (&'static str, Value) {
     if n % 50 == 0 {
         let path = format!("Notes/n{}.md", n % 500);
-        ("write_note", json!({"path": path, "content": format!("note {n}\n"), "mode": "upsert"}))
+        (
+            "write_note",
+            json!({"path": path, "content": format!("note {n}\n"), "mode": "upsert"}),
+        )
     } else if n % 25 == 0 {
-        ("read_note", json!({"path": format!("Missing/m{}.md", n % 500)}))
+        (
+            "read_note",
+            json!({"path": format!("Missing/m{}.md", n % 500)}),
+        )
     } else {
-        ("note_exists", json!({"path": format!("Notes/n{}.md", n % 500)}))
+        (
+            "note_exists",
+            json!({"path": format!("Notes/n{}.md", n % 500)}),
+        )
     }
 }
 

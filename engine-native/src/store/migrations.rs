@@ -320,7 +320,7 @@ CREATE TABLE IF NOT EXISTS episodes (
     summary      TEXT    NOT NULL
 );
 CREATE INDEX IF NOT EXISTS episodes_by_caller ON episodes (vault_id, caller, seq);
-CREATE INDEX IF NOT EXISTS episodes_by_cluster ON episodes (vault_id, caller, tool, args_hash);
+CREATE INDEX IF NOT EXISTS episodes_by_cluster ON episodes (vault_id, caller, tool, args_hash, status);
 CREATE INDEX IF NOT EXISTS episodes_by_session ON episodes (session_id) WHERE session_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS episodes_by_ts ON episodes (ts);
 CREATE INDEX IF NOT EXISTS episodes_pending ON episodes (seq) WHERE eligibility = 'pending';

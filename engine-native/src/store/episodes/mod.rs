@@ -180,8 +180,14 @@ impl<'s> Episodes<'s> {
                  WHERE vault_id = ?1 AND caller = ?2 AND tool = ?3 AND args_hash = ?4
                    AND eligibility = 'eligible' AND task_result IS NULL
                    AND EXISTS (SELECT 1 FROM episodes o WHERE o.vault_id = ?1 AND o.caller = ?2
-                       AND o.tool = ?3 AND o.args_hash = ?4 AND o.status <> ?5)",
-                params![new.vault_id, new.caller, new.tool, new.args_hash, status],
+                       AND o.tool = ?3 AND o.args_hash = ?4 AND o.status = ?5)",
+                params![
+                    new.vault_id,
+                    new.caller,
+                    new.tool,
+                    new.args_hash,
+                    if status == "ok" { "error" } else { "ok" }
+                ],
             )?;
             Ok(id)
         })

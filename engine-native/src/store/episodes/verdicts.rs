@@ -4,7 +4,8 @@
 //! cluster (same vault, caller, tool and args hash) both succeeded and failed and it has no
 //! verdict yet: those stay `pending` (held out of search). An episode whose content scan
 //! found high risk was `ineligible` from its capture and stays so. It reads only the pending
-//! rows (a partial index), so it is cheap to run before every read.
+//! rows (a partial index) and probes each one's cluster twice by index (is there an ok call,
+//! is there a failed one), so it is cheap to run before every read.
 
 use rusqlite::params;
 
@@ -28,11 +29,13 @@ impl Episodes<'_> {
                 "UPDATE episodes SET eligibility = 'eligible'
                  WHERE eligibility = 'pending' AND blocked = 0
                    AND (task_result IS NULL OR task_result <> -1)
-                   AND (task_result IS NOT NULL OR NOT EXISTS (
-                       SELECT 1 FROM episodes o WHERE o.vault_id = episodes.vault_id
+                   AND (task_result IS NOT NULL OR NOT (
+                       EXISTS (SELECT 1 FROM episodes o WHERE o.vault_id = episodes.vault_id
                            AND o.caller = episodes.caller AND o.tool = episodes.tool
-                           AND o.args_hash = episodes.args_hash
-                           AND o.status <> episodes.status))",
+                           AND o.args_hash = episodes.args_hash AND o.status = 'ok')
+                       AND EXISTS (SELECT 1 FROM episodes o WHERE o.vault_id = episodes.vault_id
+                           AND o.caller = episodes.caller AND o.tool = episodes.tool
+                           AND o.args_hash = episodes.args_hash AND o.status = 'error')))",
                 [],
             )?)
         })
