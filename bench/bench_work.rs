@@ -208,13 +208,13 @@ fn run(args: &Args) -> Result<(), String> {
 /// The `n`th fill call: mostly `note_exists` on 500 paths, a write every 50th, a failing
 /// read every 25th.
 fn fill_call(n: u64) -> (&'static str, Value) {
-    if n % 50 == 0 {
+    if n.is_multiple_of(50) {
         let path = format!("Notes/n{}.md", n % 500);
         (
             "write_note",
             json!({"path": path, "content": format!("note {n}\n"), "mode": "upsert"}),
         )
-    } else if n % 25 == 0 {
+    } else if n.is_multiple_of(25) {
         (
             "read_note",
             json!({"path": format!("Missing/m{}.md", n % 500)}),
