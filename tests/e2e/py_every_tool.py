@@ -252,6 +252,16 @@ STEPS: list[dict[str, Any]] = [
     {"tool": "get_session_traces", "args": {"session_id": "$session"}},
     {"tool": "query_audit_log", "args": {"limit": 5}},
 
+    # --- work memory: the episodes of the calls above ---------------------------------------
+    {"tool": "work_episodes", "args": {"session_id": "$session"}, "save": {"episode": "episodes.0.id"}},
+    {"tool": "work_search", "args": {"query": "note_exists", "include_pending": True}},
+    {"tool": "work_episode_chain", "args": {"id": "$episode", "k": 5}},
+    {"tool": "episode_stats", "args": {"group_by": "status", "min_bucket": 2}},
+    {"tool": "start_session", "args": {"label": "judged"}, "note": "work_result judges an open session"},
+    {"tool": "work_result", "args": {"result": 1}},
+    {"tool": "end_session", "args": {}},
+    {"tool": "work_forget", "args": {"episode_id": "$episode"}},
+
     # --- TC Bridge (a running Obsidian) -----------------------------------------------------
     {"tool": "refresh_plugin_capabilities", "args": {}},
     {"tool": "read_excalidraw", "args": {"path": "Drawings/Sketch.excalidraw.md"},

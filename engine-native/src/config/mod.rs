@@ -26,6 +26,7 @@ pub mod retrieval_log;
 pub mod schema;
 pub mod sections;
 pub mod traces;
+pub mod work;
 
 pub use bootstrap::{BootstrapConfig, BootstrapDomain};
 pub use cache_home::{CACHE_HOME_VARS, CacheHome, Platform};
@@ -48,3 +49,4 @@ pub use sections::{
     VisibilityProfile,
 };
 pub use traces::TracesConfig;
+pub use work::WorkConfig;

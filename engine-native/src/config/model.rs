@@ -13,6 +13,7 @@ use crate::config::sections::{
     SearchConfig, ThrottleConfig, ToolFacadeConfig, ToolVisibilityConfig, TransportsConfig,
 };
 use crate::config::traces::TracesConfig;
+use crate::config::work::WorkConfig;
 
 /// The whole configuration of one obsidian-tc server (the file's root object).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -76,6 +77,8 @@ pub struct ServerConfig {
     pub search: SearchConfig,
     /// The JSONL traces of sessions: rotation, retention, arguments.
     pub traces: TracesConfig,
+    /// The work memory: episodes of each caller's tool calls, their arguments, retention.
+    pub work: WorkConfig,
     /// Prometheus metrics and OpenTelemetry traces for the operator.
     pub observability: ObservabilityConfig,
     /// The log of ranked searches (what `record_retrieval_feedback` stamps).
@@ -104,6 +107,7 @@ impl Default for ServerConfig {
             index: IndexConfig::default(),
             search: SearchConfig::default(),
             traces: TracesConfig::default(),
+            work: WorkConfig::default(),
             observability: ObservabilityConfig::default(),
             retrieval_log: RetrievalLogConfig::default(),
         }

@@ -26,8 +26,8 @@
 //! 13. `governor`: the result's byte limit (`overflow`);
 //! 14. `record`: the idempotency record (completed, released or left `indeterminate`), the
 //!     metrics, the audit log's `event_log` row, a line in the trace of the caller's open
-//!     session in the vault, if any, and, for a ranked search that answered, its row of the
-//!     retrieval log.
+//!     session in the vault, if any, the call's work-memory episode and, for a ranked search
+//!     that answered, its row of the retrieval log.
 //!
 //! With span export on ([`crate::telemetry`]), each call is a trace of its own: a root span
 //! named after the tool, a child per step that can refuse (all but `args_hash`, `changes`
@@ -48,11 +48,12 @@
 //! - `pipeline.rs`: [`Dispatcher::call`], [`Dispatcher::call_reporting`] (with progress
 //!   reports), [`Dispatcher::call_confirmed`] (with a confirmation): steps 1 to 11, 13, 14;
 //! - `changes.rs` (step 12: snapshots), `reindex.rs` (step 12: the index refresh),
-//!   `session_trace.rs` (step 14: the session trace line), `retrieval_log.rs` (step 14: the
-//!   retrieval log of a ranked search).
+//!   `session_trace.rs` (step 14: the session trace line), `episode.rs` (step 14: the
+//!   work-memory episode), `retrieval_log.rs` (step 14: the retrieval log of a ranked search).
 
 mod changes;
 pub mod dispatcher;
+mod episode;
 #[cfg(feature = "output-schema-check")]
 mod output_check;
 pub mod pipeline;

@@ -1,7 +1,7 @@
 //! [`Dispatcher::call`]: one tool call through every step of the pipeline, in the order and
 //! with the numbers of [`crate::dispatch`] (`// N. name` below names each step).
 
-use engine_core::acl::satisfies_all;
+use engine_core::acl::{AclOp, satisfies_all};
 use engine_core::hash::args_hash;
 use serde_json::{Value, json};
 use unicode_normalization::UnicodeNormalization;
@@ -51,7 +51,8 @@ pub(crate) struct Trace {
     pub(crate) named: Vec<String>,
     /// The vault paths the handler changed.
     pub(crate) changed: Vec<String>,
-    /// The arguments, kept only when session traces include them (`traces.includeArguments`).
+    /// The arguments, kept only when session traces include them (`traces.includeArguments`)
+    /// or the work memory needs them (kept arguments, the scan of what a change wrote).
     pub(crate) arguments: Option<Value>,
 }
 
@@ -67,6 +68,23 @@ pub(crate) struct Ended<'c> {
     pub(crate) result: &'c Result<Value, ToolError>,
     /// How long the call took.
     pub(crate) duration_ms: u64,
+}
+
+impl Ended<'_> {
+    /// The vault the call was bound to, when it got that far (and the vault is still served).
+    pub(crate) fn vault<'s>(&self, served: &'s Served) -> Option<&'s VaultEntry> {
+        self.trace.vault.as_deref().and_then(|id| served.vault(id))
+    }
+
+    /// The paths the call changed in `entry` that `caller` may read.
+    pub(crate) fn readable_changes(&self, entry: &VaultEntry, caller: &Caller) -> Vec<String> {
+        self.trace
+            .changed
+            .iter()
+            .filter(|path| entry.check_path(path, AclOp::Read, &caller.scopes).is_ok())
+            .cloned()
+            .collect()
+    }
 }
 
 /// Where a gated run failed, which decides what happens to an idempotency claim.
@@ -164,7 +182,7 @@ impl Dispatcher {
             result: &result,
             duration_ms,
         };
-        // 14. record: counters, audit row, session trace
+        // 14. record: counters, audit row, session trace, work-memory episode
         self.record(&served, caller, &ended);
         spans::finish_call(
             &span,
@@ -206,7 +224,11 @@ impl Dispatcher {
         let approval = extras.confirmation.or(token.map(Approval::Token));
         trace.args_hash = args_hash(name, &args)
             .map_err(|error| ToolError::new(ErrorCode::ValidationError, error.to_string()))?;
-        if served.config().config.traces.include_arguments {
+        let config = &served.config().config;
+        let work = config.work;
+        let episode_needs = work.capture_episodes
+            && (work.capture_arguments || tool.is_some_and(Tool::is_mutating));
+        if config.traces.include_arguments || episode_needs {
             trace.arguments = Some(args.clone());
         }
         let tool = tool.ok_or_else(|| served.registry().refusal(name, caller))?;
@@ -433,6 +455,7 @@ impl Dispatcher {
             self.runtime.metrics.record_bookkeeping_fault();
         }
         self.trace_in_session(served, caller, ended);
+        self.keep_episode(served, caller, ended);
     }
 }
 

@@ -3,8 +3,6 @@
 //! paths the caller may read. Tracing never fails the call: a failed write is logged and
 //! counted as a bookkeeping fault.
 
-use engine_core::acl::AclOp;
-
 use crate::auth::Caller;
 use crate::calendar::rfc3339_utc;
 use crate::dispatch::Dispatcher;
@@ -22,9 +20,10 @@ impl Dispatcher {
             duration_ms,
             ..
         } = *ended;
-        let Some(entry) = trace.vault.as_deref().and_then(|id| served.vault(id)) else {
+        let Some(entry) = ended.vault(served) else {
             return;
         };
+        let include_arguments = served.config().config.traces.include_arguments;
         let make = || CallRecord {
             ts: rfc3339_utc(self.runtime.clock.now_seconds()),
             tool: name.to_owned(),
@@ -38,14 +37,9 @@ impl Dispatcher {
                 .err()
                 .map(|error| error.code.as_str().to_owned()),
             duration_ms,
-            changed_files: trace
-                .changed
-                .iter()
-                .filter(|path| entry.check_path(path, AclOp::Read, &caller.scopes).is_ok())
-                .cloned()
-                .collect(),
+            changed_files: ended.readable_changes(entry, caller),
             replayed: trace.replayed,
-            arguments: trace.arguments.clone(),
+            arguments: trace.arguments.clone().filter(|_| include_arguments),
         };
         let max_file_bytes = served.config().config.traces.max_file_bytes;
         let traced = self

@@ -18,7 +18,7 @@
 //! [`Runtime`] is declared in `state.rs` (its parts: [`Runtime::open`], [`Runtime::served`],
 //! [`Runtime::store`], [`Runtime::indexes`], ...); the methods of one concern live with it:
 //! `reload.rs` ([`Runtime::reload`]), `add_vault.rs` ([`Runtime::add_vault`]), `retention.rs` ([`Runtime::sweep_cache`],
-//! [`Runtime::sweep_traces`], [`Runtime::trace_retention_cutoff`]), `approval.rs` (`obtain_approval`, the HITL gate's state),
+//! [`Runtime::sweep_traces`], [`Runtime::trace_retention_cutoff`], [`Runtime::episode_cutoff`]), `approval.rs` (`obtain_approval`, the HITL gate's state),
 //! `metrics/exposition.rs` ([`Runtime::metrics_text`]) and `metrics/from_cache.rs`
 //! ([`Runtime::cache_metrics_text`]).
 //!

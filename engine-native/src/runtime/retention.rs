@@ -12,12 +12,15 @@ const DAY_SECONDS: i64 = 86_400;
 impl Runtime {
     /// Deletes expired idempotency keys and elicit tokens, events older than
     /// `maintenance.eventLogRetentionDays` and snapshots older than
-    /// `maintenance.snapshotRetentionDays`, as of the server's clock.
+    /// `maintenance.snapshotRetentionDays`, episodes older than `work.retentionDays` or beyond
+    /// `work.maxEpisodes`, as of the server's clock.
     pub fn sweep_cache(&self) -> Result<SweepCounts, StoreError> {
         let maintenance = &self.config().config.maintenance;
         let retention = Retention {
             event_log_seconds: days(maintenance.event_log_retention_days),
             snapshot_seconds: days(maintenance.snapshot_retention_days),
+            episode_seconds: days(self.config().config.work.retention_days),
+            max_episodes: self.config().config.work.max_episodes,
         };
         self.store.sweep(self.clock.now_seconds(), retention)
     }
@@ -27,6 +30,13 @@ impl Runtime {
     pub fn trace_retention_cutoff(&self) -> String {
         let retention = days(self.config().config.traces.retention_days);
         rfc3339_utc(self.clock.now_seconds().saturating_sub(retention))
+    }
+
+    /// The time before which an episode is past `work.retentionDays` (never shown, even
+    /// before the sweep deletes it), Unix seconds.
+    pub fn episode_cutoff(&self) -> i64 {
+        let retention = days(self.config().config.work.retention_days);
+        self.clock.now_seconds().saturating_sub(retention)
     }
 
     /// Deletes the sessions of every vault whose last record is older than

@@ -325,6 +325,75 @@ CREATE TABLE IF NOT EXISTS retrieval_hits (
 CREATE INDEX IF NOT EXISTS retrieval_hits_by_chunk ON retrieval_hits (chunk_key, event_id);
 "#,
     },
+    // The work memory (crate::store::episodes): one episode per tool call per caller, the
+    // files it changed, a full-text index of what a search matches, and the hash-chained log of
+    // what was forgotten. Not a cache: a vault reset keeps them; the sweep ages them out.
+    Migration {
+        version: 11,
+        sql: r#"
+CREATE TABLE IF NOT EXISTS episodes (
+    seq          INTEGER PRIMARY KEY AUTOINCREMENT,
+    id           TEXT    NOT NULL UNIQUE,
+    ts           INTEGER NOT NULL,
+    vault_id     TEXT    NOT NULL,
+    session_id   TEXT,
+    caller       TEXT    NOT NULL,
+    tool         TEXT    NOT NULL,
+    status       TEXT    NOT NULL CHECK (status IN ('ok', 'error')),
+    error_code   TEXT,
+    duration_ms  INTEGER NOT NULL,
+    result_size  INTEGER NOT NULL,
+    args_hash    TEXT    NOT NULL,
+    args_json    TEXT,
+    prev_id      TEXT,
+    scan_risk    TEXT    CHECK (scan_risk IN ('suspect', 'high')),
+    tags         TEXT    NOT NULL DEFAULT '',
+    trust        REAL,
+    eligibility  TEXT    NOT NULL DEFAULT 'pending'
+                         CHECK (eligibility IN ('pending', 'eligible', 'ineligible')),
+    blocked      INTEGER NOT NULL DEFAULT 0 CHECK (blocked IN (0, 1)),
+    task_result  INTEGER CHECK (task_result IN (-1, 0, 1)),
+    verdict_at   INTEGER,
+    summary      TEXT    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS episodes_by_caller ON episodes (vault_id, caller, seq);
+CREATE INDEX IF NOT EXISTS episodes_by_cluster ON episodes (vault_id, caller, tool, args_hash, status);
+CREATE INDEX IF NOT EXISTS episodes_by_session ON episodes (session_id) WHERE session_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS episodes_by_ts ON episodes (ts);
+CREATE INDEX IF NOT EXISTS episodes_pending ON episodes (seq) WHERE eligibility = 'pending';
+CREATE TABLE IF NOT EXISTS episode_paths (
+    episode_seq INTEGER NOT NULL REFERENCES episodes (seq) ON DELETE CASCADE,
+    path        TEXT    NOT NULL,
+    PRIMARY KEY (episode_seq, path)
+) WITHOUT ROWID;
+CREATE VIRTUAL TABLE IF NOT EXISTS episodes_fts USING fts5 (
+    tool, summary, tags, args_json,
+    content = 'episodes', content_rowid = 'seq', tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER IF NOT EXISTS episodes_fts_insert AFTER INSERT ON episodes BEGIN
+    INSERT INTO episodes_fts (rowid, tool, summary, tags, args_json)
+        VALUES (new.seq, new.tool, new.summary, new.tags, new.args_json);
+END;
+CREATE TRIGGER IF NOT EXISTS episodes_fts_delete AFTER DELETE ON episodes WHEN old.blocked = 0 BEGIN
+    INSERT INTO episodes_fts (episodes_fts, rowid, tool, summary, tags, args_json)
+        VALUES ('delete', old.seq, old.tool, old.summary, old.tags, old.args_json);
+END;
+CREATE TRIGGER IF NOT EXISTS episodes_fts_forget AFTER UPDATE OF blocked ON episodes
+    WHEN old.blocked = 0 AND new.blocked = 1 BEGIN
+    INSERT INTO episodes_fts (episodes_fts, rowid, tool, summary, tags, args_json)
+        VALUES ('delete', old.seq, old.tool, old.summary, old.tags, old.args_json);
+END;
+CREATE TABLE IF NOT EXISTS forget_log (
+    seq          INTEGER PRIMARY KEY AUTOINCREMENT,
+    ts           INTEGER NOT NULL,
+    vault_id     TEXT    NOT NULL,
+    episode_id   TEXT    NOT NULL,
+    forgotten_by TEXT    NOT NULL,
+    prev_hash    TEXT    NOT NULL,
+    hash         TEXT    NOT NULL
+);
+"#,
+    },
 ];
 
 /// The schema version this build writes.

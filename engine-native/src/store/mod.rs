@@ -15,13 +15,15 @@
 //! One typed handle per concern: [`Store::idempotency`], [`Store::elicit`], [`Store::events`],
 //! [`Store::notes`], [`Store::note_index`], [`Store::note_facts`], [`Store::snapshots`],
 //! [`Store::catalog_vectors`], [`Store::capture_queue`], [`Store::retrievals`] (the retrieval
-//! log), [`Store::counts`] for the metrics, and [`Store::sweep`] for maintenance.
+//! log), [`Store::episodes`] (the work memory), [`Store::counts`] for the metrics, and
+//! [`Store::sweep`] for maintenance.
 
 mod capture_queue;
 mod catalog_vectors;
 mod connection;
 mod counts;
 mod elicit;
+mod episodes;
 mod error;
 mod events;
 mod idempotency;
@@ -48,6 +50,9 @@ pub use capture_queue::{
 pub use catalog_vectors::CatalogVectorRows;
 pub use counts::{Counts, IndexCounts, LoggedCalls};
 pub use elicit::{ApproveError, Elicit, ElicitError, ElicitRequest, PendingElicit};
+pub use episodes::{
+    Eligible, EpisodeQuery, EpisodeRow, Episodes, GroupBy, NewEpisode, TextMatch, VerdictsStamped,
+};
 pub use error::{StoreError, store_fault};
 pub use events::{Event, EventFilter, EventLog, LoggedEvent, Outcome};
 pub use idempotency::{Claim, Idempotency, IdempotencyPolicy};
@@ -60,7 +65,7 @@ pub use note_index::{
 };
 pub use notes::{NoteMeta, NotePage, Notes};
 pub use retrievals::{
-    Feedback, LoggedRetrieval, Retrieval, RetrievalEvent, Retrievals, RetrievedHit, Stamped,
+    Feedback, FeedbackStamped, LoggedRetrieval, Retrieval, RetrievalEvent, Retrievals, RetrievedHit,
 };
 pub use snapshots::{ChangedFile, NewChange, Snapshot, SnapshotInfo, Snapshots};
 pub use sweep::{Retention, SweepCounts, VaultRowCounts};

@@ -96,7 +96,7 @@ pub struct Feedback<'a> {
 
 /// What stamping feedback did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stamped {
+pub enum FeedbackStamped {
     /// This many hits were stamped.
     Updated(usize),
     /// The caller retrieved the chunk, but not in the session named.
@@ -214,7 +214,7 @@ impl<'s> Retrievals<'s> {
     /// Stamps `feedback` on the chunk's hits in the caller's `last_n` latest searches that
     /// returned it (of the session named, when one is); only the caller's own rows are
     /// looked at, in SQL.
-    pub fn stamp(&self, feedback: &Feedback<'_>) -> Result<Stamped, StoreError> {
+    pub fn stamp(&self, feedback: &Feedback<'_>) -> Result<FeedbackStamped, StoreError> {
         self.store.write(|tx| {
             let updated = tx.execute(
                 "UPDATE retrieval_hits SET feedback = ?1, feedback_at = ?2
@@ -236,7 +236,7 @@ impl<'s> Retrievals<'s> {
                 ],
             )?;
             if updated > 0 {
-                return Ok(Stamped::Updated(updated));
+                return Ok(FeedbackStamped::Updated(updated));
             }
             let owned: Option<i64> = tx
                 .query_row(
@@ -247,8 +247,8 @@ impl<'s> Retrievals<'s> {
                 )
                 .optional()?;
             Ok(match (owned, feedback.session_id) {
-                (Some(_), Some(_)) => Stamped::SessionScope,
-                _ => Stamped::NoOwnedRetrievals,
+                (Some(_), Some(_)) => FeedbackStamped::SessionScope,
+                _ => FeedbackStamped::NoOwnedRetrievals,
             })
         })
     }

@@ -11,14 +11,20 @@ pub struct Retention {
     pub event_log_seconds: i64,
     /// Snapshots older than this many seconds are deleted.
     pub snapshot_seconds: i64,
+    /// Work-memory episodes older than this many seconds are deleted.
+    pub episode_seconds: i64,
+    /// The most episodes kept (over every vault); the oldest beyond it are deleted.
+    pub max_episodes: u64,
 }
 
 impl Default for Retention {
-    /// The design default: 30 days of events and of snapshots.
+    /// The design default: 30 days of events, snapshots and episodes; 200,000 episodes.
     fn default() -> Self {
         Self {
             event_log_seconds: 30 * 86_400,
             snapshot_seconds: 30 * 86_400,
+            episode_seconds: 30 * 86_400,
+            max_episodes: 200_000,
         }
     }
 }
@@ -54,11 +60,14 @@ pub struct SweepCounts {
     pub committed_captures: usize,
     /// Logged retrievals past the event log's retention (with their hits).
     pub retrievals: usize,
+    /// Work-memory episodes past the retention or beyond the cap (with their paths).
+    pub episodes: usize,
 }
 
 impl Store {
     /// Deletes expired idempotency keys and elicit tokens, and events, logged retrievals,
-    /// snapshots and filed captures older than `retention`,
+    /// snapshots, filed captures and episodes older than `retention`, then the oldest
+    /// episodes beyond its cap,
     /// in one transaction, then lets SQLite refresh its query statistics (`PRAGMA optimize`).
     ///
     /// Stale in-flight idempotency rows that have not expired are kept: a new claim takes them
@@ -66,6 +75,8 @@ impl Store {
     pub fn sweep(&self, now: i64, retention: Retention) -> Result<SweepCounts, StoreError> {
         let cutoff = now.saturating_sub(retention.event_log_seconds);
         let snapshot_cutoff = now.saturating_sub(retention.snapshot_seconds);
+        let episode_cutoff = now.saturating_sub(retention.episode_seconds);
+        let max_episodes = i64::try_from(retention.max_episodes).unwrap_or(i64::MAX);
         let counts = self.write(|tx| {
             Ok::<_, StoreError>(SweepCounts {
                 idempotency_keys: tx.execute(
@@ -89,6 +100,14 @@ impl Store {
                     "DELETE FROM retrieval_events WHERE ts < ?1",
                     params![cutoff],
                 )?,
+                episodes: tx.execute(
+                    "DELETE FROM episodes WHERE ts < ?1",
+                    params![episode_cutoff],
+                )? + tx.execute(
+                    "DELETE FROM episodes WHERE seq <= (SELECT seq FROM episodes
+                             ORDER BY seq DESC LIMIT 1 OFFSET ?1)",
+                    params![max_episodes],
+                )?,
             })
         })?;
         super::lock(&self.writer).execute_batch("PRAGMA optimize")?;
@@ -97,9 +116,9 @@ impl Store {
 
     /// Deletes every row of vault `vault_id` from every vault-scoped table (idempotency keys,
     /// elicit tokens, events, notes, the search index) in one transaction. Other vaults' rows and the vault's
-    /// files are untouched, and so are its snapshots, capture queue and retrieval log: they
-    /// hold what is not in the vault (earlier versions, text not filed yet, what was
-    /// retrieved), not a cache.
+    /// files are untouched, and so are its snapshots, capture queue, retrieval log and
+    /// work-memory episodes: they hold what is not in the vault (earlier versions, text not
+    /// filed yet, what was retrieved, what agents did), not a cache.
     pub fn delete_vault_rows(&self, vault_id: &str) -> Result<VaultRowCounts, StoreError> {
         self.write(|tx| {
             let delete = |table: &str| {

@@ -69,6 +69,9 @@
 //!   (HITL floor) over the git repository holding the vault, natively.
 //! - [`goals`]: `set_goal`, `list_goals`, `close_goal`, `expire_goals`: goals a person
 //!   stated, as notes in the memory folder's `goals/` subfolder.
+//! - [`work`]: the work memory: `work_search`, `work_episodes`, `work_episode_chain`,
+//!   `work_forget`, `work_result`, `episode_stats` over the episodes dispatch keeps of each
+//!   caller's calls.
 
 pub mod admin;
 pub mod attachments;
@@ -98,6 +101,7 @@ pub mod tasks;
 pub mod typed_links;
 pub mod uri;
 pub mod vaults;
+pub mod work;
 pub mod workspaces;
 
 use crate::runtime::ToolDef;
@@ -133,5 +137,6 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.push(uri::tool());
     tools.extend(git::tools());
     tools.extend(goals::tools());
+    tools.extend(work::tools());
     tools
 }

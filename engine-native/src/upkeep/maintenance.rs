@@ -1,4 +1,5 @@
-//! The maintenance task of a running server: [`crate::runtime::Runtime::sweep_cache`],
+//! The maintenance task of a running server: the work-memory evaluator
+//! ([`crate::store::Episodes::evaluate`]), [`crate::runtime::Runtime::sweep_cache`],
 //! [`crate::runtime::Runtime::sweep_traces`] and the goals' deadline sweep (`expire_goals`,
 //! called through the dispatcher as [`MAINTENANCE_CALLER_ID`] on every vault that has a goals
 //! folder, so its writes take the governed path: write queue, snapshots, reindex, audit row)
@@ -48,6 +49,9 @@ pub async fn run_maintenance(
         let dispatcher = Arc::clone(&dispatcher);
         let sweep = move || {
             let server = dispatcher.runtime();
+            if let Err(error) = server.store().episodes().evaluate() {
+                tracing::warn!("maintenance: the work-memory evaluator failed: {error}");
+            }
             let swept = (server.sweep_cache(), server.sweep_traces());
             expire_goals(&dispatcher);
             swept
@@ -61,10 +65,13 @@ pub async fn run_maintenance(
         };
         match cache {
             Ok(counts) => {
-                let deleted = counts.idempotency_keys + counts.elicit_tokens + counts.events;
+                let deleted = counts.idempotency_keys
+                    + counts.elicit_tokens
+                    + counts.events
+                    + counts.episodes;
                 let line = format!(
-                    "maintenance sweep: deleted {} idempotency keys, {} elicit tokens, {} events",
-                    counts.idempotency_keys, counts.elicit_tokens, counts.events
+                    "maintenance sweep: deleted {} idempotency keys, {} elicit tokens, {} events, {} episodes",
+                    counts.idempotency_keys, counts.elicit_tokens, counts.events, counts.episodes
                 );
                 if deleted > 0 {
                     tracing::info!("{line}");

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::errors::ToolError;
 use crate::runtime::{ToolContext, ToolDef};
-use crate::store::{Feedback, Stamped, store_fault};
+use crate::store::{Feedback, FeedbackStamped, store_fault};
 use crate::tools::common::args::{input_schema, parse};
 use crate::tools::common::structured::{output_schema, structured};
 
@@ -97,15 +97,15 @@ fn record_retrieval_feedback(ctx: &ToolContext<'_>, args: Value) -> Result<Value
         })
         .map_err(store_fault)?;
     structured(&match stamped {
-        Stamped::Updated(updated) => FeedbackRecorded {
+        FeedbackStamped::Updated(updated) => FeedbackRecorded {
             updated,
             reason: None,
         },
-        Stamped::SessionScope => FeedbackRecorded {
+        FeedbackStamped::SessionScope => FeedbackRecorded {
             updated: 0,
             reason: Some(Reason::SessionScope),
         },
-        Stamped::NoOwnedRetrievals => FeedbackRecorded {
+        FeedbackStamped::NoOwnedRetrievals => FeedbackRecorded {
             updated: 0,
             reason: Some(Reason::NoOwnedRetrievals),
         },

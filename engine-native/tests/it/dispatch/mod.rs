@@ -1,6 +1,7 @@
 mod acl;
 mod audit;
 mod call_thread;
+mod episode;
 mod gates;
 mod hitl;
 mod idempotency;

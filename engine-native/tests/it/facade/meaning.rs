@@ -12,10 +12,7 @@ use crate::support::embed::MockApi;
 fn with_provider(api: &MockApi) -> Fixture {
     Fixture::new(json!({
         "throttle": {"enabled": false},
-        "embeddings": {
-            "provider": "openai", "endpoint": format!("{}/v1", api.url()), "apiKey": "sk-test",
-            "dimensions": 3, "retries": 0
-        }
+        "embeddings": api.provider_config()
     }))
 }
 

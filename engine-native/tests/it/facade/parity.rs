@@ -187,6 +187,17 @@ fn without_temp_dir(fx: &Fixture, value: Value) -> Value {
     if let Some(id) = value.get("session_id").and_then(Value::as_str) {
         text = text.replace(id, "<session>");
     }
+    // so are work-memory episode ids and the session ids episodes carry
+    for (random, same) in [
+        ("ep_[0-9a-f]{18}", "ep_<id>"),
+        (
+            r#""session_id":"[0-9a-f]{32}""#,
+            r#""session_id":"<session>""#,
+        ),
+    ] {
+        let pattern = regex::Regex::new(random).expect("regex");
+        text = pattern.replace_all(&text, same).into_owned();
+    }
     serde_json::from_str(&text).expect("JSON")
 }
 

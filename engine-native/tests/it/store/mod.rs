@@ -1,4 +1,5 @@
 mod elicit;
+mod episodes;
 mod events;
 mod idempotency;
 mod notes;

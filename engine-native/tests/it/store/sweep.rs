@@ -40,6 +40,7 @@ fn sweep_deletes_expired_keys_tokens_and_old_events_and_counts_them() {
     let retention = Retention {
         event_log_seconds: DAY,
         snapshot_seconds: DAY,
+        ..Retention::default()
     };
     assert_eq!(
         store.sweep(now, retention).unwrap(),
@@ -50,6 +51,7 @@ fn sweep_deletes_expired_keys_tokens_and_old_events_and_counts_them() {
             snapshots: 0,
             committed_captures: 0,
             retrievals: 0,
+            episodes: 0,
         }
     );
     assert_eq!(store.sweep(now, retention).unwrap(), SweepCounts::default());
@@ -120,6 +122,7 @@ fn the_sweep_deletes_captures_filed_before_the_retention_and_never_a_pending_one
     let retention = Retention {
         event_log_seconds: DAY,
         snapshot_seconds: DAY,
+        ..Retention::default()
     };
     let counts = store.sweep(T0 + 2 * DAY, retention).unwrap();
     assert_eq!(counts.committed_captures, 1);

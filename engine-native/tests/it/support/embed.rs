@@ -67,6 +67,16 @@ impl MockApi {
         format!("http://{}", self.addr)
     }
 
+    /// The `embeddings` config block of an `openai` provider on this server (its dimensions,
+    /// no retries).
+    pub fn provider_config(&self) -> serde_json::Value {
+        let dimensions = self.script.lock().expect("script").dimensions;
+        serde_json::json!({
+            "provider": "openai", "endpoint": format!("{}/v1", self.url()), "apiKey": "sk-test",
+            "dimensions": dimensions, "retries": 0
+        })
+    }
+
     /// Answers these statuses, in order, before answering normally again.
     pub fn fail_with(&self, statuses: &[u16]) {
         self.script.lock().unwrap().failures.extend(statuses);

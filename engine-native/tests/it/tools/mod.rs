@@ -27,5 +27,6 @@ mod tasks;
 mod typed_links;
 mod uri;
 mod vaults;
+mod work;
 mod workspaces;
 mod write_findings;

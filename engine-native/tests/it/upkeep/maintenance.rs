@@ -77,6 +77,7 @@ fn the_sweep_uses_the_clock_and_the_configured_retention() {
             snapshots: 0,
             committed_captures: 0,
             retrievals: 0,
+            episodes: 0,
         }
     );
     // Two days and a second: the key has expired and the event is past the 2-day retention.
@@ -90,6 +91,7 @@ fn the_sweep_uses_the_clock_and_the_configured_retention() {
             snapshots: 0,
             committed_captures: 0,
             retrievals: 0,
+            episodes: 0,
         }
     );
 }

@@ -91,9 +91,17 @@ fn secret_notes(variant: usize) -> Vec<(String, String)> {
     notes
 }
 
-/// Keys of a result that vary between two runs whatever the vaults hold (timings): set
-/// aside, at any depth, before results are compared.
-pub const VOLATILE: &[&str] = &["elapsed_ms", "last_scan_ms", "duration_ms", "took_ms"];
+/// Keys of a result that vary between two runs whatever the vaults hold (timings), and the
+/// size of an answer the caller already had (a work-memory episode's `result_size`, of the
+/// caller's own earlier call, whose answer the caller received in full): set aside, at any
+/// depth, before results are compared.
+pub const VOLATILE: &[&str] = &[
+    "elapsed_ms",
+    "last_scan_ms",
+    "duration_ms",
+    "took_ms",
+    "result_size",
+];
 
 /// How the caller is kept out of `Secret/`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -278,8 +286,9 @@ pub fn ask(fx: &Fixture, caller: &Caller, tool: &str, args: Value) -> String {
     canonical(fx, &shown)
 }
 
-/// `value` with the [`VOLATILE`] keys removed at every depth and the vault folder of `fx`
-/// written as `<vault>`, as canonical JSON text.
+/// `value` with the [`VOLATILE`] keys removed at every depth, the vault folder of `fx`
+/// written as `<vault>` and work-memory episode ids (random per server) as `ep_<id>`, as
+/// canonical JSON text.
 pub fn canonical(fx: &Fixture, value: &Value) -> String {
     fn strip(value: &mut Value) {
         match value {
@@ -294,5 +303,7 @@ pub fn canonical(fx: &Fixture, value: &Value) -> String {
     let mut value = value.clone();
     strip(&mut value);
     let root = fx.dir.path().to_string_lossy().into_owned();
-    value.to_string().replace(&root, "<dir>")
+    let text = value.to_string().replace(&root, "<dir>");
+    let episode_id = regex::Regex::new("ep_[0-9a-f]{18}").expect("regex");
+    episode_id.replace_all(&text, "ep_<id>").into_owned()
 }

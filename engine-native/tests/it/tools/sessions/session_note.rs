@@ -191,23 +191,16 @@ fn a_write_acl_denying_the_memory_folder_ends_the_session_without_the_note() {
 }
 
 #[test]
-fn the_last_verdict_recorded_in_the_trace_is_in_the_note() {
+fn the_last_work_result_verdict_is_in_the_note() {
     let fx = fixture(json!({}));
     let id = work(&fx);
     let sessions = fx.server.runtime().sessions();
     let caller = obsidian_tc::auth::Caller::stdio().id;
-    for (verdict, comment) in [(-1, None), (1, Some("filed everything"))] {
-        let record = VerdictRecord {
-            ts: "2026-01-01T00:00:30Z".to_owned(),
-            verdict,
-            comment: comment.map(str::to_owned),
-        };
-        assert!(
-            sessions
-                .record_verdict("main", &caller, 1 << 20, record)
-                .expect("recorded")
-        );
-    }
+    fx.ok("work_result", json!({"result": -1}));
+    fx.ok(
+        "work_result",
+        json!({"result": 1, "comment": "filed everything"}),
+    );
     let events = fx.ok("get_session_traces", json!({"session_id": id}));
     let verdicts: Vec<&Value> = events["items"]
         .as_array()
