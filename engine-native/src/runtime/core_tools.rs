@@ -12,7 +12,10 @@
 //! What is in, by the original's reasoning (usage: the everyday tools an agent reaches for):
 //! notes, search and context, links and the three graph tools of everyday navigation,
 //! frontmatter and tags, tasks (native here, not a plugin bridge), agent memory, the capture
-//! queue, snapshots and undo, sessions, the bulk note tools, the vault registry and the
+//! queue, snapshots and undo, sessions and their start (`session_bootstrap`), the work memory
+//! and goals (the maintenance sweep calls `expire_goals` through dispatch, so it stays
+//! callable; `work_episode_chain` and `record_retrieval_feedback` are out, the original
+//! recorded no feedback in 97 logged retrievals), the bulk note tools, the vault registry and the
 //! visibility and ACL inspectors, git (native here, many vaults are repositories), and the
 //! facade's own tools. What is out: the other names of search_vault's modes
 //! (`search_semantic`, `search_jsonlogic`), `audit_provenance`, the
@@ -108,6 +111,17 @@ pub const CORE_TOOLS: &[&str] = &[
     "start_session",
     "end_session",
     "get_session_traces",
+    "session_bootstrap",
+    // work memory and goals
+    "work_search",
+    "work_episodes",
+    "work_forget",
+    "work_result",
+    "episode_stats",
+    "set_goal",
+    "list_goals",
+    "close_goal",
+    "expire_goals",
     // bulk
     "bulk_create_notes",
     "bulk_set_property",

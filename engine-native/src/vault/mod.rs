@@ -19,7 +19,7 @@
 //!
 //! - `handle.rs`: [`Vault::open`], [`Vault::root`], [`Vault::options`], the commit lock.
 //! - `read.rs`: [`Vault::read`]; `listing.rs`: [`Vault::list`]; `settings.rs`:
-//!   [`Vault::read_setting`].
+//!   [`Vault::read_setting`], [`Vault::setting_stamp`].
 //! - `write.rs`: [`Vault::write`]; `transfer.rs`: [`Vault::move_file`], [`Vault::copy_file`];
 //!   `trash.rs`: [`Vault::trash`], [`Vault::remove`]; `precondition.rs`: the
 //!   `expected_sha256` check every mutation makes.

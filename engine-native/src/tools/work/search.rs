@@ -102,7 +102,7 @@ pub(super) fn tool() -> ToolDef {
     )
     .keywords(&[
         "work memory",
-        "what did I do",
+        "what I did earlier",
         "past attempts",
         "episodes",
         "previous calls",

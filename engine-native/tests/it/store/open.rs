@@ -46,8 +46,16 @@ fn open_creates_parent_dirs_and_migrates_an_empty_file() {
             "embedding_chunks",
             "embedding_secrets",
             "embedding_sets",
+            "episode_paths",
+            "episodes",
+            "episodes_fts",
+            "episodes_fts_config",
+            "episodes_fts_data",
+            "episodes_fts_docsize",
+            "episodes_fts_idx",
             "event_log",
             "event_paths",
+            "forget_log",
             "idempotency_keys",
             "index_failures",
             "index_state",
@@ -66,11 +74,12 @@ fn open_creates_parent_dirs_and_migrates_an_empty_file() {
     assert_eq!(mode, "wal");
     // Every table of vault data is scoped by vault_id (embedding_sets only names the embedding
     // models, and catalog_vectors holds the tool catalog's embeddings, both shared by every
-    // vault and holding nothing of any vault).
-    for table in tables
-        .iter()
-        .filter(|t| *t != "embedding_sets" && *t != "catalog_vectors")
-    {
+    // vault and holding nothing of any vault; episode_paths and the episodes' full-text index
+    // belong to an episode row, which is scoped, and go with it).
+    for table in tables.iter().filter(|t| {
+        !["embedding_sets", "catalog_vectors", "episode_paths"].contains(&t.as_str())
+            && !t.starts_with("episodes_fts")
+    }) {
         let has_vault: bool = conn
             .query_row(
                 &format!(
