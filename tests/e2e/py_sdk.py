@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from mcp import Client, StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = os.environ.get("OBSIDIAN_TC_BIN", str(ROOT / "target" / "release" / "obsidian-tc"))
@@ -78,6 +80,28 @@ def serve_http(args: list[str], env: dict[str, str] | None = None
             time.sleep(0.025)
     server.kill()
     raise StepFailed(f"obsidian-tc did not listen on {port} within 10 s")
+
+
+def mint(root: Path, *args: str) -> str:
+    """`obsidian-tc token mint ARGS` against `root`'s config.json: the bearer token."""
+    run = subprocess.run([BIN, "token", "mint", *args, "--config", str(root / "config.json")],
+                         capture_output=True, text=True, check=False)
+    if run.returncode != 0:
+        raise StepFailed(f"token mint failed: {run.stderr}")
+    return run.stdout.strip()
+
+
+async def answers(url: str, token: str, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+    """(is_error, structured answer) of each call, made over Streamable HTTP by one client
+    holding `token`."""
+    http = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
+    out = []
+    async with http, Client(streamable_http_client(url, http_client=http), mode="auto",
+                            raise_exceptions=True) as client:
+        for tool, args in calls:
+            result = await client.call_tool(tool, args)
+            out.append((bool(result.is_error), result.structured_content))
+    return out
 
 
 def stop_http_server(server: subprocess.Popen[bytes]) -> None:

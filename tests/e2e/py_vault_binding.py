@@ -16,17 +16,12 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from mcp import Client
-from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
-
-from py_sdk import BIN, StepFailed, serve_http, stop_http_server
+from py_sdk import BIN, StepFailed, answers, mint, serve_http, stop_http_server
 
 SECRET = "an-e2e-secret-of-at-least-32-characters"
 
@@ -47,27 +42,6 @@ def set_up() -> Path:
     }
     (root / "config.json").write_text(json.dumps(config), encoding="utf-8")
     return root
-
-
-def mint(root: Path, *args: str) -> str:
-    """`obsidian-tc token mint` against the config."""
-    run = subprocess.run([BIN, "token", "mint", *args, "--config", str(root / "config.json")],
-                         capture_output=True, text=True, check=False)
-    if run.returncode != 0:
-        raise StepFailed(f"token mint failed: {run.stderr}")
-    return run.stdout.strip()
-
-
-async def answers(url: str, token: str, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
-    """The structured answer of each call, made by one client holding `token`."""
-    http = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
-    out = []
-    async with http, Client(streamable_http_client(url, http_client=http), mode="auto",
-                            raise_exceptions=True) as client:
-        for tool, args in calls:
-            result = await client.call_tool(tool, args)
-            out.append((bool(result.is_error), result.structured_content))
-    return out
 
 
 def expect(label: str, got: Any, want: Any) -> None:

@@ -17,17 +17,12 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from mcp import Client
-from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
-
-from py_sdk import BIN, StepFailed, serve_http, stop_http_server
+from py_sdk import BIN, StepFailed, answers, mint, serve_http, stop_http_server
 
 SECRET = "an-e2e-secret-of-at-least-32-characters"
 AGENT = "read:notes,write:notes,read:workspace,write:workspace"
@@ -50,28 +45,6 @@ def set_up() -> Path:
     return root
 
 
-def mint(root: Path, sub: str, scopes: str) -> str:
-    """`obsidian-tc token mint` against the config."""
-    run = subprocess.run([BIN, "token", "mint", "--sub", sub, "--scope", scopes,
-                          "--config", str(root / "config.json")],
-                         capture_output=True, text=True, check=False)
-    if run.returncode != 0:
-        raise StepFailed(f"token mint failed: {run.stderr}")
-    return run.stdout.strip()
-
-
-async def answers(url: str, token: str, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
-    """(is_error, structured answer) of each call, made by one client holding `token`."""
-    http = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
-    out = []
-    async with http, Client(streamable_http_client(url, http_client=http), mode="auto",
-                            raise_exceptions=True) as client:
-        for tool, args in calls:
-            result = await client.call_tool(tool, args)
-            out.append((bool(result.is_error), result.structured_content))
-    return out
-
-
 def ok(label: str, answer: tuple[bool, Any]) -> Any:
     failed, structured = answer
     if failed:
@@ -88,9 +61,9 @@ def expect(label: str, condition: bool, shown: Any) -> None:
 async def run(root: Path) -> None:
     server, url = serve_http(["--config", str(root / "config.json")])
     try:
-        alice = mint(root, "alice", f"{AGENT},read:secret,write:secret")
-        bob = mint(root, "bob", AGENT)
-        admin = mint(root, "admin", f"{AGENT},admin:workspace")
+        alice = mint(root, "--sub", "alice", "--scope", f"{AGENT},read:secret,write:secret")
+        bob = mint(root, "--sub", "bob", "--scope", AGENT)
+        admin = mint(root, "--sub", "admin", "--scope", f"{AGENT},admin:workspace")
         wrote = await answers(url, alice, [
             ("write_note", {"path": "Secret/plan.md", "content": "# Plan\n"}),
             ("write_note", {"path": "Public/a.md", "content": "# A\n"}),
