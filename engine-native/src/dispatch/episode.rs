@@ -6,8 +6,6 @@
 //! at [`MAX_ARGS_BYTES`]. Keeping it never fails the call: a failed write is logged and
 //! counted as a bookkeeping fault.
 
-use std::io::{self, Write};
-
 use serde_json::Value;
 
 use crate::auth::Caller;
@@ -57,7 +55,7 @@ impl Dispatcher {
             tool: name,
             error_code,
             duration_ms: i64::try_from(ended.duration_ms).unwrap_or(i64::MAX),
-            result_size: result.as_ref().map_or(0, json_size),
+            result_size: i64::try_from(trace.result_bytes).unwrap_or(i64::MAX),
             args_hash: &trace.args_hash,
             args_json: args_json.as_deref(),
             paths: &paths,
@@ -127,25 +125,4 @@ fn kept_arguments(args: &Value) -> String {
         end -= 1;
     }
     format!("{}…", &redacted[..end])
-}
-
-/// The size of `value` as JSON text, without building the text.
-fn json_size(value: &Value) -> i64 {
-    let mut counter = ByteCounter(0);
-    let _ = serde_json::to_writer(&mut counter, value);
-    i64::try_from(counter.0).unwrap_or(i64::MAX)
-}
-
-/// A writer that only counts.
-struct ByteCounter(usize);
-
-impl Write for ByteCounter {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0 += buf.len();
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
 }

@@ -54,6 +54,8 @@ pub(crate) struct Trace {
     /// The arguments, kept only when session traces include them (`traces.includeArguments`)
     /// or the work memory needs them (kept arguments, the scan of what a change wrote).
     pub(crate) arguments: Option<Value>,
+    /// The size of the answer's JSON text, as the governor measured it (0 for an error).
+    pub(crate) result_bytes: usize,
 }
 
 /// A finished call, as the bookkeeping after it (counters, audit row, session trace) sees it.
@@ -276,10 +278,11 @@ impl Dispatcher {
         })?;
         // Without an idempotency key: steps 8 to 13 (`gated`)
         let Some(key) = key else {
-            return self
+            let (value, text) = self
                 .gated(&ctx, &args, handler_args, &mut trace.changed)
-                .map(|(value, _)| value)
-                .map_err(|(error, _)| error);
+                .map_err(|(error, _)| error)?;
+            trace.result_bytes = text.len();
+            return Ok(value);
         };
         // 7. idempotency: the claim
         let claim = Gate::Idempotency.check(|| {
@@ -299,6 +302,7 @@ impl Dispatcher {
             Claim::Fresh | Claim::Reclaimed => {}
             Claim::Replay(text) => {
                 trace.replayed = true;
+                trace.result_bytes = text.len();
                 return serde_json::from_str(&text).map_err(|error| {
                     ToolError::internal(format!("the stored result is not JSON: {error}"))
                 });
@@ -313,6 +317,7 @@ impl Dispatcher {
         let keys = self.runtime.store.idempotency();
         let (result, recorded) = match self.gated(&ctx, &args, handler_args, &mut trace.changed) {
             Ok((value, text)) => {
+                trace.result_bytes = text.len();
                 let done = keys.complete(&entry.id, &key, &text, self.runtime.clock.now_seconds());
                 (Ok(value), done.is_ok())
             }
