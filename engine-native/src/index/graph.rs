@@ -20,7 +20,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::links::LinkTable;
 use super::pagerank::{positions, received_mass};
-use super::retrieve::{NoteHit, Retrieval, Retriever};
+use super::retrieve::{NoteHit, Retrieval, Retriever, Watch};
 use super::semantic::SemanticError;
 
 /// The most hops a walk may take.
@@ -131,6 +131,29 @@ pub struct GraphQuery {
     pub gate: bool,
 }
 
+impl GraphQuery {
+    /// `search_vault`'s mode `graph`: the [`CANDIDATES`] best notes (hybrid with vectors,
+    /// else lexical), the 5 best seeding a one-hop walk, links adding up to `boost`, a note
+    /// only links reach entering through the gate.
+    pub fn search(has_vectors: bool, boost: f64) -> GraphQuery {
+        GraphQuery {
+            how: if has_vectors {
+                Retrieval::Hybrid
+            } else {
+                Retrieval::Lexical
+            },
+            seeds: SEARCH_SEEDS,
+            hops: 1,
+            boost,
+            candidates: CANDIDATES,
+            gate: true,
+        }
+    }
+}
+
+/// How many of the best notes seed `search_vault`'s mode `graph`.
+pub const SEARCH_SEEDS: usize = 5;
+
 /// How a note was reached: from which seed, along which notes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Via {
@@ -174,7 +197,20 @@ pub fn graph_notes(
     how: GraphQuery,
     wanted: usize,
 ) -> Result<Vec<GraphHit>, SemanticError> {
-    let ranked = retriever.notes(how.how, query, how.candidates.max(how.seeds))?;
+    graph_notes_watched(retriever, graph, query, how, wanted, &mut |_, _| {})
+}
+
+/// [`graph_notes`], showing `watch` the stages of the query's own ranking as they end (see
+/// [`Retriever::notes_watched`]).
+pub fn graph_notes_watched(
+    retriever: &Retriever<'_>,
+    graph: &LinkGraph,
+    query: &str,
+    how: GraphQuery,
+    wanted: usize,
+    watch: &mut Watch<'_>,
+) -> Result<Vec<GraphHit>, SemanticError> {
+    let ranked = retriever.notes_watched(how.how, query, how.candidates.max(how.seeds), watch)?;
     let seeds = &ranked[..how.seeds.min(ranked.len())];
     let hops = how.hops.min(MAX_HOPS);
     let mut reached: HashMap<String, Reached> = HashMap::new();

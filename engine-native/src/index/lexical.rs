@@ -225,6 +225,14 @@ impl LexicalView {
         self.places.get(&id)
     }
 
+    /// How many chunks of the note at `path` are indexed.
+    pub fn chunks_of(&self, path: &str) -> usize {
+        self.places
+            .values()
+            .filter(|place| place.path == path)
+            .count()
+    }
+
     /// How many chunks are indexed.
     pub fn len(&self) -> usize {
         self.places.len()

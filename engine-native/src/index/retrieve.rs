@@ -28,6 +28,20 @@ pub enum Retrieval {
     Hybrid,
 }
 
+/// An inner stage of a note ranking, as [`Retriever::notes_watched`] shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// The BM25F ranking of notes.
+    Lexical,
+    /// The cosine ranking of notes.
+    Semantic,
+    /// The hybrid fusion of the two.
+    Fusion,
+}
+
+/// Watches a ranking run: called with each stage's notes, best first, as the stage ends.
+pub type Watch<'w> = dyn FnMut(Stage, &[NoteHit]) + 'w;
+
 /// One ranked note.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NoteHit {
@@ -73,19 +87,41 @@ impl Retriever<'_> {
         query: &str,
         wanted: usize,
     ) -> Result<Vec<NoteHit>, SemanticError> {
+        self.notes_watched(how, query, wanted, &mut |_, _| {})
+    }
+
+    /// [`Self::notes`], showing `watch` each stage's ranking as it ends (the same run: what
+    /// `diagnose_retrieval` traces is what a search ranks).
+    pub fn notes_watched(
+        &self,
+        how: Retrieval,
+        query: &str,
+        wanted: usize,
+        watch: &mut Watch<'_>,
+    ) -> Result<Vec<NoteHit>, SemanticError> {
         let semantic = match (how, self.semantic) {
-            (Retrieval::Lexical, _) | (_, None) => return Ok(self.rank_by_words(query, wanted)),
+            (Retrieval::Lexical, _) | (_, None) => {
+                let by_words = self.rank_by_words(query, wanted);
+                watch(Stage::Lexical, &by_words);
+                return Ok(by_words);
+            }
             (_, Some(semantic)) => semantic,
         };
         let vector = semantic.query_vector(query)?;
         if how == Retrieval::Semantic {
-            return self.rank_by_vector(semantic, &vector, wanted);
+            let by_vector = self.rank_by_vector(semantic, &vector, wanted)?;
+            watch(Stage::Semantic, &by_vector);
+            return Ok(by_vector);
         }
         // Fuse deeper than the page, so a note ranked low by one list can still rise.
         let depth = wanted.max(FUSION_DEPTH);
         let by_words = self.rank_by_words(query, depth);
+        watch(Stage::Lexical, &by_words);
         let by_vector = self.rank_by_vector(semantic, &vector, depth)?;
-        Ok(fuse(by_words, by_vector, self.lexical_weight, wanted))
+        watch(Stage::Semantic, &by_vector);
+        let fused = fuse(by_words, by_vector, self.lexical_weight, wanted);
+        watch(Stage::Fusion, &fused);
+        Ok(fused)
     }
 
     /// The `k` best readable chunks for `query` by BM25F, best first.

@@ -72,6 +72,7 @@
 //! - [`work`]: the work memory: `work_search`, `work_episodes`, `work_episode_chain`,
 //!   `work_forget`, `work_result`, `episode_stats` over the episodes dispatch keeps of each
 //!   caller's calls.
+//! - [`knowledge`]: `diagnose_retrieval` (a query's ranking traced for one note).
 
 pub mod admin;
 pub mod attachments;
@@ -87,6 +88,7 @@ pub mod git;
 pub mod goals;
 pub mod graph;
 pub mod kanban;
+pub mod knowledge;
 pub mod links;
 pub mod memory;
 pub mod notes;
@@ -138,5 +140,6 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(git::tools());
     tools.extend(goals::tools());
     tools.extend(work::tools());
+    tools.extend(knowledge::tools());
     tools
 }

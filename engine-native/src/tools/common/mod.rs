@@ -1,6 +1,6 @@
 //! What several tool families use, so that no family uses another (`tests/it/layers.rs`
 //! checks it): arguments and results as typed structs, paging, the vault's errors and
-//! writes, the search index and the link table, link rewriting, note edits, frontmatter
+//! writes, the search index, what rankings read (`searchable`) and the link table, link rewriting, note edits, frontmatter
 //! reading, and calls to TC Bridge.
 
 pub(crate) mod admin;
@@ -21,6 +21,7 @@ pub(crate) mod paging;
 pub(crate) mod preload;
 pub(crate) mod relink;
 pub(crate) mod retrieval_log;
+pub(crate) mod searchable;
 pub mod structured;
 pub mod vault_error;
 pub mod write_back;

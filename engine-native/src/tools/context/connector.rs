@@ -13,7 +13,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::note::read;
-use super::searchable::Searchable;
 use crate::content::injection::ContentFlags;
 use crate::errors::ToolError;
 use crate::index::semantic::SemanticError;
@@ -24,6 +23,7 @@ use crate::tools::common::args::{input_schema, parse};
 use crate::tools::common::index::chunk_text;
 use crate::tools::common::note_uri::note_uri;
 use crate::tools::common::retrieval_log::{self, chunk_hit, note_hit};
+use crate::tools::common::searchable::Searchable;
 use crate::tools::common::structured::{output_schema, structured};
 use engine_core::acl::AclOp;
 

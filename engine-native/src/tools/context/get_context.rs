@@ -13,7 +13,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::searchable::Searchable;
 use crate::errors::ToolError;
 use crate::index::semantic::SemanticError;
 use crate::note::title_of;
@@ -23,6 +22,7 @@ use crate::tools::common::budget::Budget;
 use crate::tools::common::index::index_fault;
 use crate::tools::common::link_table::link_table;
 use crate::tools::common::retrieval_log::{self, chunk_hit};
+use crate::tools::common::searchable::Searchable;
 use crate::tools::common::structured::{output_schema, structured};
 
 /// How many lexically matching chunks are looked at beyond each note's best one.

@@ -8,7 +8,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::searchable::Searchable;
 use crate::errors::ToolError;
 use crate::index::graph::{EXPANSION_BOOST, GraphHit, GraphQuery, MAX_HOPS, graph_notes};
 use crate::index::retrieve::Retrieval;
@@ -19,6 +18,7 @@ use crate::tools::common::args::{input_schema, parse};
 use crate::tools::common::link_table::link_table;
 use crate::tools::common::paging::{CursorLength, PageArgs, Paging, cursor_offset};
 use crate::tools::common::retrieval_log::{self, ranked_hit};
+use crate::tools::common::searchable::Searchable;
 use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `vault_graph_search`.

@@ -22,7 +22,6 @@ mod get_context;
 mod graph_search;
 mod note;
 mod search_and_read;
-mod searchable;
 mod sections;
 mod vault_context;
 

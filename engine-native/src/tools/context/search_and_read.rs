@@ -23,7 +23,6 @@ use serde_json::{Map, Value};
 
 use super::graph_search::{DEFAULT_SEEDS, expansion};
 use super::note;
-use super::searchable::Searchable;
 use super::sections::section;
 use crate::content::injection::ContentFlags;
 use crate::errors::{ErrorCode, ToolError};
@@ -38,6 +37,7 @@ use crate::tools::common::index::chunk_text;
 use crate::tools::common::link_table::link_table;
 use crate::tools::common::paging::{bound_cursor, bound_offset};
 use crate::tools::common::retrieval_log::{self, ranked_hit};
+use crate::tools::common::searchable::Searchable;
 use crate::tools::common::structured::{output_schema, structured};
 
 /// How many hits of the ranking are read per item asked for.

@@ -19,7 +19,7 @@ use serde_json::Value;
 use crate::config::RerankConfig;
 use crate::content::injection::ContentFlags;
 use crate::errors::{ErrorCode, ToolError};
-use crate::index::graph::{CANDIDATES, GraphQuery, LinkGraph, graph_notes};
+use crate::index::graph::{GraphQuery, LinkGraph, graph_notes};
 use crate::index::rerank::reranked_order;
 use crate::index::retrieve::{NoteHit, Retrieval, Retriever};
 use crate::index::semantic::{SemanticError, SemanticIndex};
@@ -36,9 +36,6 @@ use crate::tools::common::structured::{output_schema, structured};
 use crate::tools::search::folder_prefix;
 use crate::tools::search::matching::Pattern;
 use crate::tools::search::unranked::{self, Page, Scope};
-
-/// How many of the best notes seed mode `graph`'s walk.
-const GRAPH_SEEDS: usize = 5;
 
 /// The search modes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
@@ -539,18 +536,7 @@ fn linked(
     offset: usize,
 ) -> Result<Page, ToolError> {
     let (ctx, view) = (scope.ctx, retriever.view);
-    let how = GraphQuery {
-        how: if has_vectors {
-            Retrieval::Hybrid
-        } else {
-            Retrieval::Lexical
-        },
-        seeds: GRAPH_SEEDS,
-        hops: 1,
-        boost: ctx.served().config().config.search.graph_boost,
-        candidates: CANDIDATES,
-        gate: true,
-    };
+    let how = GraphQuery::search(has_vectors, ctx.served().config().config.search.graph_boost);
     let mut hits = graph_notes(
         retriever,
         graph,

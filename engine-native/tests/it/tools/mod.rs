@@ -11,6 +11,7 @@ mod git;
 mod goals;
 mod graph;
 mod kanban;
+mod knowledge;
 mod links;
 mod memory;
 mod notes;

@@ -1,4 +1,4 @@
-//! What a context tool ranks with: the vault's live index and, when an embedding provider is
+//! What a ranking tool (the context and knowledge families) ranks with: the vault's live index and, when an embedding provider is
 //! configured, the vectors (so rankings are hybrid when vectors exist, lexical otherwise).
 
 use std::sync::{Arc, PoisonError};
@@ -11,16 +11,16 @@ use crate::runtime::ToolContext;
 use crate::tools::common::index::{index_fault, readable_chunks};
 
 /// The bound vault's index and the vectors, if any.
-pub(super) struct Searchable {
+pub(crate) struct Searchable {
     /// The vault's live index.
-    pub(super) index: Arc<VaultIndex>,
+    pub(crate) index: Arc<VaultIndex>,
     /// The vectors of the configured provider.
-    pub(super) semantic: Option<Arc<SemanticIndex>>,
+    pub(crate) semantic: Option<Arc<SemanticIndex>>,
 }
 
 impl Searchable {
     /// Opens the bound vault's index (and the vectors when a provider is configured).
-    pub(super) fn open(ctx: &ToolContext<'_>) -> Result<Searchable, ToolError> {
+    pub(crate) fn open(ctx: &ToolContext<'_>) -> Result<Searchable, ToolError> {
         let indexes = ctx.runtime().indexes();
         let index = indexes
             .vault(ctx.store(), ctx.vault_id())
@@ -33,7 +33,7 @@ impl Searchable {
 
     /// Runs `rank` with a retriever over the index's view (read-locked meanwhile) and the
     /// vectors, admitting only the notes the caller may read.
-    pub(super) fn with_retriever<T>(
+    pub(crate) fn with_retriever<T>(
         &self,
         ctx: &ToolContext<'_>,
         rank: impl FnOnce(&Retriever<'_>) -> Result<T, ToolError>,
@@ -57,7 +57,7 @@ impl Searchable {
     }
 
     /// Hybrid when vectors exist, else lexical.
-    pub(super) fn retrieval(&self) -> Retrieval {
+    pub(crate) fn retrieval(&self) -> Retrieval {
         match self.semantic {
             Some(_) => Retrieval::Hybrid,
             None => Retrieval::Lexical,

@@ -1,0 +1,3 @@
+//! The knowledge tools through the dispatcher.
+
+mod diagnose;
