@@ -225,6 +225,11 @@ impl LexicalView {
         self.places.get(&id)
     }
 
+    /// The row id of the chunk indexed at `ordinal` in the note at `path`.
+    pub fn chunk_at(&self, path: &str, ordinal: u32) -> Option<i64> {
+        self.ids.get(&chunk_key(path, ordinal)).copied()
+    }
+
     /// How many chunks of the note at `path` are indexed.
     pub fn chunks_of(&self, path: &str) -> usize {
         self.places

@@ -65,7 +65,8 @@ pub use note_index::{
 };
 pub use notes::{NoteMeta, NotePage, Notes};
 pub use retrievals::{
-    Feedback, FeedbackStamped, LoggedRetrieval, Retrieval, RetrievalEvent, Retrievals, RetrievedHit,
+    Feedback, FeedbackStamped, LoggedRetrieval, Retrieval, RetrievalEvent, RetrievalWindow,
+    Retrievals, RetrievedHit,
 };
 pub use snapshots::{ChangedFile, NewChange, Snapshot, SnapshotInfo, Snapshots};
 pub use sweep::{Retention, SweepCounts, VaultRowCounts};

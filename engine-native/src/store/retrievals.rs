@@ -75,6 +75,23 @@ pub struct LoggedRetrieval {
     pub feedback: Vec<Option<i8>>,
 }
 
+/// Which of one caller's logged searches to read.
+#[derive(Debug, Clone, Copy)]
+pub struct RetrievalWindow<'a> {
+    /// The vault.
+    pub vault: &'a str,
+    /// Whose searches (only theirs are read).
+    pub caller: &'a str,
+    /// Only the searches of this session.
+    pub session_id: Option<&'a str>,
+    /// From this time, Unix seconds, included.
+    pub since: i64,
+    /// To this time, Unix seconds, included.
+    pub until: i64,
+    /// The most searches read (1..=1000), the newest.
+    pub limit: u32,
+}
+
 /// A caller's feedback on one chunk, to stamp on their latest retrievals of it.
 #[derive(Debug, Clone, Copy)]
 pub struct Feedback<'a> {
@@ -162,30 +179,55 @@ impl<'s> Retrievals<'s> {
         caller: &str,
         limit: u32,
     ) -> Result<Vec<LoggedRetrieval>, StoreError> {
-        check_limit(limit)?;
+        self.window(&RetrievalWindow {
+            vault,
+            caller,
+            session_id: None,
+            since: i64::MIN,
+            until: i64::MAX,
+            limit,
+        })
+    }
+
+    /// The newest `limit` (1..=1000) searches `window` selects, newest first, with their hits
+    /// and feedback; only the caller's own rows are read, in SQL.
+    pub fn window(&self, window: &RetrievalWindow<'_>) -> Result<Vec<LoggedRetrieval>, StoreError> {
+        check_limit(window.limit)?;
         self.store.read(|conn| {
             let mut events = conn.prepare_cached(
                 "SELECT id, ts, session_id, surface, query FROM retrieval_events
-                 WHERE vault_id = ?1 AND caller = ?2 ORDER BY id DESC LIMIT ?3",
+                 WHERE vault_id = ?1 AND caller = ?2 AND (?3 IS NULL OR session_id = ?3)
+                   AND ts >= ?4 AND ts <= ?5
+                 ORDER BY id DESC LIMIT ?6",
             )?;
             let mut hits = conn.prepare_cached(
                 "SELECT path, chunk_key, ordinal, chunk_row, score, feedback FROM retrieval_hits
                  WHERE event_id = ?1 ORDER BY rank",
             )?;
             let rows = events
-                .query_map(params![vault, caller, limit], |r| {
-                    Ok(LoggedRetrieval {
-                        id: r.get(0)?,
-                        ts: r.get(1)?,
-                        session_id: r.get(2)?,
-                        surface: r.get(3)?,
-                        retrieval: Retrieval {
-                            query: r.get(4)?,
-                            hits: Vec::new(),
-                        },
-                        feedback: Vec::new(),
-                    })
-                })?
+                .query_map(
+                    params![
+                        window.vault,
+                        window.caller,
+                        window.session_id,
+                        window.since,
+                        window.until,
+                        window.limit
+                    ],
+                    |r| {
+                        Ok(LoggedRetrieval {
+                            id: r.get(0)?,
+                            ts: r.get(1)?,
+                            session_id: r.get(2)?,
+                            surface: r.get(3)?,
+                            retrieval: Retrieval {
+                                query: r.get(4)?,
+                                hits: Vec::new(),
+                            },
+                            feedback: Vec::new(),
+                        })
+                    },
+                )?
                 .collect::<Result<Vec<_>, _>>()?;
             let mut out = Vec::with_capacity(rows.len());
             for mut logged in rows {

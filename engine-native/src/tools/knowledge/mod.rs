@@ -2,13 +2,16 @@
 //! search did and what came of it.
 //!
 //! - `diagnose_retrieval`: one query's ranking traced stage by stage for one note, naming the
-//!   stage that dropped it.
+//!   stage that dropped it;
+//! - `explain_answer`: the lineage of the caller's searches: what each returned, what became
+//!   of those notes, the feedback given, and the later calls that changed them.
 
 mod diagnose;
+mod explain;
 
 use crate::runtime::ToolDef;
 
 /// The knowledge tools.
 pub fn tools() -> Vec<ToolDef> {
-    vec![diagnose::tool()]
+    vec![diagnose::tool(), explain::tool()]
 }

@@ -1,3 +1,4 @@
 //! The knowledge tools through the dispatcher.
 
 mod diagnose;
+mod explain;
