@@ -10,6 +10,7 @@ use obsidian_tc::cli::audit::run_audit;
 use obsidian_tc::cli::call::run_call;
 use obsidian_tc::cli::doctor::run_doctor;
 use obsidian_tc::cli::elicit::run_elicit;
+use obsidian_tc::cli::gaps::run_gaps;
 use obsidian_tc::cli::index::run_index;
 use obsidian_tc::cli::metrics::run_metrics;
 use obsidian_tc::cli::model::run_model;
@@ -58,6 +59,7 @@ fn main() -> ExitCode {
         Some(Command::Elicit(command)) => run_elicit(command),
         Some(Command::Audit(args)) => run_audit(args),
         Some(Command::Index(args)) => run_index(args),
+        Some(Command::Gaps(args)) => run_gaps(args),
         Some(Command::Metrics(args)) => run_metrics(args),
         Some(Command::Doctor(flags)) => run_doctor(&flags),
         Some(Command::Model(command)) => run_model(command),

@@ -262,6 +262,12 @@ STEPS: list[dict[str, Any]] = [
     {"tool": "end_session", "args": {}},
     {"tool": "work_forget", "args": {"episode_id": "$episode"}},
 
+    # --- knowledge: retrieval diagnosis, lineage, gaps --------------------------------------
+    {"tool": "diagnose_retrieval", "args": {"query": "garden", "path": "Recipes.md", "final_top_k": 10}},
+    {"tool": "explain_answer", "args": {"limit": 5}},
+    {"tool": "run_gap_pass", "args": {"queries": ["garden", "quantum chromodynamics"], "budget_ms": 5000}},
+    {"tool": "gap_report", "args": {"gaps_only": False, "limit": 10}},
+
     # --- TC Bridge (a running Obsidian) -----------------------------------------------------
     {"tool": "refresh_plugin_capabilities", "args": {}},
     {"tool": "read_excalidraw", "args": {"path": "Drawings/Sketch.excalidraw.md"},

@@ -53,6 +53,10 @@ pub enum Command {
     /// Scan the vaults (or one) into the search index now, with a progress bar, and print
     /// what each scan did as JSON.
     Index(IndexArgs),
+    /// Measure how well each vault (or one) answers a query set (the lines of --queries, or
+    /// the note titles) through the ranked search, keep the pass for `gap_report`, and print
+    /// its summary as JSON; progress on stderr. Run after `index`.
+    Gaps(GapsArgs),
     /// Print Prometheus metrics: those of a stdio server's cache (call counts and latencies
     /// from the event log, index sizes), or, with --url, those of a running HTTP server.
     Metrics(MetricsArgs),
@@ -118,6 +122,27 @@ pub struct IndexArgs {
     /// Index only this vault (its id in the configuration); all vaults by default.
     #[arg(long, value_name = "ID")]
     pub vault: Option<String>,
+    /// The configuration.
+    #[command(flatten)]
+    pub flags: ConfigFlags,
+}
+
+/// `gaps`: which vault, the query set, the floor, and the configuration.
+#[derive(Debug, Args)]
+pub struct GapsArgs {
+    /// Only this vault (its id in the configuration); all vaults by default.
+    #[arg(long, value_name = "ID")]
+    pub vault: Option<String>,
+    /// A file of queries, one per line (blank lines skipped); the note titles by default.
+    #[arg(long, value_name = "FILE")]
+    pub queries: Option<PathBuf>,
+    /// The floor a query's best note must reach (default 0.35 cosine under hybrid ranking,
+    /// 2.0 BM25F under lexical).
+    #[arg(long, value_name = "SCORE")]
+    pub threshold: Option<f64>,
+    /// The fewest notes at or over the floor a query must have.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub min_results: u32,
     /// The configuration.
     #[command(flatten)]
     pub flags: ConfigFlags,

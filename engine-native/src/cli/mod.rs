@@ -7,6 +7,7 @@
 //! - [`elicit`]: out-of-band human approval of gated calls;
 //! - [`audit`]: the audit log as a table or JSON;
 //! - [`index`]: scan vaults into the search index (and embed them) with a progress bar;
+//! - [`gaps`]: a gap pass per vault (`run_gap_pass`) with progress;
 //! - [`metrics`]: Prometheus metrics of a cache or of a running HTTP server;
 //! - [`model`]: fetch the embedding model ahead of time (`model pull`), or list it;
 //! - [`progress`]: progress bars on a terminal, plain lines otherwise;
@@ -27,6 +28,7 @@ pub mod audit;
 pub mod call;
 pub mod doctor;
 pub mod elicit;
+pub mod gaps;
 pub mod index;
 pub mod metrics;
 pub mod model;

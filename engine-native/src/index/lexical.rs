@@ -230,6 +230,18 @@ impl LexicalView {
         self.ids.get(&chunk_key(path, ordinal)).copied()
     }
 
+    /// The paths of the notes with an indexed chunk, sorted, each once.
+    pub fn note_paths(&self) -> Vec<&str> {
+        let mut paths: Vec<&str> = self
+            .places
+            .values()
+            .map(|place| place.path.as_str())
+            .collect();
+        paths.sort_unstable();
+        paths.dedup();
+        paths
+    }
+
     /// How many chunks of the note at `path` are indexed.
     pub fn chunks_of(&self, path: &str) -> usize {
         self.places

@@ -394,6 +394,38 @@ CREATE TABLE IF NOT EXISTS forget_log (
 );
 "#,
     },
+    // The gap passes (crate::store::gap_reports): each run of a query set through the ranked
+    // search (`obsidian-tc gaps`, `run_gap_pass`), its settings, and per query the top score,
+    // the result count, whether it is a gap and the nearest notes. Derived, kept per vault
+    // (the newest few passes).
+    Migration {
+        version: 12,
+        sql: r#"
+CREATE TABLE IF NOT EXISTS gap_passes (
+    id          INTEGER PRIMARY KEY,
+    vault_id    TEXT    NOT NULL,
+    computed_at INTEGER NOT NULL,
+    source      TEXT    NOT NULL CHECK (source IN ('queries', 'titles')),
+    mode        TEXT    NOT NULL,
+    threshold   REAL    NOT NULL,
+    min_results INTEGER NOT NULL CHECK (min_results >= 1),
+    complete    INTEGER NOT NULL CHECK (complete IN (0, 1))
+);
+CREATE INDEX IF NOT EXISTS gap_passes_by_vault ON gap_passes (vault_id, id);
+CREATE TABLE IF NOT EXISTS gap_reports (
+    pass_id     INTEGER NOT NULL REFERENCES gap_passes (id) ON DELETE CASCADE,
+    vault_id    TEXT    NOT NULL,
+    id          INTEGER NOT NULL CHECK (id >= 1),
+    query       TEXT    NOT NULL,
+    source_path TEXT,
+    top_score   REAL,
+    results     INTEGER NOT NULL,
+    gap         INTEGER NOT NULL CHECK (gap IN (0, 1)),
+    nearest     TEXT    NOT NULL,
+    PRIMARY KEY (pass_id, id)
+) WITHOUT ROWID;
+"#,
+    },
 ];
 
 /// The schema version this build writes.

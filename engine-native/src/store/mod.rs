@@ -26,6 +26,7 @@ mod elicit;
 mod episodes;
 mod error;
 mod events;
+mod gap_reports;
 mod idempotency;
 mod in_use;
 mod link_graph;
@@ -55,6 +56,7 @@ pub use episodes::{
 };
 pub use error::{StoreError, store_fault};
 pub use events::{Event, EventFilter, EventLog, LoggedEvent, Outcome};
+pub use gap_reports::{GapItem, GapPass, GapReports, NewGapPass};
 pub use idempotency::{Claim, Idempotency, IdempotencyPolicy};
 pub use in_use::held_by_others;
 pub use link_graph::{LinkDetailRow, LinkGraphRows};
@@ -207,6 +209,11 @@ impl Store {
     /// The retrieval log: ranked searches, what they returned, and feedback on it.
     pub fn retrievals(&self) -> Retrievals<'_> {
         Retrievals::new(self)
+    }
+
+    /// The gap passes: how well the vault answers a query set, per query.
+    pub fn gap_reports(&self) -> GapReports<'_> {
+        GapReports::new(self)
     }
 
     /// Aggregates for the metrics: index sizes, the event log's calls.

@@ -72,7 +72,9 @@
 //! - [`work`]: the work memory: `work_search`, `work_episodes`, `work_episode_chain`,
 //!   `work_forget`, `work_result`, `episode_stats` over the episodes dispatch keeps of each
 //!   caller's calls.
-//! - [`knowledge`]: `diagnose_retrieval` (a query's ranking traced for one note).
+//! - [`knowledge`]: `diagnose_retrieval` (a query's ranking traced for one note),
+//!   `explain_answer` (the lineage of the caller's searches), `run_gap_pass` and `gap_report`
+//!   (queries the vault answers badly).
 
 pub mod admin;
 pub mod attachments;

@@ -83,10 +83,10 @@ struct StageTrace {
     /// indexed (acl), else 1 when the stage carries the note (by its best chunk), 0 when not.
     chunks_present: usize,
     /// What the stage ranked: readable chunks (lexical), embedded readable chunks
-    /// (semantic), notes of the two arms (fusion), ranked notes (graph, paging), indexed
-    /// chunks (acl).
+    /// (semantic), notes of the two arms (fusion), ranked notes (graph, paging), the note's
+    /// indexed chunks (acl: nothing of any other note).
     candidates_in: usize,
-    /// What it passed on: notes (readable chunks for acl).
+    /// What it passed on: notes (the note's readable chunks for acl).
     candidates_out: usize,
     /// The note's score in this stage, when present.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -256,8 +256,8 @@ fn acl_stage(ctx: &ToolContext<'_>, retriever: &Retriever<'_>, path: &str) -> Op
         stage: "acl",
         present,
         chunks_present: indexed,
-        candidates_in: retriever.view.len(),
-        candidates_out: retriever.visible.len(),
+        candidates_in: indexed,
+        candidates_out: if present { indexed } else { 0 },
         score: None,
         rank: None,
         note: (indexed > 0 && !present).then(|| {

@@ -56,6 +56,8 @@ fn open_creates_parent_dirs_and_migrates_an_empty_file() {
             "event_log",
             "event_paths",
             "forget_log",
+            "gap_passes",
+            "gap_reports",
             "idempotency_keys",
             "index_failures",
             "index_state",

@@ -2,3 +2,5 @@
 
 mod diagnose;
 mod explain;
+mod gap_pass;
+mod gap_report;
