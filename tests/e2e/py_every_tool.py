@@ -262,6 +262,12 @@ STEPS: list[dict[str, Any]] = [
     {"tool": "end_session", "args": {}},
     {"tool": "work_forget", "args": {"episode_id": "$episode"}},
 
+    # --- knowledge: no model here (the client offers no sampling, no endpoint) ------------------
+    {"tool": "reflect", "args": {"query": "irrigation schedule"},
+     "note": "available false with the sources (tests/e2e/py_reflect.py drives a model)"},
+    {"tool": "knowledge_challenge", "args": {"proposal": "Stop watering the garden in summer"},
+     "note": "available false"},
+
     # --- TC Bridge (a running Obsidian) -----------------------------------------------------
     {"tool": "refresh_plugin_capabilities", "args": {}},
     {"tool": "read_excalidraw", "args": {"path": "Drawings/Sketch.excalidraw.md"},
