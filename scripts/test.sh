@@ -272,6 +272,7 @@ node --test tests/e2e/ tests/plugin/sidecar_server.test.mjs
 .venv/bin/python tests/e2e/py_memory.py
 .venv/bin/python tests/e2e/py_git.py
 .venv/bin/python tests/e2e/py_work_memory.py
+.venv/bin/python tests/e2e/py_reflect.py
 .venv/bin/python tests/e2e/py_every_tool.py
 .venv/bin/python tests/e2e/bridge_py.py
 .venv/bin/python tests/e2e/py_vault_attack.py

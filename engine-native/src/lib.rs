@@ -16,8 +16,9 @@
 //! 5. [`facade`]: how the catalog is offered to clients (`find_capability`, envelopes).
 //! 6. [`tools`]: the tools.
 //! 7. [`runtime`]: the tool contract and the state every call shares.
-//! 8. [`companion`], [`index`], [`vault_cache`]: the client of TC Bridge inside Obsidian; the
-//!    search index; where a zero-config vault's cache folder is, found again after a move.
+//! 8. [`companion`], [`index`], [`inference`], [`vault_cache`]: the client of TC Bridge inside
+//!    Obsidian; the search index; the language model the knowledge tools call; where a
+//!    zero-config vault's cache folder is, found again after a move.
 //! 9. [`audit`], [`config`], [`vectors`]: reading the audit log; the configuration; embedding
 //!    vectors, stored and in memory.
 //! 10. [`auth`], [`embed`], [`governor`], [`schema`], [`sessions`], [`store`], [`telemetry`], [`throttle`]:
@@ -49,6 +50,7 @@ pub mod frontmatter;
 pub mod governor;
 pub mod http_client;
 pub mod index;
+pub mod inference;
 pub mod mcp;
 pub mod memory;
 pub mod note;

@@ -267,6 +267,11 @@ STEPS: list[dict[str, Any]] = [
     {"tool": "explain_answer", "args": {"limit": 5}},
     {"tool": "run_gap_pass", "args": {"queries": ["garden", "quantum chromodynamics"], "budget_ms": 5000}},
     {"tool": "gap_report", "args": {"gaps_only": False, "limit": 10}},
+    # --- knowledge: no model here (the client offers no sampling, no endpoint) ------------------
+    {"tool": "reflect", "args": {"query": "irrigation schedule"},
+     "note": "available false with the sources (tests/e2e/py_reflect.py drives a model)"},
+    {"tool": "knowledge_challenge", "args": {"proposal": "Stop watering the garden in summer"},
+     "note": "available false"},
 
     # --- TC Bridge (a running Obsidian) -----------------------------------------------------
     {"tool": "refresh_plugin_capabilities", "args": {}},

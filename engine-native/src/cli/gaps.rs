@@ -12,6 +12,7 @@ use crate::cli::call::cli_caller;
 use crate::cli::progress::{Progress, Unit};
 use crate::cli::source::dispatcher_for;
 use crate::cli::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE, print_result};
+use crate::dispatch::ClientSide;
 use crate::runtime::Progress as CallProgress;
 
 /// The most queries a pass from the command line runs.
@@ -89,7 +90,16 @@ pub fn run_gaps(args: GapsArgs) -> u8 {
             Unit::Count("queries"),
         )));
         let started = std::time::Instant::now();
-        let outcome = dispatcher.call_reporting(&cli_caller(), "run_gap_pass", call, None, &shown);
+        let outcome = dispatcher.call_from_client(
+            &cli_caller(),
+            "run_gap_pass",
+            call,
+            &ClientSide {
+                confirmed: None,
+                progress: Some(&shown),
+                sampler: None,
+            },
+        );
         shown
             .0
             .into_inner()

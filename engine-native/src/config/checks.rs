@@ -41,21 +41,24 @@ pub fn semantic_problems(config: &ServerConfig) -> Vec<ConfigProblem> {
     out
 }
 
-/// Every `index.exclude` glob compiles.
+/// Every glob of `index.exclude` and `inference.excludePaths` compiles.
 fn check_index_exclude(config: &ServerConfig, out: &mut Vec<ConfigProblem>) {
-    for (index, glob) in config.index.exclude.iter().enumerate() {
-        if let Err(error) = Glob::compile(glob, CaseMode::Sensitive) {
-            out.push(ConfigProblem::new(
-                JsonPath::keys("index")
-                    .key("exclude")
-                    .index(index)
-                    .to_string(),
-                format!(
-                    "{glob:?} is not a glob ({}): write a vault-relative pattern such as \
-                     Archive or **/drafts",
-                    error.as_str()
-                ),
-            ));
+    let lists = [
+        ("index", "exclude", &config.index.exclude),
+        ("inference", "excludePaths", &config.inference.exclude_paths),
+    ];
+    for (section, key, globs) in lists {
+        for (index, glob) in globs.iter().enumerate() {
+            if let Err(error) = Glob::compile(glob, CaseMode::Sensitive) {
+                out.push(ConfigProblem::new(
+                    JsonPath::keys(section).key(key).index(index).to_string(),
+                    format!(
+                        "{glob:?} is not a glob ({}): write a vault-relative pattern such as \
+                         Archive or **/drafts",
+                        error.as_str()
+                    ),
+                ));
+            }
         }
     }
 }

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::acl_schema::AclConfigSchema;
 use crate::config::bootstrap::BootstrapConfig;
+use crate::config::inference::{InferenceConfig, KnowledgeConfig};
 use crate::config::observability::ObservabilityConfig;
 use crate::config::retrieval_log::RetrievalLogConfig;
 use crate::config::sections::{
@@ -83,6 +84,10 @@ pub struct ServerConfig {
     pub observability: ObservabilityConfig,
     /// The log of ranked searches (what `record_retrieval_feedback` stamps).
     pub retrieval_log: RetrievalLogConfig,
+    /// The language model of `reflect`, `knowledge_challenge` and the judges.
+    pub inference: InferenceConfig,
+    /// What the knowledge tools treat as decision-bearing.
+    pub knowledge: KnowledgeConfig,
 }
 
 impl Default for ServerConfig {
@@ -110,6 +115,8 @@ impl Default for ServerConfig {
             work: WorkConfig::default(),
             observability: ObservabilityConfig::default(),
             retrieval_log: RetrievalLogConfig::default(),
+            inference: InferenceConfig::default(),
+            knowledge: KnowledgeConfig::default(),
         }
     }
 }

@@ -45,8 +45,8 @@
 //!
 //! - `dispatcher.rs`: [`Dispatcher`], [`Dispatcher::new`], [`Dispatcher::runtime`],
 //!   [`register_builtin`];
-//! - `pipeline.rs`: [`Dispatcher::call`], [`Dispatcher::call_reporting`] (with progress
-//!   reports), [`Dispatcher::call_confirmed`] (with a confirmation): steps 1 to 11, 13, 14;
+//! - `pipeline.rs`: [`Dispatcher::call`], [`Dispatcher::call_from_client`] (with what an MCP
+//!   client brings: progress reports, its model), [`Dispatcher::call_confirmed`] (with a confirmation): steps 1 to 11, 13, 14;
 //! - `changes.rs` (step 12: snapshots), `reindex.rs` (step 12: the index refresh),
 //!   `session_trace.rs` (step 14: the session trace line), `episode.rs` (step 14: the
 //!   work-memory episode), `retrieval_log.rs` (step 14: the retrieval log of a ranked search).
@@ -62,4 +62,4 @@ mod retrieval_log;
 mod session_trace;
 
 pub use dispatcher::{Dispatcher, builtin_tools, register_builtin};
-pub use pipeline::CallOutcome;
+pub use pipeline::{CallOutcome, ClientSide};

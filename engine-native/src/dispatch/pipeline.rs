@@ -10,6 +10,7 @@ use crate::auth::Caller;
 use crate::dispatch::Dispatcher;
 use crate::errors::{ErrorCode, ToolError};
 use crate::facade::resolve_envelope;
+use crate::inference::Sampler;
 use crate::runtime::{
     Approval, ApprovalFor, CallRecord, ELICIT_TOKEN_ARG, IDEMPOTENCY_KEY_ARG, OK_CODE, Progress,
     Served, Tool, ToolContext, VAULT_ARG, VaultEntry, call_labels,
@@ -104,6 +105,20 @@ struct Extras<'p> {
     confirmation: Option<Approval>,
     /// Where the handler's progress reports go.
     progress: Option<&'p dyn Progress>,
+    /// The calling client's model, when it offers sampling.
+    sampler: Option<&'p dyn Sampler>,
+}
+
+/// What an MCP client brings to a call beside its arguments (see
+/// [`Dispatcher::call_from_client`]).
+#[derive(Default)]
+pub struct ClientSide<'p> {
+    /// The args hash of the call the user confirmed in the client.
+    pub confirmed: Option<&'p str>,
+    /// Where the handler's progress reports go, when the client asked for them.
+    pub progress: Option<&'p dyn Progress>,
+    /// The client's own model, when it declared the `sampling` capability.
+    pub sampler: Option<&'p dyn Sampler>,
 }
 
 impl Dispatcher {
@@ -115,19 +130,21 @@ impl Dispatcher {
         self.call_with(caller, name, args, Extras::default())
     }
 
-    /// [`Dispatcher::call`] (or [`Dispatcher::call_confirmed`] with `confirmed`) for a caller
-    /// that asked to hear how a long call progresses: the handler's reports go to `progress`.
-    pub fn call_reporting(
+    /// [`Dispatcher::call`] for an MCP client: with the user's confirmation, the progress
+    /// receiver and the client's model (`sampling/createMessage`) it brings, each optional.
+    pub fn call_from_client(
         &self,
         caller: &Caller,
         name: &str,
         args: Value,
-        confirmed: Option<&str>,
-        progress: &dyn Progress,
+        client: &ClientSide<'_>,
     ) -> CallOutcome {
         let extras = Extras {
-            confirmation: confirmed.map(|hash| Approval::Confirmed(hash.to_owned())),
-            progress: Some(progress),
+            confirmation: client
+                .confirmed
+                .map(|hash| Approval::Confirmed(hash.to_owned())),
+            progress: client.progress,
+            sampler: client.sampler,
         };
         self.call_with(caller, name, args, extras)
     }
@@ -146,6 +163,7 @@ impl Dispatcher {
         let extras = Extras {
             confirmation: Some(Approval::Confirmed(confirmed.to_owned())),
             progress: None,
+            sampler: None,
         };
         self.call_with(caller, name, args, extras)
     }
@@ -265,7 +283,8 @@ impl Dispatcher {
             &args_hash,
             approval,
         )
-        .reporting_to(extras.progress);
+        .reporting_to(extras.progress)
+        .sampling_with(extras.sampler);
         // 6. precheck: the read-only kill switch, then the tool's precheck
         Gate::Precheck.check(|| {
             if entry.read_only && tool.is_mutating() {

@@ -81,11 +81,15 @@ pub enum ErrorCode {
     /// The tool exists but the server's tool profile (`toolVisibility.profile`) leaves it
     /// out: not listed and not callable; `details.config_key` names the setting.
     CapabilityHidden,
+    /// The language model could not answer (the endpoint timed out, answered an HTTP error
+    /// or text that is not what was asked, the client refused to sample) or its call limits
+    /// for the request or the day are used up; `details.reason` says which.
+    ModelError,
 }
 
 impl ErrorCode {
     /// Every code, in declaration order.
-    pub const ALL: [ErrorCode; 32] = [
+    pub const ALL: [ErrorCode; 33] = [
         ErrorCode::NotFound,
         ErrorCode::ValidationError,
         ErrorCode::Unauthorized,
@@ -118,6 +122,7 @@ impl ErrorCode {
         ErrorCode::BulkPartial,
         ErrorCode::GitError,
         ErrorCode::CapabilityHidden,
+        ErrorCode::ModelError,
     ];
 
     /// The wire name, e.g. `"acl_denied"` (the same string serde writes).
@@ -155,6 +160,7 @@ impl ErrorCode {
             ErrorCode::BulkPartial => "bulk_partial",
             ErrorCode::GitError => "git_error",
             ErrorCode::CapabilityHidden => "capability_hidden",
+            ErrorCode::ModelError => "model_error",
         }
     }
 
@@ -162,7 +168,8 @@ impl ErrorCode {
     /// `idempotency_in_flight`, `index_busy` once the scan is done, `file_busy` once the other
     /// program lets the file go, `embedding_provider_error`
     /// once the provider is back,
-    /// `plugin_unreachable` once Obsidian runs TC Bridge) or after
+    /// `plugin_unreachable` once Obsidian runs TC Bridge, `model_error` once the model is
+    /// back or the day's calls renew) or after
     /// re-reading (`concurrent_modification`). Every other code needs different arguments or a
     /// human first.
     pub fn default_retryable(self) -> bool {
@@ -175,6 +182,7 @@ impl ErrorCode {
                 | ErrorCode::IndexBusy
                 | ErrorCode::FileBusy
                 | ErrorCode::PluginUnreachable
+                | ErrorCode::ModelError
         )
     }
 
@@ -273,6 +281,9 @@ impl ErrorCode {
             }
             ErrorCode::CapabilityHidden => {
                 "do not retry; use a listed tool for the task (find_capability), or ask the user to set toolVisibility.profile to \"full\" in the config file and call reload_vault"
+            }
+            ErrorCode::ModelError => {
+                "retry later when the model timed out or was unreachable (details.reason); a used-up day's limit renews at midnight UTC; otherwise ask the user to check the inference config (endpoint, model, API key variable)"
             }
         }
     }

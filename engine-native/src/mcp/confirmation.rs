@@ -145,7 +145,7 @@ fn confirmation_message(tool: &str, proposed_change: Option<&Value>) -> String {
 }
 
 /// Seals for `caller` only, for `ttl`.
-fn seal_options<'a>(caller: &'a Caller, ttl: Duration) -> SealOptions<'a> {
+pub(super) fn seal_options<'a>(caller: &'a Caller, ttl: Duration) -> SealOptions<'a> {
     SealOptions::new()
         .associated_data(caller.id.as_bytes())
         .ttl(ttl)
@@ -154,7 +154,7 @@ fn seal_options<'a>(caller: &'a Caller, ttl: Duration) -> SealOptions<'a> {
 /// The process's sealing key: 32 random bytes drawn once (a restart voids the states in
 /// flight, which only means the user is asked again). `None` without OS randomness: then
 /// nothing is sealed, calls get the classic `elicit_required`, and every state is refused.
-fn codec() -> Option<&'static RequestStateCodec> {
+pub(super) fn codec() -> Option<&'static RequestStateCodec> {
     static CODEC: OnceLock<Option<RequestStateCodec>> = OnceLock::new();
     CODEC
         .get_or_init(|| {

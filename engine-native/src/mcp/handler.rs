@@ -20,11 +20,14 @@ use serde_json::Value;
 use tokio::sync::watch;
 
 use crate::auth::Caller;
-use crate::dispatch::{CallOutcome, Dispatcher};
+use crate::dispatch::{CallOutcome, ClientSide, Dispatcher};
+use crate::inference::Sampler;
 use crate::mcp::convert::{error_result, success_result};
 use crate::mcp::listing::advertised_tools;
 use crate::mcp::logging::{self, SessionLogLevel};
+use crate::mcp::sampling::{self, InputSampler, PeerSampler, SamplingRoute};
 use crate::mcp::{confirmation, progress, prompts, resources};
+use crate::runtime::Progress;
 use crate::telemetry::propagation::RemoteParent;
 
 /// The server name reported in `initialize` / `server/discover`.
@@ -236,18 +239,32 @@ impl ServerHandler for McpHandler {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let caller = self.caller(&context)?;
-        let confirmed = match confirmation::answer(
-            request.request_state.as_deref(),
-            request.input_responses.as_ref(),
-            &caller,
-        )? {
-            Ok(confirmed) => confirmed,
-            Err(refused) => return Ok(error_result(&refused).into()),
+        let protocol = context.protocol_version();
+        let capabilities = context.client_capabilities();
+        let input_sampler = match sampling::route(protocol.as_ref(), capabilities.as_ref()) {
+            SamplingRoute::None => None,
+            SamplingRoute::Request => Some(Sampling::Peer(Arc::new(PeerSampler::new(
+                context.peer.clone(),
+                tokio::runtime::Handle::current(),
+            )))),
+            SamplingRoute::InputRequest => InputSampler::resume(
+                request.request_state.as_deref(),
+                request.input_responses.as_ref(),
+                &caller,
+            )?
+            .map(|sampler| Sampling::Input(Arc::new(sampler))),
         };
-        let can_ask = confirmation::can_ask(
-            context.protocol_version().as_ref(),
-            context.client_capabilities().as_ref(),
-        );
+        // a sampling round's state is the sampler's, not a confirmation's
+        let confirm_state = match &input_sampler {
+            Some(Sampling::Input(_)) => None,
+            _ => request.request_state.as_deref(),
+        };
+        let confirmed =
+            match confirmation::answer(confirm_state, request.input_responses.as_ref(), &caller)? {
+                Ok(confirmed) => confirmed,
+                Err(refused) => return Ok(error_result(&refused).into()),
+            };
+        let can_ask = confirmation::can_ask(protocol.as_ref(), capabilities.as_ref());
         let dispatcher = Arc::clone(&self.dispatcher);
         let name = request.name.into_owned();
         let args = Value::Object(request.arguments.unwrap_or_default());
@@ -261,19 +278,15 @@ impl ServerHandler for McpHandler {
             context.meta.get_traceparent(),
             context.meta.get_tracestate(),
         );
+        let sampler = input_sampler.as_ref().map(Sampling::sampler);
         let outcome = tokio::task::spawn_blocking(move || {
-            RemoteParent::continuing(parent, || match (sender, confirmed) {
-                (Some(sender), confirmed) => dispatcher.call_reporting(
-                    &call_caller,
-                    &call_name,
-                    args,
-                    confirmed.as_deref(),
-                    &sender,
-                ),
-                (None, Some(args_hash)) => {
-                    dispatcher.call_confirmed(&call_caller, &call_name, args, &args_hash)
-                }
-                (None, None) => dispatcher.call(&call_caller, &call_name, args),
+            RemoteParent::continuing(parent, || {
+                let client = ClientSide {
+                    confirmed: confirmed.as_deref(),
+                    progress: sender.as_ref().map(|sender| sender as &dyn Progress),
+                    sampler: sampler.as_deref(),
+                };
+                dispatcher.call_from_client(&call_caller, &call_name, args, &client)
             })
         })
         .await
@@ -283,17 +296,22 @@ impl ServerHandler for McpHandler {
             let _ = forwarding.await;
         }
         self.log_call(&context, &name, &outcome).await;
+        let ttl = Duration::from_secs(
+            self.dispatcher
+                .runtime()
+                .served()
+                .config()
+                .config
+                .elicit_ttl_seconds,
+        );
+        if let Some(Sampling::Input(sampler)) = &input_sampler
+            && let Some(input_required) = sampler.input_required(&caller, ttl)
+        {
+            return Ok(input_required.into());
+        }
         match outcome.result {
             Ok(value) => Ok(success_result(value).into()),
             Err(error) => {
-                let ttl = Duration::from_secs(
-                    self.dispatcher
-                        .runtime()
-                        .served()
-                        .config()
-                        .config
-                        .elicit_ttl_seconds,
-                );
                 match can_ask
                     .then(|| confirmation::ask(&error, &caller, ttl))
                     .flatten()
@@ -382,5 +400,23 @@ impl ServerHandler for McpHandler {
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
         prompts::get(&request.name, request.arguments).map(Into::into)
+    }
+}
+
+/// The client's model for one call, by how the client is asked.
+enum Sampling {
+    /// Server-to-client requests.
+    Peer(Arc<PeerSampler>),
+    /// Input requests of protocol 2026-07-28.
+    Input(Arc<InputSampler>),
+}
+
+impl Sampling {
+    /// The sampler handed to the tool call.
+    fn sampler(&self) -> Arc<dyn Sampler> {
+        match self {
+            Sampling::Peer(sampler) => Arc::clone(sampler) as Arc<dyn Sampler>,
+            Sampling::Input(sampler) => Arc::clone(sampler) as Arc<dyn Sampler>,
+        }
     }
 }

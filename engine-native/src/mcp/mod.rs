@@ -38,6 +38,7 @@ pub mod logging;
 pub mod progress;
 pub mod prompts;
 pub mod resources;
+pub mod sampling;
 pub mod shutdown;
 pub mod stdio;
 

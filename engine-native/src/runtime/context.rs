@@ -10,6 +10,7 @@ use serde_json::Value;
 use crate::auth::Caller;
 use crate::config::VaultConfig;
 use crate::errors::ToolError;
+use crate::inference::Sampler;
 use crate::runtime::approval::{Approval, ApprovalFor};
 use crate::runtime::clock::Clock;
 use crate::runtime::progress::Progress;
@@ -30,6 +31,7 @@ pub struct ToolContext<'d> {
     approval: RefCell<Option<Approval>>,
     effect_started: Cell<bool>,
     progress: Option<&'d dyn Progress>,
+    sampler: Option<&'d dyn Sampler>,
     exclusions: OnceCell<Arc<Exclusions>>,
     retrieval: RefCell<Option<Retrieval>>,
 }
@@ -54,6 +56,7 @@ impl<'d> ToolContext<'d> {
             approval: RefCell::new(approval),
             effect_started: Cell::new(false),
             progress: None,
+            sampler: None,
             exclusions: OnceCell::new(),
             retrieval: RefCell::new(None),
         }
@@ -63,6 +66,18 @@ impl<'d> ToolContext<'d> {
     pub(crate) fn reporting_to(mut self, progress: Option<&'d dyn Progress>) -> ToolContext<'d> {
         self.progress = progress;
         self
+    }
+
+    /// This context, with the calling client's model when it offers sampling.
+    pub(crate) fn sampling_with(mut self, sampler: Option<&'d dyn Sampler>) -> ToolContext<'d> {
+        self.sampler = sampler;
+        self
+    }
+
+    /// The calling MCP client's own model, when it declared `sampling` (see
+    /// [`crate::inference`]).
+    pub fn sampler(&self) -> Option<&'d dyn Sampler> {
+        self.sampler
     }
 
     /// Reports how far a long call got (`done` of `total` units, with what is running) to the

@@ -118,6 +118,19 @@ impl<'s> EventLog<'s> {
         })
     }
 
+    /// How many events of every vault, at or after `since` (Unix seconds), are of a tool
+    /// whose name starts with `prefix` (the model calls' `model.` rows, for their day limit).
+    pub fn count_tool_prefix_since(&self, prefix: &str, since: i64) -> Result<u64, StoreError> {
+        self.store.read(|conn| {
+            let count: i64 = conn.query_row(
+                "SELECT count(*) FROM event_log WHERE ts >= ?1 AND substr(tool, 1, length(?2)) = ?2",
+                params![since, prefix],
+                |row| row.get(0),
+            )?;
+            Ok(u64::try_from(count).unwrap_or(0))
+        })
+    }
+
     /// The newest `limit` events (1..=1000), newest first, of one vault or of all.
     pub fn recent(&self, vault: Option<&str>, limit: u32) -> Result<Vec<LoggedEvent>, StoreError> {
         let filter = EventFilter {

@@ -26,6 +26,7 @@ mod facade;
 mod frontmatter;
 mod governor;
 mod index;
+mod inference;
 mod layers;
 mod mcp;
 mod metrics;

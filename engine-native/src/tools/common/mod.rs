@@ -14,6 +14,7 @@ pub(crate) mod frontmatter;
 pub(crate) mod index;
 pub(crate) mod link_table;
 pub(crate) mod memory_folder;
+pub(crate) mod model;
 pub(crate) mod note_text;
 pub mod note_uri;
 pub(crate) mod ordered_json;

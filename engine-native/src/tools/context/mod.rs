@@ -12,15 +12,22 @@
 //!   connector contract (`search` / `fetch`).
 //! - `search_and_read`: `search_and_read` (the original obsidian-tc's name): the best notes
 //!   (or sections) of `vault_graph_search`'s ranking read whole, sharing the response budget.
+//! - `reflect`, `challenge`: `reflect` and `knowledge_challenge` (facade domain `knowledge`),
+//!   the same ranking as numbered evidence for the language model (`crate::inference`);
+//!   `evidence` recalls and guards it, `judge` asks and strictly reads the challenge verdict.
 //!
 //! Every tool reads only notes the caller may read; hidden notes never show, never count,
 //! and never connect others.
 
 mod bundle;
+mod challenge;
 mod connector;
+mod evidence;
 mod get_context;
 mod graph_search;
+mod judge;
 mod note;
+mod reflect;
 mod search_and_read;
 mod sections;
 mod vault_context;
@@ -38,5 +45,7 @@ pub fn tools() -> Vec<ToolDef> {
         connector::search_tool(),
         connector::fetch_tool(),
         search_and_read::tool(),
+        reflect::tool(),
+        challenge::tool(),
     ]
 }

@@ -71,7 +71,8 @@ fn only_waiting_rereading_provider_or_plugin_codes_are_retryable() {
             "embedding_provider_error",
             "index_busy",
             "file_busy",
-            "plugin_unreachable"
+            "plugin_unreachable",
+            "model_error"
         ]
     );
 }

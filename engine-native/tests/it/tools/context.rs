@@ -4,7 +4,9 @@
 //! was cut and report unreadable paths per item; the connector pair `search` / `fetch` has
 //! OpenAI's shapes, and `fetch` of a hidden note fails exactly like `read_note`.
 
+mod challenge;
 mod graph_search;
+mod reflect;
 mod search_and_read;
 mod vault_context;
 

@@ -28,10 +28,12 @@ pub fn arguments(schema: &Value, path: &str) -> Value {
 }
 
 /// The arguments of the tools whose schema cannot say what a call needs: `search_jsonlogic`
-/// takes its rule as `query` or `logic`, so neither is required.
+/// takes its rule as `query` or `logic`, so neither is required; `knowledge_challenge`'s
+/// `proposal` must be at least 10 characters.
 pub fn given(tool: &str) -> Option<Value> {
     match tool {
         "search_jsonlogic" => Some(json!({"logic": {"in": ["shared", {"var": "file.tags"}]}})),
+        "knowledge_challenge" => Some(json!({"proposal": "a shared plan for the Public notes"})),
         _ => None,
     }
 }
