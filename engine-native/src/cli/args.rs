@@ -53,6 +53,12 @@ pub enum Command {
     /// Scan the vaults (or one) into the search index now, with a progress bar, and print
     /// what each scan did as JSON.
     Index(IndexArgs),
+    /// Measure every note of the vaults (or one) now: the note-quality pass, with a progress
+    /// bar; print what each pass did as JSON.
+    NoteQuality(PassArgs),
+    /// Run the contradiction detector over the vaults (or one) now, within a budget, with a
+    /// progress bar; print what each run did as JSON. Judges nothing without a model.
+    Contradictions(PassArgs),
     /// Print Prometheus metrics: those of a stdio server's cache (call counts and latencies
     /// from the event log, index sizes), or, with --url, those of a running HTTP server.
     Metrics(MetricsArgs),
@@ -118,6 +124,24 @@ pub struct IndexArgs {
     /// Index only this vault (its id in the configuration); all vaults by default.
     #[arg(long, value_name = "ID")]
     pub vault: Option<String>,
+    /// The configuration.
+    #[command(flatten)]
+    pub flags: ConfigFlags,
+}
+
+/// `note-quality` and `contradictions`: an offline pass over one vault or each.
+#[derive(Debug, Args)]
+pub struct PassArgs {
+    /// Only this vault (its id in the configuration); all vaults by default.
+    #[arg(long, value_name = "ID")]
+    pub vault: Option<String>,
+    /// When to stop, per vault, in milliseconds; what was done by then is
+    /// kept and the next run goes on from there.
+    #[arg(long, value_name = "MS", default_value_t = 600_000)]
+    pub budget_ms: u64,
+    /// `contradictions`: the most pairs of passages put to the model per vault (at least 5).
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub max_pairs: u64,
     /// The configuration.
     #[command(flatten)]
     pub flags: ConfigFlags,

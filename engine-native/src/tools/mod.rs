@@ -72,6 +72,10 @@
 //! - [`work`]: the work memory: `work_search`, `work_episodes`, `work_episode_chain`,
 //!   `work_forget`, `work_result`, `episode_stats` over the episodes dispatch keeps of each
 //!   caller's calls.
+//! - [`contradictions`]: `list_contradictions`, `detect_contradictions`: passages a model
+//!   judged to contradict each other, found among semantic neighbours.
+//! - [`note_quality`]: `note_quality_report`, `compute_note_quality`: each note's measures,
+//!   flags and score from the `note-quality` pass.
 
 pub mod admin;
 pub mod attachments;
@@ -82,6 +86,7 @@ pub mod canvas;
 pub mod capture;
 pub mod common;
 pub mod context;
+pub mod contradictions;
 pub mod frontmatter;
 pub mod git;
 pub mod goals;
@@ -89,6 +94,7 @@ pub mod graph;
 pub mod kanban;
 pub mod links;
 pub mod memory;
+pub mod note_quality;
 pub mod notes;
 pub mod obsidian;
 pub mod periodic;
@@ -138,5 +144,7 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(git::tools());
     tools.extend(goals::tools());
     tools.extend(work::tools());
+    tools.extend(contradictions::tools());
+    tools.extend(note_quality::tools());
     tools
 }

@@ -23,4 +23,5 @@ pub(crate) mod relink;
 pub(crate) mod retrieval_log;
 pub mod structured;
 pub mod vault_error;
+pub(crate) mod whole_vault;
 pub mod write_back;
