@@ -14,6 +14,7 @@ use obsidian_tc::cli::gaps::run_gaps;
 use obsidian_tc::cli::index::run_index;
 use obsidian_tc::cli::metrics::run_metrics;
 use obsidian_tc::cli::model::run_model;
+use obsidian_tc::cli::passes::{run_contradictions, run_note_quality};
 use obsidian_tc::cli::plugin_install::run_plugin;
 use obsidian_tc::cli::serve::run_serve;
 use obsidian_tc::cli::setup::run_setup;
@@ -60,6 +61,8 @@ fn main() -> ExitCode {
         Some(Command::Audit(args)) => run_audit(args),
         Some(Command::Index(args)) => run_index(args),
         Some(Command::Gaps(args)) => run_gaps(args),
+        Some(Command::NoteQuality(args)) => run_note_quality(args),
+        Some(Command::Contradictions(args)) => run_contradictions(args),
         Some(Command::Metrics(args)) => run_metrics(args),
         Some(Command::Doctor(flags)) => run_doctor(&flags),
         Some(Command::Model(command)) => run_model(command),

@@ -272,6 +272,12 @@ STEPS: list[dict[str, Any]] = [
      "note": "available false with the sources (tests/e2e/py_reflect.py drives a model)"},
     {"tool": "knowledge_challenge", "args": {"proposal": "Stop watering the garden in summer"},
      "note": "available false"},
+    # --- knowledge: contradictions (no model here: nothing judged) and note quality ---------
+    {"tool": "detect_contradictions", "args": {"max_pairs": 10, "budget_ms": 1000},
+     "note": "available: false (no model is configured)"},
+    {"tool": "list_contradictions", "args": {"paths": ["Recipes.md"]}},
+    {"tool": "compute_note_quality", "args": {"budget_ms": 10000}},
+    {"tool": "note_quality_report", "args": {"flags": ["orphan"], "limit": 5}},
 
     # --- TC Bridge (a running Obsidian) -----------------------------------------------------
     {"tool": "refresh_plugin_capabilities", "args": {}},

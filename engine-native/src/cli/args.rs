@@ -57,6 +57,12 @@ pub enum Command {
     /// the note titles) through the ranked search, keep the pass for `gap_report`, and print
     /// its summary as JSON; progress on stderr. Run after `index`.
     Gaps(GapsArgs),
+    /// Measure every note of the vaults (or one) now: the note-quality pass, with a progress
+    /// bar; print what each pass did as JSON.
+    NoteQuality(PassArgs),
+    /// Run the contradiction detector over the vaults (or one) now, within a budget, with a
+    /// progress bar; print what each run did as JSON. Judges nothing without a model.
+    Contradictions(PassArgs),
     /// Print Prometheus metrics: those of a stdio server's cache (call counts and latencies
     /// from the event log, index sizes), or, with --url, those of a running HTTP server.
     Metrics(MetricsArgs),
@@ -143,6 +149,24 @@ pub struct GapsArgs {
     /// The fewest notes at or over the floor a query must have.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub min_results: u32,
+    /// The configuration.
+    #[command(flatten)]
+    pub flags: ConfigFlags,
+}
+
+/// `note-quality` and `contradictions`: an offline pass over one vault or each.
+#[derive(Debug, Args)]
+pub struct PassArgs {
+    /// Only this vault (its id in the configuration); all vaults by default.
+    #[arg(long, value_name = "ID")]
+    pub vault: Option<String>,
+    /// When to stop, per vault, in milliseconds; what was done by then is
+    /// kept and the next run goes on from there.
+    #[arg(long, value_name = "MS", default_value_t = 600_000)]
+    pub budget_ms: u64,
+    /// `contradictions`: the most pairs of passages put to the model per vault (at least 5).
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub max_pairs: u64,
     /// The configuration.
     #[command(flatten)]
     pub flags: ConfigFlags,

@@ -10,8 +10,8 @@ use serde_json::json;
 
 use crate::cli::args::IndexArgs;
 use crate::cli::progress::{Progress, Unit};
-use crate::cli::source::dispatcher_for;
-use crate::cli::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE, print_result};
+use crate::cli::source::{chosen_vaults, dispatcher_for};
+use crate::cli::{EXIT_FAILURE, EXIT_OK, print_result};
 use crate::dispatch::Dispatcher;
 use crate::embed::Phase;
 use crate::index::lexical_reason;
@@ -29,19 +29,10 @@ pub fn run_index(args: IndexArgs) -> u8 {
         Err(code) => return code,
     };
     let served = dispatcher.runtime().served();
-    let vaults: Vec<_> = served
-        .vaults()
-        .iter()
-        .filter(|entry| args.vault.as_deref().is_none_or(|id| id == entry.id))
-        .collect();
-    if vaults.is_empty() {
-        let known: Vec<&str> = served.vaults().iter().map(|v| v.id.as_str()).collect();
-        eprintln!(
-            "no vault {:?} in the configuration; its vaults are {known:?}",
-            args.vault.unwrap_or_default()
-        );
-        return EXIT_USAGE;
-    }
+    let vaults = match chosen_vaults(&served, args.vault.as_deref()) {
+        Ok(vaults) => vaults,
+        Err(code) => return code,
+    };
     let server = dispatcher.runtime();
     server
         .indexes()

@@ -8,6 +8,7 @@
 //! - [`audit`]: the audit log as a table or JSON;
 //! - [`index`]: scan vaults into the search index (and embed them) with a progress bar;
 //! - [`gaps`]: a gap pass per vault (`run_gap_pass`) with progress;
+//! - [`passes`]: the offline passes `note-quality` and `contradictions`, with a progress bar;
 //! - [`metrics`]: Prometheus metrics of a cache or of a running HTTP server;
 //! - [`model`]: fetch the embedding model ahead of time (`model pull`), or list it;
 //! - [`progress`]: progress bars on a terminal, plain lines otherwise;
@@ -32,6 +33,7 @@ pub mod gaps;
 pub mod index;
 pub mod metrics;
 pub mod model;
+pub mod passes;
 pub mod plugin_files;
 pub mod plugin_install;
 pub mod progress;

@@ -117,3 +117,25 @@ fn check_vault_or_config(path: &Path) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// The vaults of `served` a command runs on: `wanted` alone, or every one; bad usage (said on
+/// stderr) when `wanted` is not a vault of the configuration.
+pub fn chosen_vaults<'a>(
+    served: &'a crate::runtime::Served,
+    wanted: Option<&str>,
+) -> Result<Vec<&'a crate::runtime::VaultEntry>, u8> {
+    let vaults: Vec<_> = served
+        .vaults()
+        .iter()
+        .filter(|entry| wanted.is_none_or(|id| id == entry.id))
+        .collect();
+    if vaults.is_empty() {
+        let known: Vec<&str> = served.vaults().iter().map(|v| v.id.as_str()).collect();
+        eprintln!(
+            "no vault {:?} in the configuration; its vaults are {known:?}",
+            wanted.unwrap_or_default()
+        );
+        return Err(crate::cli::EXIT_USAGE);
+    }
+    Ok(vaults)
+}

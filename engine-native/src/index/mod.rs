@@ -22,7 +22,10 @@
 //! - [`indexes`]: the live index of every vault, the single-writer rule, the scan status.
 //! - [`lock`]: the cross-process writer lock.
 //! - [`snippet`]: the passage and highlights shown with a hit.
+//! - [`contradictions`]: the contradiction detector (semantic neighbours judged by a model).
+//! - [`note_quality`]: the `note-quality` pass (each note's measures, flags and score).
 
+pub mod contradictions;
 pub mod embedding_status;
 pub mod generations;
 pub mod graph;
@@ -30,6 +33,7 @@ pub mod indexes;
 pub mod lexical;
 pub mod links;
 pub mod lock;
+pub mod note_quality;
 pub mod pagerank;
 pub mod query_vectors;
 pub mod rerank;

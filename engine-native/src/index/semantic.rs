@@ -409,6 +409,31 @@ impl SemanticIndex {
         Ok(matrix.top_k_deciding(query, k, &in_vault, &allowed_key)?)
     }
 
+    /// The `k` chunks of `vault` nearest to chunk `chunk_id` (itself left out), best first,
+    /// as `(chunk_id, cosine)`; `None` when the chunk has no vector (yet).
+    pub fn neighbours(
+        &self,
+        vault: &str,
+        chunk_id: i64,
+        k: usize,
+    ) -> Result<Option<Vec<(i64, f32)>>, SemanticError> {
+        let vector = {
+            let matrix = self.matrix.read().unwrap_or_else(PoisonError::into_inner);
+            match matrix.vector(chunk_id) {
+                Some(vector) => vector.to_vec(),
+                None => return Ok(None),
+            }
+        };
+        let found = self.search(vault, &vector, k + 1, &|_| true)?;
+        Ok(Some(
+            found
+                .into_iter()
+                .filter(|(id, _)| *id != chunk_id)
+                .take(k)
+                .collect(),
+        ))
+    }
+
     /// Seconds until `remaining` more chunks are embedded at the pace of the running (or
     /// last) pass; `None` before any pass of this process.
     pub fn eta_seconds(&self, remaining: usize) -> Option<u64> {

@@ -12,13 +12,16 @@
 //! - [`retention`]: the configured retention applied (one sweep of the cache database and of
 //!   the session traces).
 //! - [`catalog_vectors`]: the tool catalog's embeddings, for `find_capability`.
+//! - [`passes`]: the offline passes over derived tables (contradictions, note quality), run
+//!   for the server itself or by their tools.
 //! - [`clock`], [`metrics`], [`progress`]: the time source, the call counters and Prometheus
 //!   metrics, and progress reports of long calls.
 //!
 //! [`Runtime`] is declared in `state.rs` (its parts: [`Runtime::open`], [`Runtime::served`],
 //! [`Runtime::store`], [`Runtime::indexes`], ...); the methods of one concern live with it:
 //! `reload.rs` ([`Runtime::reload`]), `add_vault.rs` ([`Runtime::add_vault`]), `retention.rs` ([`Runtime::sweep_cache`],
-//! [`Runtime::sweep_traces`], [`Runtime::trace_retention_cutoff`], [`Runtime::episode_cutoff`]), `approval.rs` (`obtain_approval`, the HITL gate's state),
+//! [`Runtime::sweep_traces`], [`Runtime::trace_retention_cutoff`], [`Runtime::episode_cutoff`]), `approval.rs` (`obtain_approval`, the HITL gate's state), `passes.rs`
+//! ([`Runtime::detect_contradictions`], [`Runtime::measure_notes`]),
 //! `metrics/exposition.rs` ([`Runtime::metrics_text`]) and `metrics/from_cache.rs`
 //! ([`Runtime::cache_metrics_text`]).
 //!
@@ -33,6 +36,7 @@ pub mod clock;
 pub mod context;
 pub mod core_tools;
 pub mod metrics;
+pub mod passes;
 pub mod progress;
 pub mod registry;
 pub mod reload;

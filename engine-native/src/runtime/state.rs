@@ -11,6 +11,7 @@ use crate::companion::Companions;
 use crate::config::LoadedConfig;
 use crate::governor::Governor;
 use crate::index::Indexes;
+use crate::index::contradictions::ContradictionJudge;
 use crate::runtime::catalog_vectors::CatalogVectors;
 use crate::runtime::clock::Clock;
 use crate::runtime::metrics::Metrics;
@@ -34,6 +35,7 @@ pub struct Runtime {
     pub(crate) companions: Companions,
     pub(crate) catalog_vectors: CatalogVectors,
     pub(crate) sessions: Sessions,
+    pub(crate) contradiction_judge: RwLock<Option<Arc<dyn ContradictionJudge>>>,
 }
 
 impl fmt::Debug for Runtime {
@@ -84,6 +86,7 @@ impl Runtime {
             companions,
             catalog_vectors: CatalogVectors::default(),
             sessions,
+            contradiction_judge: RwLock::new(None),
             reload_lock: Mutex::new(()),
             tool_list: watch::Sender::new(0),
             served: RwLock::new(Arc::new(served)),
@@ -154,6 +157,23 @@ impl Runtime {
     /// The call counters.
     pub fn metrics(&self) -> &Metrics {
         &self.metrics
+    }
+
+    /// The model that judges contradictions, when one is configured: `detect_contradictions`
+    /// and the maintenance run judge nothing without it.
+    pub fn contradiction_judge(&self) -> Option<Arc<dyn ContradictionJudge>> {
+        self.contradiction_judge
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Sets (or, with `None`, removes) the model that judges contradictions.
+    pub fn set_contradiction_judge(&self, judge: Option<Arc<dyn ContradictionJudge>>) {
+        *self
+            .contradiction_judge
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = judge;
     }
 
     /// Milliseconds since the server started.

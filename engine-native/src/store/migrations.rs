@@ -423,6 +423,65 @@ CREATE TABLE IF NOT EXISTS gap_reports (
     gap         INTEGER NOT NULL CHECK (gap IN (0, 1)),
     nearest     TEXT    NOT NULL,
     PRIMARY KEY (pass_id, id)
+);
+"#,
+    },
+    // Contradictions between chunks (crate::store::contradictions): pairs of semantic
+    // neighbours a model judged to contradict or be in tension, keyed by the vault and both
+    // chunks' content hashes (so a pair is judged once while its texts stand); `stale` once a
+    // side no longer holds that text. `contradiction_scan`: how far the detector has walked
+    // each vault's chunks (row ids only grow, so an edited note's chunks are new to it).
+    Migration {
+        version: 13,
+        sql: r#"
+CREATE TABLE IF NOT EXISTS contradictions (
+    id                 TEXT    PRIMARY KEY,
+    vault_id           TEXT    NOT NULL,
+    source_chunk_key   TEXT    NOT NULL,
+    source_chunk_row   INTEGER NOT NULL,
+    source_path        TEXT    NOT NULL,
+    source_sha256      TEXT    NOT NULL,
+    conflict_chunk_key TEXT    NOT NULL,
+    conflict_chunk_row INTEGER NOT NULL,
+    conflict_path      TEXT    NOT NULL,
+    conflict_sha256    TEXT    NOT NULL,
+    cosine             REAL    NOT NULL,
+    verdict            TEXT    NOT NULL CHECK (verdict IN ('contradiction', 'tension')),
+    rationale          TEXT    NOT NULL,
+    judge_model        TEXT    NOT NULL,
+    status             TEXT    NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'stale')),
+    detected_at        INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS contradictions_by_source ON contradictions (vault_id, source_path);
+CREATE INDEX IF NOT EXISTS contradictions_by_conflict ON contradictions (vault_id, conflict_path);
+CREATE TABLE IF NOT EXISTS contradiction_scan (
+    vault_id       TEXT    PRIMARY KEY,
+    last_chunk_row INTEGER NOT NULL,
+    updated_at     INTEGER NOT NULL
+) WITHOUT ROWID;
+"#,
+    },
+    // The note-quality rollup (crate::store::note_quality), written by the `note-quality`
+    // pass: one row per note with its measures, flags and score.
+    Migration {
+        version: 14,
+        sql: r#"
+CREATE TABLE IF NOT EXISTS note_quality (
+    vault_id            TEXT    NOT NULL,
+    path                TEXT    NOT NULL,
+    chunk_count         INTEGER NOT NULL,
+    dup_chunk_count     INTEGER NOT NULL,
+    dup_ratio           REAL    NOT NULL,
+    age_days            INTEGER NOT NULL,
+    last_retrieved_at   INTEGER,
+    retrievals          INTEGER NOT NULL,
+    in_degree           INTEGER NOT NULL,
+    out_degree          INTEGER NOT NULL,
+    contradictions_open INTEGER NOT NULL,
+    flags               TEXT    NOT NULL,
+    quality_score       REAL    NOT NULL,
+    computed_at         INTEGER NOT NULL,
+    PRIMARY KEY (vault_id, path)
 ) WITHOUT ROWID;
 "#,
     },

@@ -15,12 +15,13 @@
 //! One typed handle per concern: [`Store::idempotency`], [`Store::elicit`], [`Store::events`],
 //! [`Store::notes`], [`Store::note_index`], [`Store::note_facts`], [`Store::snapshots`],
 //! [`Store::catalog_vectors`], [`Store::capture_queue`], [`Store::retrievals`] (the retrieval
-//! log), [`Store::episodes`] (the work memory), [`Store::counts`] for the metrics, and
+//! log), [`Store::contradictions`], [`Store::note_quality`], [`Store::episodes`] (the work memory), [`Store::counts`] for the metrics, and
 //! [`Store::sweep`] for maintenance.
 
 mod capture_queue;
 mod catalog_vectors;
 mod connection;
+mod contradictions;
 mod counts;
 mod elicit;
 mod episodes;
@@ -33,6 +34,7 @@ mod link_graph;
 mod migrations;
 mod note_facts;
 mod note_index;
+mod note_quality;
 mod notes;
 mod random;
 mod retrievals;
@@ -49,6 +51,9 @@ pub use capture_queue::{
     Capture, CapturePage, CaptureQueue, Commit, Enqueued, MAX_CAPTURE_BYTES, NewCapture,
 };
 pub use catalog_vectors::CatalogVectorRows;
+pub use contradictions::{
+    ContradictionRow, Contradictions, PairSide, StoredChunk, chunk_key, content_sha256, pair_id,
+};
 pub use counts::{Counts, IndexCounts, LoggedCalls};
 pub use elicit::{ApproveError, Elicit, ElicitError, ElicitRequest, PendingElicit};
 pub use episodes::{
@@ -65,6 +70,7 @@ pub use note_facts::{NoteFacts, NoteFactsRepo};
 pub use note_index::{
     Applied, ChunkChange, ChunkRow, FileStamp, IndexFailure, NoteFields, NoteIndex, RowChange,
 };
+pub use note_quality::{NoteQuality, NoteQualityRow, QualityFacts, Retrieved};
 pub use notes::{NoteMeta, NotePage, Notes};
 pub use retrievals::{
     Feedback, FeedbackStamped, LoggedRetrieval, Retrieval, RetrievalEvent, RetrievalWindow,
@@ -214,6 +220,16 @@ impl Store {
     /// The gap passes: how well the vault answers a query set, per query.
     pub fn gap_reports(&self) -> GapReports<'_> {
         GapReports::new(self)
+    }
+
+    /// Contradictions judged between chunks, and how far the detector has walked.
+    pub fn contradictions(&self) -> Contradictions<'_> {
+        Contradictions::new(self)
+    }
+
+    /// The note-quality rollup and what its pass reads.
+    pub fn note_quality(&self) -> NoteQuality<'_> {
+        NoteQuality::new(self)
     }
 
     /// Aggregates for the metrics: index sizes, the event log's calls.

@@ -40,7 +40,8 @@ pub struct VaultRowCounts {
     pub events: usize,
     /// Notes metadata rows.
     pub notes: usize,
-    /// Search index rows (chunks, links, tags, tasks, aliases, failures, index state).
+    /// Search index rows (chunks, links, tags, tasks, aliases, failures, index state) and
+    /// what was derived from them (contradictions, the detector's place, note quality).
     pub index_rows: usize,
 }
 
@@ -140,6 +141,9 @@ impl Store {
                     "aliases",
                     "index_failures",
                     "index_state",
+                    "contradictions",
+                    "contradiction_scan",
+                    "note_quality",
                 ]
                 .into_iter()
                 .map(delete)

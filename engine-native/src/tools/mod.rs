@@ -75,6 +75,10 @@
 //! - [`knowledge`]: `diagnose_retrieval` (a query's ranking traced for one note),
 //!   `explain_answer` (the lineage of the caller's searches), `run_gap_pass` and `gap_report`
 //!   (queries the vault answers badly).
+//! - [`contradictions`]: `list_contradictions`, `detect_contradictions`: passages a model
+//!   judged to contradict each other, found among semantic neighbours.
+//! - [`note_quality`]: `note_quality_report`, `compute_note_quality`: each note's measures,
+//!   flags and score from the `note-quality` pass.
 
 pub mod admin;
 pub mod attachments;
@@ -85,6 +89,7 @@ pub mod canvas;
 pub mod capture;
 pub mod common;
 pub mod context;
+pub mod contradictions;
 pub mod frontmatter;
 pub mod git;
 pub mod goals;
@@ -93,6 +98,7 @@ pub mod kanban;
 pub mod knowledge;
 pub mod links;
 pub mod memory;
+pub mod note_quality;
 pub mod notes;
 pub mod obsidian;
 pub mod periodic;
@@ -143,5 +149,7 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(goals::tools());
     tools.extend(work::tools());
     tools.extend(knowledge::tools());
+    tools.extend(contradictions::tools());
+    tools.extend(note_quality::tools());
     tools
 }

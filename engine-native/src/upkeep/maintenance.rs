@@ -3,8 +3,9 @@
 //! [`crate::runtime::Runtime::sweep_traces`] and the goals' deadline sweep (`expire_goals`,
 //! called through the dispatcher as [`MAINTENANCE_CALLER_ID`] on every vault that has a goals
 //! folder, so its writes take the governed path: write queue, snapshots, reindex, audit row)
-//! one interval after start and every interval after, until shutdown; the counts go to the
-//! log (stderr).
+//! and, when a model judges contradictions, one bounded run of the contradiction detector
+//! per vault (`detect_contradictions`, for the server itself), one interval after start and every
+//! interval after, until shutdown; the counts go to the log (stderr).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,10 +18,17 @@ use tokio_util::sync::CancellationToken;
 use crate::auth::Caller;
 use crate::config::MaintenanceConfig;
 use crate::dispatch::Dispatcher;
+use crate::index::contradictions::Budget;
+use crate::runtime::passes::Detection;
 use crate::tools::goals::{EXPIRE_GOALS, goals_folder_of};
 
 /// The caller the maintenance task calls tools as (every scope; the folder ACL applies).
 pub const MAINTENANCE_CALLER_ID: &str = "maintenance";
+
+/// The most pairs the maintenance run of the contradiction detector judges per vault.
+pub const MAINTENANCE_PAIRS: usize = 200;
+/// How long the maintenance run of the contradiction detector may take per vault.
+pub const MAINTENANCE_BUDGET: Duration = Duration::from_secs(60);
 
 /// Seconds in a minute.
 const MINUTE_SECONDS: u64 = 60;
@@ -54,6 +62,7 @@ pub async fn run_maintenance(
             }
             let swept = (server.sweep_cache(), server.sweep_traces());
             expire_goals(&dispatcher);
+            detect_contradictions(&dispatcher);
             swept
         };
         let (cache, traces) = match tokio::task::spawn_blocking(sweep).await {
@@ -95,12 +104,7 @@ pub async fn run_maintenance(
 /// caller; a vault that refuses (read-only, its ACL) is left to `list_goals`, which applies
 /// the deadline rule on read.
 pub fn expire_goals(dispatcher: &Dispatcher) {
-    let caller = Caller {
-        id: MAINTENANCE_CALLER_ID.to_owned(),
-        scopes: vec![Scope::everything()],
-        vault_binding: None,
-        token_without_vault: false,
-    };
+    let caller = maintenance_caller();
     let served = dispatcher.runtime().served();
     for entry in served.vaults() {
         let config = served
@@ -127,6 +131,49 @@ pub fn expire_goals(dispatcher: &Dispatcher) {
                 vault = entry.id,
                 "maintenance sweep: goals not expired ({})",
                 error.message
+            ),
+        }
+    }
+}
+
+/// The caller the maintenance task calls tools as.
+fn maintenance_caller() -> Caller {
+    Caller {
+        id: MAINTENANCE_CALLER_ID.to_owned(),
+        scopes: vec![Scope::everything()],
+        vault_binding: None,
+        token_without_vault: false,
+    }
+}
+
+/// Runs the contradiction detector on every served vault (at most [`MAINTENANCE_PAIRS`]
+/// pairs and [`MAINTENANCE_BUDGET`] each) when a model judges contradictions
+/// ([`crate::runtime::Runtime::contradiction_judge`]); without one it does nothing. It runs
+/// for the server itself, over every note whatever the folder ACL (what it stores is shown
+/// to a caller only when both sides are readable).
+pub fn detect_contradictions(dispatcher: &Dispatcher) {
+    let server = dispatcher.runtime();
+    if server.contradiction_judge().is_none() {
+        return;
+    }
+    for entry in server.served().vaults() {
+        let budget = Budget {
+            max_pairs: MAINTENANCE_PAIRS,
+            deadline: std::time::Instant::now() + MAINTENANCE_BUDGET,
+        };
+        match server.detect_contradictions(&entry.id, budget, &mut |_, _| {}) {
+            Ok(Detection::Ran { report, .. }) => tracing::info!(
+                vault = entry.id,
+                "maintenance: contradiction detector judged {} pairs ({} contradictions, {} tensions, {} retired as stale)",
+                report.pairs_judged,
+                report.contradictions,
+                report.tensions,
+                report.stale
+            ),
+            Ok(_) => {}
+            Err(error) => tracing::warn!(
+                vault = entry.id,
+                "maintenance: the contradiction detector failed: {error}"
             ),
         }
     }

@@ -25,4 +25,5 @@ pub(crate) mod retrieval_log;
 pub(crate) mod searchable;
 pub mod structured;
 pub mod vault_error;
+pub(crate) mod whole_vault;
 pub mod write_back;

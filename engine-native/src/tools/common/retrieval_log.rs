@@ -3,25 +3,13 @@
 //! (`dispatch/retrieval_log.rs`). A result's chunk is shown to the caller as `chunk_id`: its
 //! [`chunk_key`], what `record_retrieval_feedback` takes back.
 
-use engine_core::hash::sha256_hex;
-
 use crate::index::lexical::LexicalView;
 use crate::runtime::ToolContext;
 use crate::store::{Retrieval, RetrievedHit};
 use crate::tools::common::index::chunk_text;
 
-/// How many hex digits of the SHA-256 a chunk key keeps.
-const KEY_HEX: usize = 16;
-
-/// A chunk's key: the first 16 hex digits of the SHA-256 of its note's path, its ordinal
-/// and its text. It stays the same while the chunk's place and text do (a reindex of an
-/// unchanged note keeps it), and it is made of what the caller may read only: a row id would
-/// count the hidden chunks indexed before it.
-pub(crate) fn chunk_key(path: &str, ordinal: u32, text: &str) -> String {
-    let mut key = sha256_hex(format!("{path}\0{ordinal}\0{text}").as_bytes());
-    key.truncate(KEY_HEX);
-    key
-}
+/// A chunk's key, as results show it (`chunk_id`).
+pub(crate) use crate::store::chunk_key;
 
 /// The logged result of chunk `row` of `view`, whose text is `text`, ranked by `score`;
 /// `None` when the chunk has left the view (its note changed meanwhile).

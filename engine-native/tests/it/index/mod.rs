@@ -1,4 +1,5 @@
 mod batches;
+mod contradictions;
 mod crash;
 mod embedding_status;
 mod lexical;

@@ -98,10 +98,16 @@ impl MockApi {
     }
 }
 
-/// The vector the server answers for `text`.
+/// The vector the server answers for `text`: the numbers of a `vec[x,y,...]` marker in it
+/// when it has one (a test that needs chosen similarities), else `[len(text), 1, 2, 0...]`.
 pub fn raw_vector(text: &str, dimensions: usize) -> Vec<f32> {
     let mut v = vec![0.0; dimensions];
-    for (slot, value) in v.iter_mut().zip([text.len() as f32, 1.0, 2.0]) {
+    let marked: Option<Vec<f32>> = text.split_once("vec[").and_then(|(_, rest)| {
+        let (numbers, _) = rest.split_once(']')?;
+        numbers.split(',').map(|n| n.trim().parse().ok()).collect()
+    });
+    let values = marked.unwrap_or_else(|| vec![text.len() as f32, 1.0, 2.0]);
+    for (slot, value) in v.iter_mut().zip(values) {
         *slot = value;
     }
     v

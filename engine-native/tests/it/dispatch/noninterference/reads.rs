@@ -60,6 +60,16 @@ pub const NOT_COVERED: &[(&str, &str)] = &[
         "changes the server, not a vault (the config file and the vaults served), and asks \
          for a human's confirmation before it runs",
     ),
+    (
+        "detect_contradictions",
+        "reads every note of the vault: refused under every read restriction (acl_denied on \
+         both vaults); what it stores is shown by list_contradictions, which is covered",
+    ),
+    (
+        "compute_note_quality",
+        "reads every note of the vault: refused under every read restriction (acl_denied on \
+         both vaults); what it stores is shown by note_quality_report, which is covered",
+    ),
 ];
 
 /// Why a tool that runs inside Obsidian is not covered.
