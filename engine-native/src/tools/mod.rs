@@ -72,6 +72,8 @@
 //! - [`work`]: the work memory: `work_search`, `work_episodes`, `work_episode_chain`,
 //!   `work_forget`, `work_result`, `episode_stats` over the episodes dispatch keeps of each
 //!   caller's calls.
+//! - [`wiki`]: `find_existing_page`, `lint_wiki`, `draft_wiki_page`, `commit_wiki_page`
+//!   (a wiki of notes in the vault's wiki folder, all or nothing).
 
 pub mod admin;
 pub mod attachments;
@@ -101,6 +103,7 @@ pub mod tasks;
 pub mod typed_links;
 pub mod uri;
 pub mod vaults;
+pub mod wiki;
 pub mod work;
 pub mod workspaces;
 
@@ -138,5 +141,6 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(git::tools());
     tools.extend(goals::tools());
     tools.extend(work::tools());
+    tools.extend(wiki::tools());
     tools
 }
