@@ -215,12 +215,7 @@ pub(super) fn tool() -> ToolDef {
         (input_schema::<CommitPage>(), output_schema::<Committed>()),
         commit_wiki_page,
     )
-    .keywords(&[
-        "write the wiki page",
-        "save wiki article",
-        "publish wiki page",
-        "commit changeset",
-    ])
+    .keywords(&["publish wiki page", "save wiki page changeset"])
     .scopes(&["read:notes", "write:notes"])
 }
 

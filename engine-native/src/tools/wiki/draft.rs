@@ -164,12 +164,7 @@ pub(super) fn tool() -> ToolDef {
         (input_schema::<DraftPage>(), output_schema::<Draft>()),
         draft_wiki_page,
     )
-    .keywords(&[
-        "plan a wiki page",
-        "wiki page skeleton",
-        "ingest a raw source",
-        "prepare wiki article",
-    ])
+    .keywords(&["plan a wiki page", "wiki page skeleton"])
     .scopes(&["read:notes"])
 }
 

@@ -119,12 +119,7 @@ pub(super) fn tool() -> ToolDef {
         (input_schema::<FindPage>(), output_schema::<Found>()),
         find_existing_page,
     )
-    .keywords(&[
-        "is there already a page",
-        "dedupe wiki page",
-        "duplicate page check",
-        "page already exists",
-    ])
+    .keywords(&["wiki page already exists", "dedupe wiki topic"])
     .scopes(&["read:notes"])
 }
 

@@ -200,12 +200,7 @@ pub(super) fn tool() -> ToolDef {
         (input_schema::<LintArgs>(), output_schema::<Linted>()),
         lint_wiki,
     )
-    .keywords(&[
-        "wiki health check",
-        "review the wiki",
-        "near duplicate pages",
-        "stale wiki pages",
-    ])
+    .keywords(&["wiki health check", "lint the wiki"])
     .scopes(&["read:notes"])
 }
 
