@@ -203,6 +203,7 @@ fn lookups(companion: &FakeCompanion, found_vault: &std::path::Path, rounds: usi
         inbox_folder: None,
         memory_folder: None,
         bootstrap: None,
+        wiki: None,
     };
     let configured = CompanionConfig::at(companion.url.clone(), Some(TOKEN.to_owned()));
     let named = vault(Some(CompanionSetting::At(configured)), found_vault);

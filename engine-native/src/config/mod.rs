@@ -27,6 +27,7 @@ pub mod retrieval_log;
 pub mod schema;
 pub mod sections;
 pub mod traces;
+pub mod wiki;
 pub mod work;
 
 pub use bootstrap::{BootstrapConfig, BootstrapDomain};
@@ -51,4 +52,5 @@ pub use sections::{
     VisibilityProfile,
 };
 pub use traces::TracesConfig;
+pub use wiki::WikiConfig;
 pub use work::WorkConfig;

@@ -14,6 +14,7 @@ use crate::config::sections::{
     SearchConfig, ThrottleConfig, ToolFacadeConfig, ToolVisibilityConfig, TransportsConfig,
 };
 use crate::config::traces::TracesConfig;
+use crate::config::wiki::WikiConfig;
 use crate::config::work::WorkConfig;
 
 /// The whole configuration of one obsidian-tc server (the file's root object).
@@ -150,6 +151,10 @@ pub struct VaultConfig {
     /// hand-off note (absent: no routing table, hand-off note `_next-session.md`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bootstrap: Option<BootstrapConfig>,
+    /// The vault's wiki: the folder of its pages and of their raw sources (absent: the
+    /// wiki tools look at the whole vault, and `commit_wiki_page` refuses).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wiki: Option<WikiConfig>,
 }
 
 impl ServerConfig {

@@ -434,6 +434,59 @@ impl SemanticIndex {
         ))
     }
 
+    /// The note (vault-relative path) chunk `chunk_id` belongs to, if it has a vector.
+    pub fn note_of_chunk(&self, chunk_id: i64) -> Option<String> {
+        let keys = self.keys.read().unwrap_or_else(PoisonError::into_inner);
+        let matrix = self.matrix.read().unwrap_or_else(PoisonError::into_inner);
+        let key = matrix.note_key(chunk_id)?;
+        keys.notes.get(key as usize).map(|(_, path)| path.clone())
+    }
+
+    /// One vector per note of `vault` that `allowed` admits: the mean of its chunks'
+    /// vectors, normalised (what note-to-note similarity compares), by path.
+    pub fn note_vectors(
+        &self,
+        vault: &str,
+        allowed: &dyn Fn(&str) -> bool,
+    ) -> Vec<(String, Vec<f32>)> {
+        let keys = self.keys.read().unwrap_or_else(PoisonError::into_inner);
+        let matrix = self.matrix.read().unwrap_or_else(PoisonError::into_inner);
+        let dims = matrix.dims();
+        let mut sums: HashMap<u32, Vec<f32>> = HashMap::new();
+        let mut decided: HashMap<u32, bool> = HashMap::new();
+        for (row, key) in matrix.note_keys().iter().enumerate() {
+            let admitted = *decided.entry(*key).or_insert_with(|| {
+                keys.notes
+                    .get(*key as usize)
+                    .is_some_and(|(in_vault, path)| in_vault == vault && allowed(path))
+            });
+            if !admitted {
+                continue;
+            }
+            let sum = sums.entry(*key).or_insert_with(|| vec![0.0; dims]);
+            for (total, value) in sum
+                .iter_mut()
+                .zip(&matrix.rows()[row * dims..(row + 1) * dims])
+            {
+                *total += value;
+            }
+        }
+        let mut out: Vec<(String, Vec<f32>)> = sums
+            .into_iter()
+            .filter_map(|(key, mut sum)| {
+                let norm = sum.iter().map(|value| value * value).sum::<f32>().sqrt();
+                if norm == 0.0 {
+                    return None;
+                }
+                sum.iter_mut().for_each(|value| *value /= norm);
+                let (_, path) = keys.notes.get(key as usize)?;
+                Some((path.clone(), sum))
+            })
+            .collect();
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    }
+
     /// Seconds until `remaining` more chunks are embedded at the pace of the running (or
     /// last) pass; `None` before any pass of this process.
     pub fn eta_seconds(&self, remaining: usize) -> Option<u64> {

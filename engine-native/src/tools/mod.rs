@@ -79,6 +79,8 @@
 //!   judged to contradict each other, found among semantic neighbours.
 //! - [`note_quality`]: `note_quality_report`, `compute_note_quality`: each note's measures,
 //!   flags and score from the `note-quality` pass.
+//! - [`wiki`]: `find_existing_page`, `lint_wiki`, `draft_wiki_page`, `commit_wiki_page`
+//!   (a wiki of notes in the vault's wiki folder, all or nothing).
 
 pub mod admin;
 pub mod attachments;
@@ -111,6 +113,7 @@ pub mod tasks;
 pub mod typed_links;
 pub mod uri;
 pub mod vaults;
+pub mod wiki;
 pub mod work;
 pub mod workspaces;
 
@@ -151,5 +154,6 @@ pub fn all_tools() -> Vec<ToolDef> {
     tools.extend(knowledge::tools());
     tools.extend(contradictions::tools());
     tools.extend(note_quality::tools());
+    tools.extend(wiki::tools());
     tools
 }

@@ -7,7 +7,8 @@
 //! Every file is written through the [`crate::vault::Vault`] with the SHA-256 it had when
 //! it was planned (`expected_sha256`), each write atomic (temp file, then rename). When any
 //! write or move fails, the steps already done are undone in reverse order: moved files go
-//! back, rewritten notes get their original bytes (kept in memory) back, each restore again
+//! back, rewritten notes get their original bytes (kept in memory) back, created files are
+//! removed, each restore again
 //! guarded by the SHA-256 just written, so a note someone changed in between is never
 //! overwritten. Afterwards every file is byte-identical to before, or the error is
 //! `indeterminate` and names the files that could not be restored. A crash of the process
@@ -53,6 +54,9 @@ pub(crate) struct RelinkPlan {
     pub(crate) skipped_notes: Vec<String>,
     /// Links that needed a change but could not get one (left as they are).
     pub(crate) skipped_links: usize,
+    /// New files to create with their bytes (written after the changes; a file there by
+    /// then fails the commit): a page and the files a change generates beside it.
+    pub(crate) created: Vec<(String, Vec<u8>)>,
 }
 
 impl RelinkPlan {
@@ -240,9 +244,13 @@ enum Done {
         sha: String,
         replaced: Option<NoteFile>,
     },
+    Created {
+        path: String,
+        written_sha: String,
+    },
 }
 
-/// Writes every change of `plan`, then makes every move, all or nothing: on a failure the
+/// Writes every change of `plan`, creates its new files, then makes every move, all or nothing: on a failure the
 /// steps done are undone (see the module doc) and the error says whether every file is back.
 /// Returns the new path of each move, in order.
 pub(crate) fn commit(
@@ -284,6 +292,15 @@ fn run_steps(
         done.push(Done::Wrote {
             path: change.path.clone(),
             original: change.original.bytes.clone(),
+            written_sha: outcome.sha256,
+        });
+    }
+    for (path, bytes) in &plan.created {
+        let outcome = vault
+            .write(path, bytes, &WriteOptions::default())
+            .map_err(|error| tool_error_from_vault(&error, AclOp::Write))?;
+        done.push(Done::Created {
+            path: outcome.path,
             written_sha: outcome.sha256,
         });
     }
@@ -350,6 +367,11 @@ fn rollback(ctx: &ToolContext<'_>, done: Vec<Done>) -> Vec<String> {
                     expected_sha256: Some(written_sha),
                 };
                 if vault.write(&path, &original, &options).is_err() {
+                    not_restored.push(path);
+                }
+            }
+            Done::Created { path, written_sha } => {
+                if vault.remove(&path, Some(&written_sha)).is_err() {
                     not_restored.push(path);
                 }
             }

@@ -30,6 +30,7 @@ mod tasks;
 mod typed_links;
 mod uri;
 mod vaults;
+mod wiki;
 mod work;
 mod workspaces;
 mod write_findings;

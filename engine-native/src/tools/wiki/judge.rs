@@ -1,0 +1,144 @@
+//! The optional model judge: whether two texts are about the same topic. It settles a
+//! `find_existing_page` verdict that is `ambiguous` on soft evidence only (never one resting
+//! on identity evidence), and it can confirm `lint_wiki`'s near-duplicate pairs.
+//!
+//! [`WikiJudge`] is the seam: the server has no language model on this branch, so
+//! `model_judge` answers why there is none and every verdict stays as the evidence gives
+//! it (`judge: {used: false, reason}`). A model wired in implements [`WikiJudge`] and is
+//! returned by `model_judge`; tests pass a deterministic one to [`settle`].
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::identity::{Candidate, Evidence, EvidenceKind, Strength, Verdict};
+
+/// How many candidates the judge reads for one topic.
+pub const MAX_JUDGED: usize = 3;
+
+/// The opening text of a page sent to the judge, in bytes at most.
+pub const OPENING_BYTES: usize = 1200;
+
+/// What the judge said of two texts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SameTopic {
+    /// Both texts are about the same topic.
+    SameTopic,
+    /// They are about different topics.
+    Different,
+    /// The judge could not tell.
+    Unsure,
+}
+
+/// A model that judges whether two texts are about the same topic.
+pub trait WikiJudge {
+    /// The model's name, reported as `judged_by`.
+    fn model(&self) -> String;
+    /// Whether `topic` (a topic or a page's opening) and `opening` (a page's opening text)
+    /// are about the same topic; `Err` with why when the model could not answer.
+    fn same_topic(&self, topic: &str, opening: &str) -> Result<SameTopic, String>;
+}
+
+/// The judge of this server, or why there is none. The language model is not part of this
+/// build: every call answers why, and the verdicts stay as the evidence gives them.
+pub(super) fn model_judge() -> Result<Box<dyn WikiJudge>, String> {
+    Err("no language model is configured for the wiki judge".to_owned())
+}
+
+/// What the judge did for one call.
+#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+pub struct JudgeReport {
+    /// Whether the judge was asked.
+    pub used: bool,
+    /// Why it was not asked, or why its answer was not used.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The model asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// How many judgements it made.
+    pub calls: usize,
+}
+
+impl JudgeReport {
+    /// The judge was not asked, because of `reason`.
+    pub fn unused(reason: impl Into<String>) -> JudgeReport {
+        JudgeReport {
+            reason: Some(reason.into()),
+            ..JudgeReport::default()
+        }
+    }
+}
+
+/// Settles `verdict` with `judge` when it is `ambiguous` on soft evidence only: the topic and
+/// the opening text (`opening(path)`, `None` when it cannot be read) of at most
+/// [`MAX_JUDGED`] candidates are judged; exactly one `same_topic` makes it `exists` (that
+/// candidate gets `judged_by` evidence), all `different` make it `new`, anything else (or
+/// any failure) leaves it `ambiguous`.
+pub fn settle(
+    judge: &dyn WikiJudge,
+    topic: &str,
+    verdict: Verdict,
+    candidates: &mut [Candidate],
+    opening: &dyn Fn(&str) -> Option<String>,
+) -> (Verdict, JudgeReport) {
+    if verdict != Verdict::Ambiguous
+        || candidates
+            .iter()
+            .any(|candidate| candidate.strength == Strength::Strong)
+    {
+        return (
+            verdict,
+            JudgeReport::unused(
+                "the verdict rests on identity evidence, which the judge never overrides",
+            ),
+        );
+    }
+    let mut report = JudgeReport {
+        used: true,
+        model: Some(judge.model()),
+        ..JudgeReport::default()
+    };
+    let mut same = Vec::new();
+    let mut different = 0;
+    let judged = candidates.len().min(MAX_JUDGED);
+    for (at, candidate) in candidates.iter().take(MAX_JUDGED).enumerate() {
+        let Some(text) = opening(&candidate.path) else {
+            report.reason = Some(format!("{} could not be read", candidate.path));
+            return (verdict, report);
+        };
+        report.calls += 1;
+        match judge.same_topic(topic, &text) {
+            Ok(SameTopic::SameTopic) => same.push(at),
+            Ok(SameTopic::Different) => different += 1,
+            Ok(SameTopic::Unsure) => {}
+            Err(error) => {
+                report.reason = Some(format!("the judge failed: {error}"));
+                return (verdict, report);
+            }
+        }
+    }
+    let settled = match (same.as_slice(), different) {
+        ([one], _) => {
+            candidates[*one]
+                .evidence
+                .push(Evidence::of(EvidenceKind::JudgedBy, &judge.model()));
+            Verdict::Exists
+        }
+        ([], all) if all == judged && judged == candidates.len() => Verdict::New,
+        _ => {
+            report.reason = Some("the judge did not single out one page".to_owned());
+            verdict
+        }
+    };
+    (settled, report)
+}
+
+/// The opening of a page's body, cut at a character boundary.
+pub(super) fn opening(body: &str) -> String {
+    let mut end = body.len().min(OPENING_BYTES);
+    while !body.is_char_boundary(end) {
+        end -= 1;
+    }
+    body[..end].to_owned()
+}
