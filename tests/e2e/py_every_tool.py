@@ -278,6 +278,12 @@ STEPS: list[dict[str, Any]] = [
     {"tool": "list_contradictions", "args": {"paths": ["Recipes.md"]}},
     {"tool": "compute_note_quality", "args": {"budget_ms": 10000}},
     {"tool": "note_quality_report", "args": {"flags": ["orphan"], "limit": 5}},
+    # --- knowledge: the wiki (folder Wiki/ in this config; no model: the judge is not asked) --
+    {"tool": "find_existing_page", "args": {"topic": "Composting"}},
+    {"tool": "draft_wiki_page", "args": {"topic": "Composting"}},
+    {"tool": "commit_wiki_page", "args": {"topic": "Composting", "page": {
+        "path": "Wiki/Composting.md", "mode": "create", "frontmatter": {}, "body": "How the garden composts."}}},
+    {"tool": "lint_wiki", "args": {"limit_per_check": 5}},
 
     # --- TC Bridge (a running Obsidian) -----------------------------------------------------
     {"tool": "refresh_plugin_capabilities", "args": {}},
@@ -389,7 +395,8 @@ def write_config(top: Path, facade: str) -> Path:
     cache in the temp folder, the facade mode `facade`, no throttle."""
     config = top / f"config-{facade}.json"
     config.write_text(json.dumps({
-        "vaults": [{"id": "main", "path": str(top / "vault"), "companion": False}],
+        "vaults": [{"id": "main", "path": str(top / "vault"), "companion": False,
+                    "wiki": {"folder": "Wiki"}}],
         "cacheDir": str(top / "cache"),
         "toolFacade": {"mode": facade},
         "throttle": {"enabled": False},

@@ -49,7 +49,7 @@ pub fn run_contradictions(args: PassArgs) -> u8 {
                 max_pairs,
                 deadline,
             };
-            match server.detect_contradictions(&entry.id, budget, progress) {
+            match server.detect_contradictions(&entry.id, "cli", budget, progress) {
                 Ok(Detection::Ran { model, report }) => {
                     let mut value = json!(report);
                     value["available"] = json!(true);

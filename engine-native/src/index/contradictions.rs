@@ -50,6 +50,8 @@ pub struct JudgePrompt {
     pub system: &'static str,
     /// The user message: both passages with their notes' paths.
     pub user: String,
+    /// The two notes the passages come from (what the egress guard checks).
+    pub paths: [String; 2],
 }
 
 /// A language model that judges pairs of passages: the model layer implements it (a chat
@@ -121,6 +123,7 @@ pub fn parse_judgement(answer: &str) -> Judgement {
 pub fn judge_prompt(a: &StoredChunk, b: &StoredChunk) -> JudgePrompt {
     JudgePrompt {
         system: JUDGE_INSTRUCTIONS,
+        paths: [a.path.clone(), b.path.clone()],
         user: format!(
             "Passage A (from {}):\n{}\n\nPassage B (from {}):\n{}",
             a.path,

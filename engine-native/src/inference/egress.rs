@@ -62,7 +62,7 @@ pub fn guard(chunks: Vec<Chunk>, may_read: &dyn Fn(&str) -> bool, excluded: &[Gl
     for chunk in chunks {
         if !may_read(&chunk.path) {
             guarded.withheld.unreadable += 1;
-        } else if excluded.iter().any(|glob| in_glob(glob, &chunk.path)) {
+        } else if is_excluded(excluded, &chunk.path) {
             guarded.withheld.excluded += 1;
         } else if holds_credential(&chunk.text) {
             guarded.withheld.credential += 1;
@@ -71,6 +71,11 @@ pub fn guard(chunks: Vec<Chunk>, may_read: &dyn Fn(&str) -> bool, excluded: &[Gl
         }
     }
     guarded
+}
+
+/// Whether a glob of `excluded` (`inference.excludePaths`) names `path` or a folder holding it.
+pub fn is_excluded(excluded: &[Glob], path: &str) -> bool {
+    excluded.iter().any(|glob| in_glob(glob, path))
 }
 
 /// Whether `glob` names `path` or a folder holding it.

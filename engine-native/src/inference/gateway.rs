@@ -107,6 +107,13 @@ impl<'a> Gateway<'a> {
         UNAVAILABLE
     }
 
+    /// The configured endpoint's model (what a judge over it reports), if any.
+    pub fn model_name(&self) -> Option<String> {
+        self.endpoint
+            .as_ref()
+            .map(|endpoint| endpoint.model.clone())
+    }
+
     /// What this tool call spent so far.
     pub fn usage(&self) -> Usage {
         self.usage.get()

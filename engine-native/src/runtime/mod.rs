@@ -35,6 +35,7 @@ pub mod catalog_vectors;
 pub mod clock;
 pub mod context;
 pub mod core_tools;
+mod endpoint_judge;
 pub mod metrics;
 pub mod passes;
 pub mod progress;

@@ -5,10 +5,11 @@
 
 use std::time::Instant;
 
-use crate::index::contradictions::{Budget, DetectReport, detect};
+use crate::index::contradictions::{Budget, ContradictionJudge, DetectReport, detect};
 use crate::index::note_quality::{PassReport, run_pass};
 use crate::index::semantic::SemanticError;
 use crate::runtime::Runtime;
+use crate::runtime::endpoint_judge::EndpointJudge;
 use crate::runtime::served::VaultEntry;
 use crate::vault::EntryKind;
 
@@ -29,16 +30,22 @@ pub enum Detection {
 }
 
 impl Runtime {
-    /// One bounded run of the contradiction detector over vault `vault`
+    /// One bounded run of the contradiction detector over vault `vault` for `caller` (whom the
+    /// endpoint judge's audit rows name)
     /// ([`crate::index::contradictions::detect`]); `progress(done, total)` after each chunk.
     pub fn detect_contradictions(
         &self,
         vault: &str,
+        caller: &str,
         budget: Budget,
         progress: &mut dyn FnMut(u64, u64),
     ) -> Result<Detection, SemanticError> {
-        let Some(judge) = self.contradiction_judge() else {
-            return Ok(Detection::NoJudge);
+        let set = self.contradiction_judge();
+        let endpoint = EndpointJudge::configured(self, vault, caller);
+        let judge: &dyn ContradictionJudge = match (&set, &endpoint) {
+            (Some(set), _) => set.as_ref(),
+            (None, Some(endpoint)) => endpoint,
+            (None, None) => return Ok(Detection::NoJudge),
         };
         let config = self.config();
         let Some(semantic) = self
@@ -48,15 +55,7 @@ impl Runtime {
             return Ok(Detection::NoVectors);
         };
         let now = self.clock().now_seconds();
-        let report = detect(
-            self.store(),
-            &semantic,
-            vault,
-            judge.as_ref(),
-            budget,
-            now,
-            progress,
-        )?;
+        let report = detect(self.store(), &semantic, vault, judge, budget, now, progress)?;
         Ok(Detection::Ran {
             model: judge.model(),
             report,

@@ -159,13 +159,22 @@ impl Runtime {
         &self.metrics
     }
 
-    /// The model that judges contradictions, when one is configured: `detect_contradictions`
-    /// and the maintenance run judge nothing without it.
+    /// The model set by hand to judge contradictions (an embedder's or a test's); without
+    /// one, the configured chat endpoint judges ([`Runtime::judges_contradictions`]).
     pub fn contradiction_judge(&self) -> Option<Arc<dyn ContradictionJudge>> {
         self.contradiction_judge
             .read()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
+    }
+
+    /// Whether a model judges contradictions: one set by hand, or the configured chat
+    /// endpoint (`inference.endpoint` and `model`).
+    pub fn judges_contradictions(&self) -> bool {
+        let config = self.config();
+        let inference = &config.config.inference;
+        self.contradiction_judge().is_some()
+            || (inference.endpoint.is_some() && inference.model.is_some())
     }
 
     /// Sets (or, with `None`, removes) the model that judges contradictions.

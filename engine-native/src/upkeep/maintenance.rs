@@ -148,12 +148,12 @@ fn maintenance_caller() -> Caller {
 
 /// Runs the contradiction detector on every served vault (at most [`MAINTENANCE_PAIRS`]
 /// pairs and [`MAINTENANCE_BUDGET`] each) when a model judges contradictions
-/// ([`crate::runtime::Runtime::contradiction_judge`]); without one it does nothing. It runs
+/// ([`crate::runtime::Runtime::judges_contradictions`]); without one it does nothing. It runs
 /// for the server itself, over every note whatever the folder ACL (what it stores is shown
 /// to a caller only when both sides are readable).
 pub fn detect_contradictions(dispatcher: &Dispatcher) {
     let server = dispatcher.runtime();
-    if server.contradiction_judge().is_none() {
+    if !server.judges_contradictions() {
         return;
     }
     for entry in server.served().vaults() {
@@ -161,7 +161,7 @@ pub fn detect_contradictions(dispatcher: &Dispatcher) {
             max_pairs: MAINTENANCE_PAIRS,
             deadline: std::time::Instant::now() + MAINTENANCE_BUDGET,
         };
-        match server.detect_contradictions(&entry.id, budget, &mut |_, _| {}) {
+        match server.detect_contradictions(&entry.id, "maintenance", budget, &mut |_, _| {}) {
             Ok(Detection::Ran { report, .. }) => tracing::info!(
                 vault = entry.id,
                 "maintenance: contradiction detector judged {} pairs ({} contradictions, {} tensions, {} retired as stale)",

@@ -2,12 +2,23 @@
 //! client's sampler, the configured endpoint, the audit rows for this call, and the egress
 //! guard with the caller's read ACL and `inference.excludePaths`.
 
-use crate::inference::egress::{Chunk, Guarded, exclude_globs, guard};
-use crate::inference::{Audience, Gateway};
+use crate::inference::egress::{Chunk, Guarded, exclude_globs, guard, is_excluded};
+use crate::inference::{Audience, Gateway, Sampler};
 use crate::runtime::ToolContext;
 
 /// The model gateway of the call `ctx`.
 pub(crate) fn gateway<'a>(ctx: &'a ToolContext<'_>) -> Gateway<'a> {
+    gateway_with(ctx, ctx.sampler())
+}
+
+/// The gateway of the call `ctx` to the configured chat endpoint only (never the client's
+/// sampling): for an optional judge that must not turn a lookup into a round trip.
+pub(crate) fn endpoint_gateway<'a>(ctx: &'a ToolContext<'_>) -> Gateway<'a> {
+    gateway_with(ctx, None)
+}
+
+/// [`gateway`] with `sampler`.
+fn gateway_with<'a>(ctx: &'a ToolContext<'_>, sampler: Option<&'a dyn Sampler>) -> Gateway<'a> {
     let audience = Audience {
         vault_id: ctx.vault_id(),
         caller: &ctx.caller().id,
@@ -16,11 +27,21 @@ pub(crate) fn gateway<'a>(ctx: &'a ToolContext<'_>) -> Gateway<'a> {
     };
     Gateway::new(
         &ctx.served().config().config.inference,
-        ctx.sampler(),
+        sampler,
         ctx.store(),
         audience,
         Box::new(move || ctx.clock().now_ms()),
     )
+}
+
+/// Whether the text of `path` may be sent to a model for this caller: readable and listed,
+/// outside `inference.excludePaths` (credentials are the gateway's scan).
+pub(crate) fn may_send(ctx: &ToolContext<'_>, path: &str) -> bool {
+    ctx.may_list(path)
+        && !is_excluded(
+            &exclude_globs(&ctx.served().config().config.inference.exclude_paths),
+            path,
+        )
 }
 
 /// What of `chunks` may be sent to a model for this caller: readable and listed

@@ -113,9 +113,12 @@ fn detect_contradictions(ctx: &ToolContext<'_>, args: Value) -> Result<Value, To
     };
     let detection = ctx
         .runtime()
-        .detect_contradictions(ctx.vault_id(), budget, &mut |done, total| {
-            ctx.report_progress(done, Some(total), "judging passages")
-        })
+        .detect_contradictions(
+            ctx.vault_id(),
+            &ctx.caller().id,
+            budget,
+            &mut |done, total| ctx.report_progress(done, Some(total), "judging passages"),
+        )
         .map_err(SemanticError::into_tool_error)?;
     let (model, report) = match detection {
         Detection::NoJudge => {

@@ -13,6 +13,7 @@ use super::pages::{INDEX_FILE, Page, body_of, inside, read_pages};
 use super::schema::has_value;
 use super::similar::{round, vectors};
 use crate::tools::common::frontmatter::read_text;
+use crate::tools::common::model::may_send;
 use crate::tools::common::preload::is_note_path;
 use crate::vault::EntryKind;
 
@@ -251,7 +252,7 @@ fn judge_pairs(lint: &Lint<'_, '_>, found: &mut [Proposal]) {
         *lint.judge.borrow_mut() = super::judge::JudgeReport::unused("not asked (judge: false)");
         return;
     }
-    let judge = match model_judge() {
+    let judge = match model_judge(lint.ctx) {
         Ok(judge) => judge,
         Err(reason) => {
             *lint.judge.borrow_mut() = super::judge::JudgeReport::unused(reason);
@@ -267,7 +268,14 @@ fn judge_pairs(lint: &Lint<'_, '_>, found: &mut [Proposal]) {
     report.used = true;
     report.reason = None;
     report.model = Some(judge.model());
-    for one in found.iter_mut().take(lint.args.max_judge_calls) {
+    let sendable = |one: &Proposal| {
+        may_send(lint.ctx, &one.subject) && one.related.iter().all(|path| may_send(lint.ctx, path))
+    };
+    for one in found
+        .iter_mut()
+        .filter(|one| sendable(one))
+        .take(lint.args.max_judge_calls)
+    {
         report.calls += 1;
         match judge.same_topic(&text(&one.subject), &text(&one.related[0])) {
             Ok(verdict) => one.judge_verdict = Some(verdict),

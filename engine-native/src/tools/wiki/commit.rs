@@ -203,19 +203,18 @@ pub(super) fn tool() -> ToolDef {
         (
             "commit_wiki_page",
             "Commit wiki page",
-            "Write a wiki page (create, or overwrite with prev_hash and a person's \
-             confirmation) and link it from other notes (patches: a bullet under a heading, \
-             each with the note's prev_hash), all or nothing; then regenerate the wiki's \
-             index.md and append to log.md. Refuses a page outside the wiki folder, a stale \
-             hash, prompt-injection content, or a topic that has a page already (unless \
-             allow_duplicate). Schema and link findings come back as problems. Take the \
-             changeset from draft_wiki_page.",
+            "Write a wiki page changeset from draft_wiki_page, all or nothing: create the \
+             wiki page (or overwrite it with prev_hash and a person's confirmation) and add \
+             its backreferences on other wiki pages, each checked by prev_hash; then rebuild \
+             the wiki's index and append to its log. Refuses a page outside the wiki \
+             folder, a stale hash, prompt injection, or a topic that has a wiki page already \
+             (unless allow_duplicate). Schema findings come back as problems.",
         ),
         "knowledge",
         (input_schema::<CommitPage>(), output_schema::<Committed>()),
         commit_wiki_page,
     )
-    .keywords(&["publish wiki page", "save wiki page changeset"])
+    .keywords(&["save wiki page changeset", "write wiki page"])
     .scopes(&["read:notes", "write:notes"])
 }
 

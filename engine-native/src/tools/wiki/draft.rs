@@ -154,17 +154,16 @@ pub(super) fn tool() -> ToolDef {
         (
             "draft_wiki_page",
             "Draft wiki page",
-            "Prepare a wiki page for a topic without writing anything: the dedupe verdict \
-             (find_existing_page), the SCHEMA.md types and the required properties, a link \
-             map (link_to, link_from, already_linking) and a changeset skeleton (page path, \
-             frontmatter, empty body, link patches with prev_hash) to fill in and pass to \
-             commit_wiki_page. changeset is null when the topic has a page.",
+            "Prepare a new wiki page without writing anything: the dedupe verdict \
+             (find_existing_page), the wiki schema's page type and its required fields, the wiki \
+             pages it should cite and be cited by, and a changeset skeleton to fill in and \
+             pass to commit_wiki_page. changeset is null when the topic has a wiki page.",
         ),
         "knowledge",
         (input_schema::<DraftPage>(), output_schema::<Draft>()),
         draft_wiki_page,
     )
-    .keywords(&["plan a wiki page", "wiki page skeleton"])
+    .keywords(&["prepare a wiki page", "wiki page skeleton"])
     .scopes(&["read:notes"])
 }
 

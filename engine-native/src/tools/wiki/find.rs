@@ -28,6 +28,7 @@ use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::common::args::{input_schema, parse};
 use crate::tools::common::frontmatter::read_text;
 use crate::tools::common::link_table::link_table;
+use crate::tools::common::model::may_send;
 use crate::tools::common::structured::{output_schema, structured};
 
 /// The cosine floor of `semantic` evidence when the call names none.
@@ -108,12 +109,11 @@ pub(super) fn tool() -> ToolDef {
         (
             "find_existing_page",
             "Find existing wiki page",
-            "Before writing a wiki page: does the wiki already have one for this topic (words, \
-             a [[link]], a path or a Wikidata QID)? verdict exists (one page: link to it), \
-             ambiguous (several, or only similar ones: review them) or new (create one with \
-             draft_wiki_page). Each candidate carries its evidence: path, name_variant, \
-             alias, wikidata, title (strong), link_text, semantic (soft). Without embeddings \
-             semantic.checked is false.",
+            "Wiki dedupe: before writing a wiki page, check whether the wiki already covers the \
+             topic (words, a wikilink or a Wikidata QID). Verdict exists, ambiguous or new, \
+             with each candidate page's evidence: path, name_variant, alias, wikidata, title \
+             (strong), link_text, semantic (soft). Without embeddings semantic.checked is \
+             false.",
         ),
         "knowledge",
         (input_schema::<FindPage>(), output_schema::<Found>()),
@@ -165,14 +165,14 @@ pub(super) fn find(ctx: &ToolContext<'_>, args: &FindPage) -> Result<Found, Tool
     let mut ranked = candidates.ranked();
     let mut found_verdict = verdict(&ranked);
     let mut judged_by = None;
-    let judge = match (args.judge, model_judge()) {
+    let judge = match (args.judge, model_judge(ctx)) {
         (false, _) => JudgeReport::unused("not asked (judge: false)"),
         (true, Err(reason)) => JudgeReport::unused(reason),
         (true, Ok(judge)) => {
             let read = |path: &str| {
                 pages
                     .iter()
-                    .find(|page| page.path == path)
+                    .find(|page| page.path == path && may_send(ctx, path))
                     .map(|page| opening(page.body()))
             };
             let (settled, report) = settle(

@@ -2,13 +2,20 @@
 //! `find_existing_page` verdict that is `ambiguous` on soft evidence only (never one resting
 //! on identity evidence), and it can confirm `lint_wiki`'s near-duplicate pairs.
 //!
-//! [`WikiJudge`] is the seam: the server has no language model on this branch, so
-//! `model_judge` answers why there is none and every verdict stays as the evidence gives
-//! it (`judge: {used: false, reason}`). A model wired in implements [`WikiJudge`] and is
-//! returned by `model_judge`; tests pass a deterministic one to [`settle`].
+//! [`WikiJudge`] is the seam: `model_judge` gives the configured chat endpoint
+//! (`inference.endpoint`, through [`crate::inference::Gateway`]: bounds, audit row, span,
+//! credential scan; a page under `inference.excludePaths` is never sent), or says why there
+//! is none and every verdict stays as the evidence gives it (`judge: {used: false, reason}`).
+//! Client sampling is not used here: the judge is optional, and a 2026-07-28 client's
+//! sampling round would turn a lookup into a round trip. Tests pass a deterministic judge to
+//! [`settle`].
 
 use schemars::JsonSchema;
 use serde::Serialize;
+
+use crate::inference::{ChatMessage, Gateway, ModelRequest, Role};
+use crate::runtime::ToolContext;
+use crate::tools::common::model::endpoint_gateway;
 
 use super::identity::{Candidate, Evidence, EvidenceKind, Strength, Verdict};
 
@@ -39,10 +46,56 @@ pub trait WikiJudge {
     fn same_topic(&self, topic: &str, opening: &str) -> Result<SameTopic, String>;
 }
 
-/// The judge of this server, or why there is none. The language model is not part of this
-/// build: every call answers why, and the verdicts stay as the evidence gives them.
-pub(super) fn model_judge() -> Result<Box<dyn WikiJudge>, String> {
-    Err("no language model is configured for the wiki judge".to_owned())
+/// The judge of this call (the configured chat endpoint), or why there is none.
+pub(super) fn model_judge<'a>(ctx: &'a ToolContext<'_>) -> Result<Box<dyn WikiJudge + 'a>, String> {
+    let gateway = endpoint_gateway(ctx);
+    match gateway.provider() {
+        Some(_) => Ok(Box::new(EndpointJudge { gateway })),
+        None => Err(
+            "no language model is configured for the wiki judge (set inference.endpoint and inference.model)"
+                .to_owned(),
+        ),
+    }
+}
+
+/// The instructions the judge gets.
+const SAME_TOPIC_INSTRUCTIONS: &str = "You decide whether a wiki page is about a given topic. \
+Answer with exactly one word: same_topic (the page is about that topic), different (it is \
+about something else) or unsure.";
+
+/// [`WikiJudge`] over the configured chat endpoint.
+struct EndpointJudge<'a> {
+    gateway: Gateway<'a>,
+}
+
+impl WikiJudge for EndpointJudge<'_> {
+    fn model(&self) -> String {
+        self.gateway.model_name().unwrap_or_default()
+    }
+
+    fn same_topic(&self, topic: &str, opening: &str) -> Result<SameTopic, String> {
+        let request = ModelRequest {
+            role: Role::Judge,
+            system: Some(SAME_TOPIC_INSTRUCTIONS.to_owned()),
+            messages: vec![ChatMessage::user(format!(
+                "Topic:\n{topic}\n\nThe page's opening:\n{opening}"
+            ))],
+            max_tokens: 20,
+            temperature: Some(0.0),
+        };
+        let answer = self
+            .gateway
+            .complete(&request)
+            .map_err(|error| error.to_string())?;
+        let said = answer.text.trim().to_ascii_lowercase();
+        Ok(if said.contains("same_topic") {
+            SameTopic::SameTopic
+        } else if said.contains("different") {
+            SameTopic::Different
+        } else {
+            SameTopic::Unsure
+        })
+    }
 }
 
 /// What the judge did for one call.

@@ -190,11 +190,11 @@ pub(super) fn tool() -> ToolDef {
         (
             "lint_wiki",
             "Lint wiki",
-            "Review the wiki folder, read-only: proposals for orphan pages, unresolved \
-             links, stale pages (a source changed after the page), pages missing sources, \
-             near-duplicate pages (note embeddings, cost grows with max_notes squared), an \
-             out-of-date index.md, and raw sources no page covers; each with the tool that \
-             fixes it. Checks whose data is missing are listed in skipped with the reason.",
+            "Wiki health review, read-only: orphan wiki pages, unresolved wikilinks, stale \
+             pages whose sources changed, pages without sources, near-duplicate pages (page \
+             embeddings, cost grows with max_notes squared), an outdated wiki index and \
+             raw sources no page covers, each with the tool that fixes it. Checks lacking \
+             their data are listed in skipped with the reason.",
         ),
         "knowledge",
         (input_schema::<LintArgs>(), output_schema::<Linted>()),
