@@ -10,7 +10,8 @@
 //!   `edit_error`, `note_text`), frontmatter reading (`frontmatter`), calls to TC Bridge
 //!   (`companion`), the `admin` domain's tool shape (`admin`), the memory folder and note
 //!   URIs (`memory_folder`, `note_uri`), the response budget of packed text (`budget`), and
-//!   the notes read at a session's start (`preload`).
+//!   the notes read at a session's start (`preload`), the open contradictions a caller may see
+//!   (`contradictions`), the model of a call and its egress guard (`model`).
 //! - [`admin`]: `server_health`, `get_server_config`, `inspect_acl`, `inspect_visibility`,
 //!   `get_metrics` (each scoped to a vault-bound caller).
 //! - [`audit`]: `query_audit_log`, the vault's audit rows (the paths the caller may read).

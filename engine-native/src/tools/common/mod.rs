@@ -7,6 +7,7 @@ pub(crate) mod admin;
 pub mod args;
 pub(crate) mod budget;
 pub(crate) mod companion;
+pub(crate) mod contradictions;
 pub(crate) mod edit_error;
 pub(crate) mod edit_flow;
 pub(crate) mod file_name;

@@ -18,6 +18,7 @@ use crate::inference::Usage;
 use crate::inference::egress::Withheld;
 use crate::runtime::{ToolContext, ToolDef};
 use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::contradictions::visible_open;
 use crate::tools::common::index::index_fault;
 use crate::tools::common::model::gateway;
 use crate::tools::common::structured::{output_schema, structured};
@@ -48,6 +49,9 @@ struct Challenge {
     evidence_count: usize,
     /// The notes of that evidence, best first, no repeats.
     evidence_paths: Vec<String>,
+    /// Open contradictions touching those notes whose both sides the caller may read
+    /// (`list_contradictions` shows them).
+    contradiction_count: usize,
     /// The judge's verdict; null without a model or without evidence.
     output: Option<ChallengeOutput>,
     /// The model that judged.
@@ -109,11 +113,13 @@ fn knowledge_challenge(ctx: &ToolContext<'_>, args: Value) -> Result<Value, Tool
             paths.push(chunk.path.clone());
         }
     }
+    let contradiction_count = visible_open(ctx, &paths)?.len();
     let mut challenge = Challenge {
         available: false,
         message: None,
         evidence_count: evidence.len(),
         evidence_paths: paths,
+        contradiction_count,
         output: None,
         model: None,
         withheld: guarded.withheld,

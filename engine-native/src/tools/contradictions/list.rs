@@ -9,10 +9,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::errors::ToolError;
-use crate::index::contradictions::still_holds;
 use crate::runtime::{ToolContext, ToolDef};
-use crate::store::store_fault;
 use crate::tools::common::args::{input_schema, parse};
+use crate::tools::common::contradictions::visible_open;
 use crate::tools::common::structured::{output_schema, structured};
 
 /// The arguments of `list_contradictions`.
@@ -91,24 +90,9 @@ fn list_contradictions(ctx: &ToolContext<'_>, args: Value) -> Result<Value, Tool
     for path in &args.paths {
         ctx.check_path(path, AclOp::Read)?;
     }
-    let repo = ctx.store().contradictions();
-    let rows = repo
-        .open(ctx.vault_id(), Some(&args.paths))
-        .map_err(store_fault)?;
-    let rows: Vec<_> = rows
-        .into_iter()
-        .filter(|row| ctx.may_list(&row.source.path) && ctx.may_list(&row.conflict.path))
-        .collect();
-    let current = repo
-        .current_hashes(
-            ctx.vault_id(),
-            rows.iter()
-                .flat_map(|row| [row.source.path.as_str(), row.conflict.path.as_str()]),
-        )
-        .map_err(store_fault)?;
+    let rows = visible_open(ctx, &args.paths)?;
     let contradictions: Vec<Listed> = rows
         .into_iter()
-        .filter(|row| still_holds(row, &current))
         .map(|row| Listed {
             id: row.id,
             source_path: row.source.path,

@@ -2,10 +2,7 @@
 //! from a table: the request it sends, the answer and token counts it reads, and its typed
 //! failures (HTTP status, an answer that is no chat completion, a timeout, nobody there).
 
-use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
-use std::sync::mpsc;
-use std::thread;
 use std::time::Duration;
 
 use obsidian_tc::config::InferenceConfig;
@@ -13,72 +10,10 @@ use obsidian_tc::inference::chat::{ChatEndpoint, parse_answer};
 use obsidian_tc::inference::{
     Audience, ChatMessage, Gateway, InferenceError, ModelRequest, Provider, Role,
 };
-use serde_json::{Value, json};
+use serde_json::json;
 
+use crate::support::chat::{Reply, ok, serve};
 use crate::support::dispatch::Fixture;
-
-/// How the server answers: status, body, and a wait before answering.
-#[derive(Clone)]
-struct Reply {
-    status: u16,
-    body: String,
-    delay: Duration,
-}
-
-/// Serves `reply` to every request on a loopback port; each request's path, headers and
-/// JSON body go to the receiver.
-fn serve(reply: Reply) -> (String, mpsc::Receiver<(String, String, Value)>) {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-    let url = format!("http://{}/v1", listener.local_addr().expect("addr"));
-    let (sent, seen) = mpsc::channel();
-    thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { return };
-            let mut reader = BufReader::new(stream.try_clone().expect("clone"));
-            let mut line = String::new();
-            reader.read_line(&mut line).expect("request line");
-            let path = line.split(' ').nth(1).unwrap_or_default().to_owned();
-            let mut headers = String::new();
-            let mut length = 0;
-            loop {
-                let mut header = String::new();
-                reader.read_line(&mut header).expect("header");
-                if header.trim().is_empty() {
-                    break;
-                }
-                if let Some(value) = header.to_ascii_lowercase().strip_prefix("content-length:") {
-                    length = value.trim().parse().expect("length");
-                }
-                headers.push_str(&header);
-            }
-            let mut body = vec![0; length];
-            reader.read_exact(&mut body).expect("body");
-            let _ = sent.send((
-                path,
-                headers,
-                serde_json::from_slice(&body).unwrap_or(Value::Null),
-            ));
-            thread::sleep(reply.delay);
-            let _ = write!(
-                stream,
-                "HTTP/1.1 {} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{}",
-                reply.status,
-                reply.body.len(),
-                reply.body
-            );
-        }
-    });
-    (url, seen)
-}
-
-fn completion(text: &str) -> String {
-    json!({
-        "model": "llama-test",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}}],
-        "usage": {"prompt_tokens": 42, "completion_tokens": 7}
-    })
-    .to_string()
-}
 
 fn request() -> ModelRequest {
     ModelRequest {
@@ -96,14 +31,6 @@ fn endpoint(url: &str, timeout_ms: u64) -> ChatEndpoint {
         model: "llama-test".to_owned(),
         api_key: Some("test-key".to_owned()),
         timeout: Duration::from_millis(timeout_ms),
-    }
-}
-
-fn ok(text: &str) -> Reply {
-    Reply {
-        status: 200,
-        body: completion(text),
-        delay: Duration::ZERO,
     }
 }
 

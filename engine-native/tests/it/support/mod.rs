@@ -4,6 +4,7 @@
 pub mod attachments;
 pub mod auth;
 pub mod cache_home;
+pub mod chat;
 pub mod companion;
 pub mod dispatch;
 pub mod embed;

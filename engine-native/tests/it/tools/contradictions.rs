@@ -9,11 +9,14 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use obsidian_tc::auth::Caller;
 use obsidian_tc::errors::ErrorCode;
 use obsidian_tc::index::contradictions::{ContradictionJudge, JudgePrompt};
+use obsidian_tc::store::EventFilter;
 use obsidian_tc::upkeep::detect_contradictions;
 use serde_json::{Value, json};
 
+use crate::support::chat::{ok, serve};
 use crate::support::dispatch::{Fixture, caller};
 use crate::support::embed::MockApi;
 
@@ -257,4 +260,99 @@ fn the_budget_stops_a_run_and_the_next_goes_on() {
         json!({"paths": []}),
         ErrorCode::ValidationError,
     );
+}
+
+/// The fixture of [`fixture`] with `inference` pointing at the chat endpoint `url`.
+fn with_endpoint(api: &MockApi, url: &str, exclude: &[&str]) -> Fixture {
+    Fixture::new(json!({
+        "throttle": {"enabled": false},
+        "embeddings": api.provider_config(),
+        "inference": {"endpoint": url, "model": "llama-test", "excludePaths": exclude},
+    }))
+}
+
+#[test]
+fn the_configured_endpoint_judges_each_pair_as_an_audited_model_call() {
+    let answer = "{\"verdict\": \"contradiction\", \"rationale\": \"two different days\"}";
+    let (url, seen) = serve(ok(answer));
+    let api = MockApi::start(3);
+    let fx = with_endpoint(&api, &url, &[]);
+    fx.write("main", "Meeting.md", MEETING);
+    fx.write("main", "Plan.md", PLAN);
+    fx.write("main", "Garden.md", GARDEN);
+    fx.ok("index_vault", json!({}));
+    assert!(fx.server.runtime().judges_contradictions());
+    let run = fx.ok("detect_contradictions", json!({}));
+    assert_eq!(run["available"], true, "{run}");
+    assert_eq!(run["model"], "llama-test");
+    assert_eq!(run["pairs_judged"], 1, "{run}");
+    assert_eq!(run["contradictions"], 1);
+    // The endpoint got the pair: the judge's instructions and both passages.
+    let (path, _, body) = seen.try_recv().expect("one request");
+    assert_eq!(path, "/v1/chat/completions");
+    let prompt = body["messages"].to_string();
+    assert!(prompt.contains("contradiction"), "{prompt}");
+    assert!(
+        prompt.contains("Monday") && prompt.contains("Tuesday"),
+        "{prompt}"
+    );
+    assert!(seen.try_recv().is_err(), "one pair, one request");
+    let list = fx.ok("list_contradictions", json!({"paths": ["Meeting.md"]}));
+    assert_eq!(list["contradictions"][0]["judge_model"], "llama-test");
+    assert_eq!(
+        list["contradictions"][0]["judge_rationale"],
+        "two different days"
+    );
+    // The model call is an audit row of the caller who ran the detector.
+    let rows = fx
+        .server
+        .runtime()
+        .store()
+        .events()
+        .query(
+            &EventFilter {
+                tool: Some("model.judge".to_owned()),
+                ..EventFilter::default()
+            },
+            10,
+        )
+        .expect("rows");
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].event.details["provider"], "endpoint");
+    assert_eq!(rows[0].event.details["for_tool"], "detect_contradictions");
+    assert_eq!(rows[0].event.caller, Caller::stdio().id);
+}
+
+#[test]
+fn a_pair_with_a_side_under_exclude_paths_is_never_sent() {
+    let answer = "{\"verdict\": \"contradiction\", \"rationale\": \"two different days\"}";
+    let (url, seen) = serve(ok(answer));
+    let api = MockApi::start(3);
+    let fx = with_endpoint(&api, &url, &["Plan.md"]);
+    fx.write("main", "Meeting.md", MEETING);
+    fx.write("main", "Plan.md", PLAN);
+    fx.ok("index_vault", json!({}));
+    let run = fx.ok("detect_contradictions", json!({}));
+    assert_eq!(run["available"], true, "{run}");
+    assert_eq!(run["contradictions"], 0, "{run}");
+    assert!(seen.try_recv().is_err(), "nothing was sent");
+    assert!(listed(&fx, &["Meeting.md", "Plan.md"]).is_empty());
+}
+
+#[test]
+fn knowledge_challenge_counts_the_open_contradictions_of_its_evidence() {
+    let api = MockApi::start(3);
+    let fx = fixture(&api, None);
+    fx.write("main", "Decisions/Meeting.md", MEETING);
+    fx.write("main", "Decisions/Plan.md", PLAN);
+    fx.ok("index_vault", json!({}));
+    let proposal = json!({"proposal": "Hold the launch meeting early in the week"});
+    let before = fx.ok("knowledge_challenge", proposal.clone());
+    assert_eq!(before["evidence_count"], 2, "{before}");
+    assert_eq!(before["contradiction_count"], 0, "{before}");
+    judged(&fx, Arc::new(DayJudge::default()));
+    fx.ok("detect_contradictions", json!({}));
+    let after = fx.ok("knowledge_challenge", proposal);
+    assert_eq!(after["contradiction_count"], 1, "{after}");
+    assert_eq!(after["available"], false, "no chat model: the judge is not asked");
 }

@@ -86,3 +86,40 @@ fn a_failure_or_identity_evidence_leaves_the_verdict() {
     assert_eq!(verdict, Verdict::Ambiguous);
     assert!(!report.used);
 }
+
+/// The wiki of [`super::wiki`] with the chat endpoint `url` configured as the model.
+fn wiki_with_endpoint(url: &str) -> crate::support::dispatch::Fixture {
+    super::wiki(serde_json::json!({"inference": {"endpoint": url, "model": "llama-test"}}))
+}
+
+#[test]
+fn the_configured_endpoint_settles_a_soft_ambiguity_through_find_existing_page() {
+    use crate::support::chat::{ok, serve};
+    use serde_json::json;
+    // Only link text another note uses: ambiguous on soft evidence, so the judge is asked.
+    let topic = json!({"topic": "event horizon monster"});
+    let (url, seen) = serve(ok("same_topic"));
+    let fx = wiki_with_endpoint(&url);
+    let found = fx.ok("find_existing_page", topic.clone());
+    assert_eq!(found["verdict"], "exists", "{found}");
+    assert_eq!(found["judged_by"], "llama-test", "{found}");
+    assert_eq!(found["judge"]["used"], true);
+    let (_, _, body) = seen.try_recv().expect("the judge was asked");
+    assert!(
+        body["messages"]
+            .to_string()
+            .contains("event horizon monster")
+    );
+
+    let (url, _) = serve(ok("different"));
+    let fx = wiki_with_endpoint(&url);
+    let found = fx.ok("find_existing_page", topic.clone());
+    assert_eq!(found["verdict"], "new", "{found}");
+
+    // Not asked when the caller says so: the evidence's verdict stands.
+    let mut unasked = topic;
+    unasked["judge"] = json!(false);
+    let found = fx.ok("find_existing_page", unasked);
+    assert_eq!(found["verdict"], "ambiguous", "{found}");
+    assert_eq!(found["judge"]["used"], false);
+}
