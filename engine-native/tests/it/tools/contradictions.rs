@@ -354,5 +354,8 @@ fn knowledge_challenge_counts_the_open_contradictions_of_its_evidence() {
     fx.ok("detect_contradictions", json!({}));
     let after = fx.ok("knowledge_challenge", proposal);
     assert_eq!(after["contradiction_count"], 1, "{after}");
-    assert_eq!(after["available"], false, "no chat model: the judge is not asked");
+    assert_eq!(
+        after["available"], false,
+        "no chat model: the judge is not asked"
+    );
 }
