@@ -164,7 +164,8 @@ pub struct DetectReport {
     pub tensions: u64,
     /// Open pairs marked stale because a side changed.
     pub stale: u64,
-    /// Stopped at a chunk without a vector (its embedding is still to come).
+    /// Stopped at a chunk without a vector (its embedding is still to come; a chunk withheld
+    /// for a credential is passed over instead).
     pub waiting_for_vectors: bool,
 }
 
@@ -227,9 +228,14 @@ pub fn detect(
             if Instant::now() >= budget.deadline {
                 break 'walk;
             }
-            let Some(neighbours) = semantic.neighbours(vault, chunk.chunk_id, NEIGHBOURS)? else {
-                report.waiting_for_vectors = true;
-                break 'walk;
+            let neighbours = match semantic.neighbours(vault, chunk.chunk_id, NEIGHBOURS)? {
+                Some(neighbours) => neighbours,
+                // Withheld for a credential: never embedded, never judged; passed over.
+                None if semantic.withheld(store, chunk.chunk_id)? => Vec::new(),
+                None => {
+                    report.waiting_for_vectors = true;
+                    break 'walk;
+                }
             };
             let close: Vec<(i64, f32)> = neighbours
                 .into_iter()

@@ -409,6 +409,12 @@ impl SemanticIndex {
         Ok(matrix.top_k_deciding(query, k, &in_vault, &allowed_key)?)
     }
 
+    /// Whether chunk `chunk_id` is withheld from embedding (a credential in it): it will not
+    /// get a vector, unlike a chunk still pending.
+    pub fn withheld(&self, store: &Store, chunk_id: i64) -> Result<bool, SemanticError> {
+        Ok(VectorStore::new(store).withheld(&self.fingerprint, chunk_id)?)
+    }
+
     /// The `k` chunks of `vault` nearest to chunk `chunk_id` (itself left out), best first,
     /// as `(chunk_id, cosine)`; `None` when the chunk has no vector (yet).
     pub fn neighbours(

@@ -199,6 +199,22 @@ impl<'s> VectorStore<'s> {
         })
     }
 
+    /// Whether chunk `chunk_id` is withheld from set `fingerprint` (a credential in it, under
+    /// a remote provider): it gets no vector until the secrets setting changes.
+    pub fn withheld(&self, fingerprint: &str, chunk_id: i64) -> Result<bool, VectorStoreError> {
+        self.store.read(|conn| {
+            let Some(set) = sets::find(conn, fingerprint)? else {
+                return Ok(false);
+            };
+            Ok(conn.query_row(
+                "SELECT EXISTS (SELECT 1 FROM embedding_secrets
+                 WHERE set_id = ?1 AND chunk_id = ?2 AND withheld = 1)",
+                params![set.set_id, chunk_id],
+                |row| row.get(0),
+            )?)
+        })
+    }
+
     /// How many chunks of `vault` have a vector in set `fingerprint`, and how many chunks it
     /// has in all.
     pub fn coverage(

@@ -359,3 +359,25 @@ fn knowledge_challenge_counts_the_open_contradictions_of_its_evidence() {
         "no chat model: the judge is not asked"
     );
 }
+
+#[test]
+fn a_chunk_withheld_for_a_credential_is_passed_over_not_waited_for() {
+    let api = MockApi::start(3);
+    let fx = fixture(&api, None);
+    // Written first: its chunk comes first in the detector's walk, and the remote provider
+    // never gets it (the credential scan withholds it), so it never has a vector.
+    let key = format!(
+        "-----BEGIN {0}-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\n-----END {0}-----",
+        "PRIVATE KEY"
+    );
+    fx.write("main", "Keys.md", &format!("# Keys\n\n{key}\n"));
+    fx.ok("index_vault", json!({}));
+    fx.write("main", "Meeting.md", MEETING);
+    fx.write("main", "Plan.md", PLAN);
+    fx.ok("index_vault", json!({}));
+    judged(&fx, Arc::new(DayJudge::default()));
+    let run = fx.ok("detect_contradictions", json!({}));
+    assert_eq!(run["waiting_for_vectors"], false, "{run}");
+    assert_eq!(run["chunks_left"], 0, "{run}");
+    assert_eq!(run["contradictions"], 1, "{run}");
+}
