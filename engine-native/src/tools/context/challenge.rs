@@ -85,7 +85,7 @@ pub(super) fn tool() -> ToolDef {
     )
     .keywords(&[
         "devil's advocate",
-        "should we do this",
+        "weigh this proposal",
         "past decisions",
         "second opinion",
         "postmortem",
