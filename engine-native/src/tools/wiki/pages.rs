@@ -178,10 +178,16 @@ pub(super) fn read_pages(
     place: &WikiPlace,
     folder: Option<&str>,
 ) -> Result<Vec<Page>, ToolError> {
-    let entries = ctx
-        .vault()
-        .list(folder)
-        .map_err(|error| tool_error_from_vault(&error, AclOp::Read))?;
+    let entries = match ctx.vault().list(folder) {
+        Ok(entries) => entries,
+        // The configured wiki folder before its first page is written: an empty wiki.
+        Err(VaultError::NotFound { .. })
+            if folder.is_some() && folder == place.folder.as_deref() =>
+        {
+            Vec::new()
+        }
+        Err(error) => return Err(tool_error_from_vault(&error, AclOp::Read)),
+    };
     let exclusions = ctx.exclusions();
     let mut pages = Vec::new();
     for entry in entries {

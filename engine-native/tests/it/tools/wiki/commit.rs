@@ -237,3 +237,24 @@ fn a_failure_in_the_middle_puts_every_note_back() {
     assert_ne!(error.code, ErrorCode::Indeterminate, "{error:?}");
     assert_eq!(snapshot(&fx.vault_dir("main")), before, "{error:?}");
 }
+
+#[test]
+fn a_configured_wiki_folder_not_yet_created_is_an_empty_wiki() {
+    let fx = Fixture::new(json!({
+        "throttle": {"enabled": false},
+        "vaults": [{"id": "main", "path": "main", "wiki": {"folder": "Wiki"}}]
+    }));
+    fx.write("main", "Note.md", "x\n");
+    let found = fx.ok("find_existing_page", json!({"topic": "Composting"}));
+    assert_eq!(found["verdict"], "new", "{found}");
+    let draft = fx.ok("draft_wiki_page", json!({"topic": "Composting"}));
+    assert!(draft["changeset"].is_object(), "{draft}");
+    let lint = fx.ok("lint_wiki", json!({}));
+    assert_eq!(lint["read_only"], true, "{lint}");
+    let committed = fx.ok(
+        "commit_wiki_page",
+        json!({"topic": "Composting", "page": {"path": "Wiki/Composting.md", "body": "How the garden composts.\n"}}),
+    );
+    assert_eq!(committed["committed"], true, "{committed}");
+    assert!(fx.exists("main", "Wiki/Composting.md"));
+}
