@@ -69,6 +69,25 @@ enum Op<'a> {
     Remove(&'a str),
 }
 
+/// A frontmatter block holding `properties` in order (the text of a new note, before its
+/// body), each set as [`Edit::Set`] sets it.
+pub fn block_of<'k>(
+    properties: impl IntoIterator<Item = (&'k str, Value)>,
+) -> Result<String, FrontmatterError> {
+    let mut note = String::new();
+    for (key, value) in properties {
+        note = apply(
+            &note,
+            &Edit::Set {
+                key: key.to_owned(),
+                value,
+            },
+        )?
+        .text;
+    }
+    Ok(note)
+}
+
 /// Applies an edit to a note's text. Refused edits (invalid key, unreadable block for a
 /// non-`replace` mode, a layout that cannot be edited safely) change nothing.
 pub fn apply(text: &str, edit: &Edit) -> Result<EditResult, FrontmatterError> {

@@ -23,7 +23,7 @@ mod read;
 mod types;
 mod yaml_value;
 
-pub use edit::{Edit, EditResult, apply};
+pub use edit::{Edit, EditResult, apply, block_of};
 pub(crate) use emit::property_lines;
 pub use error::FrontmatterError;
 pub use query::{PropertyQuery, matches};

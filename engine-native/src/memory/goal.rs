@@ -159,17 +159,7 @@ pub fn new_goal_text(
     }
     properties.push(("created", today.to_string().into()));
     properties.push(("source", STATED.into()));
-    let mut note = String::new();
-    for (key, value) in properties {
-        note = frontmatter::apply(
-            &note,
-            &Edit::Set {
-                key: key.to_owned(),
-                value,
-            },
-        )?
-        .text;
-    }
+    let mut note = frontmatter::block_of(properties)?;
     note.push_str(text.trim());
     note.push('\n');
     Ok(note)

@@ -14,7 +14,7 @@ use super::evidence::{Recall, numbered, recall};
 use super::judge::{self, ChallengeOutput};
 use crate::calendar::{Date, rfc3339_utc};
 use crate::errors::ToolError;
-use crate::frontmatter::{self, Edit};
+use crate::frontmatter;
 use crate::inference::egress::{Chunk, Withheld};
 use crate::inference::{ChatMessage, InferenceError, ModelAnswer, ModelRequest, Role, Usage};
 use crate::runtime::{ToolContext, ToolDef};
@@ -296,18 +296,8 @@ fn note_text(
         ),
         ("source_paths", json!(paths)),
     ];
-    let mut note = String::new();
-    for (key, value) in properties {
-        note = frontmatter::apply(
-            &note,
-            &Edit::Set {
-                key: key.to_owned(),
-                value,
-            },
-        )
-        .map_err(|error| ToolError::internal(format!("a reflection's frontmatter: {error}")))?
-        .text;
-    }
+    let mut note = frontmatter::block_of(properties)
+        .map_err(|error| ToolError::internal(format!("a reflection's frontmatter: {error}")))?;
     note.push_str(&format!(
         "# {}\n\n{}\n\n## Sources\n\n",
         clean_title(query),
