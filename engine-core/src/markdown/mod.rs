@@ -28,6 +28,7 @@ mod note_fields;
 mod note_text;
 mod parser;
 mod position;
+mod reading;
 mod sections;
 pub(crate) mod syntax;
 mod tags;
@@ -36,6 +37,7 @@ mod types;
 pub use chunk::{Chunk, ChunkOptions, ChunkOptionsError, chunk_extracted, index_chunks};
 pub use note_fields::{NoteFields, note_fields, title_of};
 pub use note_text::{LineEnding, NoteText, file_text, note_text};
+pub use reading::reading_text;
 pub use types::{
     BlockId, ByteRange, Callout, CalloutFold, ExternalLink, Frontmatter, Heading, Link, LinkSyntax,
     ListItem, Loc, NoteMetadata, Pos, Section, SectionType, Subpath, Tag,

@@ -135,6 +135,11 @@ pub const EMBED_STAGE: &str = "embed";
 /// index visibly progressing and the texts in memory few.
 const EMBED_ROUND: usize = 128;
 
+/// How a chunk becomes the text its vector is made of ([`embedding_text`]), named in the
+/// vector set's id so that vectors of another rendering are never mixed with these: `reading`
+/// is the title and headings over the text with links read as shown.
+const DOCUMENT_TEXT: &str = "text:reading";
+
 /// How many chunks of a vault have vectors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct Coverage {
@@ -171,7 +176,7 @@ impl SemanticIndex {
         store: &Store,
         provider: Box<dyn EmbeddingProvider>,
     ) -> Result<Self, SemanticError> {
-        let fingerprint = provider.fingerprint().id();
+        let fingerprint = format!("{}|{DOCUMENT_TEXT}", provider.fingerprint().id());
         let vectors = VectorStore::new(store);
         let set = vectors.ensure_set(&fingerprint, provider.fingerprint().dimensions)?;
         let matrix = match vectors.load(&fingerprint)? {
@@ -231,7 +236,7 @@ impl SemanticIndex {
         self.provider.engine()
     }
 
-    /// The fingerprint id of the vectors.
+    /// The id of the vector set: the provider's fingerprint and how chunks are rendered.
     pub fn fingerprint(&self) -> &str {
         &self.fingerprint
     }
@@ -528,10 +533,15 @@ impl SemanticIndex {
     }
 }
 
-/// What is embedded for a chunk: its note's title and heading breadcrumb over its text.
+/// What is embedded for a chunk: its note's title and heading breadcrumb over its text with
+/// the links read as shown ([`engine_core::markdown::reading_text`]).
 fn embedding_text(chunk: &crate::vectors::PendingChunk) -> String {
     let title = crate::note::title_of(&chunk.path);
     let mut context = vec![title.as_str()];
     context.extend(chunk.headings.iter().map(String::as_str));
-    format!("{}\n\n{}", context.join(" > "), chunk.text)
+    format!(
+        "{}\n\n{}",
+        context.join(" > "),
+        engine_core::markdown::reading_text(&chunk.text)
+    )
 }
