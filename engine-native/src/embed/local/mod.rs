@@ -6,7 +6,8 @@
 //! [`engine`]: ONNX Runtime ([`OnnxProvider`], default-on cargo feature `onnx-runtime`, the
 //! library loaded at run time by [`onnx_library`]) or candle ([`LocalProvider`] over its
 //! [`transformer`]). Both share [`encoder`] (tokenizer, prefixes, shortest-first batches,
-//! [`pool`]ing, fingerprint) and [`weights`]. A [`CrossEncoder`] (a reranking model) runs on
+//! [`pool`]ing, fingerprint; the [`tokenizer`], whose XLM-R Unigram is a compact [`unigram`]) and
+//! [`weights`]. A [`CrossEncoder`] (a reranking model) runs on
 //! ONNX Runtime with the same tokenizer and session code.
 
 #[cfg(feature = "local-embeddings")]
@@ -29,7 +30,11 @@ pub mod pipeline;
 pub mod pool;
 pub mod prompts;
 #[cfg(feature = "local-embeddings")]
+pub mod tokenizer;
+#[cfg(feature = "local-embeddings")]
 pub mod transformer;
+#[cfg(feature = "local-embeddings")]
+pub mod unigram;
 #[cfg(feature = "local-embeddings")]
 pub mod weights;
 

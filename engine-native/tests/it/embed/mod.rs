@@ -8,3 +8,4 @@ mod local;
 mod onnx;
 mod remote;
 mod tiny_models;
+mod tokenizer;

