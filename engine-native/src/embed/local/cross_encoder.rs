@@ -64,14 +64,14 @@ impl CrossEncoder {
         })?;
         let runtime = super::onnx_library::load(env)?;
         let files = ModelFiles::read(&folder, model)?;
-        let weights = Weights::read(&file, model, None)?;
-        let graph = OnnxGraph::open(runtime, weights.bytes, &file, threads)?;
+        let model_id = Weights::identify(&file, model, None)?;
+        let graph = OnnxGraph::open(runtime, &file, threads)?;
         let output = graph.output(LOGITS_OUTPUT, &file)?;
         Ok(CrossEncoder {
             graph,
             output,
             tokenizer: load_tokenizer(&folder.join("tokenizer.json"), files.max_tokens)?,
-            model_id: weights.model_id,
+            model_id,
             file,
         })
     }

@@ -15,7 +15,10 @@
 //! the C heap freed while building the session goes back to the system
 //! (`release_free_heap`: 364 → 324 MiB). The whole subset: 655 → 328 MiB at 27.6 and 27.3
 //! chunks/s, the same vectors. Turning the arena off was worse (glibc then kept ~870 MiB),
-//! and so was growing it by exactly what is asked (500 MiB).
+//! and so was growing it by exactly what is asked (500 MiB). And the runtime reads the model
+//! file itself ([`super::weights::Weights::identify`] hashes it first): with the server's own
+//! copy of the 118 MB default model held while the runtime built its copies, loading it was
+//! the server's peak (376 → 271 MiB loading it with an empty vault, issue 35).
 
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
@@ -81,12 +84,11 @@ enum GraphInput {
 }
 
 impl OnnxGraph {
-    /// `weights` (an ONNX file's bytes, read from `model_file`) in a session of `runtime`
-    /// with `threads` intra-op threads (`None`: one per core); the graph must take
-    /// `input_ids` and may take the mask and segment ids, nothing else.
+    /// The ONNX file `model_file` (its digest checked by [`Weights::identify`]) in a session
+    /// of `runtime` with `threads` intra-op threads (`None`: one per core); the graph must
+    /// take `input_ids` and may take the mask and segment ids, nothing else.
     pub fn open(
         runtime: &OnnxRuntime,
-        weights: Vec<u8>,
         model_file: &Path,
         threads: Option<usize>,
     ) -> Result<OnnxGraph, EmbedError> {
@@ -101,10 +103,9 @@ impl OnnxGraph {
                 .with_intra_op_spinning(false)?
                 .with_inter_op_spinning(false)?
                 .with_memory_pattern(false)?
-                .commit_from_memory(&weights)
+                .commit_from_file(model_file)
         };
         let session = build().map_err(|e| onnx_error(model_file, &e.to_string()))?;
-        drop(weights);
         release_free_heap();
         let inputs = session
             .inputs()
@@ -191,13 +192,13 @@ impl OnnxProvider {
         pinned: Option<&str>,
     ) -> Result<OnnxProvider, EmbedError> {
         let files = ModelFiles::read(folder, model)?;
-        let weights = Weights::read(model_file, model, pinned)?;
-        let graph = OnnxGraph::open(runtime, weights.bytes, model_file, settings.threads)?;
+        let model_id = Weights::identify(model_file, model, pinned)?;
+        let graph = OnnxGraph::open(runtime, model_file, settings.threads)?;
         let output = graph.output(TOKENS_OUTPUT, model_file)?;
         Ok(OnnxProvider {
             graph,
             output,
-            text: TextEncoder::new(folder, &files, ENGINE, weights.model_id, settings.batch)?,
+            text: TextEncoder::new(folder, &files, ENGINE, model_id, settings.batch)?,
         })
     }
 
