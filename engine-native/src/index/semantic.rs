@@ -267,6 +267,11 @@ impl SemanticIndex {
         }
         let mut found = PassFindings::default();
         let provider = self.provider.fingerprint().provider.clone();
+        let (embedded, chunks) = vectors.coverage(&self.fingerprint, vault)?;
+        self.matrix
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .reserve(chunks.saturating_sub(embedded));
         let mut done = 0;
         loop {
             let pending = vectors.pending(&self.fingerprint, vault, batch.max(1))?;

@@ -38,6 +38,16 @@ impl VectorMatrix {
         })
     }
 
+    /// Makes room for `more` rows beyond those held, exactly: a pass that will add them grows
+    /// the matrix once instead of doubling it (pf2e-srd's 21,162 rows of 384 are 32.5 MB; by
+    /// doubling, up to 50 MB held and 75 MB while the last doubling copies).
+    pub fn reserve(&mut self, more: usize) {
+        self.rows.reserve_exact(more.saturating_mul(self.dims));
+        self.chunk_ids.reserve_exact(more);
+        self.note_keys.reserve_exact(more);
+        self.positions.reserve(more);
+    }
+
     /// The dimension of every row.
     pub fn dims(&self) -> usize {
         self.dims
@@ -143,5 +153,24 @@ pub fn check_vector(dims: usize, vector: &[f32]) -> Result<(), MatrixError> {
     match vector.iter().position(|x| !x.is_finite()) {
         Some(index) => Err(MatrixError::NonFinite { index }),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::VectorMatrix;
+
+    #[test]
+    fn a_reserved_matrix_takes_its_rows_without_growing_again() {
+        let mut matrix = VectorMatrix::new(4).expect("matrix");
+        matrix.upsert(1, 0, &[1.0, 0.0, 0.0, 0.0]).expect("row");
+        matrix.reserve(1_000);
+        let room = (matrix.rows.capacity(), matrix.chunk_ids.capacity());
+        assert!(room.0 >= 1_001 * 4 && room.1 >= 1_001, "{room:?}");
+        for id in 2..=1_001 {
+            matrix.upsert(id, 0, &[0.0, 1.0, 0.0, 0.0]).expect("row");
+        }
+        assert_eq!((matrix.rows.capacity(), matrix.chunk_ids.capacity()), room);
+        assert_eq!(matrix.chunk_ids.len(), 1_001);
     }
 }
