@@ -267,11 +267,6 @@ impl SemanticIndex {
         }
         let mut found = PassFindings::default();
         let provider = self.provider.fingerprint().provider.clone();
-        let (embedded, chunks) = vectors.coverage(&self.fingerprint, vault)?;
-        self.matrix
-            .write()
-            .unwrap_or_else(PoisonError::into_inner)
-            .reserve(chunks.saturating_sub(embedded));
         let mut done = 0;
         loop {
             let pending = vectors.pending(&self.fingerprint, vault, batch.max(1))?;
@@ -280,6 +275,14 @@ impl SemanticIndex {
                 return Ok(done);
             }
             if done == 0 {
+                if pending.len() == batch.max(1) {
+                    // More than one batch: room for every row now, not by doubling.
+                    let (embedded, chunks) = vectors.coverage(&self.fingerprint, vault)?;
+                    self.matrix
+                        .write()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .reserve(chunks.saturating_sub(embedded));
+                }
                 let mut pace = Throughput::default();
                 pace.observe(0);
                 *self.pace.lock().unwrap_or_else(PoisonError::into_inner) = pace;

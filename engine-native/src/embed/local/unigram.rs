@@ -151,9 +151,8 @@ impl CompactUnigram {
                     break;
                 }
                 next_edge += 1;
-                if from < start {
-                    continue;
-                }
+                // The automaton is charwise: every piece starts on a character boundary.
+                debug_assert_eq!(from, start);
                 let score = self.scores[id as usize] + here;
                 let node = &mut best[end];
                 if node.2.is_none() || score > node.1 {
