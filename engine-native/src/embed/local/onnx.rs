@@ -18,7 +18,9 @@
 //! and so was growing it by exactly what is asked (500 MiB). And the runtime reads the model
 //! file itself ([`super::weights::Weights::identify`] hashes it first): with the server's own
 //! copy of the 118 MB default model held while the runtime built its copies, loading it was
-//! the server's peak (376 → 271 MiB loading it with an empty vault, issue 35).
+//! the server's peak (376 → 271 MiB loading it with an empty vault, issue 35). With the
+//! default model's 512-piece window, runs of 1,024 pieces (two full rows) sized the arena;
+//! one full row a run: 1,982 pf2e-srd notes 314 → 280 MiB, 93.2 and 93.0 s (issue 35).
 
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
@@ -46,8 +48,9 @@ const TYPE_IDS_INPUT: &str = "token_type_ids";
 /// The graph output of the token vectors; without it, the first output.
 const TOKENS_OUTPUT: &str = "last_hidden_state";
 /// The most word pieces (rows × padded width) one session run gets; a larger batch runs in
-/// slices of rows. 4 rows of 256 pieces: short texts still run 8 or more at once.
-const RUN_TOKENS: usize = 1024;
+/// slices of rows. One row of 512 pieces, 2 of 256: texts of up to 64 pieces still run 8 at
+/// once. The arena is sized by the widest run (512 pieces: one row, at least).
+const RUN_TOKENS: usize = 512;
 
 /// How an ONNX model is run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
