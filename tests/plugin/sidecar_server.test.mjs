@@ -16,7 +16,7 @@
 // (scripts/test.sh runs it with the release binary and the test model); skipped without them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -155,7 +155,8 @@ test('with the model in the Hugging Face cache, the modal shows the native serve
     HF_HUB_OFFLINE: process.env.HF_HUB_OFFLINE,
     OBSIDIAN_TC_EMBEDDINGS_MODEL: process.env.OBSIDIAN_TC_EMBEDDINGS_MODEL,
   };
-  process.env.HF_HOME = huggingFaceHome();
+  const home = huggingFaceHome();
+  process.env.HF_HOME = home;
   process.env.HF_HUB_OFFLINE = '1';
   process.env.OBSIDIAN_TC_EMBEDDINGS_MODEL = 'sentence-transformers/all-MiniLM-L6-v2';
   const mcpPort = await freePort();
@@ -198,6 +199,7 @@ test('with the model in the Hugging Face cache, the modal shows the native serve
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
+    rmSync(home, { recursive: true, force: true });
   }
 });
 
