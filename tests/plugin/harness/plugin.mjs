@@ -2,8 +2,7 @@
 // `npm run build` first) with the obsidian stub, as bundle.test.mjs does, over a fake App on a
 // temporary vault folder, and talks to its real 127.0.0.1 server with node:http.
 import assert from 'node:assert/strict';
-import { readFileSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import net from 'node:net';
 import { createRequire } from 'node:module';
@@ -12,6 +11,9 @@ import http from 'node:http';
 import * as obsidian from '../stubs/obsidian.mjs';
 import { fakeApp } from '../fakes/app.mjs';
 import { coreRegistry } from '../fakes/companions.mjs';
+import { removeFolder, tempFolder } from './temp.mjs';
+
+export { removeFolder, tempFolder };
 
 const root = new URL('../../../', import.meta.url);
 const mainPath = fileURLToPath(new URL('main.js', root));
@@ -30,9 +32,16 @@ export function loadBundle() {
   return module.exports.default ?? module.exports;
 }
 
-/** A temporary vault folder with one note, plus `files` ({path: text}). */
+/** The vault folders of `tempVault` that `unloadPlugin` has not removed yet. */
+const vaults = new Set();
+
+/**
+ * A temporary vault folder with one note, plus `files` ({path: text}); `unloadPlugin` removes it
+ * once the plugin over it is down.
+ */
 export function tempVault(name = 'Test vault', files = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'tc-companion-'));
+  const dir = tempFolder('tc-companion-');
+  vaults.add(dir);
   writeFileSync(join(dir, 'Note.md'), '# Note\n');
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
@@ -70,10 +79,25 @@ export async function startPlugin({ data = {}, prepare, files = {} } = {}) {
   return { plugin, app, port: plugin.bridge.port, vault };
 }
 
-/** What Obsidian does on disable: onunload, then the registered cleanups. */
+/**
+ * What Obsidian does on disable: onunload, then the registered cleanups. The returned promise
+ * (awaiting it is optional) resolves once the plugin is done with its vault folder: the search
+ * index saved on unload is written and the native server's process has exited; a vault folder
+ * `tempVault` made is then removed.
+ */
 export function unloadPlugin(plugin) {
+  const pid = plugin.native?.status().pid ?? null;
   plugin.onunload();
   plugin.unload();
+  return (async () => {
+    await plugin.searchIndex?.flushed();
+    // The supervisor's SIGTERM, then its SIGKILL after a few seconds.
+    for (const t0 = Date.now(); pid !== null && alive(pid) && Date.now() - t0 < 10_000;) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const dir = plugin.app?.vault?.dir;
+    if (vaults.delete(dir)) removeFolder(dir);
+  })().catch(() => {}); // A folder not removed here is as the process exits.
 }
 
 /** One request with full control over headers (fetch forbids setting Host). */
