@@ -6,12 +6,11 @@
 // Production main.js over the fake App.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { notices, SuggestModal } from './stubs/obsidian.mjs';
-import { fakeNativeBinary, fakeNativeLog } from './fakes/native-server.mjs';
-import { freePort, request, startPlugin, unloadPlugin, waitFor } from './harness/plugin.mjs';
+import { fakeNative, fakeNativeLog } from './fakes/native-server.mjs';
+import { freePort, request, startPlugin, tempFolder, unloadPlugin, waitFor } from './harness/plugin.mjs';
 
 const FILES = {
   'Alpha.md': '# Alpha\n\nThe quick brown fox.\n',
@@ -21,9 +20,9 @@ const FILES = {
 
 /** The plugin with the stand-in native server on a free port; resolves once it answers. */
 async function withNativeServer() {
-  const log = join(mkdtempSync(join(tmpdir(), 'tc-native-')), 'log');
+  const { bin, log } = fakeNative();
   const mcpPort = await freePort();
-  const ctx = await startPlugin({ files: FILES, data: { sidecarPath: fakeNativeBinary(log), mcpPort } });
+  const ctx = await startPlugin({ files: FILES, data: { sidecarPath: bin, mcpPort } });
   await ctx.plugin.searchIndex.whenReady();
   await answering(ctx.plugin);
   return { ...ctx, log, mcpPort };
@@ -103,7 +102,7 @@ test('without a native server the modal is lexical; a server that is not there y
     unloadPlugin(plain.plugin);
   }
   // A running process whose MCP port does not answer (nothing listens there).
-  const quiet = join(mkdtempSync(join(tmpdir(), 'tc-native-quiet-')), 'obsidian-tc');
+  const quiet = join(tempFolder('tc-native-quiet-'), 'obsidian-tc');
   writeFileSync(quiet, '#!/bin/sh\nexec sleep 600\n');
   chmodSync(quiet, 0o755);
   const silent = await startPlugin({ files: FILES, data: { sidecarPath: quiet, mcpPort: await freePort() } });

@@ -4,10 +4,9 @@
 // token; restarted after it crashes (its state says why), and stopped on unload.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, readFileSync, existsSync, chmodSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, readFileSync, existsSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
-import { alive, startPlugin, unloadPlugin, waitFor, TOKEN } from './harness/plugin.mjs';
+import { alive, startPlugin, tempFolder, unloadPlugin, waitFor, TOKEN } from './harness/plugin.mjs';
 
 const MCP_TOKEN = 'f'.repeat(64);
 
@@ -18,7 +17,7 @@ for (const name of Object.keys(process.env)) {
 }
 
 test('the sidecar starts wired to the bridge, is restarted after a crash, and stops on unload', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tc-sidecar-'));
+  const dir = tempFolder('tc-sidecar-');
   const log = join(dir, 'runs.log');
   const script = join(dir, 'fake-obsidian-tc');
   // First run: say why on stderr and crash (exit 1). Later runs: stay up until killed.

@@ -2,12 +2,10 @@
 // blocks, agent permissions) and the status bar, against the production bundle.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute } from 'node:path';
 import { notices } from './stubs/obsidian.mjs';
 import { fakeApp } from './fakes/app.mjs';
-import { fakeNativeBinary, fakeNativeLog } from './fakes/native-server.mjs';
+import { fakeNative, fakeNativeLog } from './fakes/native-server.mjs';
 import { freePort, startPlugin, unloadPlugin, loadBundle, tempVault, manifest, request, post, waitFor, TOKEN } from './harness/plugin.mjs';
 
 let ctx;
@@ -170,8 +168,8 @@ test('on Windows the blocks name obsidian-tc.exe, and a binary path with backsla
 test('the native server\'s state and embedding progress show, and follow a regenerated token', async () => {
   const { warn } = console;
   console.warn = () => {};
-  const log = join(mkdtempSync(join(tmpdir(), 'tc-ui-native-')), 'log');
-  const other = await startPlugin({ data: { sidecarPath: fakeNativeBinary(log), mcpPort: await freePort() } });
+  const { bin, log } = fakeNative();
+  const other = await startPlugin({ data: { sidecarPath: bin, mcpPort: await freePort() } });
   try {
     const t = other.plugin.settingTabs[0];
     const row = (name) => t.containerEl.children.find((s) => s.name === name);

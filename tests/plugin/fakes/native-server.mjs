@@ -8,21 +8,25 @@
 //   index_vault       counts the notes and appends a line to $FAKE_NATIVE_LOG
 // Each start appends {"pid", "args", "env"} (the OBSIDIAN_TC_* variables) to $FAKE_NATIVE_LOG.
 //
-// `fakeNativeBinary()` writes an executable that runs this script, for settings.sidecarPath.
-import { appendFileSync, chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// `fakeNative()` writes an executable that runs this script, for settings.sidecarPath.
+import { appendFileSync, chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempFolder } from '../harness/temp.mjs';
 
-/** An executable that starts this fake with its arguments; `log` is where it reports. */
-export function fakeNativeBinary(log) {
-  const dir = mkdtempSync(join(tmpdir(), 'tc-fake-native-'));
+/**
+ * `bin`, an executable that starts this fake with its arguments, and `log`, where it reports:
+ * both in a temporary folder removed as the test file's process exits.
+ */
+export function fakeNative() {
+  const dir = tempFolder('tc-fake-native-');
   const bin = join(dir, 'obsidian-tc');
+  const log = join(dir, 'log');
   writeFileSync(bin, `#!/bin/sh\nFAKE_NATIVE_LOG=${JSON.stringify(log)} exec ${JSON.stringify(process.execPath)} ${JSON.stringify(fileURLToPath(import.meta.url))} "$@"\n`);
   chmodSync(bin, 0o755);
-  return bin;
+  return { bin, log };
 }
 
 /** The lines the fake wrote to `log`, parsed. */
