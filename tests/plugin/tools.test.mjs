@@ -5,22 +5,21 @@
 // asking for one is acl_denied. Approvals are answered by pressing the approval dialog's buttons.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, cpSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, cpSync, rmSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import * as obsidian from './stubs/obsidian.mjs';
 import { fakeApp } from './fakes/app.mjs';
 import * as companions from './fakes/companions.mjs';
-import { loadBundle, manifest } from './harness/plugin.mjs';
+import { loadBundle, manifest, removeFolder, tempFolder, unloadPlugin } from './harness/plugin.mjs';
 
 const root = new URL('../../', import.meta.url);
 
 const TOKEN = 'tools-test-token-0123456789';
 const DENIED = 'Getting started';
-const tmp = mkdtempSync(join(tmpdir(), 'tc-tools-'));
-after(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempFolder('tc-tools-');
+after(() => removeFolder(tmp));
 
 let copies = 0;
 /** A plugin over a fresh vault copy with `settings`; `setup(app)` installs companions. */
@@ -36,7 +35,16 @@ async function start(settings = {}, setup = () => {}) {
   assert.ok(plugin.bridge, 'bridge not started');
   const port = plugin.bridge.port;
   const call = (name, args = {}) => post(port, name, args);
-  return { app, vaultDir, call, stop: async () => { const b = plugin.bridge; plugin.onunload(); await b.stop(); } };
+  // Unloaded as Obsidian unloads it: the search index saved, then the copy removed (a save left
+  // pending would write into it again after the test).
+  const stop = async () => {
+    const b = plugin.bridge;
+    const unloaded = unloadPlugin(plugin);
+    await b.stop();
+    await unloaded;
+    rmSync(vaultDir, { recursive: true, force: true });
+  };
+  return { app, vaultDir, call, stop };
 }
 
 function post(port, name, args) {
