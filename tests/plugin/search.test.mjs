@@ -3,15 +3,14 @@
 // "Search vault" modal opens the chosen note. Production main.js over a fake App on a temp vault.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SuggestModal } from './stubs/obsidian.mjs';
 import { fakeApp } from './fakes/app.mjs';
-import { TOKEN, loadBundle, manifest, request, unloadPlugin } from './harness/plugin.mjs';
+import { TOKEN, loadBundle, manifest, request, tempFolder, unloadPlugin } from './harness/plugin.mjs';
 
 function vault() {
-  const dir = mkdtempSync(join(tmpdir(), 'tc-search-'));
+  const dir = tempFolder('tc-search-');
   mkdirSync(join(dir, 'Private'));
   writeFileSync(join(dir, 'Alpha.md'), '# Alpha\n\nThe quick brown fox.\n');
   writeFileSync(join(dir, 'Beta.md'), '---\naliases: [Second]\n---\n# Beta\n\nLazy dogs sleep all day.\n');
@@ -114,7 +113,7 @@ async function until(predicate) {
 }
 
 test('unloading while the index is still being built stops the build cleanly', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tc-search-unload-'));
+  const dir = tempFolder('tc-search-unload-');
   for (let i = 0; i < 400; i++) writeFileSync(join(dir, `Note ${i}.md`), `# Note ${i}\n\n${'words to index '.repeat(200)}\n`);
   const errors = [];
   const { error } = console;

@@ -7,17 +7,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeApp } from './fakes/app.mjs';
-import { TOKEN, loadBundle, manifest, unloadPlugin } from './harness/plugin.mjs';
+import { TOKEN, loadBundle, manifest, tempFolder, unloadPlugin } from './harness/plugin.mjs';
 
 const SNAPSHOT = '.obsidian/plugins/tc-bridge/search-index.bin';
 const QUERIES = ['fox', 'lazy dogs', 'river', 'garden plan', 'second', 'note'];
 
 function vault(count = 30) {
-  const dir = mkdtempSync(join(tmpdir(), 'tc-warm-'));
+  const dir = tempFolder('tc-warm-');
   const words = ['fox', 'river', 'garden', 'plan', 'lazy', 'dogs', 'stone', 'bread', 'music', 'winter'];
   for (let i = 0; i < count; i++) {
     const body = Array.from({ length: 20 + (i % 7) }, (_, j) => words[(i * 3 + j * 7) % words.length]).join(' ');
@@ -208,7 +207,7 @@ test('saves wait for the vault to be quiet, replace the file by a rename, and su
 });
 
 test('an index saved while the first pass was under way is completed on the next start', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tc-warm-partial-'));
+  const dir = tempFolder('tc-warm-partial-');
   for (let i = 0; i < 400; i++) writeFileSync(join(dir, `Note ${i}.md`), `# Note ${i}\n\n${'words to index '.repeat(200)} n${i}\n`);
   try {
     const app = fakeApp({ vaultDir: dir, data: { port: 0, token: TOKEN } });
