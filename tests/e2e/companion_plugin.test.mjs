@@ -7,13 +7,12 @@
 // plugin's own approval dialog, pressed in the plugin's process.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { direct, startPluginHost } from "./plugin_host.mjs";
-import { BIN, freshVault } from "./support.mjs";
+import { BIN, freshVault, tempDir } from "./support.mjs";
 
 /** The server's tools TC Bridge carries out, and the arguments only the server takes. */
 const COMPANION_TOOLS = [
@@ -27,11 +26,11 @@ const SERVER_ONLY = new Set(["vault", "elicit_token", "idempotency_key", "source
 
 const structured = (result) => result.structuredContent ?? JSON.parse(result.content[0].text);
 
-test("the server's bridge tools talk to the real TC Bridge", async () => {
+test("the server's bridge tools talk to the real TC Bridge", async (t) => {
 	const host = await startPluginHost();
-	const dir = mkdtempSync(join(tmpdir(), "tc-companion-e2e-"));
+	const dir = tempDir(t, "tc-companion-e2e-");
 	const config = join(dir, "config.json");
-	const vault = freshVault();
+	const vault = freshVault(t);
 	mkdirSync(join(vault, ".obsidian"), { recursive: true });
 	writeFileSync(join(vault, ".obsidian/workspaces.json"), JSON.stringify({ workspaces: { Research: { main: {} } }, active: "" }));
 	writeFileSync(config, JSON.stringify({
@@ -81,11 +80,11 @@ test("the server's bridge tools talk to the real TC Bridge", async () => {
 	}
 });
 
-test("a destructive call is approved, or denied, by the human in Obsidian's dialog", async () => {
+test("a destructive call is approved, or denied, by the human in Obsidian's dialog", async (t) => {
 	const host = await startPluginHost();
-	const dir = mkdtempSync(join(tmpdir(), "tc-companion-approval-"));
+	const dir = tempDir(t, "tc-companion-approval-");
 	const config = join(dir, "config.json");
-	const vault = freshVault();
+	const vault = freshVault(t);
 	writeFileSync(join(vault, "Doomed.md"), "# Doomed\n");
 	writeFileSync(join(vault, "Kept.md"), "# Kept\n");
 	writeFileSync(config, JSON.stringify({

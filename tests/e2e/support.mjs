@@ -16,10 +16,24 @@ export const BIN = process.env.OBSIDIAN_TC_BIN ?? join(root, "target/release/obs
 /** The shared scenario every client runs. */
 export const SCENARIO = JSON.parse(readFileSync(join(root, "tests/e2e/scenario.json"), "utf8"));
 
-/** A fresh copy of the sample vault (without any cache a local run left in it). */
-export function freshVault() {
+/**
+ * A new folder under the system's temporary folder, named `prefix` and random characters; removed
+ * when the test `t` ends, passing or failing (after its own finally blocks have stopped the
+ * processes that use it).
+ */
+export function tempDir(t, prefix) {
+	const dir = mkdtempSync(join(tmpdir(), prefix));
+	t.after(() => rmSync(dir, { recursive: true, force: true }));
+	return dir;
+}
+
+/**
+ * A fresh copy of the sample vault (without any cache a local run left in it), removed when the
+ * test `t` ends.
+ */
+export function freshVault(t) {
 	assert.ok(existsSync(BIN), `${BIN} is missing: run \`cargo build --release -p obsidian-tc\` first`);
-	const dir = mkdtempSync(join(tmpdir(), "obsidian-tc-e2e-"));
+	const dir = tempDir(t, "obsidian-tc-e2e-");
 	cpSync(join(root, "tests/fixtures/sample-vault"), dir, { recursive: true });
 	rmSync(join(dir, ".obsidian-tc"), { recursive: true, force: true });
 	return dir;

@@ -24,13 +24,13 @@ async function drive(transport, vault) {
 	}
 }
 
-test("TypeScript SDK over stdio", async () => {
-	const vault = freshVault();
+test("TypeScript SDK over stdio", async (t) => {
+	const vault = freshVault(t);
 	await drive(new StdioClientTransport({ command: BIN, args: [vault], stderr: "inherit" }), vault);
 });
 
-test("TypeScript SDK over Streamable HTTP", async () => {
-	const vault = freshVault();
+test("TypeScript SDK over Streamable HTTP", async (t) => {
+	const vault = freshVault(t);
 	const server = await startHttpServer(vault);
 	try {
 		await drive(new StreamableHTTPClientTransport(new URL(server.url)), vault);
