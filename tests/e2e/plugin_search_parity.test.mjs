@@ -6,12 +6,11 @@
 // set and misspelt ones on a copy of kepano.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { BIN } from "./support.mjs";
+import { BIN, tempDir } from "./support.mjs";
 import { GOLDEN, SHARED, startPlugin } from "../bench/plugin_search.mjs";
 
 const LIMIT = 20;
@@ -28,9 +27,12 @@ async function serverSearch(client, query) {
 	return r.structuredContent;
 }
 
-/** Both sides on a fresh copy of `name` (a vault under shared/vaults) answer `queries` alike. */
-async function parity(name, queries) {
-	const vault = mkdtempSync(join(tmpdir(), "tc-search-parity-"));
+/**
+ * Both sides on a fresh copy of `name` (a vault under shared/vaults) answer `queries` alike; the
+ * copy is removed when the test `t` ends.
+ */
+async function parity(t, name, queries) {
+	const vault = tempDir(t, "tc-search-parity-");
 	cpSync(join(SHARED, "vaults", name), vault, { recursive: true });
 	// Files as Windows editors write them: every 5th note with CRLF line breaks, every 7th with a
 	// byte order mark. Both sides must read them as the LF originals.
@@ -76,16 +78,15 @@ async function parity(name, queries) {
 	} finally {
 		await client.close();
 		await plugin.unload();
-		rmSync(vault, { recursive: true, force: true });
 	}
 }
 
-test("plugin search and server lexical search agree on every golden query", { skip: !existsSync(join(SHARED, "vaults/obsidian-help-en")) && "obsidian-help-en is not present" }, async () => {
+test("plugin search and server lexical search agree on every golden query", { skip: !existsSync(join(SHARED, "vaults/obsidian-help-en")) && "obsidian-help-en is not present" }, async (t) => {
 	assert.equal(GOLDEN.length, 58);
-	assert.ok((await parity("obsidian-help-en", GOLDEN)) >= GOLDEN.length * 10, "enough results to mean something");
+	assert.ok((await parity(t, "obsidian-help-en", GOLDEN)) >= GOLDEN.length * 10, "enough results to mean something");
 });
 
-test("they agree on kepano (notes with only frontmatter, aliases) with misspelt queries too", { skip: !existsSync(join(SHARED, "vaults/kepano")) && "kepano is not present" }, async () => {
+test("they agree on kepano (notes with only frontmatter, aliases) with misspelt queries too", { skip: !existsSync(join(SHARED, "vaults/kepano")) && "kepano is not present" }, async (t) => {
 	assert.ok(KEPANO.length >= 20);
-	assert.ok((await parity("kepano", KEPANO)) >= KEPANO.length * 3, "enough results to mean something");
+	assert.ok((await parity(t, "kepano", KEPANO)) >= KEPANO.length * 3, "enough results to mean something");
 });
