@@ -9,12 +9,11 @@
 //     obsidian-help-all, with every folder readable and with folder access to `en/` only (the
 //     view of the readable notes kept between searches). Medians over N runs (default 5). Run
 //     `npm run build` first.
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fakeApp } from "../plugin/fakes/app.mjs";
-import { loadBundle, manifest, request } from "../plugin/harness/plugin.mjs";
+import { loadBundle, manifest, removeFolder, request, tempFolder } from "../plugin/harness/plugin.mjs";
 
 const root = new URL("../../", import.meta.url);
 export const SHARED = fileURLToPath(new URL("../shared/", root));
@@ -66,9 +65,9 @@ export async function startPlugin(vaultDir, settings = {}) {
 	return started;
 }
 
-/** A temporary copy of the shared vault `name`. */
+/** A temporary copy of the shared vault `name` (removed at the latest as the bench exits, failing or not). */
 function tempCopy(name) {
-	const copy = mkdtempSync(join(tmpdir(), `tc-bench-${name}-`));
+	const copy = tempFolder(`tc-bench-${name}-`);
 	cpSync(`${SHARED}vaults/${name}`, copy, { recursive: true });
 	return copy;
 }
@@ -100,7 +99,7 @@ async function main() {
 		ready.push(p.readyMs);
 		await p.unload();
 	}
-	rmSync(en, { recursive: true, force: true });
+	removeFolder(en);
 	console.log(`obsidian-help-en (${runs} runs, medians, first start): onload to serving ${median(serving).toFixed(1)} ms; onload to search index ready ${median(ready).toFixed(1)} ms`);
 
 	const copy = tempCopy("obsidian-help-all");
@@ -155,7 +154,7 @@ async function main() {
 		console.log(`obsidian-help-all search tool${label} over the bridge HTTP API: p50 ${median(httpP50s).toFixed(3)} ms`);
 		await p.unload();
 	}
-	rmSync(copy, { recursive: true, force: true });
+	removeFolder(copy);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
