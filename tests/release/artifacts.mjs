@@ -4,10 +4,10 @@
 // ELF binary needs of the system (glibc symbol versions, shared libraries).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { closeSync, cpSync, existsSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tempFolder } from "../plugin/harness/temp.mjs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
@@ -37,7 +37,7 @@ export function run(command, args, options = {}) {
 
 /** A fresh copy of the sample vault. */
 export function freshVault() {
-	const dir = mkdtempSync(join(tmpdir(), "obsidian-tc-release-vault-"));
+	const dir = tempFolder("obsidian-tc-release-vault-");
 	cpSync(join(root, "tests/fixtures/sample-vault"), dir, { recursive: true });
 	rmSync(join(dir, ".obsidian-tc"), { recursive: true, force: true });
 	return dir;
@@ -49,7 +49,7 @@ export function freshVault() {
  * project's `overrides` (e.g. a platform package's name to `file:<its tarball>`).
  */
 export function installed(tarballs, { flags = [], overrides } = {}) {
-	const dir = mkdtempSync(join(tmpdir(), "obsidian-tc-release-npm-"));
+	const dir = tempFolder("obsidian-tc-release-npm-");
 	writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "release-check", private: true, overrides }));
 	run("npm", ["install", "--offline", "--no-save", ...flags, ...tarballs], { cwd: dir });
 	return dir;

@@ -12,9 +12,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { tempFolder } from "../plugin/harness/temp.mjs";
 import { PLATFORMS } from "../../scripts/release/manifests.mjs";
 import { DIST, ENV, VERSION, artifact, checkGlibcAndLibraries, elfMachine, freshVault, installed, root, run, session } from "./artifacts.mjs";
 
@@ -66,7 +66,7 @@ test("a signal to the launcher stops the server, which shuts down cleanly", { ti
 });
 
 test("without its platform package the launcher names the platform and exits 1", () => {
-	const dir = mkdtempSync(join(tmpdir(), "obsidian-tc-release-bare-"));
+	const dir = tempFolder("obsidian-tc-release-bare-");
 	mkdirSync(join(dir, "bin"));
 	copyFileSync(join(project, "node_modules/obsidian-tc/bin/obsidian-tc.js"), join(dir, "bin/obsidian-tc.js"));
 	const result = spawnSync(process.execPath, [join(dir, "bin/obsidian-tc.js"), "--version"], { encoding: "utf8", env: ENV });
@@ -75,7 +75,7 @@ test("without its platform package the launcher names the platform and exits 1",
 });
 
 test("the .mcpb: mcpb validate passes, each OS it lists runs the binary it carries for that OS", () => {
-	const dir = mkdtempSync(join(tmpdir(), "obsidian-tc-release-mcpb-"));
+	const dir = tempFolder("obsidian-tc-release-mcpb-");
 	run("unzip", ["-q", MCPB, "-d", dir]);
 	run(join(root, "node_modules/.bin/mcpb"), ["validate", join(dir, "manifest.json")]);
 	const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));
@@ -108,7 +108,7 @@ test("the .mcpb: mcpb validate passes, each OS it lists runs the binary it carri
 });
 
 test("the .mcpb's Linux entry point serves an MCP session as Claude Desktop starts it", { timeout: 60000 }, async () => {
-	const dir = mkdtempSync(join(tmpdir(), "obsidian-tc-release-mcpb-"));
+	const dir = tempFolder("obsidian-tc-release-mcpb-");
 	run("unzip", ["-q", MCPB, "-d", dir]);
 	const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));
 	// What Claude Desktop does on Linux: the linux override (or the base command), the
@@ -195,7 +195,7 @@ test("SHA256SUMS lists every artifact with its digest", () => {
 });
 
 test("the archive's binary needs glibc 2.35 or older (the newest versioned symbol it uses)", (t) => {
-	const dir = mkdtempSync(join(tmpdir(), "obsidian-tc-release-archive-"));
+	const dir = tempFolder("obsidian-tc-release-archive-");
 	run("tar", ["-xzf", ARCHIVE, "-C", dir]);
 	const unpacked = join(dir, `obsidian-tc-${VERSION}-${TARGET}`);
 	assert.deepEqual(readdirSync(unpacked).sort(), ["LICENSE", "README.md", "libonnxruntime.so.1.32.0", "obsidian-tc"]);

@@ -6,11 +6,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tempFolder } from "../plugin/harness/temp.mjs";
 import { PLATFORMS } from "../../scripts/release/manifests.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -56,7 +56,7 @@ test("a platform without a package: the error names it and the supported ones, a
 });
 
 test("the launcher on an unsupported platform prints that error and exits 1, starting nothing", () => {
-	const dir = mkdtempSync(join(tmpdir(), "obsidian-tc-launcher-"));
+	const dir = tempFolder("obsidian-tc-launcher-");
 	const stub = join(dir, "freebsd-arm64.cjs");
 	writeFileSync(stub, 'Object.defineProperty(process, "platform", { value: "freebsd" });\nObject.defineProperty(process, "arch", { value: "arm64" });\n');
 	const result = spawnSync(process.execPath, ["--require", stub, LAUNCHER, "--version"], { encoding: "utf8" });
@@ -66,7 +66,7 @@ test("the launcher on an unsupported platform prints that error and exits 1, sta
 });
 
 test("the launcher on win32-x64 looks for @obsidian-tc/win32-x64 (not installed here: its error names it)", () => {
-	const dir = mkdtempSync(join(tmpdir(), "obsidian-tc-launcher-"));
+	const dir = tempFolder("obsidian-tc-launcher-");
 	const stub = join(dir, "win32-x64.cjs");
 	writeFileSync(stub, 'Object.defineProperty(process, "platform", { value: "win32" });\nObject.defineProperty(process, "arch", { value: "x64" });\n');
 	const result = spawnSync(process.execPath, ["--require", stub, LAUNCHER, "--version"], { encoding: "utf8", cwd: dir });

@@ -6,16 +6,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempFolder } from "../plugin/harness/temp.mjs";
 import { root, run } from "./artifacts.mjs";
 
 const MANIFESTS = join(root, "scripts/release/manifests.mjs");
 
 /** The manifest written for `platforms`, after `mcpb validate` passed on it. */
 function manifestFor(...platforms) {
-	const dir = mkdtempSync(join(tmpdir(), "obsidian-tc-mcpb-manifest-"));
+	const dir = tempFolder("obsidian-tc-mcpb-manifest-");
 	run(process.execPath, [MANIFESTS, "mcpb-manifest", dir, "1.2.3", ...platforms]);
 	run(join(root, "node_modules/.bin/mcpb"), ["validate", join(dir, "manifest.json")]);
 	return JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));
@@ -40,7 +40,7 @@ test("without a macOS binary the bundle neither lists macOS nor points at it", (
 });
 
 test("two binaries of one OS are refused (platform_overrides has no architecture key)", () => {
-	const dir = mkdtempSync(join(tmpdir(), "obsidian-tc-mcpb-manifest-"));
+	const dir = tempFolder("obsidian-tc-mcpb-manifest-");
 	const result = spawnSync(process.execPath, [MANIFESTS, "mcpb-manifest", dir, "1.2.3", "linux-x64", "linux-arm64"], { encoding: "utf8" });
 	assert.notEqual(result.status, 0);
 	assert.match(result.stderr, /a \.mcpb holds one binary per OS/);

@@ -7,10 +7,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { tempFolder } from "../plugin/harness/temp.mjs";
 import { PLATFORMS } from "../../scripts/release/manifests.mjs";
 import { DIST, VERSION, artifact, checkGlibcAndLibraries, elfMachine, freshVault, installed, root, run, session } from "./artifacts.mjs";
 
@@ -20,7 +20,7 @@ const MCPB = artifact(`obsidian-tc-${VERSION}.mcpb`);
 
 const digest = (file) => createHash("sha256").update(readFileSync(file)).digest("hex");
 const unpackedBundle = (() => {
-	const dir = mkdtempSync(join(tmpdir(), "obsidian-tc-release-mcpb-"));
+	const dir = tempFolder("obsidian-tc-release-mcpb-");
 	run("unzip", ["-q", MCPB, "-d", dir]);
 	return dir;
 })();
@@ -29,7 +29,7 @@ const unpackedBundle = (() => {
 function unpackArchive(platform) {
 	const name = `obsidian-tc-${VERSION}-${platform}`;
 	const file = artifact(`${name}.${PLATFORMS[platform].archive}`);
-	const dir = mkdtempSync(join(tmpdir(), "obsidian-tc-release-archive-"));
+	const dir = tempFolder("obsidian-tc-release-archive-");
 	if (file.endsWith(".zip")) run("unzip", ["-q", file, "-d", dir]);
 	else run("tar", ["-xzf", file, "-C", dir]);
 	assert.deepEqual(readdirSync(dir), [name], "one top folder named after the release and platform");

@@ -4,10 +4,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tempFolder } from "../plugin/harness/temp.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const SCRIPT = join(root, "scripts/release/version.mjs");
@@ -15,7 +15,7 @@ const FILES = ["Cargo.toml", "Cargo.lock", "package.json", "package-lock.json", 
 
 /** A temp folder holding copies of the files the script edits. */
 function copy() {
-	const dir = mkdtempSync(join(tmpdir(), "obsidian-tc-version-"));
+	const dir = tempFolder("obsidian-tc-version-");
 	for (const file of FILES) {
 		mkdirSync(dirname(join(dir, file)), { recursive: true });
 		cpSync(join(root, file), join(dir, file));
