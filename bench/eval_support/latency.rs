@@ -2,8 +2,7 @@
 //! folder): the full index time from an empty cache, the re-open time (a new server on the
 //! same cache until its first `search_vault` answers), the top-10 query latency after a
 //! warm-up, interleaved with FTS5 on the same queries, and the process's peak RSS after
-//! indexing; lexically. With a model (`--mode hybrid`), also the embedded half
-//! ([`super::latency_embedded`]).
+//! indexing; lexically. The same vault embedded is [`super::latency_embedded`].
 
 use std::path::Path;
 use std::sync::PoisonError;
@@ -13,7 +12,6 @@ use serde_json::json;
 
 use super::datasets::{latency_queries, vault_notes};
 use super::fts5::Fts5;
-use super::latency_embedded;
 use super::metrics::Percentiles;
 use super::product::{Product, Setup, VAULT_ID};
 use super::report::{Check, Section, ms, ratio, table};
@@ -44,7 +42,7 @@ pub struct Options<'a> {
 }
 
 /// A `/proc/self/status` figure in MiB (`VmHWM`, `VmRSS`), when the kernel has it.
-fn status_mib(key: &str) -> Option<f64> {
+pub fn status_mib(key: &str) -> Option<f64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with(key))?;
     let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
@@ -53,7 +51,7 @@ fn status_mib(key: &str) -> Option<f64> {
 
 /// Resets the peak RSS (`VmHWM`) to the current RSS, so the peak measured afterwards is the
 /// indexing's and not an earlier suite's; false where the kernel does not allow it.
-fn reset_peak_rss() -> bool {
+pub fn reset_peak_rss() -> bool {
     std::fs::write("/proc/self/clear_refs", "5").is_ok()
 }
 
@@ -142,17 +140,6 @@ pub fn run(vault: &Path, options: &Options<'_>) -> Result<Section, String> {
         reopens.push(start.elapsed());
     }
     eprintln!("latency: re-opened {} times", reopens.len());
-    let embedded = match options.setup.model {
-        Some(_) => Some(latency_embedded::run(
-            vault,
-            options.setup,
-            &queries,
-            &reset_peak_rss,
-            &|| status_mib("VmHWM:"),
-        )?),
-        None => None,
-    };
-
     let (ours, theirs, engine, reopen) = (
         Percentiles::of(&ours),
         Percentiles::of(&theirs),
@@ -230,10 +217,6 @@ pub fn run(vault: &Path, options: &Options<'_>) -> Result<Section, String> {
         empty,
         options.seed,
     );
-    let markdown = match &embedded {
-        Some(embedded) => format!("{markdown}{}", embedded.markdown),
-        None => markdown,
-    };
     let mut checks = vec![
         Check::at_most("latency index ms", indexed.wall_ms, INDEX_TARGET_MS),
         Check::at_most(
@@ -252,9 +235,6 @@ pub fn run(vault: &Path, options: &Options<'_>) -> Result<Section, String> {
         ours.p95_ms,
         P95_TARGET_MS,
     ));
-    if let Some(embedded) = &embedded {
-        checks.extend(embedded.checks.iter().cloned());
-    }
     Ok(Section {
         name: "latency",
         json: json!({
@@ -273,7 +253,6 @@ pub fn run(vault: &Path, options: &Options<'_>) -> Result<Section, String> {
             "query_product": ours,
             "query_lexical_view": engine,
             "query_fts5": theirs,
-            "embedded": embedded.as_ref().map(|e| e.json.clone()),
         }),
         markdown,
         checks,
