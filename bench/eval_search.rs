@@ -23,7 +23,7 @@
 //! - `latency-embedded` (with `--mode hybrid` or `semantic` and `--model`, alone in a run):
 //!   pf2e-srd embedded (kept in `<cache>/latency-embedded`), top-10 p95 ≤ 20 ms with the
 //!   query's embedding excluded, peak RSS with the vault indexed, embedded and the model
-//!   loaded ≤ 400 MiB.
+//!   loaded ≤ 400 MB.
 //! - `tuning`: our own graded queries over brain, kepano, obsidian-hub and non-English help
 //!   folders (bench/tuning), by category and vault: the set ranking is tuned on.
 //!

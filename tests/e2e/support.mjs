@@ -1,11 +1,11 @@
 // Helpers of the Node end-to-end tests: the release binary, a fresh vault, an HTTP server
 // process, the out-of-band approval, and the scenario's expectations.
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { createServer, connect } from "node:net";
-import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { removeFolder, tempFolder } from "../plugin/harness/temp.mjs";
 import assert from "node:assert/strict";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -22,8 +22,8 @@ export const SCENARIO = JSON.parse(readFileSync(join(root, "tests/e2e/scenario.j
  * processes that use it).
  */
 export function tempDir(t, prefix) {
-	const dir = mkdtempSync(join(tmpdir(), prefix));
-	t.after(() => rmSync(dir, { recursive: true, force: true }));
+	const dir = tempFolder(prefix);
+	t.after(() => removeFolder(dir));
 	return dir;
 }
 

@@ -16,14 +16,13 @@
 // (scripts/test.sh runs it with the release binary and the test model); skipped without them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { notices, openedModals, SuggestModal } from './stubs/obsidian.mjs';
-import { alive, freePort, startPlugin, unloadPlugin, waitFor } from './harness/plugin.mjs';
+import { alive, freePort, removeFolder, startPlugin, tempFolder, unloadPlugin, waitFor } from './harness/plugin.mjs';
 
 const BIN = process.env.OBSIDIAN_TC_BIN;
 const skip = BIN === undefined || !existsSync(BIN)
@@ -135,7 +134,7 @@ test('the native server the plugin starts serves MCP with the plugin\'s token, a
 
 /** A Hugging Face cache (HF_HOME) whose snapshot of the test model (pinned, chosen with OBSIDIAN_TC_EMBEDDINGS_MODEL) links its files. */
 function huggingFaceHome() {
-  const home = mkdtempSync(join(tmpdir(), 'tc-hf-home-'));
+  const home = tempFolder('tc-hf-home-');
   const repo = join(home, 'hub/models--sentence-transformers--all-MiniLM-L6-v2');
   const snapshot = join(repo, 'snapshots/0123abc');
   mkdirSync(join(snapshot, '1_Pooling'), { recursive: true });
@@ -199,7 +198,7 @@ test('with the model in the Hugging Face cache, the modal shows the native serve
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
-    rmSync(home, { recursive: true, force: true });
+    removeFolder(home);
   }
 });
 

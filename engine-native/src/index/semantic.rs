@@ -267,15 +267,16 @@ impl SemanticIndex {
         }
         let mut found = PassFindings::default();
         let provider = self.provider.fingerprint().provider.clone();
+        let batch = batch.max(1);
         let mut done = 0;
         loop {
-            let pending = vectors.pending(&self.fingerprint, vault, batch.max(1))?;
+            let pending = vectors.pending(&self.fingerprint, vault, batch)?;
             if pending.is_empty() {
                 found.log(vault, &provider);
                 return Ok(done);
             }
             if done == 0 {
-                if pending.len() == batch.max(1) {
+                if pending.len() == batch {
                     // More than one batch: room for every row now, not by doubling.
                     let (embedded, chunks) = vectors.coverage(&self.fingerprint, vault)?;
                     self.matrix

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 /** The folders `tempFolder` made that are not removed yet. */
 const folders = new Set();
 process.once('exit', () => {
-  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
+  for (const dir of folders) remove(dir);
 });
 
 /** A new empty folder under the system's temporary folder, named `prefix` and random characters. */
@@ -20,6 +20,18 @@ export function tempFolder(prefix) {
 
 /** Removes a folder `tempFolder` made, and all it holds. */
 export function removeFolder(dir) {
-  rmSync(dir, { recursive: true, force: true });
+  remove(dir);
   folders.delete(dir);
+}
+
+/**
+ * Removes `dir`, retrying while a process that is exiting still writes in it; a folder that
+ * cannot be removed is left rather than failing the test that used it.
+ */
+function remove(dir) {
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+  } catch (error) {
+    console.warn(`could not remove the temporary folder ${dir}: ${error.message}`);
+  }
 }
