@@ -36,7 +36,7 @@ pub fn run_index(args: IndexArgs) -> u8 {
     let server = dispatcher.runtime();
     server
         .indexes()
-        .prepare_embeddings(server.store(), &served.config().config.embeddings);
+        .load_model_first(server.store(), &served.config().config.embeddings);
     let mut reports = serde_json::Map::new();
     let mut code = EXIT_OK;
     for entry in vaults {

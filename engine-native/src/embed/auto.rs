@@ -230,6 +230,16 @@ fn acquire(
                 .first()
                 .map_or_else(String::new, |root| root.display().to_string())
         );
+        // Downloading from now on, though no byte has come yet (a hub that answers slowly or
+        // not at all is waited out): nothing waits for this model as for one on disk.
+        lock(shared).phase = Some(Phase::Downloading {
+            transfer: Transfer {
+                bytes: 0,
+                total: spec.total_size(),
+            },
+            eta_seconds: None,
+            endpoint: settings.endpoint.clone(),
+        });
     }
     let mut rate = Throughput::default();
     let folder = fetch_model(&spec, &settings, &mut |transfer| {

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use engine_core::markdown::ChunkOptions;
 use serde::Serialize;
@@ -20,9 +20,15 @@ use super::semantic::{Coverage, SemanticError, SemanticIndex};
 use super::task_table::TaskTables;
 use crate::config::{EmbeddingsConfig, RerankConfig};
 use crate::embed::settings::EmbeddingProvider as ProviderName;
-use crate::embed::{AutoModel, provider_from_config};
+use crate::embed::{AutoModel, Phase, provider_from_config};
 use crate::store::{Store, StoreError};
 use crate::vault::Vault;
+
+/// The longest [`Indexes::load_model_first`] waits for `auto`'s model to load.
+const MODEL_FIRST_WAIT: Duration = Duration::from_secs(30);
+
+/// How often [`Indexes::load_model_first`] looks whether `auto`'s model has loaded.
+const MODEL_POLL: Duration = Duration::from_millis(20);
 
 /// Why an index operation did not run.
 #[derive(Debug)]
@@ -294,6 +300,36 @@ impl Indexes {
         }
     }
 
+    /// Loads the embedding model before a scan opens the vaults' indexes, so that the
+    /// runtime's load-time copies (65-80 MiB above what the default model then holds) do not
+    /// stack on an index already in memory: a `local` model loads now; `auto`'s starts (as
+    /// [`Indexes::prepare_embeddings`]) and is waited for while it is found on disk and
+    /// loaded, at most 30 s (never while it downloads). A remote provider is
+    /// left alone (nothing of its model is in this process). A failure is left to the next use
+    /// of the vectors to report.
+    pub fn load_model_first(&self, store: &Store, config: &EmbeddingsConfig) {
+        if !matches!(config.provider, ProviderName::Auto | ProviderName::Local) {
+            return;
+        }
+        let deadline = Instant::now() + MODEL_FIRST_WAIT;
+        loop {
+            match self.semantic(store, config) {
+                Ok(None)
+                    if config.provider == ProviderName::Auto
+                        && self.auto.phase() == Phase::Loading
+                        && Instant::now() < deadline =>
+                {
+                    std::thread::sleep(MODEL_POLL);
+                }
+                Ok(_) => return,
+                Err(error) => {
+                    tracing::debug!("the embedding model did not load before the scan: {error}");
+                    return;
+                }
+            }
+        }
+    }
+
     /// The model of provider `auto`: where finding, downloading or loading it stands.
     pub fn auto_model(&self) -> &AutoModel {
         &self.auto
@@ -355,11 +391,12 @@ impl Indexes {
 /// The lexical view of `id` from the store.
 fn open_view(store: &Store, id: &str) -> Result<LexicalView, StoreError> {
     let rows = store.note_index();
-    let chunks = rows.chunks(id)?;
-    if let Some(bytes) = rows.current_snapshot(id)?
-        && let Some(view) = LexicalView::restore(&bytes, chunks.clone())
-    {
-        return Ok(view);
+    let mut chunks = rows.chunks(id)?;
+    if let Some(bytes) = rows.current_snapshot(id)? {
+        match LexicalView::restore(&bytes, chunks) {
+            Ok(view) => return Ok(view),
+            Err(back) => chunks = back,
+        }
     }
     let fields = rows.note_fields(id)?;
     Ok(LexicalView::build(chunks, &fields))

@@ -77,23 +77,28 @@ impl LexicalView {
     }
 
     /// Reads a saved index back; `chunks` give the places (the bytes hold only the index).
-    /// `None` when the bytes are not a valid index of exactly these chunks.
-    pub fn restore(bytes: &[u8], chunks: Vec<ChunkRow>) -> Option<LexicalView> {
-        let index = LexicalIndex::from_bytes(bytes).ok()?;
-        if index.len() != chunks.len() {
-            return None;
+    /// The chunks are handed back when the bytes are not a valid index of exactly these
+    /// chunks (so the caller builds the view from them without having copied them: a copy
+    /// of pf2e-srd's chunk texts was part of the serving peak, issue 35).
+    pub fn restore(bytes: &[u8], chunks: Vec<ChunkRow>) -> Result<LexicalView, Vec<ChunkRow>> {
+        let Ok(index) = LexicalIndex::from_bytes(bytes) else {
+            return Err(chunks);
+        };
+        if index.len() != chunks.len()
+            || !chunks
+                .iter()
+                .all(|chunk| index.contains(&chunk_key(&chunk.path, chunk.ordinal)))
+        {
+            return Err(chunks);
         }
         let mut places = HashMap::with_capacity(chunks.len());
         let mut ids = HashMap::with_capacity(chunks.len());
         for chunk in chunks {
             let key = chunk_key(&chunk.path, chunk.ordinal);
-            if !index.contains(&key) {
-                return None;
-            }
             ids.insert(key, chunk.chunk_id);
             places.insert(chunk.chunk_id, place(chunk));
         }
-        Some(LexicalView {
+        Ok(LexicalView {
             index,
             places,
             ids,

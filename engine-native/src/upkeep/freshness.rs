@@ -48,7 +48,8 @@ pub fn keep_fresh(dispatcher: &Arc<Dispatcher>) -> Freshness {
     } else {
         Vec::new()
     };
-    // The `auto` model's download (or load) starts now, overlapping the first scan.
+    // The `auto` model's download (or load) starts now; the first scan waits for a load (not
+    // a download), so that the model's load-time copies do not stack on the index.
     dispatcher.runtime().indexes().prepare_embeddings(
         dispatcher.runtime().store(),
         &served.config().config.embeddings,
@@ -57,6 +58,10 @@ pub fn keep_fresh(dispatcher: &Arc<Dispatcher>) -> Freshness {
     let scan_first = config.scan_on_start.then(|| Arc::clone(dispatcher));
     std::thread::spawn(move || {
         if let Some(dispatcher) = scan_first {
+            let server = dispatcher.runtime();
+            server
+                .indexes()
+                .load_model_first(server.store(), &server.served().config().config.embeddings);
             scan_all(&dispatcher, &ids);
         }
         embed_forever(&weak);

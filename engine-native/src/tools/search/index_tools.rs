@@ -148,14 +148,14 @@ fn index_vault(ctx: &ToolContext<'_>, args: Value) -> Result<Value, ToolError> {
     let started = ctx.clock().now_ms();
     let indexes = ctx.runtime().indexes();
     let embeddings = &ctx.served().config().config.embeddings;
+    // The model loads before the scan opens the index (see `Indexes::load_model_first`); a
+    // model that fails to load is reported after the scan, which runs regardless.
+    let semantic = indexes.semantic(ctx.store(), embeddings);
     let (report, notes) = scan_notes(ctx)?;
     // Progress continues past the notes with the chunks still to embed, counting only the
     // chunks the caller may read (hidden notes change nothing it is told).
     let readable = |path: &str| ctx.may_list(path);
-    let to_embed = match indexes
-        .semantic(ctx.store(), embeddings)
-        .map_err(SemanticError::into_tool_error)?
-    {
+    let to_embed = match semantic.map_err(SemanticError::into_tool_error)? {
         Some(semantic) => readable_chunk_count(ctx, &*open_index(ctx)?)
             .saturating_sub(semantic.embedded_readable(ctx.vault_id(), &readable))
             as u64,

@@ -83,3 +83,26 @@ fn at_most_kept_views_are_kept_the_oldest_going_first() {
     let rebuilt = view.visible("key-0", &public);
     assert!(!Arc::ptr_eq(&first, &rebuilt));
 }
+
+#[test]
+fn a_snapshot_restores_the_view_of_its_own_chunks_and_hands_other_chunks_back() {
+    let saved = view();
+    let bytes = saved.snapshot();
+    let chunks = || {
+        vec![
+            chunk(1, "Public/a.md", "the merger of two clubs"),
+            chunk(2, "Secret/b.md", "merger merger plans"),
+            chunk(3, "Secret/c.md", "merger terms"),
+        ]
+    };
+    let restored = LexicalView::restore(&bytes, chunks()).expect("its own chunks");
+    assert_eq!(restored.len(), 3);
+    // Another chunk set (one renamed, one missing) and bytes that are no index: the chunks
+    // come back whole, in order, for the caller to build the view from.
+    let mut renamed = chunks();
+    renamed[2].path = "Secret/d.md".to_owned();
+    assert_eq!(LexicalView::restore(&bytes, renamed.clone()).err(), Some(renamed));
+    let fewer = chunks()[..2].to_vec();
+    assert_eq!(LexicalView::restore(&bytes, fewer.clone()).err(), Some(fewer));
+    assert_eq!(LexicalView::restore(b"not an index", chunks()).err(), Some(chunks()));
+}
