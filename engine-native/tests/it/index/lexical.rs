@@ -101,8 +101,17 @@ fn a_snapshot_restores_the_view_of_its_own_chunks_and_hands_other_chunks_back() 
     // come back whole, in order, for the caller to build the view from.
     let mut renamed = chunks();
     renamed[2].path = "Secret/d.md".to_owned();
-    assert_eq!(LexicalView::restore(&bytes, renamed.clone()).err(), Some(renamed));
+    assert_eq!(
+        LexicalView::restore(&bytes, renamed.clone()).err(),
+        Some(renamed)
+    );
     let fewer = chunks()[..2].to_vec();
-    assert_eq!(LexicalView::restore(&bytes, fewer.clone()).err(), Some(fewer));
-    assert_eq!(LexicalView::restore(b"not an index", chunks()).err(), Some(chunks()));
+    assert_eq!(
+        LexicalView::restore(&bytes, fewer.clone()).err(),
+        Some(fewer)
+    );
+    assert_eq!(
+        LexicalView::restore(b"not an index", chunks()).err(),
+        Some(chunks())
+    );
 }
