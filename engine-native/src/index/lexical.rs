@@ -84,17 +84,16 @@ impl LexicalView {
         let Ok(index) = LexicalIndex::from_bytes(bytes) else {
             return Err(chunks);
         };
-        if index.len() != chunks.len()
-            || !chunks
-                .iter()
-                .all(|chunk| index.contains(&chunk_key(&chunk.path, chunk.ordinal)))
-        {
+        let keys: Vec<String> = chunks
+            .iter()
+            .map(|chunk| chunk_key(&chunk.path, chunk.ordinal))
+            .collect();
+        if index.len() != chunks.len() || !keys.iter().all(|key| index.contains(key)) {
             return Err(chunks);
         }
         let mut places = HashMap::with_capacity(chunks.len());
         let mut ids = HashMap::with_capacity(chunks.len());
-        for chunk in chunks {
-            let key = chunk_key(&chunk.path, chunk.ordinal);
+        for (chunk, key) in chunks.into_iter().zip(keys) {
             ids.insert(key, chunk.chunk_id);
             places.insert(chunk.chunk_id, place(chunk));
         }
