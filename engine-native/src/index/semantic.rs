@@ -129,11 +129,16 @@ impl NoteKeys {
 /// The failure stage of a note whose chunks could not be embedded.
 pub const EMBED_STAGE: &str = "embed";
 
-/// How many chunks go to the provider per round. A local engine sorts a round by length and
+/// How many chunks go to a local engine per round. It sorts a round by word pieces and
 /// encodes it in micro-batches of its own size, so a round much larger than a micro-batch
-/// pads less; a remote provider splits it into requests of its `max_batch`. Rounds keep the
-/// index visibly progressing and the texts in memory few.
-const EMBED_ROUND: usize = 128;
+/// pads less (over pf2e-srd's chunks: 4.7% of the computed pieces padding in rounds of 128,
+/// 1.2% in rounds of 512). Rounds keep the index visibly progressing (a round of the default
+/// model takes about 15 s on two cores) and the texts in memory few.
+const LOCAL_EMBED_ROUND: usize = 512;
+
+/// How many chunks go to a remote provider per round, which splits it into requests of its
+/// `max_batch`: a round is kept or lost whole, so it stays small.
+const REMOTE_EMBED_ROUND: usize = 128;
 
 /// How a chunk becomes the text its vector is made of ([`embedding_text`]), named in the
 /// vector set's id so that vectors of another rendering are never mixed with these: `reading`
@@ -201,10 +206,14 @@ impl SemanticIndex {
         })
     }
 
-    /// How many chunks are embedded per round: 128, many micro-batches, so that the local
-    /// engine's length sort pads less.
+    /// How many chunks are embedded per round: 512 for a local engine (so that its length
+    /// sort pads less), 128 for a remote provider.
     pub fn batch_size(&self) -> usize {
-        EMBED_ROUND
+        if self.provider.fingerprint().provider == "local" {
+            LOCAL_EMBED_ROUND
+        } else {
+            REMOTE_EMBED_ROUND
+        }
     }
 
     /// Drops every vector of `vault` from memory (its rows went with its chunks).

@@ -1,16 +1,19 @@
 //! [`TextEncoder`]: what both local engines (candle and ONNX Runtime) do around the model's
 //! forward pass: the tokenizer of the model folder, a batch of texts as padded rows of
 //! word-piece ids ([`TokenBatch`]), the model's prefix of queries or documents ([`Prompts`]),
-//! the shortest-first order in which texts are encoded, the pooling of the token vectors and
-//! the fingerprint of the vectors.
+//! the order (fewest word pieces first) in which texts are encoded, the pooling of the token
+//! vectors and the fingerprint of the vectors.
 
 use std::path::Path;
 
-use tokenizers::{EncodeInput, Encoding, PaddingParams, PaddingStrategy, TruncationParams};
+use tokenizers::parallelism::MaybeParallelIterator;
+use tokenizers::{
+    EncodeInput, Encoding, PaddingParams, PaddingStrategy, TruncationParams, pad_encodings,
+};
 
 use crate::embed::error::EmbedError;
 use crate::embed::fingerprint::{EmbeddingFingerprint, Pooling};
-use crate::embed::provider::{EmbedKind, EmbeddingProvider, embed_in_batches};
+use crate::embed::provider::{EmbedKind, EmbeddingProvider, checked_batch};
 
 use super::model_files::ModelFiles;
 use super::pool;
@@ -73,9 +76,9 @@ impl TextEncoder {
     }
 
     /// The unit vectors of `texts` embedded as `kind`, in order: each given the model's
-    /// prefix of `kind`, tokenized shortest first in batches (so that each pads to similar
-    /// lengths), each batch's token vectors computed by `forward` (`rows × width × dims`
-    /// values, flat), pooled and L2-normalised.
+    /// prefix of `kind`, tokenized, put in batches fewest word pieces first (so that each
+    /// pads to similar lengths, see [`length_sorted_batches`]), each batch's token vectors
+    /// computed by `forward` (`rows × width × dims` values, flat), pooled and L2-normalised.
     pub fn embed(
         &self,
         texts: &[&str],
@@ -83,22 +86,20 @@ impl TextEncoder {
         forward: impl Fn(&TokenBatch) -> Result<Vec<f32>, EmbedError>,
     ) -> Result<Vec<Vec<f32>>, EmbedError> {
         let inputs = self.prompts.apply(texts, kind);
-        let texts: Vec<&str> = inputs.iter().map(AsRef::as_ref).collect();
-        let texts = texts.as_slice();
-        let order = shortest_first(texts);
-        let sorted: Vec<&str> = order.iter().map(|&i| texts[i]).collect();
-        let vectors = embed_in_batches(
-            &self.fingerprint,
-            "local",
-            self.max_batch,
-            &sorted,
-            |chunk| {
-                let batch = TokenBatch::encode(&self.tokenizer, chunk)?;
-                let hidden = forward(&batch)?;
-                pool::pool(&hidden, &batch.mask, batch.width, self.pooling)
-            },
-        )?;
-        let mut out = vec![Vec::new(); texts.len()];
+        let inputs: Vec<&str> = inputs.iter().map(AsRef::as_ref).collect();
+        let (order, batches) = length_sorted_batches(&self.tokenizer, &inputs, self.max_batch)?;
+        let mut vectors = Vec::with_capacity(inputs.len());
+        for batch in &batches {
+            let hidden = forward(batch)?;
+            let pooled = pool::pool(&hidden, &batch.mask, batch.width, self.pooling)?;
+            vectors.extend(checked_batch(
+                &self.fingerprint,
+                "local",
+                batch.rows,
+                pooled,
+            )?);
+        }
+        let mut out = vec![Vec::new(); inputs.len()];
         for (vector, index) in vectors.into_iter().zip(order) {
             out[index] = vector;
         }
@@ -192,22 +193,25 @@ impl TokenBatch {
     ) -> Result<TokenBatch, EmbedError> {
         let encodings = tokenizer
             .encode_batch(inputs, true)
-            .map_err(|e| EmbedError::Model {
-                message: format!("tokenizing failed: {e}"),
-            })?;
+            .map_err(tokenizing_failed)?;
+        Ok(TokenBatch::of(&encodings))
+    }
+
+    /// Encodings of one length, row after row.
+    fn of(encodings: &[Encoding]) -> TokenBatch {
         let flat = |part: fn(&Encoding) -> &[u32]| -> Vec<u32> {
             encodings
                 .iter()
                 .flat_map(|e| part(e).iter().copied())
                 .collect()
         };
-        Ok(TokenBatch {
+        TokenBatch {
             rows: encodings.len(),
             width: encodings.first().map_or(0, |e| e.get_ids().len()),
             ids: flat(Encoding::get_ids),
             mask: flat(Encoding::get_attention_mask),
             type_ids: flat(Encoding::get_type_ids),
-        })
+        }
     }
 
     /// The word pieces that are not padding.
@@ -233,11 +237,41 @@ impl TokenBatch {
     }
 }
 
-/// The indices of `texts`, shortest text (in bytes, a cheap stand-in for word pieces) first.
-pub fn shortest_first(texts: &[&str]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..texts.len()).collect();
-    order.sort_by_key(|&i| texts[i].len());
-    order
+/// `texts` as the local engines encode them: each tokenized by `tokenizer` (from
+/// [`load_tokenizer`]) on its own, in parallel; ordered by word pieces, fewest first (ties in
+/// input order); in batches of at most `batch` rows (at least one), each padded to its
+/// longest. Returns the input index of each row, batch after batch, and the batches.
+///
+/// Sorting by word pieces rather than by bytes matters: over pf2e-srd's chunks, a byte order
+/// left 8-10% of the computed pieces padding, word pieces 1% in rounds of 512.
+pub fn length_sorted_batches(
+    tokenizer: &TextTokenizer,
+    texts: &[&str],
+    batch: usize,
+) -> Result<(Vec<usize>, Vec<TokenBatch>), EmbedError> {
+    let encodings = texts
+        .into_maybe_par_iter()
+        .map(|text| tokenizer.encode(*text, true))
+        .collect::<tokenizers::Result<Vec<Encoding>>>()
+        .map_err(tokenizing_failed)?;
+    let mut order: Vec<usize> = (0..encodings.len()).collect();
+    order.sort_by_key(|&i| encodings[i].len());
+    let padding = tokenizer.get_padding().cloned().unwrap_or_default();
+    let batches = order
+        .chunks(batch.max(1))
+        .map(|rows| {
+            let mut rows: Vec<Encoding> = rows.iter().map(|&i| encodings[i].clone()).collect();
+            pad_encodings(&mut rows, &padding).map_err(tokenizing_failed)?;
+            Ok(TokenBatch::of(&rows))
+        })
+        .collect::<Result<_, EmbedError>>()?;
+    Ok((order, batches))
+}
+
+fn tokenizing_failed(error: tokenizers::Error) -> EmbedError {
+    EmbedError::Model {
+        message: format!("tokenizing failed: {error}"),
+    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! `embeddings.provider: "local"` is refused with what to do) by one of two engines, picked by
 //! [`engine`]: ONNX Runtime ([`OnnxProvider`], default-on cargo feature `onnx-runtime`, the
 //! library loaded at run time by [`onnx_library`]) or candle ([`LocalProvider`] over its
-//! [`transformer`]). Both share [`encoder`] (tokenizer, prefixes, shortest-first batches,
+//! [`transformer`]). Both share [`encoder`] (tokenizer, prefixes, batches by word pieces,
 //! [`pool`]ing, fingerprint; the [`tokenizer`], whose XLM-R Unigram is a compact [`unigram`]) and
 //! [`weights`]. A [`CrossEncoder`] (a reranking model) runs on
 //! ONNX Runtime with the same tokenizer and session code.

@@ -1,5 +1,5 @@
 //! [`OnnxProvider`]: a sentence-transformer exported to ONNX (f32 or int8), run in process by
-//! ONNX Runtime ([`super::onnx_library`]): the same tokenizer, shortest-first batches,
+//! ONNX Runtime ([`super::onnx_library`]): the same tokenizer, batches by word pieces,
 //! pooling (in Rust, of the graph's token output) and L2 normalisation as the candle engine
 //! ([`super::encoder`]). One session serves every call; its intra-op
 //! threads default to the machine's cores, with one inter-op thread; they spin between the

@@ -107,3 +107,73 @@ fn the_compact_unigram_gives_the_crate_s_ids_and_offsets() {
         );
     }
 }
+
+/// The local engines' batches are formed by word pieces, not bytes: over texts whose byte
+/// order differs from their word-piece order, every row holds its own text's ids, rows run
+/// fewest pieces first, and each batch is padded only to its own longest row.
+#[test]
+fn batches_are_sorted_by_word_pieces_and_padded_to_their_own_longest() {
+    use obsidian_tc::embed::local::encoder::{length_sorted_batches, load_tokenizer};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/tiny-models/e5-small-like/tokenizer.json");
+    let tokenizer = load_tokenizer(&path, 512).expect("tokenizer");
+    let texts = [
+        "a b c d e f g h i j k l m n o p",
+        "日本語",
+        "internationalization",
+        "x",
+        "one two three four five six seven eight nine ten eleven twelve",
+        "Semantic search finds notes by meaning.",
+        "a b c",
+    ];
+    let pieces: Vec<usize> = texts
+        .iter()
+        .map(|text| tokenizer.encode(*text, true).expect("encode").len())
+        .collect();
+    assert!(
+        texts[1].len() > texts[6].len() && pieces[1] < pieces[6],
+        "the texts' byte order differs from their word-piece order: {pieces:?}"
+    );
+    let (order, batches) = length_sorted_batches(&tokenizer, &texts, 3).expect("batches");
+    let mut sorted = order.clone();
+    sorted.sort_unstable();
+    assert_eq!(
+        sorted,
+        (0..texts.len()).collect::<Vec<_>>(),
+        "every text once"
+    );
+    assert_eq!(
+        batches.iter().map(|b| b.rows).collect::<Vec<_>>(),
+        vec![3, 3, 1]
+    );
+    let counts: Vec<usize> = order.iter().map(|&i| pieces[i]).collect();
+    assert!(
+        counts.windows(2).all(|pair| pair[0] <= pair[1]),
+        "fewest word pieces first: {counts:?}"
+    );
+    let mut row = 0;
+    for batch in &batches {
+        let longest = order[row..row + batch.rows]
+            .iter()
+            .map(|&i| pieces[i])
+            .max()
+            .expect("rows");
+        assert_eq!(batch.width, longest, "padded to its own longest row");
+        for r in 0..batch.rows {
+            let text = order[row + r];
+            let own = tokenizer.encode(texts[text], true).expect("encode");
+            let cells = r * batch.width..(r + 1) * batch.width;
+            assert_eq!(
+                &batch.ids[cells.start..cells.start + own.len()],
+                own.get_ids()
+            );
+            let real: u32 = batch.mask[cells].iter().sum();
+            assert_eq!(
+                real as usize,
+                own.len(),
+                "text {text}: its own pieces unpadded"
+            );
+        }
+        row += batch.rows;
+    }
+}
