@@ -208,17 +208,19 @@ await_build() {
   local name="$1"
   local failed
   until [ -e "$jobs_dir/$name.ok" ]; do
+    # A failed build in any lane ends the run at once, not when the other lanes are done.
+    failed="$(cd "$jobs_dir" && ls -- *.failed 2>/dev/null | head -n 1)"
+    failed="${failed%.failed}"
+    if [ -n "$failed" ]; then
+      cat "$jobs_dir/$failed.log" >&2
+      echo "the background build '$failed' failed (log above, $jobs_dir/$failed.log)" >&2
+      exit 1
+    fi
     if ! kill -0 "$builds_pid" 2>/dev/null; then
       sleep 1
       [ -e "$jobs_dir/$name.ok" ] && break
-      failed="$(cd "$jobs_dir" && ls -- *.failed 2>/dev/null | head -n 1)"
-      failed="${failed%.failed}"
-      if [ -n "$failed" ]; then
-        cat "$jobs_dir/$failed.log" >&2
-        echo "the background build '$failed' failed (log above, $jobs_dir/$failed.log)" >&2
-      else
-        echo "the background builds stopped before '$name' was built" >&2
-      fi
+      [ -n "$(cd "$jobs_dir" && ls -- *.failed 2>/dev/null)" ] && continue
+      echo "the background builds stopped before '$name' was built" >&2
       exit 1
     fi
     sleep 1

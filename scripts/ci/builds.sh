@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
-# The builds that scripts/test.sh's later steps need (and the fuzzing smoke run), one after
-# another, started by test.sh in the background at nice 10 while its foreground lints and runs
-# the tests: on two cores the builds take whatever CPU the tests leave (servers, Wine and the
-# disk keep them waiting much of the time), and the tests keep the CPU they need. Each build writes <jobs>/<name>.log and, when
-# it succeeds, <name>.ok holding its seconds; a failure writes <name>.failed and stops the rest.
-# test.sh waits for a build's .ok before the step that uses it.
+# The builds that scripts/test.sh's later steps need (and the fuzzing smoke run), started by
+# test.sh in the background at nice 10 while its foreground lints and runs the tests: on two
+# cores the builds take whatever CPU the tests leave (servers, Wine and the disk keep them
+# waiting much of the time), and the tests keep the CPU they need. The builds run in lanes, each
+# lane one build after another: the plugin bundle then the release binary (which embeds the
+# bundle), beside the web lane (wasm-bindgen-cli, then the WebAssembly engine once the bundle
+# has read the committed pkg); once the release binary is built (the end-to-end steps wait for
+# it), the cross lane (Windows, then the Apple checks, in the cross folder) beside the
+# benchmarks and the fuzz targets. One lane for all left a core idle whenever its build was in
+# a single-threaded stage (a crate's front end, a link), and the cold run's foreground waited 11
+# minutes at its end for the last builds. Each build writes <jobs>/<name>.log and, when it
+# succeeds, <name>.ok holding its seconds; a failure writes <name>.failed and stops the rest of
+# its lane (test.sh stops at any .failed). test.sh waits for a build's .ok before the step that
+# uses it.
 #
 #   scripts/ci/builds.sh <jobs folder>
 #
@@ -61,6 +69,10 @@ plugin() {
 # The WebAssembly engine rebuilt (scripts/build-wasm.sh: engine-wasm/pkg and pkg-node) after the
 # plugin bundle has read the committed pkg; the WebAssembly step checks that pkg did not change.
 wasm() {
+  while [ ! -e "$jobs/plugin.ok" ]; do
+    if [ -e "$jobs/plugin.failed" ]; then echo "the plugin bundle failed: pkg is not rebuilt" >&2; return 1; fi
+    sleep 1
+  done
   bash scripts/build-wasm.sh
 }
 
@@ -142,15 +154,28 @@ fuzz_one() {
   fi
 }
 
-# Each build runs in a subshell of its own, in the background, so that `set -e` holds inside it
-# (bash ignores it in a function called as the condition of an `if` or `||`).
-for name in wasm_bindgen plugin wasm release windows benches apple fuzz; do
-  start=$SECONDS
-  "$name" >"$jobs/$name.log" 2>&1 &
-  if wait "$!"; then
-    echo $((SECONDS - start)) >"$jobs/$name.ok"
-  else
-    touch "$jobs/$name.failed"
-    exit 1
-  fi
-done
+# Runs the named builds one after another, each in a subshell of its own, in the background, so
+# that `set -e` holds inside it (bash ignores it in a function called as the condition of an
+# `if` or `||`); a failed build stops the lane.
+lane() {
+  local name start
+  for name in "$@"; do
+    start=$SECONDS
+    "$name" >"$jobs/$name.log" 2>&1 &
+    if wait "$!"; then
+      echo $((SECONDS - start)) >"$jobs/$name.ok"
+    else
+      touch "$jobs/$name.failed"
+      return 1
+    fi
+  done
+}
+
+lane wasm_bindgen wasm &
+web=$!
+lane plugin release
+lane windows apple &
+cross=$!
+lane benches fuzz
+wait "$web"
+wait "$cross"
