@@ -203,14 +203,24 @@ env PACKAGES_READY="$setup_log.ok" NOCARGO_PATH="$nocargo_path" CLIPPY_DRIVER="$
 builds_pid=$!
 set +m
 trap 'kill -- -"$builds_pid" 2>/dev/null || true' EXIT
-# Waits for one background build and shows what it printed; a failed one ends the run.
+# The name of a background build that failed, if any.
+failed_build() {
+  local marker
+  for marker in "$jobs_dir"/*.failed; do
+    if [ -e "$marker" ]; then
+      marker="${marker##*/}"
+      echo "${marker%.failed}"
+      return
+    fi
+  done
+}
+# Waits for one background build and shows what it printed; a failed one (in any lane, at
+# once, not when the other lanes are done) ends the run.
 await_build() {
   local name="$1"
   local failed
   until [ -e "$jobs_dir/$name.ok" ]; do
-    # A failed build in any lane ends the run at once, not when the other lanes are done.
-    failed="$(cd "$jobs_dir" && ls -- *.failed 2>/dev/null | head -n 1)"
-    failed="${failed%.failed}"
+    failed="$(failed_build)"
     if [ -n "$failed" ]; then
       cat "$jobs_dir/$failed.log" >&2
       echo "the background build '$failed' failed (log above, $jobs_dir/$failed.log)" >&2
@@ -219,7 +229,7 @@ await_build() {
     if ! kill -0 "$builds_pid" 2>/dev/null; then
       sleep 1
       [ -e "$jobs_dir/$name.ok" ] && break
-      [ -n "$(cd "$jobs_dir" && ls -- *.failed 2>/dev/null)" ] && continue
+      [ -n "$(failed_build)" ] && continue
       echo "the background builds stopped before '$name' was built" >&2
       exit 1
     fi
