@@ -203,3 +203,45 @@ fn another_fingerprint_embeds_the_vault_again_and_never_mixes_the_two() {
         (json!(3), json!(3))
     );
 }
+
+/// A local engine gets a vault's pending chunks in rounds of 512 (its batches, sorted by word
+/// pieces within a round, pad less the larger the round), each round reported once.
+#[test]
+fn a_local_engine_embeds_pending_chunks_in_rounds_of_512() {
+    let fx = Fixture::new(json!({"throttle": {"enabled": false}}));
+    for i in 0..600 {
+        fx.write(
+            "main",
+            &format!("n{i:03}.md"),
+            &format!("Note {i} on topic {i}.\n"),
+        );
+    }
+    fx.ok("index_vault", json!({}));
+    let tiny = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/tiny-models/bge-like")
+        .display()
+        .to_string();
+    let path = fx.dir.path().join("config.json");
+    let mut config: Value =
+        serde_json::from_slice(&std::fs::read(&path).expect("config")).expect("json");
+    config["embeddings"] =
+        json!({"provider": "local", "modelPath": tiny, "model": "tiny/bge-like"});
+    std::fs::write(&path, config.to_string()).expect("config");
+    let server = fx.reopen();
+    let runtime = server.runtime();
+    let served = runtime.served();
+    let mut rounds = Vec::new();
+    let coverage = runtime
+        .indexes()
+        .embed_pending(
+            runtime.store(),
+            "main",
+            &served.config().config.embeddings,
+            fx.now_s(),
+            &mut |paths| rounds.push(paths.len()),
+        )
+        .expect("embedded")
+        .expect("a provider");
+    assert_eq!(rounds, [512, 88]);
+    assert_eq!((coverage.embedded, coverage.chunks), (600, 600));
+}

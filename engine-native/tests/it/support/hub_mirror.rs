@@ -320,15 +320,23 @@ pub fn git_style_etag(content: &[u8]) -> String {
 }
 
 /// Starts `listener` over `files` on a loopback port that refuses connections for the first
-/// `down`; its address.
+/// `down`; its address. Without an outage the port listens before its address is returned
+/// (connections wait in the backlog until the server accepts them): listening from the
+/// server's thread let a client that came first be refused on a busy machine.
 fn listen(files: &Arc<Mutex<Files>>, listener: Listener, down: Duration) -> std::net::SocketAddr {
     let app = Router::new()
         .fallback(answer)
         .with_state((Arc::clone(files), listener));
     let (socket, addr) = bound_port();
-    std::thread::spawn(move || {
-        std::thread::sleep(down);
+    let at_once = down.is_zero();
+    if at_once {
         socket.listen(1024).expect("listen");
+    }
+    std::thread::spawn(move || {
+        if !at_once {
+            std::thread::sleep(down);
+            socket.listen(1024).expect("listen");
+        }
         socket.set_nonblocking(true).expect("non-blocking");
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
