@@ -55,6 +55,9 @@ pub fn keep_fresh(dispatcher: &Arc<Dispatcher>) -> Freshness {
         &served.config().config.embeddings,
     );
     let weak = Arc::downgrade(dispatcher);
+    if config.scan_on_start {
+        dispatcher.runtime().indexes().start_up_scans(&ids);
+    }
     let scan_first = config.scan_on_start.then(|| Arc::clone(dispatcher));
     std::thread::spawn(move || {
         if let Some(dispatcher) = scan_first {
@@ -118,11 +121,13 @@ fn embed_forever(dispatcher: &Weak<Dispatcher>) {
 fn scan_all(dispatcher: &Dispatcher, ids: &[String]) {
     for id in ids {
         let served = dispatcher.runtime().served();
+        let indexes = dispatcher.runtime().indexes();
         let Some(entry) = served.vault(id) else {
+            indexes.start_up_scan_ended(id);
             continue;
         };
         let started = Instant::now();
-        let result = dispatcher.runtime().indexes().scan(
+        let result = indexes.scan(
             dispatcher.runtime().store(),
             id,
             &entry.vault,
@@ -130,6 +135,7 @@ fn scan_all(dispatcher: &Dispatcher, ids: &[String]) {
             &mut |_, _| {},
             &|_| true,
         );
+        indexes.start_up_scan_ended(id);
         match result {
             Ok(report) => tracing::info!(
                 vault = %id,

@@ -180,3 +180,32 @@ fn a_rescan_across_batches_updates_keeps_retries_and_prunes_exactly() {
     assert_eq!(failures.len(), BROKEN.len() - 1);
     assert!(failures.iter().all(|f| f.attempts == 2), "{failures:?}");
 }
+
+/// A vault to be scanned at start is reported scanning from then on, also while nothing has
+/// scanned it yet (the serving process may load its model first), whether its index opens
+/// before or after; the start-up scan's end clears that, and a scan still reports itself.
+#[test]
+fn a_vault_awaiting_its_start_up_scan_is_reported_scanning_until_it_ends() {
+    let s = setup();
+    write_vault(&s.root);
+    let scanning = || s.indexes.vault(&s.store, VAULT).unwrap().status().scanning;
+    assert!(!scanning(), "no scan, none to come");
+    let other = Indexes::default();
+    other.start_up_scans(&[VAULT.to_owned()]);
+    let opened_after = other.vault(&s.store, VAULT).unwrap();
+    assert!(opened_after.status().scanning, "opened after the mark");
+    assert_eq!(opened_after.status().chunks, 0);
+    other.start_up_scan_ended(VAULT);
+    assert!(!opened_after.status().scanning);
+
+    s.indexes.start_up_scans(&[VAULT.to_owned()]);
+    assert!(scanning(), "opened before the mark");
+    let (report, _) = scan(&s);
+    assert_eq!(report.added, NOTES - BROKEN.len());
+    assert!(
+        scanning(),
+        "a scan by another caller does not end the start-up scan"
+    );
+    s.indexes.start_up_scan_ended(VAULT);
+    assert!(!scanning());
+}
