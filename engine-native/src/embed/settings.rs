@@ -47,8 +47,8 @@ pub struct EmbeddingsConfig {
     /// `get_index_status` and `doctor`); `onnx` ONNX Runtime or an error saying what is
     /// missing; `candle` the built-in engine over `model.safetensors`.
     pub engine: EmbeddingEngine,
-    /// `auto` and `local` with ONNX Runtime: the threads one embedding call uses (omitted: one
-    /// per core).
+    /// `auto` and `local` with ONNX Runtime: the threads one embedding call uses, each running
+    /// a batch on a session of its own (omitted: one per core).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1, max = 256))]
     pub threads: Option<u32>,

@@ -65,7 +65,7 @@ impl CrossEncoder {
         let runtime = super::onnx_library::load(env)?;
         let files = ModelFiles::read(&folder, model)?;
         let model_id = Weights::identify(&file, model, None)?;
-        let graph = OnnxGraph::open(runtime, &file, threads)?;
+        let graph = OnnxGraph::open(runtime, &file, threads, 1)?;
         let output = graph.output(LOGITS_OUTPUT, &file)?;
         Ok(CrossEncoder {
             graph,

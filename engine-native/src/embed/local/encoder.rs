@@ -5,6 +5,7 @@
 //! vectors and the fingerprint of the vectors.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tokenizers::parallelism::MaybeParallelIterator;
 use tokenizers::{
@@ -83,24 +84,19 @@ impl TextEncoder {
         &self,
         texts: &[&str],
         kind: EmbedKind,
-        forward: impl Fn(&TokenBatch) -> Result<Vec<f32>, EmbedError>,
+        lanes: usize,
+        forward: impl Fn(&TokenBatch) -> Result<Vec<f32>, EmbedError> + Sync,
     ) -> Result<Vec<Vec<f32>>, EmbedError> {
         let inputs = self.prompts.apply(texts, kind);
         let inputs: Vec<&str> = inputs.iter().map(AsRef::as_ref).collect();
         let (order, batches) = length_sorted_batches(&self.tokenizer, &inputs, self.max_batch)?;
-        let mut vectors = Vec::with_capacity(inputs.len());
-        for batch in &batches {
+        let vectors = in_lanes(&batches, lanes, |batch| {
             let hidden = forward(batch)?;
             let pooled = pool::pool(&hidden, &batch.mask, batch.width, self.pooling)?;
-            vectors.extend(checked_batch(
-                &self.fingerprint,
-                "local",
-                batch.rows,
-                pooled,
-            )?);
-        }
+            checked_batch(&self.fingerprint, "local", batch.rows, pooled)
+        })?;
         let mut out = vec![Vec::new(); inputs.len()];
-        for (vector, index) in vectors.into_iter().zip(order) {
+        for (vector, index) in vectors.into_iter().flatten().zip(order) {
             out[index] = vector;
         }
         Ok(out)
@@ -112,6 +108,11 @@ impl TextEncoder {
 pub trait Network: Send + Sync {
     /// The model's text side.
     fn text(&self) -> &TextEncoder;
+
+    /// How many batches [`Network::forward`] can run at once (one unless it says more).
+    fn lanes(&self) -> usize {
+        1
+    }
 
     /// The token vectors of one batch, `rows × width × dims` values, flat.
     fn forward(&self, batch: &TokenBatch) -> Result<Vec<f32>, EmbedError>;
@@ -127,8 +128,53 @@ impl<N: Network> EmbeddingProvider for N {
     }
 
     fn embed(&self, texts: &[&str], kind: EmbedKind) -> Result<Vec<Vec<f32>>, EmbedError> {
-        self.text().embed(texts, kind, |batch| self.forward(batch))
+        self.text()
+            .embed(texts, kind, self.lanes(), |batch| self.forward(batch))
     }
+}
+
+/// `work` done on each of `items` by `lanes` threads at once (the caller's among them), each
+/// taking the next item not yet taken; the results in the items' order, or the error of the
+/// first item that failed (a lane stops at its first error).
+fn in_lanes<T: Sync, R: Send>(
+    items: &[T],
+    lanes: usize,
+    work: impl Fn(&T) -> Result<R, EmbedError> + Sync,
+) -> Result<Vec<R>, EmbedError> {
+    let lanes = lanes.clamp(1, items.len().max(1));
+    if lanes == 1 {
+        return items.iter().map(work).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let lane = || {
+        let mut done = Vec::new();
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = items.get(index) else {
+                return done;
+            };
+            let result = work(item);
+            let failed = result.is_err();
+            done.push((index, result));
+            if failed {
+                return done;
+            }
+        }
+    };
+    let mut results = std::thread::scope(|scope| {
+        let others: Vec<_> = (1..lanes).map(|_| scope.spawn(lane)).collect();
+        let mut results = lane();
+        for other in others {
+            results.extend(
+                other
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            );
+        }
+        results
+    });
+    results.sort_unstable_by_key(|(index, _)| *index);
+    results.into_iter().map(|(_, result)| result).collect()
 }
 
 /// The tokenizer of `path`, cutting inputs at `max_tokens` and padding each batch to its
@@ -276,7 +322,32 @@ fn tokenizing_failed(error: tokenizers::Error) -> EmbedError {
 
 #[cfg(test)]
 mod tests {
-    use super::TokenBatch;
+    use super::{TokenBatch, in_lanes};
+    use crate::embed::error::EmbedError;
+
+    #[test]
+    fn lanes_keep_the_items_order_and_answer_the_first_failure() {
+        let items: Vec<usize> = (0..50).collect();
+        for lanes in [0, 1, 2, 3, 64] {
+            let doubled = in_lanes(&items, lanes, |&i| Ok(i * 2)).expect("no failure");
+            assert_eq!(doubled, items.iter().map(|i| i * 2).collect::<Vec<_>>());
+        }
+        let failing = |&i: &usize| -> Result<usize, EmbedError> {
+            if i == 7 || i == 30 {
+                Err(EmbedError::Model {
+                    message: format!("item {i}"),
+                })
+            } else {
+                Ok(i)
+            }
+        };
+        for lanes in [1, 2, 3] {
+            let error = in_lanes(&items, lanes, failing).expect_err("two items fail");
+            assert!(error.to_string().contains("item 7"), "{error}");
+        }
+        let none: Vec<usize> = Vec::new();
+        assert!(in_lanes(&none, 2, |&i| Ok(i)).expect("empty").is_empty());
+    }
 
     #[test]
     fn slices_keep_rows_in_order_and_the_last_one_short() {

@@ -24,6 +24,8 @@ pub mod model_files;
 #[cfg(feature = "onnx-runtime")]
 pub mod onnx;
 #[cfg(feature = "onnx-runtime")]
+pub mod onnx_initializers;
+#[cfg(feature = "onnx-runtime")]
 pub mod onnx_library;
 pub mod pipeline;
 #[cfg(feature = "local-embeddings")]

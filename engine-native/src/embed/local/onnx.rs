@@ -1,11 +1,17 @@
 //! [`OnnxProvider`]: a sentence-transformer exported to ONNX (f32 or int8), run in process by
 //! ONNX Runtime ([`super::onnx_library`]): the same tokenizer, batches by word pieces,
 //! pooling (in Rust, of the graph's token output) and L2 normalisation as the candle engine
-//! ([`super::encoder`]). One session serves every call; its intra-op
-//! threads default to the machine's cores, with one inter-op thread; they spin between the
-//! kernels of a run and sleep as soon as it returns (idle threads burn nothing of the cores
-//! the server shares). ONNX Runtime's fused `SkipLayerNormalization` is left out
-//! (`DISABLED_OPTIMIZERS`): its CPU kernel was a quarter of a run.
+//! ([`super::encoder`]). A sentence-transformer runs in lanes: one session per thread
+//! (`embeddings.threads`, default one per core), each on one thread, taking a call's batches
+//! in turn. On two cores ONNX Runtime ran one row 1.41x faster on two threads than on one
+//! (its threads wait on each other within a run); two lanes embedded pf2e-srd's 21,162 chunks
+//! in 7 min 20 s against 10 min 37 s (issue 35), with the same vectors as one lane. The lanes
+//! share the model file's word-piece table ([`SharedInitializers`]: mapped, only the rows a
+//! vault uses resident) and the layers' repacked weights, so a second lane costs its own
+//! arena (about 40 MiB at a full 512-piece row). A cross-encoder keeps one session whose
+//! intra-op threads spin between the kernels of a run and sleep as soon as it returns. ONNX
+//! Runtime's fused `SkipLayerNormalization` is left out (`DISABLED_OPTIMIZERS`): its CPU kernel
+//! was a quarter of a run.
 //!
 //! Memory (issue 19, `obsidian-tc index` of 2,200 pf2e-srd notes with int8 all-MiniLM-L6-v2,
 //! peak RSS of the first minute): ONNX Runtime's CPU arena grows by doubling and never gives
@@ -25,16 +31,17 @@
 //! one full row a run: 1,982 pf2e-srd notes 314 → 280 MiB, 93.2 and 93.0 s (issue 35).
 
 use std::path::Path;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
 
 use ort::session::Session;
-use ort::session::builder::GraphOptimizationLevel;
+use ort::session::builder::{GraphOptimizationLevel, PrepackedWeights};
 use ort::value::TensorRef;
 
 use crate::embed::error::EmbedError;
 
 use super::encoder::{Network, TextEncoder, TokenBatch};
 use super::model_files::ModelFiles;
+use super::onnx_initializers::SharedInitializers;
 use super::onnx_library::OnnxRuntime;
 use super::weights::Weights;
 
@@ -89,7 +96,10 @@ pub struct OnnxProvider {
 /// sentence-transformer ([`OnnxProvider`]) and a cross-encoder
 /// ([`super::cross_encoder::CrossEncoder`]) share.
 pub struct OnnxGraph {
-    session: Mutex<Session>,
+    /// One session per lane: runs on different lanes go at once. Dropped before `_weights`.
+    sessions: Vec<Mutex<Session>>,
+    /// The large initializers the sessions view.
+    _weights: SharedInitializers,
     /// The graph's inputs, in its order.
     inputs: Vec<GraphInput>,
 }
@@ -103,19 +113,24 @@ enum GraphInput {
 }
 
 impl OnnxGraph {
-    /// The ONNX file `model_file` (its digest checked by [`Weights::identify`]) in a session
-    /// of `runtime` with `threads` intra-op threads (`None`: one per core); the graph must
-    /// take `input_ids` and may take the mask and segment ids, nothing else.
+    /// The ONNX file `model_file` (its digest checked by [`Weights::identify`]) in `lanes`
+    /// sessions of `runtime` (at least one), each with `threads` intra-op threads (`None`: one
+    /// per core); the graph must take `input_ids` and may take the mask and segment ids,
+    /// nothing else. Several lanes share the file's large initializers
+    /// ([`SharedInitializers`]) and the repacked layer weights (one prepacked-weights
+    /// container); each has its own arena.
     pub fn open(
         runtime: &OnnxRuntime,
         model_file: &Path,
         threads: Option<usize>,
+        lanes: usize,
     ) -> Result<OnnxGraph, EmbedError> {
-        let threads = threads.unwrap_or_else(|| {
-            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-        });
+        let threads = threads.unwrap_or_else(available_cores);
+        let lanes = lanes.max(1);
+        let weights = SharedInitializers::read(model_file)?;
+        let prepacked = PrepackedWeights::new();
         let build = || -> ort::Result<Session> {
-            Session::builder(&runtime.environment)?
+            let builder = Session::builder(&runtime.environment)?
                 .with_optimization_level(GraphOptimizationLevel::All)?
                 .with_disabled_optimizers(DISABLED_OPTIMIZERS)?
                 .with_intra_threads(threads.max(1))?
@@ -123,12 +138,20 @@ impl OnnxGraph {
                 .with_intra_op_spinning(true)?
                 .with_config_entry(SPINNING_STOP, "1")?
                 .with_inter_op_spinning(false)?
-                .with_memory_pattern(false)?
+                .with_memory_pattern(false)?;
+            weights
+                .give(builder.with_prepacked_weights(&prepacked)?)?
                 .commit_from_file(model_file)
         };
-        let session = build().map_err(|e| onnx_error(model_file, &e.to_string()))?;
-        release_free_heap();
-        let inputs = session
+        let sessions = (0..lanes)
+            .map(|_| {
+                let session = build().map_err(|e| onnx_error(model_file, &e.to_string()));
+                release_free_heap();
+                session
+            })
+            .collect::<Result<Vec<Session>, _>>()?;
+        weights.release_cached_pages(model_file);
+        let inputs = sessions[0]
             .inputs()
             .iter()
             .map(|input| match input.name() {
@@ -148,14 +171,34 @@ impl OnnxGraph {
             ));
         }
         Ok(OnnxGraph {
-            session: Mutex::new(session),
+            sessions: sessions.into_iter().map(Mutex::new).collect(),
+            _weights: weights,
             inputs,
         })
     }
 
+    /// How many runs can go at once.
+    pub fn lanes(&self) -> usize {
+        self.sessions.len()
+    }
+
+    /// A free session, else the first (waiting for it).
+    fn session(&self) -> MutexGuard<'_, Session> {
+        for session in &self.sessions {
+            match session.try_lock() {
+                Ok(free) => return free,
+                Err(TryLockError::Poisoned(poisoned)) => return poisoned.into_inner(),
+                Err(TryLockError::WouldBlock) => {}
+            }
+        }
+        self.sessions[0]
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
     /// The name of the output called `preferred`, else of the first output.
     pub fn output(&self, preferred: &str, model_file: &Path) -> Result<String, EmbedError> {
-        let session = self.session.lock().unwrap_or_else(PoisonError::into_inner);
+        let session = self.session();
         let outputs = session.outputs();
         outputs
             .iter()
@@ -187,7 +230,7 @@ impl OnnxGraph {
             })
             .collect::<Result<Vec<(&str, ort::session::SessionInputValue<'_>)>, _>>()
             .map_err(run_error)?;
-        let mut session = self.session.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut session = self.session();
         let outputs = session.run(feeds).map_err(run_error)?;
         let (out_shape, values) = outputs[output]
             .try_extract_tensor::<f32>()
@@ -214,7 +257,8 @@ impl OnnxProvider {
     ) -> Result<OnnxProvider, EmbedError> {
         let files = ModelFiles::read(folder, model)?;
         let model_id = Weights::identify(model_file, model, pinned)?;
-        let graph = OnnxGraph::open(runtime, model_file, settings.threads)?;
+        let lanes = settings.threads.unwrap_or_else(available_cores);
+        let graph = OnnxGraph::open(runtime, model_file, Some(1), lanes)?;
         let output = graph.output(TOKENS_OUTPUT, model_file)?;
         Ok(OnnxProvider {
             graph,
@@ -232,6 +276,10 @@ impl OnnxProvider {
 impl Network for OnnxProvider {
     fn text(&self) -> &TextEncoder {
         &self.text
+    }
+
+    fn lanes(&self) -> usize {
+        self.graph.lanes()
     }
 
     fn forward(&self, batch: &TokenBatch) -> Result<Vec<f32>, EmbedError> {
@@ -263,6 +311,11 @@ impl OnnxProvider {
         }
         Ok(hidden)
     }
+}
+
+/// The cores this process may run on (at least one).
+pub fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
 }
 
 /// Hands the C heap's free pages back to the system (glibc's `malloc_trim`): building a

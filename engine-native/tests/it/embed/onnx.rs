@@ -176,6 +176,47 @@ fn int8_onnx_ranks_documents_as_candle_f32_does() {
     );
 }
 
+#[test]
+fn two_lanes_embed_the_vectors_of_one_in_input_order() {
+    let Some((folder, library)) = onnx_setup("two_lanes_embed_the_vectors_of_one_in_input_order")
+    else {
+        return;
+    };
+    let lanes = |threads: u32| {
+        let library = library.clone();
+        let env = move |name: &str| (name == LIBRARY_VAR).then(|| library.clone());
+        let config = EmbeddingsConfig {
+            threads: Some(threads),
+            ..config(EmbeddingEngine::Onnx)
+        };
+        load_local(&config, &located(&folder), &env).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let (one, two) = (lanes(1), lanes(2));
+    assert_eq!(one.fingerprint(), two.fingerprint(), "one embedding space");
+    // Five batches of 8 of every length, in an order that is not theirs by length.
+    let texts: Vec<String> = (0..40)
+        .map(|i| format!("{} {i}", TEXTS[(i * 5) % TEXTS.len()].repeat(1 + i % 3)))
+        .collect();
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let (a, b) = (
+        one.embed(&texts, EmbedKind::Document).expect("one lane"),
+        two.embed(&texts, EmbedKind::Document).expect("two lanes"),
+    );
+    assert_eq!(a.len(), texts.len());
+    for ((text, x), y) in texts.iter().zip(&a).zip(&b) {
+        let gap = x
+            .iter()
+            .zip(y)
+            .map(|(p, q)| (p - q).abs())
+            .fold(0.0, f32::max);
+        assert!(gap < 1e-6, "{text:?}: the lanes differ by {gap}");
+    }
+    // Each text's own vector, not a neighbour's: distinct texts, distinct vectors.
+    assert!(dot(&b[0], &b[1]) < 0.999);
+    let alone = two.embed(&texts[1..2], EmbedKind::Document).expect("alone");
+    assert!(dot(&alone[0], &b[1]) > 0.9999);
+}
+
 /// A folder with a placeholder ONNX file (never run: the library is looked up first) and,
 /// when `with_safetensors`, the test model's files linked in.
 fn folder_with_onnx(with_safetensors: bool) -> tempfile::TempDir {
