@@ -26,7 +26,8 @@
 //! and so was growing it by exactly what is asked (500 MiB). And the runtime reads the model
 //! file itself ([`super::weights::Weights::identify`] hashes it first): with the server's own
 //! copy of the 118 MB default model held while the runtime built its copies, loading it was
-//! the server's peak (376 → 271 MiB loading it with an empty vault, issue 35). With the
+//! the server's peak (376 → 271 MiB loading it with an empty vault, issue 35; 295 MiB with
+//! two lanes, each session built from the file in turn). With the
 //! default model's 512-piece window, runs of 1,024 pieces (two full rows) sized the arena;
 //! one full row a run: 1,982 pf2e-srd notes 314 → 280 MiB, 93.2 and 93.0 s (issue 35).
 
