@@ -276,6 +276,25 @@ cp "$embed_dir/main.js" main.js
 npm run lint
 node --test tests/plugin/
 
+# Before the end-to-end step: the Windows build is ready long before the release binary, which
+# the end-to-end step waits for.
+step "Windows x86_64 under Wine: the unoptimised build for x86_64-pc-windows-gnu serves the Python SDK client the e2e scenario over stdio and HTTP in both protocol modes; the vault attack (escapes, Windows names, case, links, long path, CRLF, a file held by another program): every hostile call refused with a typed code, nothing outside or inside the vault changed"
+await_build windows
+windows_exe="$target_dir/cross/x86_64-pc-windows-gnu/wine/obsidian-tc.exe"
+tests/wine/run.sh "$windows_exe" .venv/bin/python tests/e2e/py_sdk.py
+tests/wine/run.sh "$windows_exe" .venv/bin/python tests/e2e/py_vault_attack.py
+# A real vault under Wine: obsidian-tc.exe indexes obsidian-help-en, embeds three of its folders
+# with the int8 test model on the Windows ONNX Runtime (onnxruntime.dll from PyPI's win_amd64
+# wheel, beside the binary as a release ships it: the Linux library named by
+# OBSIDIAN_TC_ONNXRUNTIME is not for it), searches by words and by meaning, moves a note.
+windows_ort="$(scripts/release/onnxruntime.sh win32-x64)"
+if [ -d ../shared/vaults/obsidian-help-en ]; then
+  windows_dir="$target_dir/windows-help-vault"
+  rm -rf "$windows_dir" && mkdir -p "$windows_dir"
+  cp "$windows_exe" "$windows_ort" "$windows_dir/"
+  env -u OBSIDIAN_TC_ONNXRUNTIME tests/wine/run.sh "$windows_dir/obsidian-tc.exe" .venv/bin/python tests/e2e/py_help_vault.py
+fi
+
 step "end to end: real MCP clients drive the release binary over stdio and HTTP"
 await_build release
 export OBSIDIAN_TC_BIN="$target_dir/product/obsidian-tc"
@@ -294,23 +313,6 @@ if [ -d ../shared/vaults/obsidian-help-en ]; then
 fi
 # The test build as built above (the plugin folder unset, as it was then): nothing rebuilds.
 env -u OBSIDIAN_TC_PLUGIN_DIR "${clippy[@]}" cargo test --quiet -p obsidian-tc "${test_features[@]}" --test it e2e_rmcp
-
-step "Windows x86_64 under Wine: the unoptimised build for x86_64-pc-windows-gnu serves the Python SDK client the e2e scenario over stdio and HTTP in both protocol modes; the vault attack (escapes, Windows names, case, links, long path, CRLF, a file held by another program): every hostile call refused with a typed code, nothing outside or inside the vault changed"
-await_build windows
-windows_exe="$target_dir/cross/x86_64-pc-windows-gnu/wine/obsidian-tc.exe"
-tests/wine/run.sh "$windows_exe" .venv/bin/python tests/e2e/py_sdk.py
-tests/wine/run.sh "$windows_exe" .venv/bin/python tests/e2e/py_vault_attack.py
-# A real vault under Wine: obsidian-tc.exe indexes obsidian-help-en, embeds three of its folders
-# with the int8 test model on the Windows ONNX Runtime (onnxruntime.dll from PyPI's win_amd64
-# wheel, beside the binary as a release ships it: the Linux library named by
-# OBSIDIAN_TC_ONNXRUNTIME is not for it), searches by words and by meaning, moves a note.
-windows_ort="$(scripts/release/onnxruntime.sh win32-x64)"
-if [ -d ../shared/vaults/obsidian-help-en ]; then
-  windows_dir="$target_dir/windows-help-vault"
-  rm -rf "$windows_dir" && mkdir -p "$windows_dir"
-  cp "$windows_exe" "$windows_ort" "$windows_dir/"
-  env -u OBSIDIAN_TC_ONNXRUNTIME tests/wine/run.sh "$windows_dir/obsidian-tc.exe" .venv/bin/python tests/e2e/py_help_vault.py
-fi
 
 step "several server processes on one vault: 4 stdio servers x 50 calls of each of append_note, add_observation, patch_note and update_frontmatter at once, 20 rounds with one cache folder and 20 with one each: every write that answered success is in its note once and in order, none refused; a holder killed with SIGKILL frees its lock"
 await_build benches

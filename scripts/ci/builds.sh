@@ -2,17 +2,18 @@
 # The builds that scripts/test.sh's later steps need (and the fuzzing smoke run), started by
 # test.sh in the background at nice 10 while its foreground lints and runs the tests: on two
 # cores the builds take whatever CPU the tests leave (servers, Wine and the disk keep them
-# waiting much of the time), and the tests keep the CPU they need. The builds run in lanes, each
-# lane one build after another: the plugin bundle then the release binary (which embeds the
-# bundle), beside the web lane (wasm-bindgen-cli, then the WebAssembly engine once the bundle
-# has read the committed pkg); once the release binary is built (the end-to-end steps wait for
-# it), the cross lane (Windows, then the Apple checks, in the cross folder) beside the
-# benchmarks and the fuzz targets. One lane for all left a core idle whenever its build was in
-# a single-threaded stage (a crate's front end, a link), and the cold run's foreground waited 11
-# minutes at its end for the last builds. Each build writes <jobs>/<name>.log and, when it
-# succeeds, <name>.ok holding its seconds; a failure writes <name>.failed and stops the rest of
-# its lane (test.sh stops at any .failed). test.sh waits for a build's .ok before the step that
-# uses it.
+# waiting much of the time), and the tests keep the CPU they need. The builds run in three lanes,
+# all from the start, each one build after another: the plugin bundle, the release binary (which
+# embeds the bundle), then the benchmarks and the fuzz targets; the web lane (wasm-bindgen-cli,
+# then the WebAssembly engine once the bundle has read the committed pkg); the cross lane
+# (Windows, then the Apple checks, in the cross folder), which the first step after the plugin's
+# (Wine) waits for. With the cross lane started only once the release binary was built, a warm
+# run's Wine step waited 90 seconds for the Windows build, and release, Windows and Apple one
+# after another were 52 of the cold run's 53 minutes. One lane for all left a core idle whenever
+# its build was in a single-threaded stage (a crate's front end, a link). Each build writes
+# <jobs>/<name>.log and, when it succeeds, <name>.ok holding its seconds; a failure writes
+# <name>.failed and stops the rest of its lane (test.sh stops at any .failed). test.sh waits
+# for a build's .ok before the step that uses it.
 #
 #   scripts/ci/builds.sh <jobs folder>
 #
@@ -69,11 +70,17 @@ plugin() {
 # The WebAssembly engine rebuilt (scripts/build-wasm.sh: engine-wasm/pkg and pkg-node) after the
 # plugin bundle has read the committed pkg; the WebAssembly step checks that pkg did not change.
 wasm() {
+  plugin_built
+  bash scripts/build-wasm.sh
+}
+
+# Waits for the plugin lane's bundle: the WebAssembly build must not rewrite the committed pkg
+# before the bundle has read it, and the Windows build embeds the bundle (build.rs).
+plugin_built() {
   while [ ! -e "$jobs/plugin.ok" ]; do
-    if [ -e "$jobs/plugin.failed" ]; then echo "the plugin bundle failed: pkg is not rebuilt" >&2; return 1; fi
+    if [ -e "$jobs/plugin.failed" ]; then echo "the plugin bundle failed" >&2; return 1; fi
     sleep 1
   done
-  bash scripts/build-wasm.sh
 }
 
 # The product binary exactly as users build it (no dev-dependency features), copied aside for
@@ -85,8 +92,9 @@ release() {
 }
 
 # The Windows build the Wine step runs (profile `wine`: the dev profile with unoptimised
-# dependencies), linted like the test build.
+# dependencies), linted like the test build, with the plugin bundle embedded as in a release.
 windows() {
+  plugin_built
   env CARGO_TARGET_DIR="$cross_dir" RUSTC_WORKSPACE_WRAPPER="$CLIPPY_DRIVER" \
     cargo build --quiet --profile wine -p obsidian-tc --bin obsidian-tc --target x86_64-pc-windows-gnu
 }
@@ -173,9 +181,8 @@ lane() {
 
 lane wasm_bindgen wasm &
 web=$!
-lane plugin release
 lane windows apple &
 cross=$!
-lane benches fuzz
+lane plugin release benches fuzz
 wait "$web"
 wait "$cross"
