@@ -27,10 +27,10 @@
 //!     spans; rate limits.
 //! 11. [`bases`], [`memory`], [`note`], [`periodic`], [`task_line`]: what an Obsidian file
 //!     says (a base, an entity of agent memory, a note, a periodic note's place, a task line).
-//! 12. [`calendar`], [`content`], [`edits`], [`errors`], [`frontmatter`], [`http_client`], [`vault`], [`vcs`]:
+//! 12. [`calendar`], [`content`], [`edits`], [`errors`], [`frontmatter`], [`http_client`], [`vault`], [`vcs`], [`workers`]:
 //!     dates, secrets and prompt-injection shapes in text, text edits, the tool error, YAML
-//!     frontmatter, outgoing HTTP clients, the vault's files, and the git repository holding
-//!     the vault.
+//!     frontmatter, outgoing HTTP clients, the vault's files, the git repository holding the
+//!     vault, and one job run on several threads.
 #![warn(missing_docs)]
 
 pub mod audit;
@@ -69,3 +69,4 @@ pub mod vault;
 pub mod vault_cache;
 pub mod vcs;
 pub mod vectors;
+pub mod workers;

@@ -12,6 +12,8 @@ use std::sync::OnceLock;
 
 use engine_core::rank::dot;
 
+use crate::workers::on_threads;
+
 use super::{MatrixError, NoteFilter, VectorMatrix, check_vector};
 
 /// One scored row. Ordered by rank: a higher score ranks first, equal scores rank by the
@@ -151,29 +153,10 @@ impl VectorMatrix {
             .step_by(per_thread)
             .map(|start| start..(start + per_thread).min(self.len()))
             .collect();
-        let parts: Vec<Result<Best, MatrixError>> = std::thread::scope(|scope| {
-            // The first range is scanned here; the others on their own threads.
-            let (first, rest) = ranges
-                .split_first()
-                .map_or((0..0, &[][..]), |(f, r)| (f.clone(), r));
-            let handles: Vec<_> = rest
-                .iter()
-                .map(|range| {
-                    let range = range.clone();
-                    scope.spawn(move || self.scan(query, k, allowed, range))
-                })
-                .collect();
-            let mut parts = vec![self.scan(query, k, allowed, first)];
-            for handle in handles {
-                // A scan does not panic (no indexing out of its range, no unwrap); if one
-                // did, re-raising it here is the honest answer.
-                parts.push(
-                    handle
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                );
-            }
-            parts
+        // A scan does not panic (no indexing out of its range, no unwrap); if one did,
+        // `on_threads` raising it again on the caller is the honest answer.
+        let parts = on_threads(ranges.len(), |part| {
+            self.scan(query, k, allowed, ranges[part].clone())
         });
         // Ranges are in row order, so the first error is the first overflowing row's.
         let mut best = Best::new(k, self.len());

@@ -15,6 +15,7 @@ use tokenizers::{
 use crate::embed::error::EmbedError;
 use crate::embed::fingerprint::{EmbeddingFingerprint, Pooling};
 use crate::embed::provider::{EmbedKind, EmbeddingProvider, checked_batch};
+use crate::workers::on_threads;
 
 use super::model_files::ModelFiles;
 use super::pool;
@@ -146,7 +147,7 @@ fn in_lanes<T: Sync, R: Send>(
         return items.iter().map(work).collect();
     }
     let next = AtomicUsize::new(0);
-    let lane = || {
+    let mut results: Vec<(usize, Result<R, EmbedError>)> = on_threads(lanes, |_| {
         let mut done = Vec::new();
         loop {
             let index = next.fetch_add(1, Ordering::Relaxed);
@@ -160,19 +161,10 @@ fn in_lanes<T: Sync, R: Send>(
                 return done;
             }
         }
-    };
-    let mut results = std::thread::scope(|scope| {
-        let others: Vec<_> = (1..lanes).map(|_| scope.spawn(lane)).collect();
-        let mut results = lane();
-        for other in others {
-            results.extend(
-                other
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            );
-        }
-        results
-    });
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     results.sort_unstable_by_key(|(index, _)| *index);
     results.into_iter().map(|(_, result)| result).collect()
 }
