@@ -292,18 +292,20 @@ pub fn length_sorted_batches(
         .map(|text| tokenizer.encode(*text, true))
         .collect::<tokenizers::Result<Vec<Encoding>>>()
         .map_err(tokenizing_failed)?;
-    let mut order: Vec<usize> = (0..encodings.len()).collect();
-    order.sort_by_key(|&i| encodings[i].len());
+    let mut numbered: Vec<(usize, Encoding)> = encodings.into_iter().enumerate().collect();
+    numbered.sort_by_key(|(_, encoding)| encoding.len());
+    let order = numbered.iter().map(|(index, _)| *index).collect();
     let padding = tokenizer.get_padding().cloned().unwrap_or_default();
-    let batches = order
-        .chunks(batch.max(1))
-        .map(|rows| {
-            let mut rows: Vec<Encoding> = rows.iter().map(|&i| encodings[i].clone()).collect();
-            pad_encodings(&mut rows, &padding).map_err(tokenizing_failed)?;
-            Ok(TokenBatch::of(&rows))
-        })
-        .collect::<Result<_, EmbedError>>()?;
-    Ok((order, batches))
+    let mut sorted = numbered.into_iter().map(|(_, encoding)| encoding);
+    let mut batches = Vec::new();
+    loop {
+        let mut rows: Vec<Encoding> = sorted.by_ref().take(batch.max(1)).collect();
+        if rows.is_empty() {
+            return Ok((order, batches));
+        }
+        pad_encodings(&mut rows, &padding).map_err(tokenizing_failed)?;
+        batches.push(TokenBatch::of(&rows));
+    }
 }
 
 fn tokenizing_failed(error: tokenizers::Error) -> EmbedError {
