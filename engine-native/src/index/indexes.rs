@@ -5,7 +5,6 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::{Duration, Instant};
 
@@ -96,16 +95,19 @@ pub struct VaultIndex {
     /// Paths to refresh that arrived while the writer was busy; whoever holds the writer
     /// next takes them.
     pending: Mutex<Vec<String>>,
-    /// The serving process's start-up scan has not ended yet (it may wait for the model
-    /// first): the index is reported scanning, its results possibly incomplete.
-    start_up_scan: AtomicBool,
+    /// This index's vault id, looked up in `starting`.
+    id: String,
+    /// The vaults whose start-up scan has not ended yet, shared with [`Indexes`]: while this
+    /// one's has not (it may wait for the model first), the index is reported scanning, its
+    /// results possibly incomplete.
+    starting: StartingScans,
 }
 
 impl VaultIndex {
     /// Where this index stands.
     pub fn status(&self) -> IndexStatus {
         let mut status = lock(&self.status).clone();
-        status.scanning |= self.start_up_scan.load(Ordering::Acquire);
+        status.scanning |= lock(&self.starting).contains(&self.id);
         status.chunks = self
             .view
             .read()
@@ -127,9 +129,13 @@ pub struct Indexes {
     links: LinkTables,
     tasks: TaskTables,
     rerankers: Rerankers,
-    /// The vaults whose start-up scan has not ended yet ([`Indexes::start_up_scans`]).
-    starting: Mutex<HashSet<String>>,
+    /// The vaults whose start-up scan has not ended yet ([`Indexes::start_up_scans`]), the
+    /// one record of it: every index of the vaults reads it.
+    starting: StartingScans,
 }
+
+/// A set of vault ids shared by [`Indexes`] and each of its [`VaultIndex`]es.
+type StartingScans = Arc<Mutex<HashSet<String>>>;
 
 impl Indexes {
     /// The index of vault `id`, opened on first use from its snapshot when that matches the
@@ -144,13 +150,11 @@ impl Indexes {
             writer: Mutex::new(()),
             status: Mutex::new(IndexStatus::default()),
             pending: Mutex::new(Vec::new()),
-            start_up_scan: AtomicBool::new(false),
+            id: id.to_owned(),
+            starting: Arc::clone(&self.starting),
         });
         // Two first uses may race: the first one stored wins, both get it.
         let mut vaults = lock(&self.vaults);
-        // Under the vaults' lock, as in the start-up scan's marks: never a mark left behind.
-        let starting = lock(&self.starting).contains(id);
-        index.start_up_scan.store(starting, Ordering::Release);
         Ok(Arc::clone(vaults.entry(id.to_owned()).or_insert(index)))
     }
 
@@ -158,23 +162,13 @@ impl Indexes {
     /// [`Indexes::start_up_scan_ended`], also while the model loads before the scan (an index
     /// opened meanwhile is not yet complete). Opens no index.
     pub fn start_up_scans(&self, ids: &[String]) {
-        let vaults = lock(&self.vaults);
         lock(&self.starting).extend(ids.iter().cloned());
-        for id in ids {
-            if let Some(index) = vaults.get(id) {
-                index.start_up_scan.store(true, Ordering::Release);
-            }
-        }
     }
 
     /// Vault `id`'s start-up scan ended, done or not (a scan of its own, running, still
     /// reports itself).
     pub fn start_up_scan_ended(&self, id: &str) {
-        let vaults = lock(&self.vaults);
         lock(&self.starting).remove(id);
-        if let Some(index) = vaults.get(id) {
-            index.start_up_scan.store(false, Ordering::Release);
-        }
     }
 
     /// Where vault `id`'s live index stands, `None` while it is not open (never opens it).
