@@ -314,10 +314,6 @@ fi
 # The test build as built above (the plugin folder unset, as it was then): nothing rebuilds.
 env -u OBSIDIAN_TC_PLUGIN_DIR "${clippy[@]}" cargo test --quiet -p obsidian-tc "${test_features[@]}" --test it e2e_rmcp
 
-step "several server processes on one vault: 4 stdio servers x 50 calls of each of append_note, add_observation, patch_note and update_frontmatter at once, 20 rounds with one cache folder and 20 with one each: every write that answered success is in its note once and in order, none refused; a holder killed with SIGKILL frees its lock"
-await_build benches
-"$target_dir/release/bench_processes" --processes 4 --calls 50 --rounds 20 --check --bin "$OBSIDIAN_TC_BIN"
-
 step "release artifacts: scripts/release.sh twice (same bytes) for Linux x86_64 and Windows x86_64 (the Wine step's build; ONNX Runtime of each from PyPI), then from dist/ only, in a fresh HOME without Rust on PATH: the npm tarballs installed offline (each platform's package), npx obsidian-tc <vault>, the .mcpb validated by mcpb and its Linux entry point driven by the TypeScript SDK, the launcher's platform pick, server.json, the crates, TC Bridge's assets, the glibc and libraries the binary needs; npm run release:version on a copy; semantic search on the ONNX Runtime beside each of the .mcpb's entry points (Windows under Wine)"
 release_args=(--plugin "$embed_dir" --binary "$OBSIDIAN_TC_BIN"
   --binary win32-x64="$windows_exe" --ort win32-x64="$windows_ort")
@@ -332,6 +328,11 @@ env HOME="$release_dir/home" TMPDIR="$release_dir/tmp" PATH="$nocargo_path" RELE
 unzip -q "$release_dir"/dist/obsidian-tc-*.mcpb -d "$release_dir/mcpb"
 OBSIDIAN_TC_BIN="$release_dir/mcpb/server/linux-x64/obsidian-tc" .venv/bin/python tests/e2e/py_onnx_semantic.py
 tests/wine/run.sh "$release_dir/mcpb/server/win32-x64/obsidian-tc.exe" .venv/bin/python tests/e2e/py_onnx_semantic.py
+
+# After the release artifacts: the benchmark binaries are built after the release binary.
+step "several server processes on one vault: 4 stdio servers x 50 calls of each of append_note, add_observation, patch_note and update_frontmatter at once, 20 rounds with one cache folder and 20 with one each: every write that answered success is in its note once and in order, none refused; a holder killed with SIGKILL frees its lock"
+await_build benches
+"$target_dir/release/bench_processes" --processes 4 --calls 50 --rounds 20 --check --bin "$OBSIDIAN_TC_BIN"
 
 step "MCP conformance suite (@modelcontextprotocol/conformance on Node 24) against serve --http: spec 2025-11-25 and 2026-07-28, baseline tests/conformance/expected-failures.yml"
 bash tests/conformance/run.sh

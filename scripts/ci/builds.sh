@@ -4,16 +4,17 @@
 # cores the builds take whatever CPU the tests leave (servers, Wine and the disk keep them
 # waiting much of the time), and the tests keep the CPU they need. The builds run in three lanes,
 # all from the start, each one build after another: the plugin bundle, the release binary (which
-# embeds the bundle), then the benchmarks and the fuzz targets; the web lane (wasm-bindgen-cli,
-# then the WebAssembly engine once the bundle has read the committed pkg); the cross lane
-# (Windows, then the Apple checks, in the cross folder), which the first step after the plugin's
-# (Wine) waits for. With the cross lane started only once the release binary was built, a warm
-# run's Wine step waited 90 seconds for the Windows build, and release, Windows and Apple one
-# after another were 52 of the cold run's 53 minutes. One lane for all left a core idle whenever
-# its build was in a single-threaded stage (a crate's front end, a link). Each build writes
-# <jobs>/<name>.log and, when it succeeds, <name>.ok holding its seconds; a failure writes
-# <name>.failed and stops the rest of its lane (test.sh stops at any .failed). test.sh waits
-# for a build's .ok before the step that uses it.
+# embeds the bundle), then the benchmarks; the web lane (wasm-bindgen-cli, then the WebAssembly
+# engine once the bundle has read the committed pkg); the cross lane (Windows, which the first
+# step after the plugin's, Wine, waits for; the Apple checks, in the cross folder; then the fuzz
+# targets, in a folder of their own). With the cross lane started only once the release binary
+# was built, a warm run's Wine step waited 90 seconds for the Windows build, and release,
+# Windows and Apple one after another were 52 of the cold run's 53 minutes; with the fuzz
+# targets behind the benchmarks, they would end a warm run that changed the server. One lane
+# for all left a core idle whenever its build was in a single-threaded stage (a crate's front
+# end, a link). Each build writes <jobs>/<name>.log and, when it succeeds, <name>.ok holding
+# its seconds; a failure writes <name>.failed and stops the rest of its lane (test.sh stops at
+# any .failed). test.sh waits for a build's .ok before the step that uses it.
 #
 #   scripts/ci/builds.sh <jobs folder>
 #
@@ -181,8 +182,8 @@ lane() {
 
 lane wasm_bindgen wasm &
 web=$!
-lane windows apple &
+lane windows apple fuzz &
 cross=$!
-lane plugin release benches fuzz
+lane plugin release benches
 wait "$web"
 wait "$cross"
