@@ -5,7 +5,10 @@
 //! ([`Weights::identify`]): holding the 118 MB of the default model while ONNX Runtime built
 //! its own copies was the peak of the server's memory (376 MiB loading it with an empty
 //! vault, 271 without the copy). The file is hashed, then opened again by the runtime:
-//! whoever could swap it in between can write the model folder anyway.
+//! whoever could swap it in between can write the model folder anyway. It is hashed by reads
+//! rather than through the mapping the ONNX engine makes of it afterwards
+//! (`onnx_initializers`), which would save one pass over a file the page cache holds but
+//! would make every page of it resident in this process at once.
 
 use std::path::Path;
 
