@@ -2,19 +2,20 @@
 # The builds that scripts/test.sh's later steps need (and the fuzzing smoke run), started by
 # test.sh in the background at nice 10 while its foreground lints and runs the tests: on two
 # cores the builds take whatever CPU the tests leave (servers, Wine and the disk keep them
-# waiting much of the time), and the tests keep the CPU they need. The builds run in three lanes,
-# all from the start, each one build after another: the plugin bundle, the release binary (which
-# embeds the bundle), then the benchmark binaries; the web lane (wasm-bindgen-cli, then the WebAssembly
-# engine once the bundle has read the committed pkg); the cross lane (Windows, which the first
-# step after the plugin's, Wine, waits for; the Apple checks, in the cross folder; then the fuzz
-# targets, in a folder of their own). With the cross lane started only once the release binary
-# was built, a warm run's Wine step waited 90 seconds for the Windows build, and release,
-# Windows and Apple one after another were 52 of the cold run's 53 minutes; with the fuzz
-# targets behind the benchmarks, they would end a warm run that changed the server. One lane
-# for all left a core idle whenever its build was in a single-threaded stage (a crate's front
-# end, a link). Each build writes <jobs>/<name>.log and, when it succeeds, <name>.ok holding
-# its seconds; a failure writes <name>.failed and stops the rest of its lane (test.sh stops at
-# any .failed). test.sh waits for a build's .ok before the step that uses it.
+# waiting much of the time), and the tests keep the CPU they need. The builds run in four lanes,
+# all from the start, each one build after another: the plugin bundle; the release binary (which
+# embeds the bundle), then the benchmark binaries; the web lane (wasm-bindgen-cli, then the
+# WebAssembly engine once the bundle has read the committed pkg); the cross lane (Windows, which
+# the first step after the plugin's, Wine, waits for; the Apple checks, in the cross folder; then
+# the fuzz targets, in a folder of their own). The release and Windows builds start with the
+# last run's bundle when it is there (`with_bundle`). With the cross lane started only once the
+# release binary was built, a warm run's Wine step waited 90 seconds for the Windows build, and
+# release, Windows and Apple one after another were 52 of the cold run's 53 minutes; with the
+# fuzz targets behind the benchmarks, they would end a warm run that changed the server. One
+# lane for all left a core idle whenever its build was in a single-threaded stage (a crate's
+# front end, a link). Each build writes <jobs>/<name>.log and, when it succeeds, <name>.ok
+# holding its seconds; a failure writes <name>.failed and stops the rest of its lane (test.sh
+# stops at any .failed). test.sh waits for a build's .ok before the step that uses it.
 #
 #   scripts/ci/builds.sh <jobs folder>
 #
@@ -49,7 +50,9 @@ wasm_bindgen() {
 # engine-wasm/pkg) into this job's folder rather than the repository's main.js, which the
 # foreground's test build would otherwise find half-written (build.rs embeds it when present).
 # Copied where the release binary embeds it from (for `plugin install`) only when a file's
-# content changed: an identical main.js with a new time must not rebuild it.
+# content changed (an identical main.js with a new time must not rebuild it), each file
+# replaced whole by a rename: a build started with the last run's bundle (`with_bundle`) reads
+# the old file or the new one, never half of one.
 plugin() {
   while [ ! -e "$PACKAGES_READY" ]; do sleep 1; done
   local bundle="$jobs/plugin-bundle/main.js"
@@ -61,7 +64,10 @@ plugin() {
   for file in main.js manifest.json styles.css; do
     source="$file"; [ "$file" != main.js ] || source="$bundle"
     if [ -f "$source" ]; then
-      cmp -s "$source" "$OBSIDIAN_TC_PLUGIN_DIR/$file" || cp "$source" "$OBSIDIAN_TC_PLUGIN_DIR/$file"
+      if ! cmp -s "$source" "$OBSIDIAN_TC_PLUGIN_DIR/$file"; then
+        cp "$source" "$OBSIDIAN_TC_PLUGIN_DIR/$file.new"
+        mv "$OBSIDIAN_TC_PLUGIN_DIR/$file.new" "$OBSIDIAN_TC_PLUGIN_DIR/$file"
+      fi
     else
       rm -f "$OBSIDIAN_TC_PLUGIN_DIR/$file"
     fi
@@ -76,7 +82,7 @@ wasm() {
 }
 
 # Waits for the plugin lane's bundle: the WebAssembly build must not rewrite the committed pkg
-# before the bundle has read it, and the Windows build embeds the bundle (build.rs).
+# before the bundle has read it, and the release and Windows builds embed the bundle (build.rs).
 plugin_built() {
   while [ ! -e "$jobs/plugin.ok" ]; do
     if [ -e "$jobs/plugin.failed" ]; then echo "the plugin bundle failed" >&2; return 1; fi
@@ -84,10 +90,22 @@ plugin_built() {
   done
 }
 
+# Runs "$@", a build that embeds the plugin bundle, once this run's bundle is in place. When
+# the last run's bundle is still there (a warm run), "$@" first runs with it, beside the plugin
+# lane, rather than waiting for it (about 40 seconds): the bundle seldom changes, and then the
+# second run is a no-op; when it did change, the second run builds again with the new one.
+with_bundle() {
+  if [ -f "$OBSIDIAN_TC_PLUGIN_DIR/main.js" ] && [ -f "$OBSIDIAN_TC_PLUGIN_DIR/manifest.json" ]; then
+    "$@"
+  fi
+  plugin_built
+  "$@"
+}
+
 # The product binary exactly as users build it (no dev-dependency features), copied aside for
 # every test and benchmark.
 release() {
-  cargo build --release --quiet -p obsidian-tc --bin obsidian-tc
+  with_bundle cargo build --release --quiet -p obsidian-tc --bin obsidian-tc
   mkdir -p "$target_dir/product"
   cp "$target_dir/release/obsidian-tc" "$target_dir/product/obsidian-tc"
 }
@@ -95,8 +113,7 @@ release() {
 # The Windows build the Wine step runs (profile `wine`: the dev profile with unoptimised
 # dependencies), linted like the test build, with the plugin bundle embedded as in a release.
 windows() {
-  plugin_built
-  env CARGO_TARGET_DIR="$cross_dir" RUSTC_WORKSPACE_WRAPPER="$CLIPPY_DRIVER" \
+  with_bundle env CARGO_TARGET_DIR="$cross_dir" RUSTC_WORKSPACE_WRAPPER="$CLIPPY_DRIVER" \
     cargo build --quiet --profile wine -p obsidian-tc --bin obsidian-tc --target x86_64-pc-windows-gnu
 }
 
@@ -191,6 +208,9 @@ lane wasm_bindgen wasm &
 web=$!
 lane windows apple fuzz &
 cross=$!
-lane plugin release processes benches
+lane plugin &
+plugin_lane=$!
+lane release processes benches
 wait "$web"
 wait "$cross"
+wait "$plugin_lane"
