@@ -7,13 +7,13 @@
 # embeds the bundle), then the benchmark binaries; the web lane (wasm-bindgen-cli, then the
 # WebAssembly engine once the bundle has read the committed pkg); the cross lane (Windows, which
 # the first step after the plugin's, Wine, waits for; the Apple checks, in the cross folder; then
-# the fuzz targets, in a folder of their own). The release and Windows builds start with the
-# last run's bundle when it is there (`with_bundle`). With the cross lane started only once the
-# release binary was built, a warm run's Wine step waited 90 seconds for the Windows build, and
-# release, Windows and Apple one after another were 52 of the cold run's 53 minutes; with the
-# fuzz targets behind the benchmarks, they would end a warm run that changed the server. One
-# lane for all left a core idle whenever its build was in a single-threaded stage (a crate's
-# front end, a link). Each build writes <jobs>/<name>.log and, when it succeeds, <name>.ok
+# the fuzz targets, in a folder of their own), these two at a lower priority (`later_lane`).
+# The release and Windows builds start with the last run's bundle when it is there
+# (`with_bundle`). With the cross lane started only once the release binary was built, a warm
+# run's Wine step waited 90 seconds for the Windows build, and release, Windows and Apple one
+# after another were 52 of the cold run's 53 minutes; with the fuzz targets behind the
+# benchmarks, they would end a warm run that changed the server. One lane for all left a core
+# idle whenever its build was in a single-threaded stage (a crate's front end, a link). Each build writes <jobs>/<name>.log and, when it succeeds, <name>.ok
 # holding its seconds; a failure writes <name>.failed and stops the rest of its lane (test.sh
 # stops at any .failed). test.sh waits for a build's .ok before the step that uses it.
 #
@@ -204,9 +204,18 @@ lane() {
   done
 }
 
-lane wasm_bindgen wasm &
+# Runs a lane (the builds named) 5 points of nice below the plugin and release lanes: the
+# release binary heads a warm run's longest chain (end to end, the release artifacts and the
+# benchmarks come after it), and the web and cross builds are needed minutes later than they
+# are done.
+later_lane() {
+  renice -n "$(($(nice) + 5))" -p "$BASHPID" >/dev/null
+  lane "$@"
+}
+
+later_lane wasm_bindgen wasm &
 web=$!
-lane windows apple fuzz &
+later_lane windows apple fuzz &
 cross=$!
 lane plugin &
 plugin_lane=$!
