@@ -202,9 +202,7 @@ env PACKAGES_READY="$setup_log.ok" NOCARGO_PATH="$nocargo_path" CLIPPY_DRIVER="$
   OBSIDIAN_TC_PLUGIN_DIR="$embed_dir" nice -n 10 scripts/ci/builds.sh "$jobs_dir" &
 builds_pid=$!
 set +m
-# The release artifacts' job (below), a process group of its own too, once started.
-artifacts_pid=""
-trap 'kill -- -"$builds_pid" 2>/dev/null || true; [ -z "$artifacts_pid" ] || kill -- -"$artifacts_pid" 2>/dev/null || true' EXIT
+trap 'kill -- -"$builds_pid" 2>/dev/null || true' EXIT
 # The name of a background build that failed, if any.
 failed_build() {
   local marker
@@ -297,32 +295,9 @@ if [ -d ../shared/vaults/obsidian-help-en ]; then
   env -u OBSIDIAN_TC_ONNXRUNTIME tests/wine/run.sh "$windows_dir/obsidian-tc.exe" .venv/bin/python tests/e2e/py_help_vault.py
 fi
 
-step "end to end: real MCP clients drive the release binary over stdio and HTTP; the release artifacts (below) in the background beside them"
+step "end to end: real MCP clients drive the release binary over stdio and HTTP"
 await_build release
 export OBSIDIAN_TC_BIN="$target_dir/product/obsidian-tc"
-# The release artifacts (the step after the next) are made and tested in the background while
-# the end-to-end tests run: both wait on processes, servers and Wine much of the time, and one
-# after the other they took 3 minutes of a warm run's 18.
-release_artifacts() {
-  release_args=(--plugin "$embed_dir" --binary "$OBSIDIAN_TC_BIN"
-    --binary win32-x64="$windows_exe" --ort win32-x64="$windows_ort")
-  release_dir="$target_dir/release-check"
-  # The tests unpack archives and bundles into temporary folders: under release_dir (emptied at
-  # each run) rather than /tmp, where each run left about 1.5 GB.
-  rm -rf "$release_dir" && mkdir -p "$release_dir/home" "$release_dir/tmp"
-  scripts/release.sh "${release_args[@]}" --out "$release_dir/dist" >/dev/null
-  scripts/release.sh "${release_args[@]}" --out "$release_dir/again" >/dev/null
-  diff -r "$release_dir/dist" "$release_dir/again"
-  env HOME="$release_dir/home" TMPDIR="$release_dir/tmp" PATH="$nocargo_path" RELEASE_DIST="$release_dir/dist" node --test tests/release/
-  unzip -q "$release_dir"/dist/obsidian-tc-*.mcpb -d "$release_dir/mcpb"
-  OBSIDIAN_TC_BIN="$release_dir/mcpb/server/linux-x64/obsidian-tc" .venv/bin/python tests/e2e/py_onnx_semantic.py
-  tests/wine/run.sh "$release_dir/mcpb/server/win32-x64/obsidian-tc.exe" .venv/bin/python tests/e2e/py_onnx_semantic.py
-}
-artifacts_log="$jobs_dir/release-artifacts.log"
-set -m
-release_artifacts >"$artifacts_log" 2>&1 &
-artifacts_pid=$!
-set +m
 node --test tests/e2e/ tests/plugin/sidecar_server.test.mjs
 .venv/bin/python tests/e2e/py_sdk.py
 .venv/bin/python tests/e2e/py_memory.py
@@ -339,18 +314,25 @@ fi
 # The test build as built above (the plugin folder unset, as it was then): nothing rebuilds.
 env -u OBSIDIAN_TC_PLUGIN_DIR "${clippy[@]}" cargo test --quiet -p obsidian-tc "${test_features[@]}" --test it e2e_rmcp
 
+step "release artifacts: scripts/release.sh twice (same bytes) for Linux x86_64 and Windows x86_64 (the Wine step's build; ONNX Runtime of each from PyPI), then from dist/ only, in a fresh HOME without Rust on PATH: the npm tarballs installed offline (each platform's package), npx obsidian-tc <vault>, the .mcpb validated by mcpb and its Linux entry point driven by the TypeScript SDK, the launcher's platform pick, server.json, the crates, TC Bridge's assets, the glibc and libraries the binary needs; npm run release:version on a copy; semantic search on the ONNX Runtime beside each of the .mcpb's entry points (Windows under Wine)"
+release_args=(--plugin "$embed_dir" --binary "$OBSIDIAN_TC_BIN"
+  --binary win32-x64="$windows_exe" --ort win32-x64="$windows_ort")
+release_dir="$target_dir/release-check"
+# The tests unpack archives and bundles into temporary folders: under release_dir (emptied at
+# each run) rather than /tmp, where each run left about 1.5 GB.
+rm -rf "$release_dir" && mkdir -p "$release_dir/home" "$release_dir/tmp"
+scripts/release.sh "${release_args[@]}" --out "$release_dir/dist" >/dev/null
+scripts/release.sh "${release_args[@]}" --out "$release_dir/again" >/dev/null
+diff -r "$release_dir/dist" "$release_dir/again"
+env HOME="$release_dir/home" TMPDIR="$release_dir/tmp" PATH="$nocargo_path" RELEASE_DIST="$release_dir/dist" node --test tests/release/
+unzip -q "$release_dir"/dist/obsidian-tc-*.mcpb -d "$release_dir/mcpb"
+OBSIDIAN_TC_BIN="$release_dir/mcpb/server/linux-x64/obsidian-tc" .venv/bin/python tests/e2e/py_onnx_semantic.py
+tests/wine/run.sh "$release_dir/mcpb/server/win32-x64/obsidian-tc.exe" .venv/bin/python tests/e2e/py_onnx_semantic.py
+
+# After the release artifacts: its driver is built after the release binary.
 step "several server processes on one vault: 4 stdio servers x 50 calls of each of append_note, add_observation, patch_note and update_frontmatter at once, 20 rounds with one cache folder and 20 with one each: every write that answered success is in its note once and in order, none refused; a holder killed with SIGKILL frees its lock"
 await_build processes
 "$target_dir/release/bench_processes" --processes 4 --calls 50 --rounds 20 --check --bin "$OBSIDIAN_TC_BIN"
-
-step "release artifacts (made beside the end-to-end step): scripts/release.sh twice (same bytes) for Linux x86_64 and Windows x86_64 (the Wine step's build; ONNX Runtime of each from PyPI), then from dist/ only, in a fresh HOME without Rust on PATH: the npm tarballs installed offline (each platform's package), npx obsidian-tc <vault>, the .mcpb validated by mcpb and its Linux entry point driven by the TypeScript SDK, the launcher's platform pick, server.json, the crates, TC Bridge's assets, the glibc and libraries the binary needs; npm run release:version on a copy; semantic search on the ONNX Runtime beside each of the .mcpb's entry points (Windows under Wine)"
-if ! wait "$artifacts_pid"; then
-  cat "$artifacts_log" >&2
-  echo "making or testing the release artifacts failed (log above, $artifacts_log)" >&2
-  exit 1
-fi
-artifacts_pid=""
-cat "$artifacts_log"
 
 step "MCP conformance suite (@modelcontextprotocol/conformance on Node 24) against serve --http: spec 2025-11-25 and 2026-07-28, baseline tests/conformance/expected-failures.yml"
 bash tests/conformance/run.sh
