@@ -127,6 +127,19 @@ test('Reindex now asks the native server; without one it rebuilds the plugin\'s 
     await waitFor(() => fakeNativeLog(ctx.log).some((line) => line.tool === 'index_vault'), 5000, 'index_vault');
     await waitFor(() => notices.some((n) => n.startsWith('Native server reindexed')), 5000, 'the notice');
     assert.equal(notices.at(-1), 'Native server reindexed 4 notes: 0 added, 4 updated, 0 removed, 0 failed.');
+
+    // A scan already running (the watcher's, after an edit) answers index_busy: the reindex
+    // waits for it and asks again, rather than reporting a failure.
+    writeFileSync(`${ctx.log}.busy`, '2');
+    const shown = notices.length;
+    ctx.plugin.commands['reindex-now'].callback();
+    await waitFor(() => notices.slice(shown).some((n) => n.startsWith('Native server reindexed')), 10_000, 'the notice after the busy answers');
+    assert.deepEqual(notices.slice(shown), [
+      'Reindexing the vault in the native server…',
+      'The native server is already scanning the vault; reindexing once it is done…',
+      'Native server reindexed 4 notes: 0 added, 4 updated, 0 removed, 0 failed.',
+    ]);
+    assert.deepEqual(fakeNativeLog(ctx.log).filter((line) => line.tool === 'index_vault').map((line) => line.busy), [false, true, true, false]);
   } finally {
     console.warn = warn;
     unloadPlugin(ctx.plugin);

@@ -5,11 +5,13 @@
 // $OBSIDIAN_TC_HTTP_TOKEN` (401 otherwise). Tools:
 //   search_vault      mode "hybrid": the notes whose text holds every query word (case-insensitive)
 //   get_index_status  a fixed status whose `embeddings` says "embedding 10 of 40"
-//   index_vault       counts the notes and appends a line to $FAKE_NATIVE_LOG
+//   index_vault       counts the notes and appends a line to $FAKE_NATIVE_LOG; while the file
+//                     `$FAKE_NATIVE_LOG.busy` holds a count above 0, answers `index_busy`
+//                     instead (as a scan already running does) and counts it down
 // Each start appends {"pid", "args", "env"} (the OBSIDIAN_TC_* variables) to $FAKE_NATIVE_LOG.
 //
 // `fakeNative()` writes an executable that runs this script, for settings.sidecarPath.
-import { appendFileSync, chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -63,11 +65,25 @@ const TOOLS = {
     };
   },
   index_vault(_args, vault, log) {
-    appendFileSync(log, `${JSON.stringify({ tool: 'index_vault' })}\n`);
+    const busy = `${log}.busy`;
+    const left = existsSync(busy) ? Number(readFileSync(busy, 'utf8')) : 0;
+    appendFileSync(log, `${JSON.stringify({ tool: 'index_vault', busy: left > 0 })}\n`);
+    if (left > 0) {
+      writeFileSync(busy, String(left - 1));
+      throw new ToolFailure({ code: 'index_busy', message: 'a scan of this vault is already running', retryable: true });
+    }
     const n = notes(vault).length;
     return { vault: 'main', scanned: n, added: 0, updated: n, unchanged: 0, removed: 0, failed: 0, duration_ms: 1 };
   },
 };
+
+/** Thrown by a tool to answer its call with an error result whose structured content is `value`. */
+class ToolFailure extends Error {
+  constructor(value) {
+    super(value.message);
+    this.value = value;
+  }
+}
 
 function main() {
   const args = process.argv.slice(2);
@@ -99,8 +115,13 @@ function main() {
       if (message.method === 'tools/call') {
         const tool = TOOLS[message.params.name];
         if (!tool) return answer({ isError: true, content: [{ type: 'text', text: '{"code":"unknown_tool"}' }] });
-        const value = tool(message.params.arguments ?? {}, vault, log);
-        return answer({ content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value });
+        try {
+          const value = tool(message.params.arguments ?? {}, vault, log);
+          return answer({ content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value });
+        } catch (err) {
+          if (!(err instanceof ToolFailure)) throw err;
+          return answer({ isError: true, content: [{ type: 'text', text: JSON.stringify(err.value) }], structuredContent: err.value });
+        }
       }
       res.writeHead(400).end();
     });
