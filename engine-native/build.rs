@@ -70,8 +70,10 @@ fn main() {
     );
 }
 
-/// The variable naming the commit (set by builds from a source archive without `.git`), and
-/// the one `--version` reads at compile time.
+/// The variable naming the commit (set by builds from a source archive without `.git`, by the
+/// release workflow, and by scripts/test.sh to the newest commit that changed a file other than
+/// Markdown, so that a commit of documentation alone does not rerun this script: Cargo compiles
+/// the crate again whenever it reruns), and the one `--version` reads at compile time.
 const COMMIT_VAR: &str = "OBSIDIAN_TC_GIT_COMMIT";
 
 /// The commit: `OBSIDIAN_TC_GIT_COMMIT` when set, else `git rev-parse HEAD` in the source

@@ -23,6 +23,17 @@ target_dir="${CARGO_TARGET_DIR:-$root/target}"
 step() { printf '\n==> [%dm%02ds] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
+# The commit `obsidian-tc --version` names (engine-native/build.rs): in a clean checkout, the
+# newest commit that changed a file other than Markdown, none of which any build reads. Left to
+# build.rs, it is HEAD, and a new HEAD reruns the build script, after which Cargo compiles the
+# server crate again for every profile and target the run builds (the test build, release,
+# Windows, the Apple checks, the benchmarks), even for a commit of documentation alone. Cargo
+# still rebuilds whatever a changed file feeds, by its own record.
+if [ -z "${OBSIDIAN_TC_GIT_COMMIT:-}" ] && [ -z "$(git status --porcelain 2>/dev/null || echo unknown)" ]; then
+  built_from="$(git log -1 --format=%H -- . ':(exclude)*.md' 2>/dev/null || true)"
+  if [ -n "$built_from" ]; then export OBSIDIAN_TC_GIT_COMMIT="$built_from"; fi
+fi
+
 step "toolchain: Rust targets for WebAssembly, a bare no_std target and Windows; mingw-w64 and Wine from Debian"
 installed="$(rustup target list --installed)"
 for t in wasm32-unknown-unknown x86_64-unknown-none x86_64-pc-windows-gnu; do

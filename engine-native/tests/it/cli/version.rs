@@ -1,6 +1,7 @@
 //! `obsidian-tc --version`, `version` and `-V`: the version of the workspace, the commit the
-//! binary was built from (the checkout's `HEAD`, or "unknown" outside git) and the embedding
-//! engines of the features it was built with.
+//! binary was built from (`OBSIDIAN_TC_GIT_COMMIT` when the build was given one, as
+//! scripts/test.sh and the release workflow do, else the checkout's `HEAD`, or "unknown"
+//! outside git) and the embedding engines of the features it was built with.
 
 use std::process::Command;
 
@@ -18,8 +19,12 @@ fn run(args: &[&str]) -> String {
     String::from_utf8(out.stdout).expect("UTF-8")
 }
 
+/// The commit the build was given (the test runs in the environment it was built in), else
 /// `git rev-parse HEAD` of this checkout, or "unknown" where there is no git checkout.
-fn head_commit() -> String {
+fn built_commit() -> String {
+    if let Ok(given) = std::env::var("OBSIDIAN_TC_GIT_COMMIT") {
+        return given;
+    }
     Command::new("git")
         .args(["rev-parse", "HEAD"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -49,7 +54,7 @@ fn long_version_names_the_version_the_commit_and_the_engines() {
         lines,
         [
             format!("obsidian-tc {}", env!("CARGO_PKG_VERSION")),
-            format!("commit: {}", head_commit()),
+            format!("commit: {}", built_commit()),
             format!("embedding engines: {}", expected_engines()),
         ],
         "{text}"
