@@ -22,7 +22,7 @@ use crate::tools::obsidian::OBSIDIAN_DOMAIN;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct FindArgs {
-    /// The task in plain words, e.g. "rename a note".
+    /// The task in plain words, best in English, e.g. "rename a note".
     #[schemars(length(min = 1, max = 1000))]
     query: String,
     /// How many tools to return (default 10).
@@ -76,9 +76,10 @@ const DEFAULT_LIMIT: usize = 10;
 pub(crate) fn tool() -> ToolDef {
     ToolDef::scope_free(
         (FIND_CAPABILITY, "Find capability", FACADE_DOMAIN),
-        "Search the available tools by task in plain words; returns the best \
-matches (name, title, description, domain, call_with, score). Next: describe_capability, then \
-call_with: call_read_capability (read-only tools) or call_capability.",
+        "Search the available tools by task in plain words (English matches best: the \
+catalog is written in English); returns the best matches (name, title, description, domain, \
+call_with, score). Next: describe_capability, then call_with: call_read_capability (read-only \
+tools) or call_capability.",
         (input_schema::<FindArgs>(), output_schema::<Found>()),
         false,
         find_capability,
