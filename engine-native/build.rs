@@ -61,7 +61,11 @@ fn main() {
          const EMBEDDED: Option<Embedded> = {code};\n"
     );
     fs::write(out_dir.join("embedded_plugin.rs"), generated).expect("OUT_DIR is writable");
-    println!("cargo::rerun-if-changed=contract");
+    // The file, not its folder: Cargo compares a watched folder by the newest time of anything
+    // in it, the folder included, so a fresh checkout (new folder times) reran this script and
+    // then compiled the crate again in every profile, whatever had changed. `codegen.rs` is part
+    // of this script's own build.
+    println!("cargo::rerun-if-changed={}", codegen::CONTRACT);
     let contract = codegen::generate(&manifest_dir.join(codegen::CONTRACT));
     fs::write(out_dir.join("companion_contract.rs"), contract).expect("OUT_DIR is writable");
     println!(
