@@ -13,9 +13,10 @@
 # run's Wine step waited 90 seconds for the Windows build, and release, Windows and Apple one
 # after another were 52 of the cold run's 53 minutes; with the fuzz targets behind the
 # benchmarks, they would end a warm run that changed the server. One lane for all left a core
-# idle whenever its build was in a single-threaded stage (a crate's front end, a link). Each build writes <jobs>/<name>.log and, when it succeeds, <name>.ok
-# holding its seconds; a failure writes <name>.failed and stops the rest of its lane (test.sh
-# stops at any .failed). test.sh waits for a build's .ok before the step that uses it.
+# idle whenever its build was in a single-threaded stage (a crate's front end, a link). Each
+# build writes <jobs>/<name>.log and, when it succeeds, <name>.ok holding its seconds; a failure
+# writes <name>.failed and stops the rest of its lane (test.sh stops at any .failed). test.sh
+# waits for a build's .ok before the step that uses it.
 #
 #   scripts/ci/builds.sh <jobs folder>
 #
