@@ -180,7 +180,9 @@ impl Indexes {
     /// Scans every note of vault `id` (`vault` its files), reporting `progress(done, total)`,
     /// then saves the lexical snapshot; the report counts only the notes `counted` admits
     /// (every note is scanned: a caller is told only about the notes it may read). Refused
-    /// with [`IndexError::Busy`] while another scan of the vault runs.
+    /// with [`IndexError::Busy`] while another scan of the vault runs, here or in another
+    /// process, or a refresh of this process holds the index (never waits: a caller that
+    /// must scan asks again).
     pub fn scan(
         &self,
         store: &Store,

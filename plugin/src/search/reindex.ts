@@ -1,7 +1,8 @@
 // "Reindex now": the native server scans the vault again (`index_vault`: changed notes indexed
 // and embedded, deleted ones pruned) when it runs; otherwise the plugin rebuilds its own index
-// from every note. A notice says what happened. A scan the server is already running (its
-// watcher's, after an edit) answers `index_busy`: the reindex waits for it and asks again.
+// from every note. A notice says what happened. A scan the server is already running that
+// outlasts the server's own 3 s wait (its start-up scan of a large vault, another process's)
+// answers `index_busy`: the reindex waits for it and asks again.
 import { Notice } from "obsidian";
 import type { ToolAnswer } from "../sidecar/mcp-client";
 import type { NativeServer } from "../sidecar/native-server";

@@ -2,6 +2,7 @@
 //! read in it, a chunk's text, and a scan of the vault into it.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use engine_core::rank::Visible;
 
@@ -32,14 +33,22 @@ pub(crate) fn chunk_text(ctx: &ToolContext<'_>, chunk_id: i64) -> String {
         .unwrap_or_default()
 }
 
+/// How long a call waits for a running scan (or a write's refresh) of its vault to end before
+/// it is refused with `index_busy`: the watcher refreshes the index for a moment after every
+/// change, and the scan of a small vault, or the last notes of a large one, ends within it.
+pub(crate) const SCAN_WAIT: Duration = Duration::from_secs(3);
+
+/// How often a waiting call looks again.
+pub(crate) const SCAN_POLL: Duration = Duration::from_millis(20);
+
 /// Scans the call's vault now, reporting progress; returns the report and how many notes
-/// the vault has. A scan already running is `index_busy` (retry after it).
+/// the vault has. A scan or refresh already running (in this process or another one) is
+/// waited for up to [`SCAN_WAIT`], then the call is `index_busy` (retry after it).
 pub(crate) fn scan_notes(ctx: &ToolContext<'_>) -> Result<(ScanReport, u64), ToolError> {
+    let deadline = Instant::now() + SCAN_WAIT;
     let mut notes = 0;
-    let report = ctx
-        .runtime()
-        .indexes()
-        .scan(
+    let report = loop {
+        let scanned = ctx.runtime().indexes().scan(
             ctx.store(),
             ctx.vault_id(),
             ctx.vault(),
@@ -49,8 +58,12 @@ pub(crate) fn scan_notes(ctx: &ToolContext<'_>) -> Result<(ScanReport, u64), Too
                 ctx.report_progress(done as u64, Some(total as u64), "indexing notes");
             },
             &|path| ctx.may_list(path),
-        )
-        .map_err(scan_error)?;
+        );
+        match scanned {
+            Err(IndexError::Busy) if Instant::now() < deadline => std::thread::sleep(SCAN_POLL),
+            other => break other.map_err(scan_error)?,
+        }
+    };
     Ok((report, notes))
 }
 

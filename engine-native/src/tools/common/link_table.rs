@@ -2,14 +2,14 @@
 //! links), its files, and the note a `path` argument names (canonical, and an indexed note).
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use engine_core::acl::AclOp;
 
 use crate::errors::{ErrorCode, ToolError};
 use crate::index::links::LinkTable;
 use crate::runtime::ToolContext;
-use crate::tools::common::index::{index_fault, scan_notes};
+use crate::tools::common::index::{SCAN_POLL, SCAN_WAIT, index_fault, scan_notes};
 use crate::tools::common::vault_error::tool_error_from_vault;
 use crate::vault::EntryKind;
 
@@ -23,13 +23,6 @@ pub(crate) fn link_table(ctx: &ToolContext<'_>) -> Result<Arc<LinkTable>, ToolEr
         })
         .map_err(|error| ToolError::internal(format!("the link index failed: {error}")))
 }
-
-/// How long a link-rewriting change waits for a running scan to end before it is refused
-/// (the scan of a small vault, or the last notes of a large one, ends within it).
-const SCAN_WAIT: Duration = Duration::from_secs(3);
-
-/// How often the scan is looked at while waiting.
-const SCAN_POLL: Duration = Duration::from_millis(20);
 
 /// The link table a link-rewriting change plans from, which must hold every note: a running
 /// scan of the vault is waited for up to [`SCAN_WAIT`], then the change is refused

@@ -1,7 +1,10 @@
 //! The search index through the real tools (`index_vault`, `search_vault`,
 //! `get_index_status`) on a real vault folder and a real `cache.db`: what a scan stores,
-//! incremental rescans, pruning, recorded failures, the reopened snapshot, the writer lock,
-//! and ACL-filtered ranking without under-fill.
+//! incremental rescans, pruning, recorded failures, the reopened snapshot, the writer lock
+//! (refused while held, waited for when it ends soon), and ACL-filtered ranking without
+//! under-fill.
+
+use std::time::{Duration, Instant};
 
 use obsidian_tc::auth::Caller;
 use obsidian_tc::errors::ErrorCode;
@@ -211,20 +214,48 @@ fn a_cache_of_an_older_build_reads_its_notes_without_chunks_again() {
     );
 }
 
-#[test]
-fn a_second_writer_is_refused_while_the_lock_is_held() {
+/// A vault of one unindexed note, and its writer lock held as another process's scan would.
+fn one_note_with_the_lock_held() -> (Fixture, WriterLock) {
     let fx = fixture();
     fx.write("main", "a.md", "alpha\n");
     let cache = fx.dir.path().join(".obsidian-tc");
     let held = WriterLock::try_acquire(&cache, "main")
         .expect("lock file")
         .expect("free");
+    (fx, held)
+}
+
+#[test]
+fn a_second_writer_is_refused_while_the_lock_is_held() {
+    let (fx, held) = one_note_with_the_lock_held();
     let error = fx.err("index_vault", json!({}), ErrorCode::IndexBusy);
     assert!(error.message.contains("being indexed"), "{}", error.message);
     assert!(error.retryable, "{error}");
     assert!(error.recovery.contains("get_index_status"), "{error}");
     drop(held);
     assert_eq!(index(&fx)["added"], 1);
+}
+
+#[test]
+fn index_vault_waits_for_a_scan_that_ends_soon() {
+    let (fx, held) = one_note_with_the_lock_held();
+    // Another process's scan (or this one's refresh after a write) ends within the wait.
+    let release = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(400));
+        drop(held);
+    });
+    let started = Instant::now();
+    assert_eq!(
+        index(&fx)["added"],
+        1,
+        "the scan ran once the lock was free"
+    );
+    assert!(
+        started.elapsed() >= Duration::from_millis(300),
+        "it waited for the lock: {:?}",
+        started.elapsed()
+    );
+    release.join().expect("release");
 }
 
 #[test]
