@@ -291,7 +291,7 @@ node --test tests/plugin/
 # the end-to-end step waits for.
 step "Windows x86_64 under Wine: the unoptimised build for x86_64-pc-windows-gnu serves the Python SDK client the e2e scenario over stdio and HTTP in both protocol modes; the vault attack (escapes, Windows names, case, links, long path, CRLF, a file held by another program): every hostile call refused with a typed code, nothing outside or inside the vault changed"
 await_build windows
-windows_exe="$target_dir/cross/x86_64-pc-windows-gnu/wine/obsidian-tc.exe"
+windows_exe="$target_dir/cross/x86_64-pc-windows-gnu/cross/obsidian-tc.exe"
 tests/wine/run.sh "$windows_exe" .venv/bin/python tests/e2e/py_sdk.py
 tests/wine/run.sh "$windows_exe" .venv/bin/python tests/e2e/py_vault_attack.py
 # A real vault under Wine: obsidian-tc.exe indexes obsidian-help-en, embeds three of its folders

@@ -111,11 +111,11 @@ release() {
   cp "$target_dir/release/obsidian-tc" "$target_dir/product/obsidian-tc"
 }
 
-# The Windows build the Wine step runs (profile `wine`: the dev profile with unoptimised
+# The Windows build the Wine step runs (profile `cross`: the dev profile with unoptimised
 # dependencies), linted like the test build, with the plugin bundle embedded as in a release.
 windows() {
   with_bundle env CARGO_TARGET_DIR="$cross_dir" RUSTC_WORKSPACE_WRAPPER="$CLIPPY_DRIVER" \
-    cargo build --quiet --profile wine -p obsidian-tc --bin obsidian-tc --target x86_64-pc-windows-gnu
+    cargo build --quiet --profile cross -p obsidian-tc --bin obsidian-tc --target x86_64-pc-windows-gnu
 }
 
 # The driver of the several-processes step, before the other benchmarks: it links no server
@@ -133,7 +133,8 @@ benches() {
   cargo build --release --quiet -p obsidian-tc-core --example eval_scifact --example bench_scifact
 }
 
-# Both Apple targets type-checked with clippy (tests/apple/check.sh).
+# Both Apple targets type-checked with clippy (tests/apple/check.sh), in the cross folder and
+# profile: the build scripts and procedural macros are the Windows build's.
 apple() {
   CARGO_TARGET_DIR="$cross_dir" tests/apple/check.sh
 }
