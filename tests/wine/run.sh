@@ -18,8 +18,8 @@ work="$(mktemp -d)"
 # never removes: every Wine process here is given a TMPDIR inside the work folder, so that folder
 # goes with it (the command run is not: its own temporary files stay where they were).
 wine_env=(WINEPREFIX="$work/prefix" TMPDIR="$work/tmp")
-# Wine's server outlives the last program by seconds and writes the prefix's registry as it
-# exits: stopped and waited for before the folder goes, or the removal races its writes.
+# The Wine server is stopped and waited for before the folder goes: it writes the prefix's
+# registry as it exits, and the removal would race those writes.
 cleanup() {
   env "${wine_env[@]}" /usr/lib/wine/wineserver -k >/dev/null 2>&1 || true
   env "${wine_env[@]}" /usr/lib/wine/wineserver -w >/dev/null 2>&1 || true
@@ -44,4 +44,35 @@ done
 # start by seconds (and the first MCP session with it).
 env WINEDEBUG=-all "${wine_env[@]}" /usr/lib/wine/wine64 wineboot --init >/dev/null 2>&1
 env "${wine_env[@]}" /usr/lib/wine/wineserver -w
-OBSIDIAN_TC_BIN="$work/obsidian-tc" OBSIDIAN_TC_TARGET_OS=windows OBSIDIAN_TC_WINE_HOLD="$work/hold_file" "$@"
+# One Wine server for the whole command, started here and kept running (-p: it never shuts down
+# when idle), its stderr in a file. Left to start on demand, a server is started with -p0 (by
+# Debian's wineserver script): it shuts down as soon as its last program ends, and the next
+# program starts another, which inherits that program's stderr. The servers then come and go
+# between the test's programs: a test capturing a command's stderr waits for the server that
+# command started and reads its shutdown dump of leftover objects, and a program starting while
+# a server shuts down races it. CI saw one `elicit approve` fail with nothing in its stderr but
+# such a dump, in about fifty runs.
+env "${wine_env[@]}" /usr/lib/wine/wineserver -p 2>"$work/wineserver.log"
+server_pid=""
+for pid in $(pgrep wineserver); do
+  if { tr '\0' '\n' <"/proc/$pid/environ"; } 2>/dev/null | grep -qxF "WINEPREFIX=$work/prefix"; then
+    server_pid=$pid
+  fi
+done
+if [ -z "$server_pid" ]; then
+  echo "tests/wine/run.sh: the Wine server did not start; its log:" >&2
+  cat "$work/wineserver.log" >&2
+  exit 1
+fi
+status=0
+OBSIDIAN_TC_BIN="$work/obsidian-tc" OBSIDIAN_TC_TARGET_OS=windows OBSIDIAN_TC_WINE_HOLD="$work/hold_file" "$@" \
+  || status=$?
+# A server gone before the end took every program of the prefix with it: said, with its log
+# (gone, or a zombie: nothing here may reap it).
+state="$(ps -o stat= -p "$server_pid" || true)"
+if [ -z "$state" ] || [ "${state#Z}" != "$state" ]; then
+  echo "tests/wine/run.sh: the Wine server (pid $server_pid) exited during the run; its log:" >&2
+  cat "$work/wineserver.log" >&2
+  exit 1
+fi
+exit "$status"
