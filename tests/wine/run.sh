@@ -23,7 +23,14 @@ wine_env=(WINEPREFIX="$work/prefix" TMPDIR="$work/tmp")
 cleanup() {
   env "${wine_env[@]}" /usr/lib/wine/wineserver -k >/dev/null 2>&1 || true
   env "${wine_env[@]}" /usr/lib/wine/wineserver -w >/dev/null 2>&1 || true
+  # Wine's programs outlive a server that died (services.exe, explorer.exe...): ended here.
+  local pid
+  for pid in $(prefix_pids); do kill -9 "$pid" 2>/dev/null || true; done
   rm -rf "$work"
+}
+# The processes of this Wine prefix: its server and programs have it in their environment.
+prefix_pids() {
+  grep -lzxF "WINEPREFIX=$work/prefix" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3
 }
 trap cleanup EXIT
 mkdir "$work/tmp"
@@ -54,10 +61,8 @@ env "${wine_env[@]}" /usr/lib/wine/wineserver -w
 # such a dump, in about fifty runs.
 env "${wine_env[@]}" /usr/lib/wine/wineserver -p 2>"$work/wineserver.log"
 server_pid=""
-for pid in $(pgrep wineserver); do
-  if { tr '\0' '\n' <"/proc/$pid/environ"; } 2>/dev/null | grep -qxF "WINEPREFIX=$work/prefix"; then
-    server_pid=$pid
-  fi
+for pid in $(prefix_pids); do
+  case "$(cat "/proc/$pid/comm" 2>/dev/null)" in wineserver*) server_pid=$pid ;; esac
 done
 if [ -z "$server_pid" ]; then
   echo "tests/wine/run.sh: the Wine server did not start; its log:" >&2
