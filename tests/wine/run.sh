@@ -47,11 +47,7 @@ exec /usr/lib/wine/wine64 "$work/$name.exe" "\$@"
 WRAPPER
   chmod +x "$work/$name"
 done
-# The Wine prefix made up front: made by the first server start instead, it delays that
-# start by seconds (and the first MCP session with it).
-env WINEDEBUG=-all "${wine_env[@]}" /usr/lib/wine/wine64 wineboot --init >/dev/null 2>&1
-env "${wine_env[@]}" /usr/lib/wine/wineserver -w
-# One Wine server for the whole command, started here and kept running (-p: it never shuts down
+# One Wine server for the whole command, started first and kept running (-p: it never shuts down
 # when idle), its stderr in a file. Left to start on demand, a server is started with -p0 (by
 # Debian's wineserver script): it shuts down as soon as its last program ends, and the next
 # program starts another, which inherits that program's stderr. The servers then come and go
@@ -59,7 +55,14 @@ env "${wine_env[@]}" /usr/lib/wine/wineserver -w
 # command started and reads its shutdown dump of leftover objects, and a program starting while
 # a server shuts down races it. CI saw one `elicit approve` fail with nothing in its stderr but
 # such a dump, in about fifty runs.
+mkdir "$work/prefix"
 env "${wine_env[@]}" /usr/lib/wine/wineserver -p 2>"$work/wineserver.log"
+# Then the prefix made and Wine's own programs started (services.exe, rpcss.exe, plugplay.exe...),
+# with nothing of the test's for their stdin, stdout and stderr: they live as long as the server,
+# and started by the test's first program they would inherit its pipes, whose reader would
+# then wait for an end that never comes. Made here, the prefix also does not delay the first
+# MCP session by seconds.
+env WINEDEBUG=-all "${wine_env[@]}" /usr/lib/wine/wine64 wineboot --init </dev/null >/dev/null 2>&1
 server_pid=""
 for pid in $(prefix_pids); do
   case "$(cat "/proc/$pid/comm" 2>/dev/null)" in wineserver*) server_pid=$pid ;; esac
