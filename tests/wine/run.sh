@@ -56,13 +56,22 @@ done
 # a server shuts down races it. CI saw one `elicit approve` fail with nothing in its stderr but
 # such a dump, in about fifty runs.
 mkdir "$work/prefix"
-env "${wine_env[@]}" /usr/lib/wine/wineserver -p 2>"$work/wineserver.log"
-# Then the prefix made and Wine's own programs started (services.exe, rpcss.exe, plugplay.exe...),
-# with nothing of the test's for their stdin, stdout and stderr: they live as long as the server,
-# and started by the test's first program they would inherit its pipes, whose reader would
-# then wait for an end that never comes. Made here, the prefix also does not delay the first
-# MCP session by seconds.
-env WINEDEBUG=-all "${wine_env[@]}" /usr/lib/wine/wine64 wineboot --init </dev/null >/dev/null 2>&1
+if ! env "${wine_env[@]}" /usr/lib/wine/wineserver -p 2>"$work/wineserver.log"; then
+  echo "tests/wine/run.sh: the Wine server did not start; its log:" >&2
+  cat "$work/wineserver.log" >&2
+  exit 1
+fi
+# Then the prefix made and Wine's own programs started (services.exe, rpcss.exe, plugplay.exe...)
+# by wineboot, whose output goes to a file: those programs live as long as the server and keep
+# the stdin, stdout and stderr of the program that started them. Started by the test's first
+# program they would hold its pipes, whose reader then waits for an end that never comes; a
+# file has no reader. Made here, the prefix also does not delay the first MCP session.
+if ! env WINEDEBUG=-all "${wine_env[@]}" /usr/lib/wine/wine64 wineboot --init \
+    </dev/null >"$work/wineboot.log" 2>&1; then
+  echo "tests/wine/run.sh: wineboot failed; its output:" >&2
+  cat "$work/wineboot.log" >&2
+  exit 1
+fi
 server_pid=""
 for pid in $(prefix_pids); do
   case "$(cat "/proc/$pid/comm" 2>/dev/null)" in wineserver*) server_pid=$pid ;; esac
@@ -75,8 +84,7 @@ fi
 status=0
 OBSIDIAN_TC_BIN="$work/obsidian-tc" OBSIDIAN_TC_TARGET_OS=windows OBSIDIAN_TC_WINE_HOLD="$work/hold_file" "$@" \
   || status=$?
-# A server gone before the end took every program of the prefix with it: said, with its log
-# (gone, or a zombie: nothing here may reap it).
+# A server gone before the end (or a zombie: nothing here reaps it) fails the run, with its log.
 state="$(ps -o stat= -p "$server_pid" || true)"
 if [ -z "$state" ] || [ "${state#Z}" != "$state" ]; then
   echo "tests/wine/run.sh: the Wine server (pid $server_pid) exited during the run; its log:" >&2
