@@ -32,6 +32,12 @@ cleanup() {
 prefix_pids() {
   grep -lzxF "WINEPREFIX=$work/prefix" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3
 }
+# Ends the run: message $1, then the file $2 (a Wine log).
+fail() {
+  echo "tests/wine/run.sh: $1" >&2
+  cat "$2" >&2
+  exit 1
+}
 trap cleanup EXIT
 mkdir "$work/tmp"
 find "$(dirname "$exe")" -maxdepth 1 -name '*.dll' -exec cp {} "$work/" \;
@@ -56,39 +62,26 @@ done
 # a server shuts down races it. CI saw one `elicit approve` fail with nothing in its stderr but
 # such a dump, in about fifty runs.
 mkdir "$work/prefix"
-if ! env "${wine_env[@]}" /usr/lib/wine/wineserver -p 2>"$work/wineserver.log"; then
-  echo "tests/wine/run.sh: the Wine server did not start; its log:" >&2
-  cat "$work/wineserver.log" >&2
-  exit 1
-fi
+env "${wine_env[@]}" /usr/lib/wine/wineserver -p 2>"$work/wineserver.log" \
+  || fail "the Wine server did not start; its log:" "$work/wineserver.log"
 # Then the prefix made and Wine's own programs started (services.exe, rpcss.exe, plugplay.exe...)
 # by wineboot, whose output goes to a file: those programs live as long as the server and keep
 # the stdin, stdout and stderr of the program that started them. Started by the test's first
 # program they would hold its pipes, whose reader then waits for an end that never comes; a
 # file has no reader. Made here, the prefix also does not delay the first MCP session.
-if ! env WINEDEBUG=-all "${wine_env[@]}" /usr/lib/wine/wine64 wineboot --init \
-    </dev/null >"$work/wineboot.log" 2>&1; then
-  echo "tests/wine/run.sh: wineboot failed; its output:" >&2
-  cat "$work/wineboot.log" >&2
-  exit 1
-fi
+env WINEDEBUG=-all "${wine_env[@]}" /usr/lib/wine/wine64 wineboot --init \
+  </dev/null >"$work/wineboot.log" 2>&1 || fail "wineboot failed; its output:" "$work/wineboot.log"
 server_pid=""
 for pid in $(prefix_pids); do
   case "$(cat "/proc/$pid/comm" 2>/dev/null)" in wineserver*) server_pid=$pid ;; esac
 done
-if [ -z "$server_pid" ]; then
-  echo "tests/wine/run.sh: the Wine server did not start; its log:" >&2
-  cat "$work/wineserver.log" >&2
-  exit 1
-fi
+[ -n "$server_pid" ] || fail "the Wine server did not start; its log:" "$work/wineserver.log"
 status=0
 OBSIDIAN_TC_BIN="$work/obsidian-tc" OBSIDIAN_TC_TARGET_OS=windows OBSIDIAN_TC_WINE_HOLD="$work/hold_file" "$@" \
   || status=$?
 # A server gone before the end (or a zombie: nothing here reaps it) fails the run, with its log.
 state="$(ps -o stat= -p "$server_pid" || true)"
 if [ -z "$state" ] || [ "${state#Z}" != "$state" ]; then
-  echo "tests/wine/run.sh: the Wine server (pid $server_pid) exited during the run; its log:" >&2
-  cat "$work/wineserver.log" >&2
-  exit 1
+  fail "the Wine server (pid $server_pid) exited during the run; its log:" "$work/wineserver.log"
 fi
 exit "$status"
