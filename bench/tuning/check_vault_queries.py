@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Validate bench/tuning/vault-queries.json: schema, unique ids, known categories,
-and that every relevant/partial path exists in its vault.
+"""Validate bench/tuning/vault-queries.json and cross-lingual-queries.json: schema, unique
+ids, known categories, and that every relevant/partial path exists in its vault.
 
 Usage: check_vault_queries.py [VAULTS_ROOT]   (default: $OBSIDIAN_TC_VAULTS or /work/shared/vaults)
 Exits 1 and lists every problem when anything is wrong.
@@ -11,10 +11,12 @@ import sys
 from collections import Counter
 
 CATEGORIES = {"keyword", "conceptual", "syntax", "mention", "non_english", "title"}
+# The cross-lingual set's category is the language a query was translated into.
+LANGUAGES = {"ru", "de"}
 FIELDS = {"id", "vault", "query", "category", "relevant_paths", "partial_paths"}
 
 
-def problems(entries, root):
+def problems(entries, root, categories):
     """Yield one message per problem found in the query list."""
     ids = Counter(e.get("id") for e in entries)
     for dup in (i for i, n in ids.items() if n > 1):
@@ -25,7 +27,7 @@ def problems(entries, root):
         if missing:
             yield f"{qid}: missing fields {sorted(missing)}"
             continue
-        if e["category"] not in CATEGORIES:
+        if e["category"] not in categories:
             yield f"{qid}: unknown category {e['category']!r}"
         if "obsidian-help-all/en" in e["vault"]:
             yield f"{qid}: obsidian-help-all/en is the held-out test vault"
@@ -40,14 +42,16 @@ def problems(entries, root):
 
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("OBSIDIAN_TC_VAULTS", "/work/shared/vaults")
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vault-queries.json")
-    with open(path, encoding="utf-8") as f:
-        entries = json.load(f)
-    found = list(problems(entries, root))
+    here = os.path.dirname(os.path.abspath(__file__))
+    found = []
+    for name, categories in [("vault-queries.json", CATEGORIES), ("cross-lingual-queries.json", LANGUAGES)]:
+        with open(os.path.join(here, name), encoding="utf-8") as f:
+            entries = json.load(f)
+        found += [f"{name}: {msg}" for msg in problems(entries, root, categories)]
+        print(f"{name}: {len(entries)} queries; by category {dict(Counter(e['category'] for e in entries))}")
+        print(f"by vault {dict(Counter(e['vault'] for e in entries))}")
     for msg in found:
         print(msg)
-    print(f"{len(entries)} queries; by category {dict(Counter(e['category'] for e in entries))}")
-    print(f"by vault {dict(Counter(e['vault'] for e in entries))}")
     sys.exit(1 if found else 0)
 
 
