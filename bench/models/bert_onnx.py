@@ -7,8 +7,8 @@ LayerNorm), then per layer self-attention (scores scaled by 1/sqrt(head size), t
 masked with float32's lowest value as transformers does, softmax), the output projection and
 LayerNorm, the feed-forward block with GELU and LayerNorm. Inputs `input_ids`,
 `attention_mask`, `token_type_ids` (int64, batch x sequence); output `last_hidden_state`.
-`onnxruntime.quantization.quantize_dynamic` then stores the weight matrices and the embedding
-tables as int8, as for the hub's `onnx/model_qint8_avx512_vnni.onnx`.
+`onnxruntime.quantization.quantize_dynamic` then stores the weight matrices (per output
+channel) and the embedding tables as int8, as for the hub's `onnx/model_qint8_avx512_vnni.onnx`.
 
     state = {"embeddings.word_embeddings.weight": ..., "encoder.layer.0.attention.self.query.weight": ...}
     bert_onnx_int8(state, layers=12, heads=12, eps=1e-12, path="onnx/model.onnx")
@@ -115,11 +115,17 @@ def bert_graph(state, layers, heads, eps):
 
 
 def bert_onnx_int8(state, layers, heads, eps, path):
-    """The encoder of `state` as ONNX, dynamically quantized to int8 into `path`."""
+    """The encoder of `state` as ONNX, dynamically quantized to int8 into `path` as the hub's
+    `model_qint8_avx512_vnni.onnx` files are: sentence-transformers'
+    `export_dynamic_quantized_onnx_model(model, "avx512_vnni")`, whose file names carry that
+    suffix, takes optimum's `AutoQuantizationConfig.avx512_vnni(is_static=False)`, which
+    quantizes each weight matrix per output channel, symmetrically, without reduced range."""
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         f32 = Path(tmp) / "model.onnx"
         onnx.save_model(bert_graph(state, layers, heads, eps), str(f32))
-        quantize_dynamic(str(f32), str(path), weight_type=QuantType.QInt8)
+        quantize_dynamic(str(f32), str(path), weight_type=QuantType.QInt8, per_channel=True,
+                         reduce_range=False,
+                         extra_options={"WeightSymmetric": True, "ActivationSymmetric": False})

@@ -102,9 +102,11 @@ const MEANING_HELD_OUT_22_TOP3_FLOOR: f64 = 0.82;
 /// the word weight following the words it knows, 0.730 (0.880) before, on ONNX Runtime int8
 /// (the torch export and bench/models/bert_onnx.py's graph alike, the latter what
 /// scripts/test.sh builds and this test runs) and on candle f32.
-/// The floor leaves two intents of margin for int8's rounding on another CPU. The goal of
-/// issue 35 was 0.85, missed.
-const DEFAULT_MODEL_HELD_OUT_TOP1_FLOOR: f64 = 0.72;
+/// With the stand-in's int8 file quantized per output channel, as the hub's file is (what
+/// scripts/test.sh builds since), 0.730 (0.900), against 0.740 (0.890) per tensor in the same
+/// session. The floor leaves two intents of margin for int8's rounding on another CPU. The
+/// goal of issue 35 was 0.85, missed.
+const DEFAULT_MODEL_HELD_OUT_TOP1_FLOOR: f64 = 0.71;
 
 /// With the default model's stand-in: the least top-3 share on the same 100 intents asked in
 /// Russian, German and Spanish (intents-heldout-{ru,de,es}.json, translated before any tuning
@@ -115,7 +117,9 @@ const DEFAULT_MODEL_HELD_OUT_TOP1_FLOOR: f64 = 0.72;
 /// 0.530 / 0.550, 0.490 / 0.530 / 0.580 with the torch export, after the first tuning (0.400 /
 /// 0.500 / 0.520 before it); 0.510 / 0.570 / 0.590 on candle f32. The floor leaves two intents
 /// of margin. Issue 37's 16 tools (work memory, goals, session start) took that to 0.570 /
-/// 0.620 / 0.640 (English top-1 0.740 to 0.750). The goal of issue 35 was 0.80, missed: the
+/// 0.620 / 0.640 (English top-1 0.740 to 0.750); with the 186 tools of now, 0.580 / 0.590 /
+/// 0.660 per tensor and 0.600 / 0.630 / 0.640 with the int8 file quantized per output channel
+/// (what this test runs). The goal of issue 35 was 0.80, missed: the
 /// English summaries and phrases put the tool among the first three for about 0.6 of such
 /// requests.
 const DEFAULT_MODEL_OTHER_LANGUAGES_TOP3_FLOOR: f64 = 0.55;
