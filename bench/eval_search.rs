@@ -218,15 +218,17 @@ fn run(args: &Args) -> Result<Vec<Section>, String> {
                 &vaults.join("obsidian-help-en"),
                 &setup,
             )?,
-            Suite::Tuning => tuning::run(
-                &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                    .join("tuning")
-                    .join(&args.set),
-                &vaults,
-                &setup,
-                &args.vaults,
-                &args.out,
-            )?,
+            Suite::Tuning => {
+                let sets = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tuning");
+                tuning::run(
+                    &sets.join(&args.set),
+                    &sets.join("vault-queries.json"),
+                    &vaults,
+                    &setup,
+                    &args.vaults,
+                    &args.out,
+                )?
+            }
         };
         println!("{}", section.markdown);
         sections.push(section);

@@ -35,7 +35,7 @@ pub fn scifact_id(path: &str) -> String {
 }
 
 /// One query of the golden set.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 pub struct GoldenQuery {
     /// The query id (`q001`).
     pub id: String,
@@ -59,6 +59,60 @@ pub struct GoldenQuery {
 pub fn load_golden(path: &Path) -> Result<Vec<GoldenQuery>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// A graded query asked again in another language: it keeps its source's vault and grades.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Translation {
+    id: String,
+    /// The id of the graded query translated.
+    source: String,
+    /// The language asked in, the query's category.
+    language: String,
+    query: String,
+}
+
+/// One entry of a tuning set: a graded query, or a translation of one.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum TuningEntry {
+    Translation(Translation),
+    Graded(GoldenQuery),
+}
+
+/// Reads a tuning set: graded queries, or translations of the graded queries of `originals`
+/// (bench/tuning/vault-queries.json), which take their source's vault and grades, their
+/// language as category.
+pub fn load_tuning(path: &Path, originals: &Path) -> Result<Vec<GoldenQuery>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let entries: Vec<TuningEntry> =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut sources = None;
+    entries
+        .into_iter()
+        .map(|entry| match entry {
+            TuningEntry::Graded(query) => Ok(query),
+            TuningEntry::Translation(t) => {
+                if sources.is_none() {
+                    sources = Some(load_golden(originals)?);
+                }
+                let source = sources
+                    .iter()
+                    .flatten()
+                    .find(|q| q.id == t.source)
+                    .ok_or_else(|| {
+                        format!("{}: {}: no query {}", path.display(), t.id, t.source)
+                    })?;
+                Ok(GoldenQuery {
+                    id: t.id,
+                    query: t.query,
+                    category: t.language,
+                    ..source.clone()
+                })
+            }
+        })
+        .collect()
 }
 
 /// One markdown note of a vault folder.

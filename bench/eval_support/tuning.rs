@@ -10,22 +10,24 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::datasets::{GoldenQuery, load_golden};
+use super::datasets::{GoldenQuery, load_tuning};
 use super::golden::{DEPTH, Scores};
 use super::metrics::dedup;
 use super::product::{Setup, WorkDir};
 use super::report::{Section, f4, table};
 
-/// Runs the suite: the queries of `set` over their vaults under `vaults` (only those named in
-/// `only`, when any), searching in `setup.mode`; the per-query rankings are written to `out`.
+/// Runs the suite: the queries of `set` (translations take their grades from `originals`)
+/// over their vaults under `vaults` (only those named in `only`, when any), searching in
+/// `setup.mode`; the per-query rankings are written to `out`.
 pub fn run(
     set: &Path,
+    originals: &Path,
     vaults: &Path,
     setup: &Setup,
     only: &[String],
     out: &Path,
 ) -> Result<Section, String> {
-    let mut queries = load_golden(set)?;
+    let mut queries = load_tuning(set, originals)?;
     if !only.is_empty() {
         queries.retain(|query| only.contains(&query.vault));
     }

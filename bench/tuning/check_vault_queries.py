@@ -11,23 +11,45 @@ import sys
 from collections import Counter
 
 CATEGORIES = {"keyword", "conceptual", "syntax", "mention", "non_english", "title"}
-# The cross-lingual set's category is the language a query was translated into.
+# The cross-lingual set's entries are translations of graded queries, which keep their grades.
 LANGUAGES = {"ru", "de"}
 FIELDS = {"id", "vault", "query", "category", "relevant_paths", "partial_paths"}
+TRANSLATION_FIELDS = {"id", "source", "language", "query"}
 
 
-def problems(entries, root, categories):
-    """Yield one message per problem found in the query list."""
+def duplicate_ids(entries):
+    """Yield a message for each id used more than once."""
     ids = Counter(e.get("id") for e in entries)
     for dup in (i for i, n in ids.items() if n > 1):
         yield f"duplicate id {dup}"
+
+
+def translation_problems(entries, sources):
+    """Yield one message per problem found in the list of translations of `sources`."""
+    yield from duplicate_ids(entries)
+    for e in entries:
+        qid = e.get("id", "?")
+        if e.keys() != TRANSLATION_FIELDS:
+            yield f"{qid}: fields {sorted(e.keys())}, expected {sorted(TRANSLATION_FIELDS)}"
+            continue
+        if e["language"] not in LANGUAGES:
+            yield f"{qid}: unknown language {e['language']!r}"
+        if e["source"] not in sources:
+            yield f"{qid}: no graded query {e['source']!r}"
+        if not e["query"].strip():
+            yield f"{qid}: empty query"
+
+
+def problems(entries, root):
+    """Yield one message per problem found in the query list."""
+    yield from duplicate_ids(entries)
     for e in entries:
         qid = e.get("id", "?")
         missing = FIELDS - e.keys()
         if missing:
             yield f"{qid}: missing fields {sorted(missing)}"
             continue
-        if e["category"] not in categories:
+        if e["category"] not in CATEGORIES:
             yield f"{qid}: unknown category {e['category']!r}"
         if "obsidian-help-all/en" in e["vault"]:
             yield f"{qid}: obsidian-help-all/en is the held-out test vault"
@@ -43,13 +65,18 @@ def problems(entries, root, categories):
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("OBSIDIAN_TC_VAULTS", "/work/shared/vaults")
     here = os.path.dirname(os.path.abspath(__file__))
-    found = []
-    for name, categories in [("vault-queries.json", CATEGORIES), ("cross-lingual-queries.json", LANGUAGES)]:
+
+    def load(name):
         with open(os.path.join(here, name), encoding="utf-8") as f:
-            entries = json.load(f)
-        found += [f"{name}: {msg}" for msg in problems(entries, root, categories)]
-        print(f"{name}: {len(entries)} queries; by category {dict(Counter(e['category'] for e in entries))}")
-        print(f"by vault {dict(Counter(e['vault'] for e in entries))}")
+            return json.load(f)
+
+    graded, translated = load("vault-queries.json"), load("cross-lingual-queries.json")
+    found = [f"vault-queries.json: {msg}" for msg in problems(graded, root)]
+    found += [f"cross-lingual-queries.json: {msg}"
+              for msg in translation_problems(translated, {e.get("id") for e in graded})]
+    print(f"{len(graded)} queries; by category {dict(Counter(e['category'] for e in graded))}")
+    print(f"by vault {dict(Counter(e['vault'] for e in graded))}")
+    print(f"{len(translated)} translations; by language {dict(Counter(e.get('language') for e in translated))}")
     for msg in found:
         print(msg)
     sys.exit(1 if found else 0)
